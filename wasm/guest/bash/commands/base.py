@@ -94,3 +94,7 @@ class CommandContext:
                 pending = pending[cut + 1 :]
         if pending:
             yield pending
+
+
+Command = Callable[[CommandContext, list[str]], CommandResult]
+"""A command: called with its context and full argv (``argv[0]`` is the command name)."""

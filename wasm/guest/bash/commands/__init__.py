@@ -1,0 +1,28 @@
+"""The registry of bash commands: every family module contributes its ``COMMANDS`` table.
+
+A family module holds related commands behind the one protocol of ``base.py`` and ends with
+``COMMANDS: dict[str, Command]``. This module merges them; a name defined twice is a bug
+and fails at import (so at guest build time, not in a user's script).
+"""
+
+from __future__ import annotations
+
+from . import archive, awk, files, jq, sed, shell, text
+from .base import Command, CommandContext, CommandResult
+
+FAMILIES = (shell, files, text, archive, awk, sed, jq)
+
+
+def _merge() -> dict[str, Command]:
+    merged: dict[str, Command] = {}
+    for family in FAMILIES:
+        for name, command in family.COMMANDS.items():
+            if name in merged:
+                raise RuntimeError(f"bash command {name!r} is defined twice ({family.__name__})")
+            merged[name] = command
+    return merged
+
+
+COMMANDS: dict[str, Command] = _merge()
+
+__all__ = ["COMMANDS", "Command", "CommandContext", "CommandResult"]
