@@ -1,7 +1,15 @@
-"""text commands (see base.py for the protocol)."""
+"""The text-processing command family: registers every text command with the registry.
+
+The implementations live in private modules by theme (``_text_basic`` for whole-stream
+commands, ``_text_grep``, ``_text_sort``, ``_text_diff``, ``_text_bc`` ...); this module only
+collects their tables so ``commands/__init__.py`` sees one family.
+"""
 
 from __future__ import annotations
 
+from . import _text_basic
 from .base import Command
 
 COMMANDS: dict[str, Command] = {}
+for _table in (_text_basic.COMMANDS,):
+    COMMANDS.update(_table)

@@ -1,0 +1,266 @@
+"""Shared plumbing for the text commands: GNU-style option parsing, input opening, line splitting.
+
+The option parser follows glibc ``getopt_long`` closely because scripts rely on its details:
+clustered short options (``-nr``), attached or separate arguments (``-n5``, ``-n 5``), long
+options with unambiguous prefixes and ``=value``, argument permutation (options may follow
+operands) and ``--`` ending option processing. Error messages use glibc's wording so that a
+script's stderr matches GNU.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from .base import CommandContext
+
+CHUNK = 65536
+
+NONE, REQUIRED, OPTIONAL = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A command-line error: the message is printed with the ``Try --help`` hint."""
+
+    def __init__(self, message: str, hint: bool = True) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass
+class OptSpec:
+    """Which options a command accepts.
+
+    ``short`` uses getopt syntax (``"n:c:qv"``: a colon after a letter means it takes an
+    argument, two colons an optional attached one). ``long`` maps a long name to
+    ``(key, argmode)``; ``key`` is what the parsed option is reported as (usually the
+    equivalent short letter, or the long name itself).
+    """
+
+    short: str = ""
+    long: dict[str, tuple[str, int]] = field(default_factory=dict)
+    permute: bool = True
+
+    def short_mode(self, letter: str) -> int | None:
+        at = self.short.find(letter)
+        if at < 0 or letter == ":":
+            return None
+        if self.short[at + 1 : at + 3] == "::":
+            return OPTIONAL
+        if self.short[at + 1 : at + 2] == ":":
+            return REQUIRED
+        return NONE
+
+
+def parse_options(
+    argv: list[str], spec: OptSpec, numeric_short: bool = False
+) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """Parse ``argv[1:]``; return ``(options in order, operands)`` or raise UsageError.
+
+    With ``numeric_short`` a leading ``-123`` style argument is reported as option ``"#"``
+    with value ``"123"`` (``head -5``, ``fold -20`` and friends).
+    """
+    opts: list[tuple[str, str | None]] = []
+    operands: list[str] = []
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            operands.extend(args[i:])
+            break
+        if arg.startswith("--"):
+            body = arg[2:]
+            name, eq, value = body.partition("=")
+            matches = [n for n in spec.long if n.startswith(name)]
+            if name in spec.long:
+                matches = [name]
+            if not matches:
+                raise UsageError(f"unrecognized option '{arg}'")
+            if len(matches) > 1:
+                keys = {spec.long[m] for m in matches}
+                if len(keys) > 1:
+                    listing = " ".join(f"'--{m}'" for m in matches)
+                    raise UsageError(f"option '--{name}' is ambiguous; possibilities: {listing}")
+            full = matches[0]
+            key, mode = spec.long[full]
+            if mode == NONE:
+                if eq:
+                    raise UsageError(f"option '--{full}' doesn't allow an argument")
+                opts.append((key, None))
+            elif mode == REQUIRED:
+                if not eq:
+                    if i >= len(args):
+                        raise UsageError(f"option '--{full}' requires an argument")
+                    value = args[i]
+                    i += 1
+                opts.append((key, value))
+            else:
+                opts.append((key, value if eq else None))
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            if numeric_short and arg[1].isdigit():
+                j = 1
+                while j < len(arg) and arg[j].isdigit():
+                    j += 1
+                opts.append(("#", arg[1:j]))
+                rest = arg[j:]
+                if not rest:
+                    continue
+                arg = "-" + rest
+            j = 1
+            while j < len(arg):
+                letter = arg[j]
+                j += 1
+                mode = spec.short_mode(letter)
+                if mode is None:
+                    raise UsageError(f"invalid option -- '{letter}'")
+                if mode == NONE:
+                    opts.append((letter, None))
+                    continue
+                if j < len(arg):
+                    opts.append((letter, arg[j:]))
+                elif mode == REQUIRED:
+                    if i >= len(args):
+                        raise UsageError(f"option requires an argument -- '{letter}'")
+                    opts.append((letter, args[i]))
+                    i += 1
+                else:
+                    opts.append((letter, None))
+                break
+            continue
+        if not spec.permute:
+            operands.append(arg)
+            operands.extend(args[i:])
+            break
+        operands.append(arg)
+    return opts, operands
+
+
+def usage_error(ctx: CommandContext, prog: str, err: UsageError) -> None:
+    ctx.error(f"{prog}: {err.message}")
+    if err.hint:
+        ctx.error(f"Try '{prog} --help' for more information.")
+
+
+def describe_oserror(err: OSError) -> str:
+    """GNU prints strerror text; Python's may differ slightly, so map by errno."""
+    if err.errno is not None:
+        return os.strerror(err.errno)
+    return str(err)
+
+
+def quote(name: str) -> str:
+    """GNU's ``quote()`` for names in diagnostics (shell-escape style, LC_ALL=C)."""
+    if name and all(c.isalnum() or c in "-_./,+@%:=" for c in name):
+        return name
+    return "'" + name.replace("'", "'\\''") + "'"
+
+
+def read_file_chunks(ctx: CommandContext, name: str) -> Iterator[bytes]:
+    """Byte chunks of ``name`` (``-`` is stdin). Opening errors raise OSError at first pull."""
+    if name == "-":
+        yield from ctx.stdin
+        return
+    path = ctx.host_path(name)
+    if os.path.isdir(path):
+        raise IsADirectoryError(21, "Is a directory")
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(CHUNK)
+            if not chunk:
+                return
+            yield chunk
+
+
+def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
+    """Like read_file_chunks but opens eagerly so errors surface before any output."""
+    if name == "-":
+        return iter(ctx.stdin)
+    path = ctx.host_path(name)
+    if os.path.isdir(path):
+        raise IsADirectoryError(21, "Is a directory")
+    handle = open(path, "rb")
+
+    def chunks() -> Iterator[bytes]:
+        with handle:
+            while True:
+                chunk = handle.read(CHUNK)
+                if not chunk:
+                    return
+                yield chunk
+
+    return chunks()
+
+
+def read_all(ctx: CommandContext, name: str) -> bytes:
+    return b"".join(open_input(ctx, name))
+
+
+def split_lines(chunks: Iterable[bytes], sep: bytes = b"\n") -> Iterator[bytes]:
+    """Lines keeping their terminator; a final unterminated line is yielded as is."""
+    pending = b""
+    for chunk in chunks:
+        if not chunk:
+            continue
+        pending = pending + chunk if pending else chunk
+        start = 0
+        while True:
+            cut = pending.find(sep, start)
+            if cut < 0:
+                break
+            yield pending[start : cut + 1]
+            start = cut + 1
+        pending = pending[start:]
+    if pending:
+        yield pending
+
+
+def parse_int(text: str) -> int | None:
+    try:
+        return int(text, 10)
+    except ValueError:
+        return None
+
+
+def to_text(data: bytes) -> str:
+    return data.decode("latin-1")
+
+
+def to_bytes(text: str) -> bytes:
+    return text.encode("latin-1", "replace")
+
+
+def arg_bytes(text: str) -> bytes:
+    """Command-line text back to the bytes the user typed (argv is decoded with surrogateescape)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def arg_latin(text: str) -> str:
+    """A command-line string as the latin-1 text our byte-oriented matching uses."""
+    return arg_bytes(text).decode("latin-1")
+
+
+class Batcher:
+    """Collects small output pieces and hands them out in chunks of a useful size."""
+
+    def __init__(self, limit: int = 16384) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.limit = limit
+
+    def add(self, data: bytes) -> bytes | None:
+        self.parts.append(data)
+        self.size += len(data)
+        if self.size >= self.limit:
+            return self.take()
+        return None
+
+    def take(self) -> bytes:
+        out = b"".join(self.parts)
+        self.parts = []
+        self.size = 0
+        return out
