@@ -1,0 +1,227 @@
+"""The Code Mode exception tree: every error ``codemode`` raises on purpose.
+
+One base class, so the service can register a single handler and callers can catch
+everything Code Mode means to raise without catching programming errors::
+
+    CodeModeError
+    ├── ToolDefinitionError          a tool or toolset definition is invalid
+    │   └── NameCollisionError       two names sanitise to the same identifier
+    ├── ToolArgumentsError           arguments fail the tool's input schema (nothing was sent)
+    ├── ToolError                    the tool ran and reported an error {name, message}
+    ├── ToolCallError                calling a remote tool failed before it could answer
+    │   ├── ToolTimeoutError         no complete answer within timeout_ms
+    │   ├── ToolConnectionError      could not connect / the connection broke
+    │   ├── ToolHTTPStatusError      the endpoint answered with a non-2xx status
+    │   └── ToolResponseError        a 2xx answer that is not a usable tool response
+    │       ├── ToolResponseNotJSON        the body is not JSON
+    │       ├── ToolResponseShapeError     JSON, but not {"output"} or {"error": {...}}
+    │       └── ToolResponseTooLarge       the body exceeds the response size cap
+    ├── SignatureError               verify_signature refused a request (agent-host side)
+    │   ├── SignatureMismatch        the HMAC does not match the body and timestamp
+    │   └── StaleSignature           the timestamp is outside the allowed window (replay)
+    ├── DurableSizeError             a value is too large to record durably
+    ├── ReplayDivergence             a resumed run called something other than the journal holds
+    └── ApprovalRejected             a human rejected a pending call
+
+Messages are written for the reader who has to act on them: they name the tool, say what was
+wrong and, where there is one, what to do instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+class CodeModeError(Exception):
+    """Base class of every error Code Mode raises deliberately."""
+
+
+class ToolDefinitionError(CodeModeError):
+    """A tool or toolset definition is invalid; ``problems`` lists every reason."""
+
+    def __init__(self, subject: str, problems: Sequence[str]) -> None:
+        self.subject = subject
+        self.problems: tuple[str, ...] = tuple(problems)
+        joined = "; ".join(self.problems) if self.problems else "invalid definition"
+        super().__init__(f"Invalid definition of {subject}: {joined}")
+
+
+class NameCollisionError(ToolDefinitionError):
+    """Two distinct names sanitise to the same identifier, so one would hide the other."""
+
+    def __init__(self, first: str, second: str, sanitised: str, *, kind: str = "tools") -> None:
+        self.first = first
+        self.second = second
+        self.sanitised = sanitised
+        problem = (
+            f'{kind} "{first}" and "{second}" both map to "{sanitised}"; '
+            "rename one of them"
+        )
+        super().__init__(kind, [problem])
+
+
+class ToolArgumentsError(CodeModeError):
+    """Arguments failed the tool's input schema; ``problems`` holds ``{path, message}`` dicts."""
+
+    def __init__(self, tool: str, problems: Sequence[Mapping[str, str]]) -> None:
+        self.tool = tool
+        self.problems: tuple[dict[str, str], ...] = tuple(dict(p) for p in problems)
+        lines = [
+            f"{p['path']}: {p['message']}" if p.get("path") else p["message"]
+            for p in self.problems
+        ]
+        super().__init__(
+            f'Invalid arguments for tool "{tool}" (nothing was sent): ' + "; ".join(lines)
+        )
+
+
+class ToolError(CodeModeError):
+    """The tool ran and reported a failure as ``{"error": {"name", "message"}}``."""
+
+    def __init__(self, name: str, message: str) -> None:
+        self.name = name
+        self.message = message
+        super().__init__(f"{name}: {message}")
+
+    def to_dict(self) -> dict[str, str]:
+        """The ``{name, message}`` shape the reference uses for tool errors."""
+        return {"name": self.name, "message": self.message}
+
+
+class ToolCallError(CodeModeError):
+    """Calling a remote tool failed before it produced an answer; ``tool`` names it."""
+
+    def __init__(self, tool: str, message: str) -> None:
+        self.tool = tool
+        super().__init__(message)
+
+
+class ToolTimeoutError(ToolCallError):
+    """The tool endpoint did not answer completely within the tool's ``timeout_ms``."""
+
+    def __init__(self, tool: str, timeout_ms: int) -> None:
+        self.timeout_ms = timeout_ms
+        super().__init__(
+            tool,
+            f'Tool "{tool}" timed out after {timeout_ms} ms; the call may or may not have '
+            "taken effect on the agent host",
+        )
+
+
+class ToolConnectionError(ToolCallError):
+    """The tool endpoint could not be reached, or the connection failed mid-request."""
+
+    def __init__(self, tool: str, url: str, reason: str) -> None:
+        self.url = url
+        self.reason = reason
+        super().__init__(tool, f'Could not reach tool "{tool}" at {url}: {reason}')
+
+
+class ToolHTTPStatusError(ToolCallError):
+    """The tool endpoint answered with a status outside 200-299."""
+
+    def __init__(self, tool: str, status_code: int, body_preview: str) -> None:
+        self.status_code = status_code
+        self.body_preview = body_preview
+        detail = f": {body_preview}" if body_preview else ""
+        super().__init__(tool, f'Tool "{tool}" endpoint answered HTTP {status_code}{detail}')
+
+
+class ToolResponseError(ToolCallError):
+    """The endpoint answered 2xx but the body is not a usable tool response."""
+
+
+class ToolResponseNotJSON(ToolResponseError):
+    """The response body could not be parsed as JSON."""
+
+    def __init__(self, tool: str, body_preview: str) -> None:
+        self.body_preview = body_preview
+        super().__init__(
+            tool,
+            f'Tool "{tool}" answered with a body that is not JSON: {body_preview!r}',
+        )
+
+
+class ToolResponseShapeError(ToolResponseError):
+    """The JSON body is neither ``{"output": ...}`` nor ``{"error": {"name", "message"}}``."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(
+            tool,
+            f'Tool "{tool}" answered with JSON of the wrong shape ({reason}); expected '
+            '{"output": <value>} or {"error": {"name": <str>, "message": <str>}}',
+        )
+
+
+class ToolResponseTooLarge(ToolResponseError):
+    """The response body exceeded the configured byte cap and was not read further."""
+
+    def __init__(self, tool: str, limit_bytes: int) -> None:
+        self.limit_bytes = limit_bytes
+        super().__init__(
+            tool, f'Tool "{tool}" answered with more than {limit_bytes} bytes; refused'
+        )
+
+
+class SignatureError(CodeModeError):
+    """A signed tool request failed verification; the agent host should answer 401."""
+
+
+class SignatureMismatch(SignatureError):
+    """The signature is missing, malformed, or does not match timestamp and body."""
+
+
+class StaleSignature(SignatureError):
+    """The request's timestamp is outside the allowed window: a replay or a skewed clock."""
+
+
+class DurableSizeError(CodeModeError):
+    """A value is too large to record in the journal or audit trail."""
+
+    def __init__(self, what: str, chars: int, limit: int) -> None:
+        self.what = what
+        self.chars = chars
+        self.limit = limit
+        super().__init__(
+            f"{what} is too large to record durably ({chars:,} characters; the limit is "
+            f"{limit:,}). Write large data to a file or workspace instead."
+        )
+
+
+class ReplayDivergence(CodeModeError):
+    """On resume, the call at ``seq`` differs from the journal's record of that step."""
+
+    def __init__(self, seq: int, expected: str, actual: str, *, arguments: bool = False) -> None:
+        self.seq = seq
+        self.expected = expected
+        self.actual = actual
+        self.arguments = arguments
+        if arguments:
+            message = (
+                f"replay divergence at step {seq}: {actual} was called with different "
+                "arguments than the recorded run. Wrap nondeterministic inputs in "
+                "codemode.step(name, fn)."
+            )
+        else:
+            message = f"replay divergence at step {seq}: expected {expected}, got {actual}"
+        super().__init__(message)
+
+
+class ApprovalRejected(CodeModeError):
+    """A human rejected the pending call ``connector.method``."""
+
+    def __init__(self, connector: str, method: str, reason: str | None = None) -> None:
+        self.connector = connector
+        self.method = method
+        self.reason = reason
+        tail = f": {reason}" if reason else ""
+        super().__init__(f"Action {connector}.{method} rejected by user{tail}")
+
+
+def error_details(exc: BaseException) -> dict[str, Any]:
+    """A JSON-ready ``{name, message}`` for any exception (name defaults to the class)."""
+    if isinstance(exc, ToolError):
+        return exc.to_dict()
+    return {"name": type(exc).__name__, "message": str(exc)}
