@@ -1,0 +1,122 @@
+"""The workspace tables and the versioned-migration runner the whole database shares.
+
+One SQLite file (WAL) holds every component's tables. ``schema_migrations`` records, per
+component, which numbered migrations have run; each component owns its own list, so other
+packages add tables by calling ``apply_migrations`` with their own component name.
+
+Workspace layout (component ``workspace``):
+
+``workspaces``
+    one row per named workspace. ``seq`` is the last entry version handed out in that
+    workspace: every write takes ``seq + 1``, so a version is never reused, even after a
+    path is deleted and created again (that is what makes conflict detection sound).
+``workspace_entries``
+    one row per file, directory or symlink; the root ``/`` row always exists once the
+    workspace does. ``parent_path`` is NULL only for the root. ``storage`` is ``inline``
+    (bytes in ``content``) or ``blob`` (bytes in ``<blob_dir>/<key[:2]>/<key>``, ``content``
+    NULL). Content is stored as raw bytes, so there is no text/base64 encoding column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import aiosqlite
+
+__all__ = ["WORKSPACE_MIGRATIONS", "apply_migrations", "configure_connection", "migrate"]
+
+# (version, statements). Append new versions; never edit a released one.
+WORKSPACE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
+    (
+        1,
+        (
+            """
+            CREATE TABLE workspaces (
+                id          INTEGER PRIMARY KEY AUTOINCREMENT,
+                name        TEXT    NOT NULL UNIQUE,
+                created_at  REAL    NOT NULL,
+                seq         INTEGER NOT NULL DEFAULT 0
+            )
+            """,
+            """
+            CREATE TABLE workspace_entries (
+                workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+                path         TEXT    NOT NULL,
+                parent_path  TEXT,
+                name         TEXT    NOT NULL,
+                type         TEXT    NOT NULL CHECK (type IN ('file', 'directory', 'symlink')),
+                mime_type    TEXT    NOT NULL DEFAULT 'text/plain',
+                size         INTEGER NOT NULL DEFAULT 0,
+                storage      TEXT    NOT NULL DEFAULT 'inline' CHECK (storage IN ('inline', 'blob')),
+                blob_key     TEXT,
+                target       TEXT,
+                content      BLOB,
+                version      INTEGER NOT NULL,
+                created_at   REAL    NOT NULL,
+                modified_at  REAL    NOT NULL,
+                PRIMARY KEY (workspace_id, path)
+            )
+            """,
+            # list_dir reads children by parent; the primary key serves range scans by path.
+            "CREATE INDEX workspace_entries_parent ON workspace_entries (workspace_id, parent_path)",
+            """
+            CREATE UNIQUE INDEX workspace_entries_blob ON workspace_entries (blob_key)
+            WHERE blob_key IS NOT NULL
+            """,
+        ),
+    ),
+)
+
+
+async def configure_connection(conn: aiosqlite.Connection, *, busy_timeout_ms: int = 10_000) -> None:
+    """Per-connection settings: WAL so readers never block the writer, foreign keys on."""
+    await conn.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode survives a process crash; only an OS crash may lose the last commit.
+    await conn.execute("PRAGMA synchronous=NORMAL")
+    await conn.execute("PRAGMA foreign_keys=ON")
+    await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+
+
+async def apply_migrations(
+    conn: aiosqlite.Connection,
+    component: str,
+    migrations: Sequence[tuple[int, Sequence[str]]],
+) -> int:
+    """Run the migrations of ``component`` not yet recorded; return the resulting version.
+
+    Each version runs in its own IMMEDIATE transaction together with its bookkeeping row,
+    so two processes starting at once cannot both apply it.
+    """
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " component TEXT NOT NULL, version INTEGER NOT NULL, applied_at REAL NOT NULL"
+        " DEFAULT (strftime('%s', 'now')), PRIMARY KEY (component, version))"
+    )
+    await conn.commit()
+    current = 0
+    for version, statements in sorted(migrations, key=lambda m: m[0]):
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            async with conn.execute(
+                "SELECT 1 FROM schema_migrations WHERE component = ? AND version = ?",
+                (component, version),
+            ) as cur:
+                done = await cur.fetchone() is not None
+            if not done:
+                for statement in statements:
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (component, version) VALUES (?, ?)",
+                    (component, version),
+                )
+            await conn.commit()
+        except BaseException:
+            await conn.rollback()
+            raise
+        current = version
+    return current
+
+
+async def migrate(conn: aiosqlite.Connection) -> int:
+    """Bring the workspace tables up to date."""
+    return await apply_migrations(conn, "workspace", WORKSPACE_MIGRATIONS)
