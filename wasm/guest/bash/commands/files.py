@@ -1,7 +1,10 @@
-"""files commands (see base.py for the protocol)."""
+"""File commands (ls, cp, find, ...): the family table; each command lives in a ``_files_*`` module."""
 
 from __future__ import annotations
 
+from . import _files_ls, _files_ops
 from .base import Command
 
 COMMANDS: dict[str, Command] = {}
+for _module in (_files_ls, _files_ops):
+    COMMANDS.update(_module.COMMANDS)

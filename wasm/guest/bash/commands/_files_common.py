@@ -1,0 +1,491 @@
+"""Shared plumbing for the file and archive commands: option parsing, quoting, paths, errors.
+
+GNU tools share one option parser (getopt_long with argument permutation) and one way of
+quoting names in messages; reproducing them once here keeps every command's usage errors
+and diagnostics byte-identical to coreutils.
+
+Sandbox conventions documented here because several commands depend on them:
+
+- Owner and group are always shown as ``user``/``user`` (uid/gid 1000): the isolate has no
+  user database and the host's real ids mean nothing to the script.
+- Disk usage is the apparent size rounded up to 4 KiB allocation blocks (what ext4 does for
+  ordinary files) and 4 KiB for a directory, so ``du`` and ``ls -s`` are deterministic and
+  match GNU on a typical Linux filesystem for non-sparse files.
+- A directory's size is reported as 4096 and its link count as 2 plus its subdirectories;
+  a file's link count is 1 (hard links are emulated by copying).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat as st
+import sys
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .base import CommandContext
+
+OWNER_NAME = "user"
+OWNER_ID = 1000
+DIR_SIZE = 4096
+BLOCK = 4096
+
+_STRERROR = {
+    errno.ENOENT: "No such file or directory",
+    errno.EEXIST: "File exists",
+    errno.ENOTDIR: "Not a directory",
+    errno.EISDIR: "Is a directory",
+    errno.ENOTEMPTY: "Directory not empty",
+    errno.EACCES: "Permission denied",
+    errno.EPERM: "Operation not permitted",
+    errno.EINVAL: "Invalid argument",
+    errno.ELOOP: "Too many levels of symbolic links",
+    errno.ENAMETOOLONG: "File name too long",
+    errno.EXDEV: "Invalid cross-device link",
+    errno.ENOSPC: "No space left on device",
+    errno.EROFS: "Read-only file system",
+    errno.EBUSY: "Device or resource busy",
+    errno.EIO: "Input/output error",
+    errno.ENOTSUP: "Operation not supported",
+}
+
+
+def strerror(exc: OSError | int) -> str:
+    """GNU's (glibc's) wording for an errno; Python's texts differ on some platforms."""
+    code = exc if isinstance(exc, int) else (exc.errno or 0)
+    if code in _STRERROR:
+        return _STRERROR[code]
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return os.strerror(code)
+
+
+class UsageError(Exception):
+    """Bad command line; the message is printed as ``cmd: message`` plus a --help hint."""
+
+    def __init__(self, message: str, hint: bool = True) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+def usage_fail(ctx: CommandContext, name: str, err: UsageError) -> None:
+    ctx.error(f"{name}: {err.message}")
+    if err.hint:
+        ctx.error(f"Try '{name} --help' for more information.")
+
+
+# --- quoting -----------------------------------------------------------------------------
+
+_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%+,-./:=@_^")
+
+
+def _needs_quotes(name: str) -> bool:
+    return name == "" or any(c not in _SAFE for c in name) or name[0] in "~#"
+
+
+def quote_always(name: str) -> str:
+    """coreutils ``quoteaf``: shell-escape quoting, always in quotes (``'a b'``)."""
+    return _shell_quote(name, always=True)
+
+
+def quote_if_needed(name: str) -> str:
+    """coreutils ``quotef``: shell-escape quoting only when the name needs it."""
+    return _shell_quote(name, always=False)
+
+
+def _shell_quote(name: str, always: bool) -> str:
+    if not always and not _needs_quotes(name):
+        return name
+    if not any(ord(c) < 32 or ord(c) == 127 for c in name):
+        if "'" not in name:
+            return "'" + name + "'"
+        if not any(c in name for c in '"$`\\'):
+            return '"' + name + '"'
+        return "'" + name.replace("'", "'\\''") + "'"
+    # Control characters: GNU alternates '...' runs with $'\n' runs.
+    escapes = {"\n": "n", "\t": "t", "\r": "r", "\a": "a", "\b": "b", "\f": "f", "\v": "v"}
+    out: list[str] = []
+    for run in re.findall(r"[\x00-\x1f\x7f]+|[^\x00-\x1f\x7f]+", name):
+        if ord(run[0]) < 32 or ord(run[0]) == 127:
+            out.append("$'" + "".join("\\" + escapes.get(c, "%03o" % ord(c)) for c in run) + "'")
+        else:
+            out.append("'" + run.replace("'", "'\\''") + "'")
+    return "".join(out)
+
+
+# --- option parsing ----------------------------------------------------------------------
+
+
+@dataclass
+class OptSpec:
+    """A GNU getopt_long description: ``short`` like ``"ab:c"``; ``long`` maps name -> key.
+
+    ``long`` maps an option name to the key ``parse`` reports (aliases reuse the short
+    letter). A key ending in ``=`` takes a required argument, one ending in ``?`` an optional
+    argument (only as ``--name=value``); the suffix is not part of the reported key.
+    """
+
+    short: str
+    long: dict[str, str] = field(default_factory=dict)
+    permute: bool = True
+
+
+def parse(spec: OptSpec, args: list[str]) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """Split ``args`` into (options in order, operands) the way getopt_long does."""
+    takes: dict[str, bool] = {}
+    i = 0
+    s = spec.short
+    while i < len(s):
+        letter = s[i]
+        arg = i + 1 < len(s) and s[i + 1] == ":"
+        takes[letter] = arg
+        i += 2 if arg else 1
+    opts: list[tuple[str, str | None]] = []
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            operands.extend(args[i:])
+            break
+        if a.startswith("--"):
+            body = a[2:]
+            name, eq, value = body.partition("=")
+            key = _match_long(spec, name, body)
+            raw = spec.long[key]
+            if raw.endswith("="):
+                if not eq:
+                    if i >= len(args):
+                        raise UsageError(f"option '--{key}' requires an argument")
+                    value = args[i]
+                    i += 1
+                opts.append((raw[:-1], value))
+            elif raw.endswith("?"):
+                opts.append((raw[:-1], value if eq else None))
+            else:
+                if eq:
+                    raise UsageError(f"option '--{key}' doesn't allow an argument")
+                opts.append((raw, None))
+            continue
+        if a.startswith("-") and a != "-":
+            j = 1
+            while j < len(a):
+                c = a[j]
+                j += 1
+                if c not in takes:
+                    raise UsageError(f"invalid option -- '{c}'")
+                if takes[c]:
+                    if j < len(a):
+                        opts.append((c, a[j:]))
+                    elif i < len(args):
+                        opts.append((c, args[i]))
+                        i += 1
+                    else:
+                        raise UsageError(f"option requires an argument -- '{c}'")
+                    break
+                opts.append((c, None))
+            continue
+        operands.append(a)
+        if not spec.permute:
+            operands.extend(args[i:])
+            break
+    return opts, operands
+
+
+def _match_long(spec: OptSpec, name: str, whole: str) -> str:
+    if name in spec.long:
+        return name
+    candidates = [k for k in spec.long if k.startswith(name)]
+    targets = {spec.long[k] for k in candidates}
+    if len(targets) == 1 and name:
+        return candidates[0]
+    if not candidates or not name:
+        raise UsageError(f"unrecognized option '--{whole}'")
+    names = " ".join(f"'--{c}'" for c in candidates)
+    raise UsageError(f"option '--{name}' is ambiguous; possibilities: {names}")
+
+
+# --- paths -------------------------------------------------------------------------------
+
+
+def host(ctx: CommandContext, path: str, follow: bool = True) -> str:
+    """The real path for script path ``path``, resolving symlinks inside the workspace.
+
+    Inside the isolate the workspace is the real ``/`` and the OS resolves links itself.
+    On a host (tests) an absolute link target must be re-rooted, so links are walked here.
+    A trailing slash is kept because it changes meaning (``file/`` is ENOTDIR).
+    """
+    trailing = path.endswith("/") and path.strip("/") != ""
+    if ctx.root in ("", "/"):
+        real = ctx.host_path(path)
+    else:
+        virtual = resolve_links(ctx, path, follow_last=follow or trailing)
+        real = ctx.host_path(virtual)
+    return real + "/" if trailing else real
+
+
+def resolve_links(ctx: CommandContext, path: str, follow_last: bool = True) -> str:
+    """Resolve symlinks in ``path`` as the script sees them; missing parts are kept as is."""
+    pending = [p for p in ctx.resolve(path).split("/") if p]
+    done: list[str] = []
+    hops = 0
+    while pending:
+        part = pending.pop(0)
+        if part == "..":
+            if done:
+                done.pop()
+            continue
+        if part == ".":
+            continue
+        candidate = done + [part]
+        if not pending and not follow_last:
+            done = candidate
+            break
+        real = ctx.host_path("/" + "/".join(candidate))
+        try:
+            target = os.readlink(real)
+        except OSError:
+            done = candidate
+            continue
+        hops += 1
+        if hops > 40:
+            done = candidate
+            done.extend(pending)
+            break
+        if target.startswith("/"):
+            done = []
+        pending = [p for p in target.split("/") if p] + pending
+    return "/" + "/".join(done)
+
+
+def canonicalize(ctx: CommandContext, path: str, mode: str) -> str | None:
+    """``readlink -f/-e/-m`` semantics on script paths; None when resolution fails.
+
+    ``mode`` is ``"e"`` (every component must exist), ``"f"`` (all but the last) or
+    ``"m"`` (none need exist).
+    """
+    if path == "":
+        return None
+    pending = [p for p in ctx.resolve(path if path.startswith("/") else path).split("/") if p]
+    if not path.startswith("/"):
+        pending = [p for p in ctx.cwd.split("/") if p] + [p for p in path.split("/") if p]
+    done: list[str] = []
+    hops = 0
+    while pending:
+        part = pending.pop(0)
+        if part == ".":
+            continue
+        if part == "..":
+            if done:
+                done.pop()
+            continue
+        candidate = done + [part]
+        real = ctx.host_path("/" + "/".join(candidate))
+        try:
+            info = os.lstat(real)
+        except OSError:
+            if mode == "m" or (mode == "f" and not pending):
+                done = candidate
+                continue
+            return None
+        if st.S_ISLNK(info.st_mode):
+            hops += 1
+            if hops > 40:
+                return None
+            target = os.readlink(real)
+            if target.startswith("/"):
+                done = []
+            pending = [p for p in target.split("/") if p] + pending
+            continue
+        if pending and not st.S_ISDIR(info.st_mode) and mode != "m":
+            return None
+        done = candidate
+    if path.endswith("/") and mode != "m" and done:
+        try:
+            if not st.S_ISDIR(os.stat(ctx.host_path("/" + "/".join(done))).st_mode):
+                return None
+        except OSError:
+            return None
+    return "/" + "/".join(done)
+
+
+def is_dir(path: str) -> bool:
+    try:
+        return st.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def usage_blocks(info: os.stat_result) -> int:
+    """1 KiB blocks charged to a file (see module docstring for the convention)."""
+    if st.S_ISDIR(info.st_mode):
+        return BLOCK // 1024
+    if st.S_ISLNK(info.st_mode):
+        return 0
+    return -(-info.st_size // BLOCK) * (BLOCK // 1024)
+
+
+def shown_size(info: os.stat_result) -> int:
+    return DIR_SIZE if st.S_ISDIR(info.st_mode) else info.st_size
+
+
+def link_count(real: str, info: os.stat_result) -> int:
+    if not st.S_ISDIR(info.st_mode):
+        return 1
+    count = 2
+    try:
+        with os.scandir(real) as it:
+            for entry in it:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        count += 1
+                except OSError:
+                    pass
+    except OSError:
+        pass
+    return count
+
+
+def mode_string(mode: int) -> str:
+    """``drwxr-xr-x`` as ls -l and stat %A print it."""
+    kind = "-"
+    if st.S_ISDIR(mode):
+        kind = "d"
+    elif st.S_ISLNK(mode):
+        kind = "l"
+    elif st.S_ISFIFO(mode):
+        kind = "p"
+    elif st.S_ISSOCK(mode):
+        kind = "s"
+    elif st.S_ISCHR(mode):
+        kind = "c"
+    elif st.S_ISBLK(mode):
+        kind = "b"
+    chars = [kind]
+    for who, (r, w, x) in enumerate(((st.S_IRUSR, st.S_IWUSR, st.S_IXUSR),
+                                     (st.S_IRGRP, st.S_IWGRP, st.S_IXGRP),
+                                     (st.S_IROTH, st.S_IWOTH, st.S_IXOTH))):
+        chars.append("r" if mode & r else "-")
+        chars.append("w" if mode & w else "-")
+        special = (st.S_ISUID, st.S_ISGID, st.S_ISVTX)[who]
+        exe = bool(mode & x)
+        if mode & special:
+            chars.append(("s" if exe else "S") if who < 2 else ("t" if exe else "T"))
+        else:
+            chars.append("x" if exe else "-")
+    return "".join(chars)
+
+
+def file_type_name(mode: int, size: int) -> str:
+    """stat's %F wording."""
+    if st.S_ISREG(mode):
+        return "regular empty file" if size == 0 else "regular file"
+    if st.S_ISDIR(mode):
+        return "directory"
+    if st.S_ISLNK(mode):
+        return "symbolic link"
+    if st.S_ISFIFO(mode):
+        return "fifo"
+    if st.S_ISSOCK(mode):
+        return "socket"
+    if st.S_ISCHR(mode):
+        return "character special file"
+    if st.S_ISBLK(mode):
+        return "block special file"
+    return "weird file"
+
+
+def human(size: int, base: int = 1024) -> str:
+    """GNU ``-h`` sizes: one decimal below 10, always rounded up, suffixes K M G T P E."""
+    if size < base:
+        return str(size)
+    units = "KMGTPE"
+    exp = 1
+    while exp < len(units) and size >= base ** (exp + 1):
+        exp += 1
+    div = base**exp
+    if size < 10 * div:
+        tenths = -(-size * 10 // div)
+        if tenths < 100:
+            return f"{tenths // 10}.{tenths % 10}{units[exp - 1]}"
+    whole = -(-size // div)
+    if whole >= base and exp < len(units):
+        return f"1.0{units[exp]}"
+    return f"{whole}{units[exp - 1]}"
+
+
+def walk_sorted(real: str) -> list[os.DirEntry[str]]:
+    """Directory entries sorted by name (bytewise, as LC_ALL=C)."""
+    with os.scandir(real) as it:
+        entries = list(it)
+    entries.sort(key=lambda e: e.name.encode("utf-8", "surrogateescape"))
+    return entries
+
+
+def c_sort_key(name: str) -> bytes:
+    return name.encode("utf-8", "surrogateescape")
+
+
+def write_err(ctx: CommandContext, name: str, text: str) -> None:
+    ctx.error(f"{name}: {text}")
+
+
+def iter_chunks(path: str, size: int = 65536) -> Iterable[bytes]:
+    with open(path, "rb") as fh:
+        while True:
+            chunk = fh.read(size)
+            if not chunk:
+                return
+            yield chunk
+
+
+# --- permission bits ---------------------------------------------------------------------
+# WASI has no permission bits: inside the isolate chmod fails and stat reports none. The
+# modes the script set are then kept in ``ctx.extras["file_modes"]`` (real path -> bits),
+# which lives as long as the interpreter keeps handing commands the same extras dict.
+
+UMASK = 0o022
+WASI = sys.platform == "wasi"
+
+
+def _overlay(ctx: CommandContext) -> dict[str, int]:
+    table = ctx.extras.setdefault("file_modes", {})
+    assert isinstance(table, dict)
+    return table
+
+
+def effective_mode(ctx: CommandContext, real: str, info: os.stat_result) -> int:
+    """``st_mode`` with permission bits as the script last set them."""
+    kind = st.S_IFMT(info.st_mode)
+    if st.S_ISLNK(info.st_mode):
+        return kind | 0o777
+    table = ctx.extras.get("file_modes")
+    if isinstance(table, dict):
+        key = os.path.normpath(real)
+        if key in table:
+            return kind | table[key]
+    if WASI:
+        return kind | (0o755 if st.S_ISDIR(info.st_mode) else 0o644)
+    return info.st_mode
+
+
+def set_mode(ctx: CommandContext, real: str, bits: int) -> None:
+    """chmod ``real`` (into the overlay inside the isolate, where modes do not exist)."""
+    if WASI:
+        if not os.path.lexists(real):
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory")
+        _overlay(ctx)[os.path.normpath(real)] = bits
+        return
+    os.chmod(real, bits)
+
+
+def forget_mode(ctx: CommandContext, real: str) -> None:
+    table = ctx.extras.get("file_modes")
+    if isinstance(table, dict):
+        prefix = os.path.normpath(real)
+        for key in [k for k in table if k == prefix or k.startswith(prefix + "/")]:
+            del table[key]

@@ -1,0 +1,165 @@
+"""Date strings for ``touch -d/-t`` and ``find -newermt``: the forms people write, in UTC.
+
+GNU's ``parse_datetime`` grammar is large; this covers absolute ISO dates and times,
+``@epoch``, month-name dates, ``now/today/yesterday/tomorrow`` and relative offsets such as
+``2 days ago`` or ``+3 hours``. Anything else is rejected as GNU would reject garbage.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+import time
+
+
+class DateError(ValueError):
+    """The text is not a date this parser understands."""
+
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
+_UNITS = {
+    "sec": 1, "second": 1, "min": 60, "minute": 60, "hour": 3600, "day": 86400,
+    "week": 604800, "fortnight": 1209600,
+}
+_ISO = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(?:[T ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
+    r"\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?$",
+    re.IGNORECASE,
+)
+_TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?$")
+_REL = re.compile(r"([+-]?\d+)?\s*([a-z]+?)s?\b(\s+ago)?", re.IGNORECASE)
+
+
+def parse_date(text: str, now: float | None = None) -> float:
+    """Seconds since the epoch for a ``-d`` style date string."""
+    now = time.time() if now is None else now
+    s = " ".join(text.strip().split())
+    if s.startswith("@"):
+        try:
+            return float(s[1:])
+        except ValueError:
+            raise DateError(text) from None
+    low = s.lower()
+    base_day = _midnight(now)
+    if low in ("", "now"):
+        return now if low == "now" else base_day
+    if low == "today":
+        return now
+    if low == "yesterday":
+        return now - 86400
+    if low == "tomorrow":
+        return now + 86400
+    m = _ISO.match(s)
+    if m:
+        return _from_iso(m, text)
+    m = re.match(r"(\d{4})(\d{2})(\d{2})$", s)
+    if m:
+        return _utc(int(m[1]), int(m[2]), int(m[3]), 0, 0, 0, text)
+    named = _month_name_date(s, now, text)
+    if named is not None:
+        return named
+    m = _TIME.match(s)
+    if m:
+        return base_day + int(m[1]) * 3600 + int(m[2]) * 60 + int(m[3] or 0)
+    return now + _relative(s, text)
+
+
+def _from_iso(m: re.Match[str], text: str) -> float:
+    stamp = _utc(int(m[1]), int(m[2]), int(m[3]), int(m[4] or 0), int(m[5] or 0),
+                 int(m[6] or 0), text)
+    if m[7]:
+        stamp += float("0." + m[7])
+    zone = (m[8] or "").upper()
+    if zone and zone not in ("Z", "UTC", "GMT"):
+        sign = -1 if zone[0] == "+" else 1
+        digits = zone[1:].replace(":", "")
+        stamp += sign * (int(digits[:2]) * 3600 + int(digits[2:]) * 60)
+    return stamp
+
+
+def _month_name_date(s: str, now: float, text: str) -> float | None:
+    parts = s.replace(",", " ").split()
+    if len(parts) < 2:
+        return None
+    month = day = year = None
+    clock = (0, 0, 0)
+    rest: list[str] = []
+    for part in parts:
+        key = part[:3].lower()
+        if month is None and key in _MONTHS and part.isalpha():
+            month = _MONTHS[key]
+        elif _TIME.match(part):
+            t = _TIME.match(part)
+            assert t is not None
+            clock = (int(t[1]), int(t[2]), int(t[3] or 0))
+        elif part.isdigit() and day is None and len(part) <= 2:
+            day = int(part)
+        elif part.isdigit() and year is None and len(part) == 4:
+            year = int(part)
+        else:
+            rest.append(part)
+    if month is None or day is None or rest:
+        return None
+    if year is None:
+        year = time.gmtime(now).tm_year
+    return _utc(year, month, day, *clock, text)
+
+
+def _relative(s: str, text: str) -> float:
+    total = 0.0
+    pos = 0
+    found = False
+    while pos < len(s):
+        if s[pos] == " ":
+            pos += 1
+            continue
+        m = _REL.match(s, pos)
+        if not m or m.end() == pos:
+            raise DateError(text)
+        unit = m[2].lower()
+        count = int(m[1]) if m[1] else 1
+        if unit in ("month", "year"):
+            seconds = count * (2629746 if unit == "month" else 31556952)
+        elif unit in _UNITS:
+            seconds = count * _UNITS[unit]
+        else:
+            raise DateError(text)
+        total += -seconds if m[3] else seconds
+        found = True
+        pos = m.end()
+    if not found:
+        raise DateError(text)
+    return total
+
+
+def _midnight(now: float) -> float:
+    return float(int(now) - int(now) % 86400)
+
+
+def _utc(year: int, month: int, day: int, hour: int, minute: int, sec: int, text: str) -> float:
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and sec < 61):
+        raise DateError(text)
+    if day > calendar.monthrange(year, month)[1]:
+        raise DateError(text)
+    return float(calendar.timegm((year, month, day, hour, minute, sec, 0, 0, 0)))
+
+
+def parse_touch_stamp(text: str, now: float | None = None) -> float:
+    """``touch -t [[CC]YY]MMDDhhmm[.ss]``."""
+    now = time.time() if now is None else now
+    m = re.fullmatch(r"(\d{8}|\d{10}|\d{12})(?:\.(\d{2}))?", text)
+    if not m:
+        raise DateError(text)
+    digits = m[1]
+    if len(digits) == 12:
+        year = int(digits[:4])
+        digits = digits[4:]
+    elif len(digits) == 10:
+        yy = int(digits[:2])
+        year = 1900 + yy if yy >= 69 else 2000 + yy
+        digits = digits[2:]
+    else:
+        year = time.gmtime(now).tm_year
+    month, day, hour, minute = (int(digits[i : i + 2]) for i in range(0, 8, 2))
+    return _utc(year, month, day, hour, minute, int(m[2] or 0), text)

@@ -1,0 +1,366 @@
+"""``ls``: GNU coreutils listing, one name per line (output is never a terminal here)."""
+
+from __future__ import annotations
+
+import os
+import stat as st
+import time
+from dataclasses import dataclass
+from typing import Iterator
+
+from ._files_common import (
+    OWNER_NAME,
+    OptSpec,
+    UsageError,
+    c_sort_key,
+    effective_mode,
+    host,
+    human,
+    link_count,
+    mode_string,
+    parse,
+    quote_always,
+    shown_size,
+    strerror,
+    usage_blocks,
+    usage_fail,
+)
+from .base import CommandContext, CommandResult
+
+_SPEC = OptSpec(
+    "aAdFlpRrSths1UCxiLG",
+    {
+        "all": "a", "almost-all": "A", "directory": "d", "classify": "F", "recursive": "R",
+        "reverse": "r", "human-readable": "h", "size": "s", "color": "color?",
+        "indicator-style": "indicator-style=", "group-directories-first": "gdf",
+        "dereference": "L", "inode": "i", "no-group": "G", "full-time": "full-time",
+        "sort": "sort=", "time-style": "time-style=",
+    },
+)
+
+_SIX_MONTHS = 31556952 // 2
+
+
+@dataclass
+class _Opts:
+    show: str = ""  # "", "A" or "a"
+    directory: bool = False
+    classify: str = ""  # "", "F" or "p"
+    long: bool = False
+    recursive: bool = False
+    reverse: bool = False
+    sort: str = "name"  # name, size, time, none
+    human: bool = False
+    blocks: bool = False
+    inode: bool = False
+    deref: bool = False
+    group: bool = True
+    dirs_first: bool = False
+    full_time: bool = False
+    ctx: CommandContext | None = None
+
+    def mode(self, real: str, info: os.stat_result | None) -> int | None:
+        if info is None or self.ctx is None:
+            return None if info is None else info.st_mode
+        if not st.S_ISLNK(info.st_mode):
+            real = os.path.realpath(real)
+        return effective_mode(self.ctx, real, info)
+
+
+@dataclass
+class _Entry:
+    name: str  # as displayed
+    real: str
+    info: os.stat_result | None  # lstat (or stat when following)
+    target_info: os.stat_result | None = None  # for symlinks
+
+
+def _options(argv: list[str]) -> tuple[_Opts, list[str]]:
+    opts, operands = parse(_SPEC, argv[1:])
+    o = _Opts()
+    for key, value in opts:
+        if key == "a":
+            o.show = "a"
+        elif key == "A":
+            o.show = "A"
+        elif key == "d":
+            o.directory = True
+        elif key == "F":
+            o.classify = "F"
+        elif key == "p":
+            o.classify = "p"
+        elif key == "l":
+            o.long = True
+        elif key == "R":
+            o.recursive = True
+        elif key == "r":
+            o.reverse = True
+        elif key == "S":
+            o.sort = "size"
+        elif key == "t":
+            o.sort = "time"
+        elif key == "U":
+            o.sort = "none"
+        elif key == "h":
+            o.human = True
+        elif key == "s":
+            o.blocks = True
+        elif key == "i":
+            o.inode = True
+        elif key == "L":
+            o.deref = True
+        elif key == "G":
+            o.group = False
+        elif key == "gdf":
+            o.dirs_first = True
+        elif key == "full-time":
+            o.long = True
+            o.full_time = True
+        elif key == "1" or key in ("C", "x"):
+            pass
+        elif key == "color":
+            if value not in (None, "never", "no", "none", "auto", "tty", "if-tty",
+                             "always", "yes", "force"):
+                raise UsageError(f"invalid argument '{value}' for '--color'")
+        elif key == "indicator-style":
+            styles = {"none": "", "slash": "p", "classify": "F", "file-type": "F"}
+            if value not in styles:
+                raise UsageError(f"invalid argument '{value}' for '--indicator-style'")
+            o.classify = styles[value or "none"]
+        elif key == "sort":
+            sorts = {"none": "none", "size": "size", "time": "time", "name": "name"}
+            if value not in sorts:
+                raise UsageError(f"invalid argument '{value}' for '--sort'")
+            o.sort = sorts[value or "name"]
+        elif key == "time-style":
+            pass
+    return o, operands
+
+
+def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    try:
+        o, operands = _options(argv)
+    except UsageError as err:
+        usage_fail(ctx, "ls", err)
+        return 2
+    o.ctx = ctx
+    status = 0
+    if not operands:
+        operands = ["."]
+    files: list[_Entry] = []
+    dirs: list[_Entry] = []
+    for name in operands:
+        real = host(ctx, name, follow=False)
+        try:
+            info = os.lstat(real)
+        except OSError as exc:
+            ctx.error(f"ls: cannot access {quote_always(name)}: {strerror(exc)}")
+            status = 2
+            continue
+        entry = _Entry(name, real, info)
+        if st.S_ISLNK(info.st_mode):
+            try:
+                entry.target_info = os.stat(real)
+            except OSError:
+                entry.target_info = None
+            follow = o.deref or not (o.long or o.directory or o.classify == "F")
+            if follow and entry.target_info is not None:
+                entry.info = entry.target_info
+        if not o.directory and entry.info is not None and st.S_ISDIR(entry.info.st_mode):
+            dirs.append(entry)
+        else:
+            files.append(entry)
+    printed = False
+    if files:
+        yield from _emit(o, _sorted(o, files), ctx, files + dirs)
+        printed = True
+    show_header = len(operands) > 1 or o.recursive
+    for entry in _sorted(o, dirs):
+        gen = _list_dir(ctx, o, entry.name, entry.real, show_header, printed)
+        status = max(status, (yield from gen))
+        printed = True
+    return status
+
+
+def _list_dir(
+    ctx: CommandContext, o: _Opts, name: str, real: str, header: bool, printed: bool
+) -> Iterator[bytes]:
+    status = 0
+    if header:
+        yield (b"\n" if printed else b"") + _b(name) + b":\n"
+    try:
+        with os.scandir(real) as it:
+            raw = [e.name for e in it]
+    except OSError as exc:
+        ctx.error(f"ls: cannot open directory {quote_always(name)}: {strerror(exc)}")
+        return 2
+    if o.show == "a":
+        raw += [".", ".."]
+    elif o.show == "":
+        raw = [n for n in raw if not n.startswith(".")]
+    entries: list[_Entry] = []
+    for child in raw:
+        child_real = os.path.join(real, child)
+        try:
+            info = os.lstat(child_real)
+        except OSError as exc:
+            ctx.error(f"ls: cannot access {quote_always(_join(name, child))}: {strerror(exc)}")
+            status = 1
+            continue
+        entry = _Entry(child, child_real, info)
+        if st.S_ISLNK(info.st_mode):
+            try:
+                entry.target_info = os.stat(child_real)
+            except OSError:
+                entry.target_info = None
+            if o.deref and entry.target_info is not None:
+                entry.info = entry.target_info
+        entries.append(entry)
+    entries = _sorted(o, entries)
+    if o.long or o.blocks:
+        total = sum(usage_blocks(e.info) for e in entries if e.info is not None)
+        yield b"total " + (human(total * 1024) if o.human else str(total)).encode() + b"\n"
+    yield from _emit(o, entries, ctx)
+    if o.recursive:
+        for entry in entries:
+            if entry.name in (".", "..") or entry.info is None:
+                continue
+            if st.S_ISDIR(entry.info.st_mode) and not st.S_ISLNK(entry.info.st_mode):
+                sub = _list_dir(ctx, o, _join(name, entry.name), entry.real, True, True)
+                status = max(status, (yield from sub))
+    return status
+
+
+def _join(parent: str, child: str) -> str:
+    return parent + child if parent.endswith("/") else parent + "/" + child
+
+
+def _sorted(o: _Opts, entries: list[_Entry]) -> list[_Entry]:
+    if o.sort == "none":
+        return entries
+
+    def name_key(e: _Entry) -> bytes:
+        return c_sort_key(e.name)
+
+    result = sorted(entries, key=name_key)
+    if o.sort == "size":
+        result.sort(key=lambda e: -(shown_size(e.info) if e.info else 0))
+    elif o.sort == "time":
+        result.sort(key=lambda e: -(e.info.st_mtime_ns if e.info else 0))
+    if o.reverse:
+        result.reverse()
+    if o.dirs_first:
+        result.sort(key=lambda e: 0 if e.info and st.S_ISDIR(e.info.st_mode) else 1)
+    return result
+
+
+def _indicator(o: _Opts, mode: int | None) -> str:
+    if not o.classify or mode is None:
+        return ""
+    if st.S_ISDIR(mode):
+        return "/"
+    if o.classify == "p":
+        return ""
+    if st.S_ISLNK(mode):
+        return "@"
+    if st.S_ISFIFO(mode):
+        return "|"
+    if st.S_ISSOCK(mode):
+        return "="
+    if st.S_ISREG(mode) and mode & 0o111:
+        return "*"
+    return ""
+
+
+def _b(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _emit(
+    o: _Opts, entries: list[_Entry], ctx: CommandContext, measure: list[_Entry] | None = None
+) -> Iterator[bytes]:
+    """Print entries; column widths span ``measure`` (GNU sizes them over all operands)."""
+    if not o.long:
+        width = 0
+        if o.blocks:
+            width = max((len(_blocks_text(o, e)) for e in entries), default=0)
+        for e in entries:
+            prefix = ""
+            if o.inode:
+                prefix += f"{e.info.st_ino if e.info else '?'} "
+            if o.blocks:
+                prefix += _blocks_text(o, e).rjust(width) + " "
+            yield _b(prefix + e.name + _indicator(o, o.mode(e.real, e.info))) + b"\n"
+        return
+    now = time.time()
+    rows = [_long_row(o, e, now) for e in entries]
+    if not rows:
+        return
+    sized = rows if measure is None else [_long_row(o, e, now) for e in measure]
+    ncols = len(rows[0])
+    widths = [max(len(r[i]) for r in sized) for i in range(ncols)]
+    lead = ncols - 7
+    for r in rows:
+        parts: list[str] = []
+        for i in range(lead):
+            parts.append(r[i].rjust(widths[i]))
+        mode, links, owner, group, size, date, name = r[lead:]
+        parts.append(mode)
+        parts.append(links.rjust(widths[lead + 1]))
+        parts.append(owner.ljust(widths[lead + 2]))
+        if o.group:
+            parts.append(group.ljust(widths[lead + 3]))
+        parts.append(size.rjust(widths[lead + 4]))
+        parts.append(date)
+        parts.append(name)
+        yield _b(" ".join(parts)) + b"\n"
+
+
+def _long_row(o: _Opts, e: _Entry, now: float) -> list[str]:
+    info = e.info
+    assert info is not None
+    size = shown_size(info)
+    row = [
+        mode_string(o.mode(e.real, info) or 0),
+        str(link_count(e.real, info)),
+        OWNER_NAME,
+        OWNER_NAME,
+        human(size) if o.human else str(size),
+        _date(info.st_mtime, info.st_mtime_ns, now, o.full_time),
+    ]
+    name = e.name
+    if st.S_ISLNK(info.st_mode):
+        try:
+            target = os.readlink(e.real)
+        except OSError:
+            target = "?"
+        name += " -> " + target + (_indicator(o, o.mode(e.real, e.target_info)) if o.classify == "F" else "")
+    else:
+        name += _indicator(o, o.mode(e.real, info))
+    row.append(name)
+    prefix: list[str] = []
+    if o.inode:
+        prefix.append(str(info.st_ino))
+    if o.blocks:
+        prefix.append(_blocks_text(o, e))
+    return prefix + row
+
+
+def _blocks_text(o: _Opts, e: _Entry) -> str:
+    blocks = usage_blocks(e.info) if e.info else 0
+    return human(blocks * 1024) if o.human else str(blocks)
+
+
+def _date(mtime: float, mtime_ns: int, now: float, full: bool) -> str:
+    tm = time.gmtime(mtime)
+    if full:
+        return time.strftime("%Y-%m-%d %H:%M:%S", tm) + f".{mtime_ns % 1_000_000_000:09d} +0000"
+    recent = now - _SIX_MONTHS < mtime <= now + 1
+    month = time.strftime("%b", tm)
+    day = f"{tm.tm_mday:2d}"
+    if recent:
+        return f"{month} {day} {tm.tm_hour:02d}:{tm.tm_min:02d}"
+    return f"{month} {day}  {tm.tm_year}"
+
+
+COMMANDS = {"ls": run}
