@@ -1,0 +1,686 @@
+"""grep, egrep, fgrep and rg: line selection by regular expression.
+
+GNU grep 3.x behaviour in the C locale: BRE/ERE via ``_text_regex`` (``-P`` uses Python's
+``re`` directly as an approximation of PCRE), context groups separated by ``--``, binary
+files reported as "binary file matches" on stderr, exit 0 (selected) / 1 (none) / 2 (error,
+unless ``-q`` found a match). Recursive search visits directory entries in sorted order
+(GNU uses the directory's on-disk order, which is unspecified).
+
+``rg`` follows ripgrep's non-tty output: ``path:line:text`` when searching a directory
+(line numbers on, hidden files and ``.gitignore``d paths skipped - .gitignore is not read
+here), bare ``text`` for stdin, smart-case off; regex syntax is Python's (close to Rust's).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import itertools
+import os
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from .base import CommandContext, CommandResult
+from ._text_common import (
+    NONE,
+    OPTIONAL,
+    REQUIRED,
+    Batcher,
+    OptSpec,
+    UsageError,
+    arg_latin,
+    describe_oserror,
+    open_input,
+    parse_options,
+    usage_error,
+)
+from ._text_regex import RegexError, compile_posix, longest_match
+
+GREP_SPEC = OptSpec(
+    "EFGPiyvclLnhHoqsrRwxA:B:C:m:e:f:abzZUTI",
+    {
+        "extended-regexp": ("E", NONE),
+        "fixed-strings": ("F", NONE),
+        "basic-regexp": ("G", NONE),
+        "perl-regexp": ("P", NONE),
+        "ignore-case": ("i", NONE),
+        "no-ignore-case": ("no-ignore-case", NONE),
+        "invert-match": ("v", NONE),
+        "count": ("c", NONE),
+        "files-with-matches": ("l", NONE),
+        "files-without-match": ("L", NONE),
+        "line-number": ("n", NONE),
+        "no-filename": ("h", NONE),
+        "with-filename": ("H", NONE),
+        "only-matching": ("o", NONE),
+        "quiet": ("q", NONE),
+        "silent": ("q", NONE),
+        "no-messages": ("s", NONE),
+        "recursive": ("r", NONE),
+        "dereference-recursive": ("R", NONE),
+        "word-regexp": ("w", NONE),
+        "line-regexp": ("x", NONE),
+        "after-context": ("A", REQUIRED),
+        "before-context": ("B", REQUIRED),
+        "context": ("C", REQUIRED),
+        "max-count": ("m", REQUIRED),
+        "regexp": ("e", REQUIRED),
+        "file": ("f", REQUIRED),
+        "include": ("include", REQUIRED),
+        "exclude": ("exclude", REQUIRED),
+        "exclude-dir": ("exclude-dir", REQUIRED),
+        "color": ("color", OPTIONAL),
+        "colour": ("color", OPTIONAL),
+        "text": ("a", NONE),
+        "byte-offset": ("b", NONE),
+        "null-data": ("z", NONE),
+        "null": ("Z", NONE),
+        "label": ("label", REQUIRED),
+        "line-buffered": ("line-buffered", NONE),
+        "binary-files": ("binary-files", REQUIRED),
+        "initial-tab": ("T", NONE),
+        "binary": ("U", NONE),
+    },
+)
+
+
+@dataclass
+class GrepOptions:
+    mode: str = "G"
+    ignore_case: bool = False
+    invert: bool = False
+    count: bool = False
+    list_files: str = ""
+    line_numbers: bool = False
+    with_filename: bool | None = None
+    only_matching: bool = False
+    quiet: bool = False
+    no_messages: bool = False
+    recursive: bool = False
+    word: bool = False
+    line: bool = False
+    after: int = 0
+    before: int = 0
+    max_count: int = -1
+    patterns: list[str] = field(default_factory=list)
+    include: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    exclude_dir: list[str] = field(default_factory=list)
+    text: bool = False
+    binary_without_match: bool = False
+    byte_offset: bool = False
+    null_data: bool = False
+    null_after_name: bool = False
+    label: str = "(standard input)"
+    initial_tab: bool = False
+
+
+def _context_number(value: str, what: str) -> int:
+    if not re.fullmatch(r"\d+", value):
+        raise UsageError(f"{value}: invalid context length argument", hint=False)
+    return int(value)
+
+
+def _parse_grep(ctx: CommandContext, argv: list[str], default_mode: str) -> tuple[GrepOptions, list[str]]:
+    opts, operands = parse_options(argv, GREP_SPEC, numeric_short=True)
+    o = GrepOptions(mode=default_mode)
+    have_patterns = False
+    for key, value in opts:
+        v = value or ""
+        if key in "EFGP" and len(key) == 1:
+            o.mode = key
+        elif key in ("i", "y"):
+            o.ignore_case = True
+        elif key == "no-ignore-case":
+            o.ignore_case = False
+        elif key == "v":
+            o.invert = True
+        elif key == "c":
+            o.count = True
+        elif key in ("l", "L"):
+            o.list_files = key
+        elif key == "n":
+            o.line_numbers = True
+        elif key == "h":
+            o.with_filename = False
+        elif key == "H":
+            o.with_filename = True
+        elif key == "o":
+            o.only_matching = True
+        elif key == "q":
+            o.quiet = True
+        elif key == "s":
+            o.no_messages = True
+        elif key in ("r", "R"):
+            o.recursive = True
+        elif key == "w":
+            o.word = True
+        elif key == "x":
+            o.line = True
+        elif key == "A":
+            o.after = _context_number(v, "A")
+        elif key == "B":
+            o.before = _context_number(v, "B")
+        elif key in ("C", "#"):
+            o.after = o.before = _context_number(v, "C")
+        elif key == "m":
+            try:
+                o.max_count = int(v)
+            except ValueError:
+                raise UsageError("invalid max count", hint=False) from None
+        elif key == "e":
+            o.patterns.extend(arg_latin(v).split("\n"))
+            have_patterns = True
+        elif key == "f":
+            try:
+                data = b"".join(open_input(ctx, v)).decode("latin-1")
+            except OSError as err:
+                raise UsageError(f"{v}: {describe_oserror(err)}", hint=False) from None
+            if data:
+                o.patterns.extend(data[:-1].split("\n") if data.endswith("\n") else data.split("\n"))
+            have_patterns = True
+        elif key == "include":
+            o.include.append(v)
+        elif key == "exclude":
+            o.exclude.append(v)
+        elif key == "exclude-dir":
+            o.exclude_dir.append(v)
+        elif key == "a":
+            o.text = True
+        elif key == "I":
+            o.binary_without_match = True
+        elif key == "binary-files":
+            if v == "text":
+                o.text = True
+            elif v == "without-match":
+                o.binary_without_match = True
+        elif key == "b":
+            o.byte_offset = True
+        elif key == "z":
+            o.null_data = True
+        elif key == "Z":
+            o.null_after_name = True
+        elif key == "label":
+            o.label = v
+        elif key == "T":
+            o.initial_tab = True
+    if not have_patterns:
+        if not operands:
+            raise UsageError("", hint=True)
+        o.patterns = arg_latin(operands.pop(0)).split("\n")
+    return o, operands
+
+
+class Matcher:
+    """Finds matches of the pattern list in one line (text without its terminator)."""
+
+    def __init__(self, o: GrepOptions) -> None:
+        self.regexes: list[re.Pattern[str]] = []
+        self.match_all = False
+        flags = re.ASCII | (re.IGNORECASE if o.ignore_case else 0)
+        sources: list[str] = []
+        for pattern in o.patterns:
+            if o.mode == "F":
+                source = re.escape(pattern)
+            elif o.mode == "P":
+                source = pattern
+            else:
+                source = compile_posix(pattern, o.mode == "E", o.ignore_case).pattern
+            if o.word:
+                source = r"(?<![A-Za-z0-9_])(?:" + source + r")(?![A-Za-z0-9_])"
+            sources.append(source)
+        self.line_mode = o.line
+        try:
+            self.regexes = [re.compile(s, flags) for s in sources]
+            self.combined = re.compile("|".join("(?:" + s + ")" for s in sources) or "(?!)", flags) if len(sources) > 1 and not _has_backref(sources) else None
+        except re.error as err:
+            raise RegexError(str(err)) from None
+
+    def selects(self, text: str) -> bool:
+        if self.line_mode:
+            return any(r.fullmatch(text) for r in self.regexes)
+        if self.combined is not None:
+            return self.combined.search(text) is not None
+        return any(r.search(text) for r in self.regexes)
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """Non-empty matches left to right, each the longest at its start, as ``grep -o``."""
+        if self.line_mode:
+            if text and any(r.fullmatch(text) for r in self.regexes):
+                yield 0, len(text)
+            return
+        pos = 0
+        while pos <= len(text):
+            best: tuple[int, int] | None = None
+            for regex in self.regexes:
+                m = regex.search(text, pos)
+                while m is not None and m.start() == m.end():
+                    if m.end() >= len(text):
+                        m = None
+                        break
+                    m = regex.search(text, m.start() + 1)
+                if m is None:
+                    continue
+                span = longest_match(regex, text, m)
+                if best is None or span[0] < best[0] or (span[0] == best[0] and span[1] > best[1]):
+                    best = span
+            if best is None:
+                return
+            yield best
+            pos = best[1]
+
+
+def _has_backref(sources: list[str]) -> bool:
+    return any(re.search(r"\\[1-9]", s) for s in sources)
+
+
+@dataclass
+class _Target:
+    display: str
+    name: str
+
+
+def _expand_targets(ctx: CommandContext, o: GrepOptions, operands: list[str], prog: str,
+                    errors: list[bool]) -> Iterator[_Target]:
+    if not operands:
+        if o.recursive:
+            yield from _walk(ctx, o, ".", "", prog, errors)
+        else:
+            yield _Target(o.label, "-")
+        return
+    for name in operands:
+        if name == "-":
+            yield _Target(o.label, "-")
+            continue
+        host = ctx.host_path(name)
+        if o.recursive and os.path.isdir(host):
+            if any(fnmatch.fnmatchcase(os.path.basename(name.rstrip("/")) or name, g) for g in o.exclude_dir):
+                continue
+            yield from _walk(ctx, o, name, name, prog, errors)
+            continue
+        if not _included(o, name, command_line=True):
+            continue
+        yield _Target(name, name)
+
+
+def _included(o: GrepOptions, name: str, command_line: bool = False) -> bool:
+    base = os.path.basename(name)
+    if o.include and not any(fnmatch.fnmatchcase(base, g) for g in o.include):
+        return False
+    if any(fnmatch.fnmatchcase(base, g) for g in o.exclude):
+        return False
+    return True
+
+
+def _walk(ctx: CommandContext, o: GrepOptions, name: str, shown: str, prog: str,
+          errors: list[bool]) -> Iterator[_Target]:
+    host = ctx.host_path(name)
+    try:
+        entries = sorted(os.listdir(host))
+    except OSError as err:
+        if not o.no_messages:
+            ctx.error(f"{prog}: {name}: {describe_oserror(err)}")
+        errors[0] = True
+        return
+    for entry in entries:
+        child = name.rstrip("/") + "/" + entry if name != "." or shown else entry
+        child_shown = (shown.rstrip("/") + "/" + entry) if shown else entry
+        child_host = os.path.join(host, entry)
+        if os.path.islink(child_host):
+            continue
+        if os.path.isdir(child_host):
+            if any(fnmatch.fnmatchcase(entry, g) for g in o.exclude_dir):
+                continue
+            yield from _walk(ctx, o, child, child_shown, prog, errors)
+        elif _included(o, entry):
+            yield _Target(child_shown, child)
+
+
+def grep_main(ctx: CommandContext, argv: list[str], prog: str, default_mode: str) -> CommandResult:
+    try:
+        o, operands = _parse_grep(ctx, argv, default_mode)
+    except UsageError as err:
+        if err.message:
+            ctx.error(f"{prog}: {err.message}")
+        else:
+            ctx.error(f"Usage: {prog} [OPTION]... PATTERNS [FILE]...")
+        if err.hint:
+            ctx.error(f"Try '{prog} --help' for more information.")
+        return 2
+    try:
+        matcher = Matcher(o)
+    except RegexError as err:
+        ctx.error(f"{prog}: {err}")
+        return 2
+    if o.with_filename is None:
+        o.with_filename = len(operands) > 1 or (o.recursive and not (len(operands) == 1 and not os.path.isdir(ctx.host_path(operands[0]))))
+    errors = [False]
+    selected_any = False
+    for target in _expand_targets(ctx, o, operands, prog, errors):
+        if target.name != "-" and os.path.isdir(ctx.host_path(target.name)):
+            if not o.no_messages:
+                ctx.error(f"{prog}: {target.name}: Is a directory")
+            errors[0] = True
+            continue
+        try:
+            chunks = open_input(ctx, target.name)
+            data_iter = _GrepFile(ctx, o, matcher, target, chunks, prog)
+            yield from data_iter.run()
+        except OSError as err:
+            if not o.no_messages:
+                ctx.error(f"{prog}: {target.name}: {describe_oserror(err)}")
+            errors[0] = True
+            continue
+        if data_iter.selected:
+            selected_any = True
+            if o.quiet:
+                return 0
+    if errors[0] and not (o.quiet and selected_any):
+        return 2
+    return 0 if selected_any else 1
+
+
+class _GrepFile:
+    def __init__(self, ctx: CommandContext, o: GrepOptions, matcher: Matcher, target: _Target,
+                 chunks: Iterator[bytes], prog: str) -> None:
+        self.ctx = ctx
+        self.o = o
+        self.matcher = matcher
+        self.target = target
+        self.chunks = chunks
+        self.prog = prog
+        self.selected = 0
+        self.eol = b"\0" if o.null_data else b"\n"
+
+    def _prefix(self, number: int, offset: int, sep: str) -> bytes:
+        parts = []
+        if self.o.with_filename:
+            name = self.target.display.encode("utf-8", "surrogateescape")
+            parts.append(name + (b"\0" if self.o.null_after_name else sep.encode()))
+        if self.o.line_numbers:
+            parts.append(b"%d" % number + sep.encode())
+        if self.o.byte_offset:
+            parts.append(b"%d" % offset + sep.encode())
+        return b"".join(parts)
+
+    def _lines(self) -> Iterator[tuple[bytes, bool]]:
+        pending = b""
+        for chunk in self.chunks:
+            pending += chunk
+            start = 0
+            while True:
+                cut = pending.find(self.eol, start)
+                if cut < 0:
+                    break
+                yield pending[start:cut], True
+                start = cut + 1
+            pending = pending[start:]
+        if pending:
+            yield pending, False
+
+    def run(self) -> Iterator[bytes]:
+        o = self.o
+        out = Batcher()
+        before: deque[tuple[int, int, bytes]] = deque(maxlen=o.before or None) if o.before else deque(maxlen=0)
+        after_left = 0
+        last_printed = 0
+        binary = False
+        checked_binary = o.text or o.null_data
+        offset = 0
+        suppress_output = o.quiet or o.count or bool(o.list_files)
+        number = 0
+        for raw, _terminated in self._lines():
+            number += 1
+            line_offset = offset
+            offset += len(raw) + 1
+            if not checked_binary:
+                checked_binary = True
+                if b"\0" in raw:
+                    binary = True
+                    if o.binary_without_match:
+                        return
+            elif not o.text and not binary and b"\0" in raw:
+                binary = True
+                if o.binary_without_match:
+                    return
+            if o.max_count >= 0 and self.selected >= o.max_count:
+                # GNU prints the trailing context of the last match, matching or not.
+                if after_left > 0 and not suppress_output and not binary:
+                    ready = out.add(self._prefix(number, line_offset, "-") + raw + self.eol)
+                    after_left -= 1
+                    if ready:
+                        yield ready
+                    continue
+                break
+            text = raw.decode("latin-1")
+            hit = self.matcher.selects(text) != o.invert
+            if not hit:
+                if suppress_output or binary:
+                    continue
+                if after_left > 0:
+                    ready = out.add(self._prefix(number, line_offset, "-") + raw + self.eol)
+                    last_printed = number
+                    after_left -= 1
+                    if ready:
+                        yield ready
+                elif o.before:
+                    before.append((number, line_offset, raw))
+                continue
+            self.selected += 1
+            if o.quiet:
+                return
+            if suppress_output:
+                continue
+            if binary:
+                break
+            pieces: list[bytes] = []
+            if (o.before or o.after) and last_printed and (before[0][0] if before else number) > last_printed + 1:
+                pieces.append(b"--\n")
+            while before:
+                num, off, old = before.popleft()
+                pieces.append(self._prefix(num, off, "-") + old + self.eol)
+            if o.only_matching:
+                if not o.invert:
+                    for start, end in self.matcher.spans(text):
+                        pieces.append(self._prefix(number, line_offset + start, ":") + raw[start:end] + self.eol)
+            else:
+                pieces.append(self._prefix(number, line_offset, ":") + raw + self.eol)
+            last_printed = number
+            after_left = o.after
+            ready = out.add(b"".join(pieces))
+            if ready:
+                yield ready
+        if out.parts:
+            yield out.take()
+        if o.count:
+            prefix = b""
+            if o.with_filename:
+                prefix = self.target.display.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b":")
+            yield prefix + b"%d\n" % self.selected
+        if o.list_files:
+            if (o.list_files == "l") == bool(self.selected):
+                end = b"\0" if o.null_after_name else b"\n"
+                yield self.target.display.encode("utf-8", "surrogateescape") + end
+        elif binary and self.selected and not o.quiet and not o.count:
+            self.ctx.error(f"{self.prog}: {self.target.display}: binary file matches")
+
+
+def grep(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    return (yield from grep_main(ctx, argv, "grep", "G"))
+
+
+def egrep(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    return (yield from grep_main(ctx, argv, "grep", "E"))
+
+
+def fgrep(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    return (yield from grep_main(ctx, argv, "grep", "F"))
+
+
+# --- rg ------------------------------------------------------------------------------------
+
+RG_SPEC = OptSpec(
+    "e:FiIsSvwxcloqnNA:B:C:m:g:HtuU.",
+    {
+        "regexp": ("e", REQUIRED),
+        "fixed-strings": ("F", NONE),
+        "ignore-case": ("i", NONE),
+        "case-sensitive": ("s", NONE),
+        "smart-case": ("S", NONE),
+        "invert-match": ("v", NONE),
+        "word-regexp": ("w", NONE),
+        "line-regexp": ("x", NONE),
+        "count": ("c", NONE),
+        "files-with-matches": ("l", NONE),
+        "files-without-match": ("files-without-match", NONE),
+        "only-matching": ("o", NONE),
+        "quiet": ("q", NONE),
+        "line-number": ("n", NONE),
+        "no-line-number": ("N", NONE),
+        "after-context": ("A", REQUIRED),
+        "before-context": ("B", REQUIRED),
+        "context": ("C", REQUIRED),
+        "max-count": ("m", REQUIRED),
+        "glob": ("g", REQUIRED),
+        "with-filename": ("H", NONE),
+        "no-filename": ("I", NONE),
+        "hidden": (".", NONE),
+        "no-heading": ("no-heading", NONE),
+        "heading": ("heading", NONE),
+        "color": ("color", REQUIRED),
+        "files": ("files", NONE),
+        "type": ("t", REQUIRED),
+    },
+)
+
+
+def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    try:
+        opts, operands = parse_options(argv, RG_SPEC)
+    except UsageError as err:
+        ctx.error(f"rg: {err.message}")
+        return 2
+    o = GrepOptions(mode="P")
+    line_numbers: bool | None = None
+    hidden = False
+    smart = False
+    list_only = False
+    have_patterns = False
+    for key, value in opts:
+        v = value or ""
+        if key == "e":
+            o.patterns.append(v)
+            have_patterns = True
+        elif key == "F":
+            o.mode = "F"
+        elif key == "i":
+            o.ignore_case = True
+        elif key == "s":
+            o.ignore_case = smart = False
+        elif key == "S":
+            smart = True
+        elif key == "v":
+            o.invert = True
+        elif key == "w":
+            o.word = True
+        elif key == "x":
+            o.line = True
+        elif key == "c":
+            o.count = True
+        elif key == "l":
+            o.list_files = "l"
+        elif key == "files-without-match":
+            o.list_files = "L"
+        elif key == "o":
+            o.only_matching = True
+        elif key == "q":
+            o.quiet = True
+        elif key == "n":
+            line_numbers = True
+        elif key == "N":
+            line_numbers = False
+        elif key in "ABC" and len(key) == 1:
+            amount = int(v) if v.isdigit() else 0
+            if key in "AC":
+                o.after = amount
+            if key in "BC":
+                o.before = amount
+        elif key == "m":
+            o.max_count = int(v) if v.isdigit() else -1
+        elif key == "g":
+            if v.startswith("!"):
+                o.exclude.append(v[1:])
+            else:
+                o.include.append(v)
+        elif key == "H":
+            o.with_filename = True
+        elif key == "I":
+            o.with_filename = False
+        elif key == ".":
+            hidden = True
+        elif key == "files":
+            list_only = True
+    if not have_patterns and not list_only:
+        if not operands:
+            ctx.error("rg: no pattern given")
+            return 2
+        o.patterns = [operands.pop(0)]
+    if smart and o.patterns and not any(c.isupper() for p in o.patterns for c in p):
+        o.ignore_case = True
+    searching_stdin = False
+    if not operands:
+        # ripgrep searches stdin when it is a pipe or file; here, when stdin carries data.
+        stdin = iter(ctx.stdin)
+        first = next(stdin, None)
+        if first is None:
+            operands = ["."]
+        else:
+            searching_stdin = True
+            ctx.stdin = itertools.chain([first], stdin)
+    o.recursive = True
+    if o.with_filename is None:
+        o.with_filename = not searching_stdin and (len(operands) > 1 or os.path.isdir(ctx.host_path(operands[0])))
+    o.line_numbers = line_numbers if line_numbers is not None else not searching_stdin
+    try:
+        matcher = Matcher(o)
+    except RegexError as err:
+        ctx.error(f"rg: regex parse error:\n    {err}")
+        return 2
+    targets: list[_Target] = []
+    errors = [False]
+    if searching_stdin:
+        targets.append(_Target("<stdin>", "-"))
+    else:
+        for name in operands:
+            host = ctx.host_path(name)
+            if os.path.isdir(host):
+                for found in _walk(ctx, o, name, "" if name == "." else name, "rg", errors):
+                    parts = found.display.split("/")
+                    if not hidden and any(p.startswith(".") and p not in (".", "..") for p in parts):
+                        continue
+                    display = found.display if name != "." else found.display
+                    targets.append(_Target(display, found.name))
+            elif os.path.exists(host):
+                targets.append(_Target(name, name))
+            else:
+                ctx.error(f"rg: {name}: No such file or directory (os error 2)")
+                errors[0] = True
+    if list_only:
+        for target in targets:
+            yield target.display.encode("utf-8", "surrogateescape") + b"\n"
+        return 0 if targets else 1
+    selected_any = False
+    for target in targets:
+        worker = _GrepFile(ctx, o, matcher, target, open_input(ctx, target.name), "rg")
+        yield from worker.run()
+        if worker.selected:
+            selected_any = True
+            if o.quiet:
+                return 0
+    if errors[0]:
+        return 2
+    return 0 if selected_any else 1
+
+
+COMMANDS = {"grep": grep, "egrep": egrep, "fgrep": fgrep, "rg": rg}
