@@ -20,6 +20,7 @@ everything Code Mode means to raise without catching programming errors::
     │   ├── SignatureMismatch        the HMAC does not match the body and timestamp
     │   └── StaleSignature           the timestamp is outside the allowed window (replay)
     ├── DurableSizeError             a value is too large to record durably
+    ├── NotSerialisableError         a value cannot be turned into JSON
     ├── ReplayDivergence             a resumed run called something other than the journal holds
     └── ApprovalRejected             a human rejected a pending call
 
@@ -188,6 +189,15 @@ class DurableSizeError(CodeModeError):
             f"{what} is too large to record durably ({chars:,} characters; the limit is "
             f"{limit:,}). Write large data to a file or workspace instead."
         )
+
+
+class NotSerialisableError(CodeModeError):
+    """A value has no JSON form (for example bytes, a set, or an arbitrary object)."""
+
+    def __init__(self, what: str, reason: str) -> None:
+        self.what = what
+        self.reason = reason
+        super().__init__(f"{what} cannot be serialised as JSON: {reason}")
 
 
 class ReplayDivergence(CodeModeError):
