@@ -41,7 +41,7 @@ from typing import Any
 from codemode.names import ensure_unique, sanitise_name
 from codemode.tooldefs import ToolDef, requires_approval
 
-__all__ = ["render_declarations", "render_namespace", "render_tool"]
+__all__ = ["render_declarations", "render_namespace", "render_schema", "render_tool"]
 
 MAX_DEPTH = 20
 MAX_LITERAL_MEMBERS = 256
@@ -624,13 +624,31 @@ def render_declarations(
             renderer = _SchemaRenderer(module, tool.input_schema)
             methods.append(_render_method(tool, renderer, module))
         rendered[ns] = methods
-    defined = set(chosen) | method_names | {spec.name for spec in module.typeddicts}
-    emitter = _Emitter(set(chosen), defined)
+    return _assemble(module, rendered, [], header=header)
+
+
+def _assemble(
+    module: _Module,
+    namespaces: Mapping[str, list[_Method]],
+    aliases: list[tuple[str, str]],
+    *,
+    header: bool,
+) -> str:
+    defined = (
+        set(namespaces)
+        | {m.name for methods in namespaces.values() for m in methods}
+        | {spec.name for spec in module.typeddicts}
+        | {name for name, _ in aliases}
+    )
+    emitter = _Emitter(set(namespaces), defined)
     body: list[str] = []
     for spec in module.typeddicts:
         body.extend(["", ""])
         body.extend(emitter.typeddict(spec))
-    for ns, methods in rendered.items():
+    for name, type_text in aliases:
+        body.extend(["", ""])
+        body.append(f"{name} = {emitter.qualify(type_text, emitter.module_shadow)}")
+    for ns, methods in namespaces.items():
         body.extend(["", ""])
         doc = f'Namespace "{ns}": call its tools as {ns}.<tool>(...).'
         body.extend(emitter.namespace(ns, methods, doc))
@@ -645,6 +663,16 @@ def render_declarations(
     for module_name, alias in sorted(emitter.aliases.items()):
         lines.append(f"import {module_name}" + (f" as {alias}" if alias != module_name else ""))
     return "\n".join(lines + body) + "\n"
+
+
+def render_schema(schema: Any, name: str) -> str:
+    """Python source declaring one JSON Schema as the type ``name`` (a TypedDict or alias)."""
+    type_name = _pascal(sanitise_name(name))
+    module = _Module({type_name})
+    module.taken.discard(type_name)
+    text = _SchemaRenderer(module, schema).type_of(schema, type_name, 0).text()
+    aliases = [] if text == type_name else [(module.claim(type_name), text)]
+    return _assemble(module, {}, aliases, header=False)
 
 
 def render_namespace(
