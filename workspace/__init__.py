@@ -1,1 +1,92 @@
-"""workspace package."""
+"""The workspace: named, SQLite-backed virtual filesystems, their tools and snapshots.
+
+Entry points::
+
+    store = await WorkspaceStore.open(db_path, blob_dir, spill_threshold=1_500_000)
+    ws = store.workspace("default")            # created by its first write
+    await ws.write_file("/a.txt", "hi"); await ws.read_file("/a.txt")
+    await call_tool(ws, "grep", {"query": "hi"})   # the model-facing tools
+    snap = await ws.snapshot(max_files=1000, max_file_bytes=1_000_000)
+    with materialise(snap) as host_dir:            # what an isolate sees as "/"
+        ...
+        report = await ws.write_back(snap, host_dir)
+
+Modules: ``schema`` (tables, migrations), ``errors`` (the exception tree), ``fs`` (the
+filesystem and blob spillover), ``edits`` (the ``state.*`` helpers), ``tools`` (read, write,
+edit, list, find, grep, delete), ``snapshot`` (snapshot, materialise, write-back).
+"""
+
+from .edits import (
+    apply_edits,
+    diff,
+    diff_text,
+    plan_edits,
+    read_json,
+    replace_in_files,
+    search_text,
+    write_json,
+)
+from .errors import (
+    AlreadyExists,
+    Conflict,
+    EditBatchError,
+    InvalidArgument,
+    IsDirectory,
+    LimitExceeded,
+    NameTooLong,
+    NotDirectory,
+    NotEmpty,
+    NotFound,
+    PermissionDenied,
+    SymlinkLoop,
+    WorkspaceError,
+)
+from .fs import DEFAULT_SPILL_THRESHOLD, ChangeEvent, Stat, Workspace, WorkspaceStore
+from .schema import apply_migrations, configure_connection
+from .snapshot import SCRATCH_PATHS, SkippedEntry, Snapshot, SnapshotFile, materialise
+from .tools import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
+
+__all__ = [
+    # store and filesystem
+    "DEFAULT_SPILL_THRESHOLD",
+    "ChangeEvent",
+    "Stat",
+    "Workspace",
+    "WorkspaceStore",
+    # shared database plumbing (other components add their own migrations)
+    "apply_migrations",
+    "configure_connection",
+    # snapshot / materialise / write-back (ws.snapshot and ws.write_back are methods)
+    "SCRATCH_PATHS",
+    "SkippedEntry",
+    "Snapshot",
+    "SnapshotFile",
+    "materialise",
+    # model-facing tools
+    "TOOL_DEFINITIONS",
+    "TOOL_NAMES",
+    "call_tool",
+    # state.* edit helpers
+    "apply_edits",
+    "diff",
+    "diff_text",
+    "plan_edits",
+    "read_json",
+    "replace_in_files",
+    "search_text",
+    "write_json",
+    # errors
+    "AlreadyExists",
+    "Conflict",
+    "EditBatchError",
+    "InvalidArgument",
+    "IsDirectory",
+    "LimitExceeded",
+    "NameTooLong",
+    "NotDirectory",
+    "NotEmpty",
+    "NotFound",
+    "PermissionDenied",
+    "SymlinkLoop",
+    "WorkspaceError",
+]

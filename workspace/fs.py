@@ -23,10 +23,10 @@ import sqlite3
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import aiosqlite
 
@@ -47,6 +47,9 @@ from .errors import (
     WorkspaceError,
 )
 from .schema import configure_connection, migrate
+
+if TYPE_CHECKING:
+    from .snapshot import Snapshot
 
 __all__ = [
     "DEFAULT_SPILL_THRESHOLD",
@@ -329,7 +332,8 @@ class _Txn:
             raise LimitExceeded(f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}", path)
         await self.ensure_workspace()
         now = time.time()
-        storage, key, content = "inline", None, data
+        storage, key = "inline", None
+        content: bytes | None = data
         if self.store._spills(len(data)):
             key = uuid.uuid4().hex
             # Registered before writing so a failed or cancelled write is still cleaned up.
@@ -610,7 +614,7 @@ class Workspace:
     def __repr__(self) -> str:
         return f"Workspace({self.name!r})"
 
-    def _txn(self, *, write: bool) -> Any:
+    def _txn(self, *, write: bool) -> AbstractAsyncContextManager[_Txn]:
         return self.store.transaction(self.name, write=write)
 
     def on_change(self, observer: Observer) -> Callable[[], None]:
@@ -644,6 +648,30 @@ class Workspace:
             if found.type == "directory":
                 raise IsDirectory("illegal operation on a directory", p)
             return found.stat(), await t.content_of(found)
+
+    async def read_many(self, paths: Sequence[str]) -> dict[str, bytes]:
+        """Contents of the files at these exact paths, in one transaction.
+
+        No symlink following; missing paths, directories and links are simply absent from
+        the result. Used by the bulk readers (grep, search, snapshot).
+        """
+        wanted = sorted({_paths.normalize(p) for p in paths})
+        out: dict[str, bytes] = {}
+        async with self._txn(write=False) as t:
+            if t.ws_id is None:
+                return out
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                async with t.conn.execute(
+                    f"SELECT {_COLUMNS}, content FROM workspace_entries WHERE workspace_id = ?"
+                    f" AND type = 'file' AND path IN ({marks})",
+                    (t.ws_id, *chunk),
+                ) as cur:
+                    rows = [_row(r) for r in await cur.fetchall()]
+                for r in rows:
+                    out[r.path] = await t.content_of(r)
+        return out
 
     async def exists(self, path: str) -> bool:
         """True for any entry, a dangling symlink included (the last link is not followed)."""
@@ -986,13 +1014,13 @@ class Workspace:
 
     # --- snapshot / write-back (implemented in snapshot.py) ---------------------------------
 
-    async def snapshot(self, max_files: int = 1000, max_file_bytes: int = 1_000_000) -> Any:
+    async def snapshot(self, max_files: int = 1000, max_file_bytes: int = 1_000_000) -> Snapshot:
         """See ``workspace.snapshot.take_snapshot``."""
         from .snapshot import take_snapshot
 
         return await take_snapshot(self, max_files=max_files, max_file_bytes=max_file_bytes)
 
-    async def write_back(self, snap: Any, host_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    async def write_back(self, snap: Snapshot, host_dir: str | os.PathLike[str]) -> dict[str, Any]:
         """See ``workspace.snapshot.write_back``."""
         from .snapshot import write_back
 

@@ -1,0 +1,446 @@
+"""Snapshot a workspace, materialise it on the host, and write the changes back safely.
+
+The bash tool (and anything else that runs code against a real directory) does::
+
+    snap = await ws.snapshot(max_files=1000, max_file_bytes=1_000_000)
+    with materialise(snap) as host_dir:       # host_dir is what the isolate sees as "/"
+        ...run the script...
+        report = await ws.write_back(snap, host_dir)
+
+Decisions, each the answer to a question the reference leaves open:
+
+- Snapshot walks breadth-first (by depth, then path). A file is loaded while fewer than
+  ``max_files`` are loaded and its size is at most ``max_file_bytes``; otherwise it is
+  skipped, with the reason (``count_limit``, ``size_limit``, ``unreadable``). Every skipped
+  path is **protected**: write-back never overwrites it, never deletes it, never deletes a
+  directory holding it, and never creates anything beneath it.
+- **Symlinks are not materialised.** Each is listed as skipped with reason ``symlink`` and
+  protected. The host directory therefore holds no link that could redirect a write outside
+  it, and a link the script creates is refused at write-back (reported in ``errors``).
+- Materialise makes a fresh ``0700`` directory under the temp root (or ``root``), recreates
+  the directories and loaded files, adds the sandbox's scratch directories (``/tmp``,
+  ``/bin``, ``/usr``, ``/dev``, ``/proc``, ``/sys``) where the workspace has nothing of that
+  name, and removes the whole tree on exit, failure included.
+- Write-back scans the host directory without following anything. Symlinks, FIFOs, sockets,
+  devices, names that are not UTF-8 and paths over 4,096 characters are refused and reported,
+  never followed. A scratch path is ignored unless the workspace had an entry there at
+  snapshot time: then it is ordinary workspace content, and is never deleted unless the
+  script deleted it.
+- Steps (reference section 3): new directories shallowest first; files (protected refused
+  with "Skipped writing protected workspace file: <p>", byte-identical skipped); loaded files
+  now absent removed deepest first; original directories now absent removed deepest first
+  unless a protected path is inside ("Skipped deleting protected workspace directory: <p>").
+  All of it commits in **one transaction**; inside it the removals run before the creations,
+  so a path whose type changed (file <-> directory) is freed before it is reused.
+- **No lost updates.** Each loaded file carries the version it had at snapshot time. The
+  rule: *whenever the stored entry changed since the snapshot, the stored entry wins.* An
+  update or delete of a file whose version moved, a create where something has appeared
+  since, a directory removal where entries were added since: the store is left as it is and
+  the path is reported in ``conflicts`` with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat as stat_mod
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from . import _paths
+from ._text import looks_like_text
+from .errors import InvalidArgument, WorkspaceError
+from .fs import MAX_DIR_DEPTH, MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from .fs import Workspace
+
+__all__ = [
+    "SCRATCH_PATHS",
+    "SkippedEntry",
+    "Snapshot",
+    "SnapshotFile",
+    "materialise",
+    "take_snapshot",
+    "write_back",
+]
+
+SCRATCH_PATHS: tuple[str, ...] = ("/tmp", "/bin", "/usr", "/dev", "/proc", "/sys")
+SkipReason = Literal["count_limit", "size_limit", "unreadable", "symlink"]
+_MAX_NAME_BYTES = 255  # what a Linux filesystem accepts for one name
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotFile:
+    """A loaded file: its bytes and the version they belong to."""
+
+    path: str
+    size: int
+    version: int
+    mime_type: str
+    content: bytes = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedEntry:
+    """A path the snapshot did not load; it is protected during write-back."""
+
+    path: str
+    reason: SkipReason
+    size: int
+    type: str = "file"
+
+    def explain(self) -> str:
+        return {
+            "count_limit": f"{self.path}: not loaded, the file-count limit was reached",
+            "size_limit": f"{self.path}: not loaded, {self.size} bytes is over the per-file limit",
+            "unreadable": f"{self.path}: not loaded, it could not be read or represented on the host",
+            "symlink": f"{self.path}: symlinks are not loaded into the sandbox",
+        }[self.reason]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What ``take_snapshot`` loaded and skipped."""
+
+    workspace: str
+    directories: tuple[str, ...]
+    files: Mapping[str, SnapshotFile]
+    skipped: tuple[SkippedEntry, ...]
+    occupied_scratch: frozenset[str]
+    max_files: int
+    max_file_bytes: int
+
+    @property
+    def protected(self) -> frozenset[str]:
+        return frozenset(s.path for s in self.skipped)
+
+    @property
+    def skipped_files(self) -> list[str]:
+        return sorted(s.path for s in self.skipped)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "directories": len(self.directories),
+            "files": len(self.files),
+            "bytes": sum(f.size for f in self.files.values()),
+            "skipped": [{"path": s.path, "reason": s.reason, "size": s.size} for s in self.skipped],
+        }
+
+
+def _representable(path: str) -> bool:
+    try:
+        return all(len(part.encode("utf-8")) <= _MAX_NAME_BYTES for part in path.split("/"))
+    except UnicodeEncodeError:
+        return False
+
+
+async def take_snapshot(ws: Workspace, *, max_files: int = 1000, max_file_bytes: int = 1_000_000) -> Snapshot:
+    """Load the workspace breadth-first, within the limits, in one read transaction."""
+    for value, what in ((max_files, "max_files"), (max_file_bytes, "max_file_bytes")):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidArgument(f"{what} must be a non-negative integer")
+    directories: list[str] = []
+    skipped: list[SkippedEntry] = []
+    chosen: dict[str, tuple[int, int, str]] = {}
+    contents: dict[str, bytes] = {}
+    occupied: set[str] = set()
+    async with ws.store.transaction(ws.name, write=False) as t:
+        if t.ws_id is not None:
+            async with t.conn.execute(
+                "SELECT path, type, size, version, mime_type FROM workspace_entries"
+                " WHERE workspace_id = ? AND path != '/'",
+                (t.ws_id,),
+            ) as cur:
+                rows = list(await cur.fetchall())
+            rows.sort(key=lambda r: (_paths.depth(r[0]), r[0]))
+            for path, kind, size, version, mime in rows:
+                if _paths.depth(path) == 1 and path in SCRATCH_PATHS:
+                    occupied.add(path)
+                if not _representable(path):
+                    skipped.append(SkippedEntry(path, "unreadable", size, kind))
+                elif kind == "directory":
+                    directories.append(path)
+                elif kind == "symlink":
+                    skipped.append(SkippedEntry(path, "symlink", size, kind))
+                elif size > max_file_bytes:
+                    skipped.append(SkippedEntry(path, "size_limit", size))
+                elif len(chosen) >= max_files:
+                    skipped.append(SkippedEntry(path, "count_limit", size))
+                else:
+                    chosen[path] = (size, version, mime)
+            for path, r in (await t.rows_in(list(chosen))).items():
+                try:
+                    contents[path] = await t.content_of(r)
+                except WorkspaceError:
+                    pass
+    files: dict[str, SnapshotFile] = {}
+    for path, (size, version, mime) in chosen.items():
+        data = contents.get(path)
+        if data is None:
+            skipped.append(SkippedEntry(path, "unreadable", size))
+        else:
+            files[path] = SnapshotFile(path, len(data), version, mime, data)
+    return Snapshot(
+        ws.name, tuple(directories), files, tuple(sorted(skipped, key=lambda s: s.path)),
+        frozenset(occupied), max_files, max_file_bytes,
+    )  # fmt: skip
+
+
+def _host(root: str, path: str) -> str:
+    return os.path.join(root, path.lstrip("/"))
+
+
+@contextmanager
+def materialise(
+    snap: Snapshot, *, root: str | os.PathLike[str] | None = None, scratch: tuple[str, ...] = SCRATCH_PATHS
+) -> Iterator[str]:
+    """Write ``snap`` into a fresh private directory; yield its path; always remove it."""
+    host_dir = tempfile.mkdtemp(prefix="workspace-", dir=root)  # created 0700
+    try:
+        for d in sorted(snap.directories, key=_paths.depth):
+            os.mkdir(_host(host_dir, d), 0o755)
+        for f in snap.files.values():
+            fd = os.open(_host(host_dir, f.path), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            try:
+                view = memoryview(f.content)
+                while view:
+                    view = view[os.write(fd, view) :]
+            finally:
+                os.close(fd)
+        for s in scratch:
+            if s not in snap.occupied_scratch and s not in snap.directories:
+                os.makedirs(_host(host_dir, s), 0o755, exist_ok=True)
+        yield host_dir
+    finally:
+        _remove_tree(host_dir)
+
+
+def _remove_tree(path: str) -> None:
+    def make_writable_and_retry(func: Any, target: str, _exc: Any) -> None:
+        # A script may have dropped write permission on a directory it created.
+        try:
+            os.chmod(os.path.dirname(target), 0o700)
+            if os.path.isdir(target) and not os.path.islink(target):
+                os.chmod(target, 0o700)
+            func(target)
+        except FileNotFoundError:
+            pass
+
+    shutil.rmtree(path, onerror=make_writable_and_retry)
+
+
+@dataclass(slots=True)
+class _HostScan:
+    dirs: set[str] = field(default_factory=set)
+    files: dict[str, str] = field(default_factory=dict)  # workspace path -> host path
+    errors: list[str] = field(default_factory=list)
+
+
+def _scan(host_dir: str, snap: Snapshot) -> _HostScan:
+    scan = _HostScan()
+    pending: list[tuple[str, str]] = [(host_dir, "/")]
+    while pending:
+        host, ws_dir = pending.pop()
+        try:
+            entries = list(os.scandir(host))
+        except OSError as exc:
+            scan.errors.append(f"Could not read sandbox directory {ws_dir}: {exc.strerror}")
+            continue
+        for entry in entries:
+            name = entry.name
+            try:
+                name.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = ws_dir.rstrip("/") + "/" + name.encode("utf-8", "backslashreplace").decode()
+                scan.errors.append(f"Refused path with a name that is not valid UTF-8: {shown}")
+                continue
+            path = _paths.join(ws_dir, name)
+            if len(path) > _paths.MAX_PATH:
+                scan.errors.append(f"Refused path longer than {_paths.MAX_PATH} characters: {path[:80]}...")
+                continue
+            if ws_dir == "/" and path in SCRATCH_PATHS and path not in snap.occupied_scratch:
+                continue  # the sandbox's own scratch space, never written back
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError as exc:
+                scan.errors.append(f"Could not stat {path}: {exc.strerror}")
+                continue
+            if stat_mod.S_ISLNK(mode):
+                scan.errors.append(f"Refused symlink {path}: symlinks are not written back to the workspace")
+            elif stat_mod.S_ISDIR(mode):
+                if _paths.depth(path) > MAX_DIR_DEPTH:
+                    scan.errors.append(f"Refused directory nested deeper than {MAX_DIR_DEPTH} levels: {path[:80]}...")
+                    continue
+                scan.dirs.add(path)
+                pending.append((entry.path, path))
+            elif stat_mod.S_ISREG(mode):
+                scan.files[path] = entry.path
+            else:
+                scan.errors.append(f"Refused special file {path}: only regular files and directories are written back")
+    return scan
+
+
+def _read_host_file(host_path: str) -> bytes:
+    # O_NOFOLLOW: never read through a link swapped in after the scan; O_NONBLOCK: a FIFO
+    # swapped in cannot hang us, and fstat then rejects it.
+    fd = os.open(host_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        info = os.fstat(fd)
+        if not stat_mod.S_ISREG(info.st_mode):
+            raise InvalidArgument("not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise InvalidArgument(f"{info.st_size} bytes is over the {MAX_FILE_BYTES}-byte file limit")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _protected_ancestor(path: str, protected: frozenset[str]) -> str | None:
+    if not protected:
+        return None
+    if path in protected:
+        return path
+    return next((a for a in _paths.ancestors(path) if a in protected), None)
+
+
+async def write_back(ws: Workspace, snap: Snapshot, host_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """Apply what changed in ``host_dir`` since ``snap`` to the workspace, in one transaction."""
+    root = os.fspath(host_dir)
+    try:
+        root_mode = os.lstat(root).st_mode
+    except OSError as exc:
+        raise InvalidArgument(f"host directory {root} is not accessible: {exc.strerror}") from exc
+    if not stat_mod.S_ISDIR(root_mode):
+        raise InvalidArgument(f"host directory {root} is not a directory")
+    scan = _scan(root, snap)
+    errors = list(scan.errors)
+    protected = snap.protected
+    snap_dirs = set(snap.directories)
+
+    new_dirs: list[str] = []
+    for d in sorted(scan.dirs - snap_dirs, key=lambda p: (_paths.depth(p), p)):
+        if _protected_ancestor(d, protected) is not None:
+            errors.append(f"Skipped writing protected workspace file: {d}")
+        else:
+            new_dirs.append(d)
+    writes: list[tuple[str, bytes, SnapshotFile | None]] = []
+    # A file present on the host that could not be read must not count as deleted.
+    unreadable: set[str] = set()
+    for path in sorted(scan.files):
+        if _protected_ancestor(path, protected) is not None:
+            errors.append(f"Skipped writing protected workspace file: {path}")
+            continue
+        try:
+            data = _read_host_file(scan.files[path])
+        except (OSError, InvalidArgument) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else exc.detail
+            errors.append(f"Could not read {path} from the sandbox: {reason}")
+            unreadable.add(path)
+            continue
+        before = snap.files.get(path)
+        if before is not None and before.content == data:
+            continue
+        writes.append((path, data, before))
+    gone_files = sorted(
+        (p for p in snap.files if p not in scan.files and p not in unreadable),
+        key=lambda p: (-_paths.depth(p), p),
+    )
+    gone_dirs: list[str] = []
+    for d in sorted(snap_dirs - scan.dirs, key=lambda p: (-_paths.depth(p), p)):
+        if any(_paths.is_within(p, d) for p in protected):
+            errors.append(f"Skipped deleting protected workspace directory: {d}")
+        else:
+            gone_dirs.append(d)
+    return await _apply(ws, snap, new_dirs, writes, gone_files, gone_dirs, errors)
+
+
+async def _apply(
+    ws: Workspace,
+    snap: Snapshot,
+    new_dirs: list[str],
+    writes: list[tuple[str, bytes, SnapshotFile | None]],
+    gone_files: list[str],
+    gone_dirs: list[str],
+    errors: list[str],
+) -> dict[str, Any]:
+    created: list[str] = []
+    updated: list[str] = []
+    deleted: list[str] = []
+    dirs_created: list[str] = []
+    dirs_deleted: list[str] = []
+    conflicts: list[dict[str, str]] = []
+
+    def conflict(path: str, reason: str) -> None:
+        conflicts.append({"path": path, "reason": reason + "; the stored version was kept"})
+
+    async with ws.store.transaction(ws.name, write=True) as t:
+        for path in gone_files:
+            row = await t.row(path)
+            if row is None:
+                continue  # already gone: the outcome the script wanted
+            if row.version != snap.files[path].version:
+                conflict(path, "changed in the workspace after the snapshot, so it was not deleted")
+                continue
+            await t.delete_rows([row])
+            deleted.append(path)
+        for path in gone_dirs:
+            row = await t.row(path)
+            if row is None:
+                continue
+            if row.type != "directory":
+                conflict(path, "replaced in the workspace after the snapshot, so it was not deleted")
+            elif await t.has_children(path):
+                conflict(path, "gained entries in the workspace after the snapshot, so it was not deleted")
+            else:
+                await t.delete_rows([row])
+                dirs_deleted.append(path)
+        for path in new_dirs:
+            row = await t.row(path)
+            if row is not None:
+                if row.type != "directory":
+                    conflict(path, f"a {row.type} was created here in the workspace after the snapshot")
+                continue
+            try:
+                dirs_created.extend(await t.mkdirs(path))
+            except WorkspaceError as exc:
+                conflict(path, f"could not create the directory ({exc})")
+        for path, data, before in writes:
+            row = await t.row(path)
+            if before is not None:
+                if row is None or row.version != before.version:
+                    conflict(path, "changed in the workspace after the snapshot")
+                    continue
+            elif row is not None:
+                if row.type == "file" and await t.content_of(row) == data:
+                    continue
+                conflict(path, f"a {row.type} was created here in the workspace after the snapshot")
+                continue
+            try:
+                if row is None:
+                    dirs_created.extend(await t.mkdirs(_paths.parent(path) or "/"))
+                mime = row.mime_type if row is not None else ("text/plain" if looks_like_text(data) else
+                                                               "application/octet-stream")  # fmt: skip
+                await t.put_file(path, data, mime, row)
+            except WorkspaceError as exc:
+                conflict(path, f"could not be written ({exc})")
+                continue
+            (updated if before is not None else created).append(path)
+    return {
+        "changed_files": {
+            "created": sorted(created),
+            "updated": sorted(updated),
+            "deleted": sorted(deleted),
+            "directories_created": sorted(set(dirs_created)),
+            "directories_deleted": sorted(dirs_deleted),
+        },
+        "skipped_files": snap.skipped_files,
+        "errors": errors,
+        "conflicts": sorted(conflicts, key=lambda c: c["path"]),
+    }
