@@ -1,1 +1,44 @@
-"""sandbox package."""
+"""sandbox: run model-written Python and bash in fresh WebAssembly isolates.
+
+The isolate core (``engine``, ``isolate``, ``workers``, ``hostcalls``, ``limits``,
+``errors``) knows nothing of tools, journals or workspaces; the service (``app``,
+``routes``, ``cli``) wires it to ``codemode`` and ``workspace``.
+"""
+
+from .api import AsyncSandbox, ExecutionResult, Sandbox
+from .errors import (
+    CodeTooLarge,
+    DeadlineExceeded,
+    GuestBuildError,
+    GuestTrap,
+    HostCallLimitExceeded,
+    LimitExceeded,
+    MemoryLimitExceeded,
+    OutputLimitExceeded,
+    SandboxError,
+    WorkerCrashed,
+)
+from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec
+from .limits import Limits
+
+__all__ = [
+    "AsyncSandbox",
+    "CallableTools",
+    "CodeTooLarge",
+    "DeadlineExceeded",
+    "ExecutionResult",
+    "GuestBuildError",
+    "GuestTrap",
+    "HostAbort",
+    "HostCallError",
+    "HostCallHandler",
+    "HostCallLimitExceeded",
+    "LimitExceeded",
+    "Limits",
+    "MemoryLimitExceeded",
+    "OutputLimitExceeded",
+    "Sandbox",
+    "SandboxError",
+    "ToolSpec",
+    "WorkerCrashed",
+]

@@ -1,0 +1,200 @@
+"""The Python embedding API: ``AsyncSandbox`` and its blocking twin ``Sandbox``.
+
+    from sandbox import Sandbox
+
+    with Sandbox(tools={"add": lambda a, b: a + b}) as sb:
+        result = sb.execute("tools.add(2, 3) * 10")
+        assert result.result == 50
+
+Each ``execute`` runs in a fresh WebAssembly isolate on a pooled worker process. The code
+sees ``tools.<name>(...)`` for every tool; a tool's exception comes back into the guest as
+a ``ToolError`` that also derives from the builtin of the same name (``ValueError``...).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+import uuid
+from concurrent.futures import Future
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Coroutine, Mapping, TypeVar
+
+from .engine import CompiledGuest, ensure_compiled
+from .errors import CodeTooLarge, SandboxError
+from .hostcalls import CallableTools, HostCallHandler, ToolSpec
+from .limits import Limits
+from .workers import WorkerPool
+
+T = TypeVar("T")
+
+
+def new_execution_id() -> str:
+    """``exec_<16-digit milliseconds>_<uuid4 hex>``: sortable by creation time."""
+    return f"exec_{int(time.time() * 1000):016d}_{uuid.uuid4().hex}"
+
+
+@dataclass
+class ExecutionResult:
+    """The outcome of one execute: what the HTTP API returns, as a value."""
+
+    execution_id: str
+    status: str
+    """``completed`` or ``error``."""
+    result: Any = None
+    logs: list[str] = field(default_factory=list)
+    error: dict[str, Any] | None = None
+    """``{name, message, traceback}`` when status is ``error``."""
+    trap: dict[str, str] | None = None
+    """``{kind, message}`` when a limit or trap stopped the run (kind: deadline, memory,
+    output, host_calls, code_size, trap, crash)."""
+    duration_ms: float = 0.0
+    host_calls: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "completed"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for optional in ("error", "trap"):
+            if data[optional] is None:
+                del data[optional]
+        return data
+
+
+_TRAP_FOR_GUEST_ERROR = {"MemoryError": "memory", "OutputLimitExceeded": "output"}
+
+
+def result_from_response(execution_id: str, response: str, duration_ms: float, host_calls: int) -> ExecutionResult:
+    body = json.loads(response)
+    result = ExecutionResult(execution_id=execution_id, status=body["status"],
+                             result=body.get("result"), logs=body.get("logs", []),
+                             error=body.get("error"), duration_ms=duration_ms,
+                             host_calls=host_calls)
+    if result.error and result.error.get("name") in _TRAP_FOR_GUEST_ERROR:
+        kind = _TRAP_FOR_GUEST_ERROR[result.error["name"]]
+        result.trap = {"kind": kind, "message": result.error.get("message") or
+                       f"{result.error['name']} inside the guest"}
+    return result
+
+
+def result_from_error(execution_id: str, error: SandboxError, duration_ms: float) -> ExecutionResult:
+    trap = error.to_trap()
+    return ExecutionResult(execution_id=execution_id, status="error",
+                           error={"name": type(error).__name__, "message": str(error), "traceback": ""},
+                           trap=trap, duration_ms=duration_ms)
+
+
+class AsyncSandbox:
+    """Runs code in isolates. Start it (``async with`` or ``await start()``) before use."""
+
+    def __init__(self, tools: Mapping[str, Callable[..., Any]] | None = None, *,
+                 limits: Limits = Limits.default, workers: int | None = None,
+                 cache_dir: Path | None = None) -> None:
+        self.tools = CallableTools(tools)
+        self.limits = limits
+        self._workers = workers
+        self._cache_dir = cache_dir
+        self._pool: WorkerPool | None = None
+        self.guest: CompiledGuest | None = None
+
+    async def start(self) -> None:
+        if self._pool is not None:
+            return
+        loop = asyncio.get_running_loop()
+        self.guest = await loop.run_in_executor(None, ensure_compiled, self._cache_dir)
+        pool = WorkerPool(self.guest, self._workers)
+        await pool.start()
+        self._pool = pool
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    async def __aenter__(self) -> "AsyncSandbox":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def pool(self) -> WorkerPool:
+        if self._pool is None:
+            raise SandboxError("the sandbox is not started; use 'async with' or await start()")
+        return self._pool
+
+    async def execute(self, code: str, *, limits: Limits | None = None,
+                      handler: HostCallHandler | None = None,
+                      namespaces: Mapping[str, list[ToolSpec]] | None = None,
+                      execution_id: str | None = None) -> ExecutionResult:
+        """Run model-written Python in a fresh isolate and describe the outcome."""
+        limits = limits or self.limits
+        execution_id = execution_id or new_execution_id()
+        started = time.perf_counter()
+
+        def elapsed() -> float:
+            return round((time.perf_counter() - started) * 1000, 3)
+
+        size = len(code.encode("utf-8", "surrogatepass"))
+        if size > limits.max_code_bytes:
+            return result_from_error(execution_id, CodeTooLarge(
+                f"code is {size} bytes; the limit is {limits.max_code_bytes}"), elapsed())
+        if namespaces is None:
+            namespaces = {"tools": self.tools.specs()}
+        request = json.dumps({
+            "code": code, "max_output_bytes": limits.output_bytes,
+            "namespaces": {label: [s.to_guest() for s in specs] for label, specs in namespaces.items()},
+        })
+        try:
+            output = await self.pool.run("execute", request, limits, handler or self.tools)
+        except SandboxError as error:
+            return result_from_error(execution_id, error, elapsed())
+        return result_from_response(execution_id, output.response, elapsed(), output.host_calls)
+
+
+class Sandbox:
+    """The blocking API: the same as ``AsyncSandbox``, driven from a private event loop."""
+
+    def __init__(self, tools: Mapping[str, Callable[..., Any]] | None = None, *,
+                 limits: Limits = Limits.default, workers: int | None = None,
+                 cache_dir: Path | None = None) -> None:
+        self._async = AsyncSandbox(tools, limits=limits, workers=workers, cache_dir=cache_dir)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="sandbox-loop", daemon=True)
+        self._thread.start()
+        self._started = False
+
+    def _call(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        future: Future[T] = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        return future.result()
+
+    def start(self) -> None:
+        self._call(self._async.start())
+        self._started = True
+
+    def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        self._call(self._async.close())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+    def __enter__(self) -> "Sandbox":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def execute(self, code: str, *, limits: Limits | None = None) -> ExecutionResult:
+        if not self._started:
+            self.start()
+        return self._call(self._async.execute(code, limits=limits))
+

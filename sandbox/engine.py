@@ -1,0 +1,131 @@
+"""The wasmtime engine and the compiled guest: configure once, compile once, cache on disk.
+
+Compiling the ~20 MB guest with Cranelift takes about 10 s, loading a compiled artifact a
+few milliseconds. The compiled artifact is cached under a key made of the component's
+hash, the wasmtime version and the engine configuration (an artifact compiled with other
+settings does not load, so all three must match). Next to each artifact a small JSON file
+records its key and SHA-256; a file whose bytes or key do not match is never handed to
+wasmtime (deserialising is only safe for trusted, intact artifacts) but rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import wasmtime
+from wasmtime import component as wc
+
+from .build import BuiltComponent, Progress, cache_lock, default_cache_dir, ensure_component, file_sha256, stderr_progress
+from .errors import GuestBuildError
+
+ENGINE_SETTINGS: dict[str, object] = {
+    "epoch_interruption": True,
+}
+"""Every engine setting that changes compiled code; part of the cache key."""
+
+
+def make_engine() -> wasmtime.Engine:
+    config = wasmtime.Config()
+    config.epoch_interruption = True
+    return wasmtime.Engine(config)
+
+
+def engine_fingerprint() -> str:
+    settings = ",".join(f"{k}={v}" for k, v in sorted(ENGINE_SETTINGS.items()))
+    return f"wasmtime-{metadata.version('wasmtime')};{settings}"
+
+
+@dataclass(frozen=True)
+class CompiledGuest:
+    """A compiled artifact on disk and what it was made from."""
+
+    path: Path
+    component_sha256: str
+    fingerprint: str
+    sha256: str
+
+
+def _compiled_paths(cache_dir: Path, built: BuiltComponent) -> tuple[Path, Path, str]:
+    fingerprint = engine_fingerprint()
+    key = hashlib.sha256(f"{built.sha256}\n{fingerprint}".encode()).hexdigest()[:24]
+    artifact = cache_dir / f"compiled-{key}.cwasm"
+    return artifact, artifact.with_suffix(".json"), fingerprint
+
+
+def _valid(artifact: Path, meta: Path, built: BuiltComponent, fingerprint: str) -> CompiledGuest | None:
+    try:
+        recorded = json.loads(meta.read_text())
+    except (OSError, ValueError):
+        return None
+    if (not artifact.is_file() or recorded.get("component_sha256") != built.sha256
+            or recorded.get("fingerprint") != fingerprint):
+        return None
+    if file_sha256(artifact) != recorded.get("sha256"):
+        return None
+    return CompiledGuest(artifact, built.sha256, fingerprint, recorded["sha256"])
+
+
+def ensure_compiled(cache_dir: Path | None = None, progress: Progress = stderr_progress) -> CompiledGuest:
+    """Build (if needed) and compile (if needed) the guest; return the cached artifact."""
+    cache_dir = cache_dir or default_cache_dir()
+    built = ensure_component(cache_dir, progress)
+    artifact, meta, fingerprint = _compiled_paths(cache_dir, built)
+    found = _valid(artifact, meta, built, fingerprint)
+    if found:
+        return found
+    with cache_lock(cache_dir):
+        found = _valid(artifact, meta, built, fingerprint)
+        if found:
+            return found
+        progress("compiling guest component (one-time, ~10 s)...")
+        started = time.monotonic()
+        try:
+            compiled = wc.Component.from_file(make_engine(), str(built.path))
+            data = compiled.serialize()
+        except wasmtime.WasmtimeError as exc:
+            raise GuestBuildError(f"compiling the guest component failed: {exc}") from exc
+        tmp = artifact.with_suffix(".cwasm.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, artifact)
+        guest = CompiledGuest(artifact, built.sha256, fingerprint, file_sha256(artifact))
+        meta.write_text(json.dumps({"component_sha256": built.sha256, "fingerprint": fingerprint,
+                                    "sha256": guest.sha256}))
+        progress(f"compiled in {time.monotonic() - started:.1f} s: {artifact}")
+        return guest
+
+
+def load_compiled(engine: wasmtime.Engine, guest: CompiledGuest, verify: bool = True) -> wc.Component:
+    """Load a compiled artifact into ``engine``, re-checking its bytes first."""
+    if verify and file_sha256(guest.path) != guest.sha256:
+        raise GuestBuildError(f"compiled guest {guest.path} changed on disk; refusing to load it")
+    try:
+        return wc.Component.deserialize_file(engine, str(guest.path))
+    except wasmtime.WasmtimeError as exc:
+        raise GuestBuildError(f"cannot load compiled guest {guest.path}: {exc}") from exc
+
+
+def cache_state(cache_dir: Path | None = None) -> dict[str, object]:
+    """What ``sandbox doctor`` shows: versions, paths and whether the caches are warm."""
+    from .build import source_hash
+
+    cache_dir = cache_dir or default_cache_dir()
+    key = source_hash()
+    component = cache_dir / f"guest-{key[:20]}.wasm"
+    state: dict[str, object] = {
+        "wasmtime": metadata.version("wasmtime"),
+        "componentize_py": metadata.version("componentize-py"),
+        "engine": engine_fingerprint(),
+        "cache_dir": str(cache_dir),
+        "guest_source_hash": key,
+        "component": str(component),
+        "component_built": component.is_file(),
+    }
+    compiled = sorted(cache_dir.glob("compiled-*.cwasm")) if cache_dir.is_dir() else []
+    state["compiled_artifacts"] = [str(p) for p in compiled]
+    return state

@@ -1,0 +1,96 @@
+"""The sandbox's one exception tree.
+
+    SandboxError                 anything the isolate layer reports
+    ├── LimitExceeded            a limit stopped the run; ``kind`` names which
+    │   ├── DeadlineExceeded     kind "deadline": wall-clock time ran out
+    │   ├── MemoryLimitExceeded  kind "memory": linear memory would grow past the limit
+    │   ├── OutputLimitExceeded  kind "output": printed output or the result was too large
+    │   ├── HostCallLimitExceeded kind "host_calls": more host calls than allowed
+    │   └── CodeTooLarge         kind "code_size": the submitted code is over the limit
+    ├── GuestTrap                the guest trapped for another reason (``code`` says which)
+    ├── WorkerCrashed            the worker process died; the service replaced it
+    └── GuestBuildError          the guest component could not be built or compiled
+
+Inside the service these are exceptions; at the HTTP edge and in results they become
+values: ``{"kind", "message"}`` under ``trap``.
+"""
+
+from __future__ import annotations
+
+
+class SandboxError(Exception):
+    """Base of every error the isolate layer raises."""
+
+    kind = "error"
+
+    def to_trap(self) -> dict[str, str]:
+        return {"kind": self.kind, "message": str(self)}
+
+
+class LimitExceeded(SandboxError):
+    """A configured limit stopped the run."""
+
+
+class DeadlineExceeded(LimitExceeded):
+    """The run went past its wall-clock deadline."""
+
+    kind = "deadline"
+
+
+class MemoryLimitExceeded(LimitExceeded):
+    """The guest tried to use more memory than allowed."""
+
+    kind = "memory"
+
+
+class OutputLimitExceeded(LimitExceeded):
+    """The guest printed or returned more bytes than allowed."""
+
+    kind = "output"
+
+
+class HostCallLimitExceeded(LimitExceeded):
+    """The guest made more host calls than allowed."""
+
+    kind = "host_calls"
+
+
+class CodeTooLarge(LimitExceeded):
+    """The submitted code is larger than allowed."""
+
+    kind = "code_size"
+
+
+class GuestTrap(SandboxError):
+    """The guest trapped (a WebAssembly trap other than a limit)."""
+
+    kind = "trap"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class WorkerCrashed(SandboxError):
+    """The worker process running the isolate died; it has been replaced."""
+
+    kind = "crash"
+
+
+class GuestBuildError(SandboxError):
+    """The guest component could not be built or compiled."""
+
+    kind = "build"
+
+
+TRAP_KINDS: dict[str, type[SandboxError]] = {
+    cls.kind: cls
+    for cls in (DeadlineExceeded, MemoryLimitExceeded, OutputLimitExceeded,
+                HostCallLimitExceeded, CodeTooLarge, GuestTrap, WorkerCrashed, GuestBuildError)
+}
+"""Error class by trap kind, to rebuild an exception from its value form."""
+
+
+def from_trap(trap: dict[str, str]) -> SandboxError:
+    cls = TRAP_KINDS.get(trap.get("kind", ""), SandboxError)
+    return cls(trap.get("message", ""))

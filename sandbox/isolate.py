@@ -1,0 +1,231 @@
+"""One isolate: a fresh wasmtime Store and guest instance per call, dropped afterwards.
+
+``GuestRuntime`` owns what is shared by every call in a process: the engine, the compiled
+component, the linker with WASI p2 and the one host import, and the deadline timer.
+``Isolate`` owns one call's store and instance: limits are set before instantiation, the
+guest sees only the directories preopened for it, and WASI grants no network (the default
+``WasiConfig`` allows no socket address and no name lookup).
+
+Every wasmtime error is translated here, in ``_translated_traps``, into ``sandbox.errors``.
+A Python exception raised by the host-call handler (the park signal, a host-call limit)
+unwinds the guest and leaves the export call unchanged, so the guest can never catch it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+import wasmtime
+from wasmtime import component as wc
+
+from .engine import CompiledGuest, load_compiled, make_engine
+from .errors import DeadlineExceeded, GuestTrap, MemoryLimitExceeded, SandboxError
+from .limits import Limits
+
+HOST_INTERFACE = "sandbox:guest/host@0.1.0"
+
+
+class HostCallFailed(Exception):
+    """Raised by a host-call handler to answer the guest with an error value (JSON)."""
+
+    def __init__(self, error_json: str) -> None:
+        super().__init__(error_json)
+        self.error_json = error_json
+
+
+HostCall = Callable[[str, str], str]
+"""``(name, payload_json) -> result_json``; raise ``HostCallFailed`` to return an error to
+the guest, or any other exception to abort the whole run."""
+
+
+@dataclass(frozen=True)
+class Preopen:
+    """A host directory the guest may see, and where it sees it."""
+
+    host_dir: str
+    guest_dir: str
+
+
+class _DeadlineTimer:
+    """Bumps the engine epoch once when the current call's deadline passes.
+
+    Stores run with ``set_epoch_deadline(1)``, so a single increment interrupts the running
+    guest at its next epoch check. Arming and disarming hold the lock, so a timer for a
+    finished call can never fire into the next one.
+    """
+
+    def __init__(self, engine: wasmtime.Engine) -> None:
+        self._engine = engine
+        self._cond = threading.Condition()
+        self._due: float | None = None
+        self._thread = threading.Thread(target=self._loop, name="epoch-deadline", daemon=True)
+        self._thread.start()
+
+    def arm(self, seconds: float) -> None:
+        with self._cond:
+            self._due = time.monotonic() + seconds
+            self._cond.notify()
+
+    def disarm(self) -> None:
+        with self._cond:
+            self._due = None
+            self._cond.notify()
+
+    def _loop(self) -> None:
+        with self._cond:
+            while True:
+                if self._due is None:
+                    self._cond.wait()
+                    continue
+                left = self._due - time.monotonic()
+                if left > 0:
+                    self._cond.wait(left)
+                    continue
+                self._engine.increment_epoch()
+                self._due = None
+
+
+@dataclass
+class _CallState:
+    handler: HostCall | None = None
+    error: BaseException | None = field(default=None)
+
+
+class GuestRuntime:
+    """Everything shared by the isolates of one process."""
+
+    def __init__(self, guest: CompiledGuest, verify: bool = True) -> None:
+        self.engine = make_engine()
+        self.component = load_compiled(self.engine, guest, verify=verify)
+        self.linker = wc.Linker(self.engine)
+        self.linker.add_wasip2()
+        self._state = _CallState()
+        self._timer = _DeadlineTimer(self.engine)
+        host_functions: dict[str, Callable[..., object]] = {"call": self._host_call}
+        with self.linker.root() as root:
+            with root.add_instance(HOST_INTERFACE) as interface:
+                for name, function in host_functions.items():
+                    interface.add_func(name, function)
+
+    def _host_call(self, _store: object, name: str, payload: str) -> wc.Variant:
+        handler = self._state.handler
+        if handler is None:
+            raise GuestTrap("host call outside of a run")
+        try:
+            return wc.Variant("ok", handler(name, payload))
+        except HostCallFailed as failed:
+            return wc.Variant("err", failed.error_json)
+        except BaseException as abort:
+            # Remember it: wasmtime may re-wrap the exception on its way out.
+            self._state.error = abort
+            raise
+
+    def isolate(self, limits: Limits, preopens: Sequence[Preopen] = ()) -> "Isolate":
+        return Isolate(self, limits, preopens)
+
+
+class Isolate:
+    """One guest instance in one fresh store. Use as a context manager; call once."""
+
+    def __init__(self, runtime: GuestRuntime, limits: Limits, preopens: Sequence[Preopen]) -> None:
+        self._runtime = runtime
+        self._limits = limits
+        self._store: wasmtime.Store | None = wasmtime.Store(runtime.engine)
+        self._store.set_limits(memory_size=limits.memory_bytes)
+        self._store.set_epoch_deadline(1)
+        wasi = wasmtime.WasiConfig()
+        for preopen in preopens:
+            wasi.preopen_dir(preopen.host_dir, preopen.guest_dir)
+        self._store.set_wasi(wasi)
+        with _translated_traps(runtime):
+            self._instance = runtime.linker.instantiate(self._store, runtime.component)
+
+    def __enter__(self) -> "Isolate":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        store, self._store = self._store, None
+        if store is not None:
+            store.close()
+
+    def call(self, export: str, request: str, on_host_call: HostCall) -> str:
+        """Run ``export(request)`` in the guest, answering its host calls with ``on_host_call``."""
+        store = self._store
+        if store is None:
+            raise SandboxError("isolate already used and closed")
+        runtime = self._runtime
+        func = self._instance.get_func(store, export)
+        if func is None:
+            raise SandboxError(f"guest has no export {export!r}")
+        runtime._state.handler = on_host_call
+        runtime._state.error = None
+        store.set_epoch_deadline(1)
+        runtime._timer.arm(self._limits.deadline_s)
+        try:
+            with _translated_traps(runtime, self._limits):
+                result = func(store, request)
+                func.post_return(store)
+        finally:
+            runtime._timer.disarm()
+            runtime._state.handler = None
+        if not isinstance(result, str):
+            raise GuestTrap(f"guest export {export!r} returned {type(result).__name__}")
+        return result
+
+
+_TRAP_MESSAGES = {
+    "interrupt": "deadline",
+    "call stack exhausted": "stack_overflow",
+    "out of bounds memory access": "memory_out_of_bounds",
+    "unreachable": "unreachable",
+    "integer divide by zero": "integer_division_by_zero",
+    "integer overflow": "integer_overflow",
+    "indirect call": "indirect_call_to_null",
+    "undefined element": "table_out_of_bounds",
+    "allocation": "allocation_too_large",
+}
+"""Trap reasons as wasmtime words them (the text after "wasm trap:"), by our name."""
+
+
+def _trap_reason(message: str) -> str | None:
+    marker = "wasm trap:"
+    at = message.rfind(marker)
+    if at < 0:
+        return None
+    reason = message[at + len(marker):].strip().splitlines()[0] if message[at + len(marker):].strip() else ""
+    for words, name in _TRAP_MESSAGES.items():
+        if words in reason:
+            return name
+    return reason or None
+
+
+@contextmanager
+def _translated_traps(runtime: GuestRuntime, limits: Limits | None = None) -> Iterator[None]:
+    """The one boundary where wasmtime's errors become ``sandbox.errors``."""
+    try:
+        yield
+    except (wasmtime.Trap, wasmtime.WasmtimeError) as error:
+        carried = runtime._state.error
+        if carried is not None:
+            raise carried from None
+        message = error.message if isinstance(error, wasmtime.Trap) else str(error)
+        reason = _trap_reason(message)
+        if isinstance(error, wasmtime.Trap) and error.trap_code == wasmtime.TrapCode.INTERRUPT:
+            reason = "deadline"
+        if reason == "deadline":
+            seconds = limits.deadline_s if limits else 0
+            raise DeadlineExceeded(f"execution exceeded its deadline of {seconds:g} s") from None
+        if reason == "allocation_too_large" or (
+                reason is None and "memory" in message and ("limit" in message or "minimum" in message)):
+            raise MemoryLimitExceeded(f"the guest needs more memory than its limit: {message.splitlines()[0]}") from None
+        if reason is not None:
+            raise GuestTrap(f"guest trapped: {reason}", code=reason) from None
+        first = message.strip().splitlines()[0] if message.strip() else "unknown error"
+        raise GuestTrap(f"wasmtime error: {first}") from None

@@ -1,0 +1,130 @@
+"""The worker process: holds the compiled guest and runs one isolate at a time.
+
+Started by ``sandbox.workers`` as ``python -m sandbox.worker_main ARTIFACT SHA256``. It
+talks to the service only through the frames of ``_wire`` on its private copies of stdin and
+stdout (fds 0 and 1 then point at /dev/null and stderr, so a stray print cannot corrupt the
+channel). It dies with its parent, and it carries cheap OS limits of its own.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import resource
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from ._wire import WireError, read_frame, write_frame
+from .engine import CompiledGuest
+from .errors import HostCallLimitExceeded, SandboxError, from_trap
+from .isolate import GuestRuntime, HostCallFailed, Preopen
+from .limits import Limits
+
+WORKER_ADDRESS_SPACE_BYTES = 64 * 1024 ** 3
+"""Address-space cap per worker. wasmtime reserves ~8 GiB of virtual space per linear
+memory (reservation plus guard pages) but touches only what the guest uses, so the cap is
+generous in virtual terms; it still stops a runaway host-side leak from eating the machine."""
+
+
+class _Aborted(BaseException):
+    """The service told the worker to stop the run (park, cancel); carries the trap."""
+
+    def __init__(self, trap: dict[str, str]) -> None:
+        super().__init__(trap.get("message", ""))
+        self.trap = trap
+
+
+def _die_with_parent() -> None:
+    try:
+        libc = ctypes.CDLL(None)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:
+        sys.exit(0)
+
+
+def _apply_os_limits() -> None:
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = WORKER_ADDRESS_SPACE_BYTES if hard == resource.RLIM_INFINITY else min(hard, WORKER_ADDRESS_SPACE_BYTES)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
+def _private_channel() -> tuple[int, int]:
+    """Move the channel off fds 0/1 so nothing else can write into it."""
+    channel_in, channel_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+    return channel_in, channel_out
+
+
+class Worker:
+    def __init__(self, runtime: GuestRuntime, channel_in: int, channel_out: int) -> None:
+        self.runtime = runtime
+        self.fd_in = channel_in
+        self.fd_out = channel_out
+
+    def serve(self) -> None:
+        write_frame(self.fd_out, {"op": "ready", "pid": os.getpid()})
+        while True:
+            try:
+                message = read_frame(self.fd_in)
+            except WireError:
+                return
+            if message["op"] == "run":
+                write_frame(self.fd_out, self.run(message))
+
+    def run(self, message: dict[str, Any]) -> dict[str, Any]:
+        limits = Limits(**message["limits"])
+        preopens = [Preopen(host, guest) for host, guest in message.get("preopens", [])]
+        calls = 0
+
+        def on_host_call(name: str, payload: str) -> str:
+            nonlocal calls
+            calls += 1
+            if calls > limits.max_host_calls:
+                raise HostCallLimitExceeded(
+                    f"more than {limits.max_host_calls} host calls in one run")
+            write_frame(self.fd_out, {"op": "call", "name": name, "payload": payload})
+            reply = read_frame(self.fd_in)
+            if reply["op"] == "abort":
+                raise _Aborted(reply["trap"])
+            if "err" in reply:
+                raise HostCallFailed(reply["err"])
+            return str(reply["ok"])
+
+        try:
+            with self.runtime.isolate(limits, preopens) as isolate:
+                response = isolate.call(message["export"], message["request"], on_host_call)
+        except _Aborted as aborted:
+            return {"op": "failed", "trap": aborted.trap}
+        except SandboxError as error:
+            return {"op": "failed", "trap": error.to_trap()}
+        except Exception as error:  # never let one run take the worker down silently
+            return {"op": "failed", "trap": {"kind": "crash", "message": f"{type(error).__name__}: {error}"}}
+        if len(response) > limits.max_result_bytes:
+            return {"op": "failed", "trap": {"kind": "output", "message":
+                    f"result of {len(response)} bytes exceeds the limit of {limits.max_result_bytes}"}}
+        return {"op": "done", "response": response, "host_calls": calls}
+
+
+def main(argv: list[str]) -> int:
+    _die_with_parent()
+    channel_in, channel_out = _private_channel()
+    _apply_os_limits()
+    artifact, sha256 = argv[1], argv[2]
+    guest = CompiledGuest(Path(artifact), component_sha256="", fingerprint="", sha256=sha256)
+    runtime = GuestRuntime(guest, verify=True)
+    Worker(runtime, channel_in, channel_out).serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

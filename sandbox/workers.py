@@ -1,0 +1,250 @@
+"""Supervised worker processes: where isolates actually run.
+
+Why processes and not threads of the service: wasmtime's epoch deadline fires only while
+wasm code runs. Measured on this design's machine: ``time.sleep(5)`` in the guest ran the
+full 5 s past a 0.5 s deadline because the guest sat inside a WASI call, and guest-side
+patches can be undone (``importlib.reload(time)``, ``select``). So deadlines are kept tight
+cheaply in the guest (sleeps in short slices, so the epoch check fires) and made absolute
+here: a worker still busy at its deadline plus ``GRACE_S`` is killed and replaced, and the
+run reports ``deadline``. A crash or leak in the runtime costs one worker, never the
+service, and the event loop never waits on an isolate: it waits on a pipe.
+
+Each worker is pre-started, holds the compiled component, and takes one run at a time.
+Host calls travel to the service over the worker's pipe and are answered by the run's
+``HostCallHandler``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+import os
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ._wire import HEADER, MAX_FRAME, WireError, decode, encode
+from .engine import CompiledGuest
+from .errors import DeadlineExceeded, SandboxError, WorkerCrashed, from_trap
+from .hostcalls import HostAbort, HostCallError, HostCallHandler
+from .isolate import Preopen
+from .limits import Limits
+
+log = logging.getLogger("sandbox.workers")
+
+GRACE_S = 0.5
+"""How long past its deadline a run may take before its worker is killed."""
+START_TIMEOUT_S = 120.0
+"""A worker that is not ready by then is considered broken."""
+
+
+def default_pool_size() -> int:
+    return max(2, min(8, (os.cpu_count() or 2) + 1))
+
+
+@dataclass
+class RunOutput:
+    """What a finished run handed back: the guest's response and how many host calls it made."""
+
+    response: str
+    host_calls: int
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {"$bytes": base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    return str(value)
+
+
+class _WorkerProcess:
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        assert process.stdout is not None and process.stdin is not None
+        self.reader = process.stdout
+        self.writer = process.stdin
+        self.runs = 0
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    async def receive(self) -> dict[str, Any]:
+        try:
+            header = await self.reader.readexactly(HEADER.size)
+            (size,) = HEADER.unpack(header)
+            if size > MAX_FRAME:
+                raise WireError(f"frame of {size} bytes exceeds {MAX_FRAME}")
+            return decode(await self.reader.readexactly(size))
+        except (asyncio.IncompleteReadError, ConnectionError) as exc:
+            raise WireError("worker pipe closed") from exc
+
+    async def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.writer.write(encode(message))
+            await self.writer.drain()
+        except (ConnectionError, RuntimeError) as exc:
+            raise WireError("worker pipe closed") from exc
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+
+    @property
+    def alive(self) -> bool:
+        return self.process.returncode is None
+
+
+class WorkerPool:
+    """A fixed number of worker processes; ``run`` borrows one for one isolate run."""
+
+    def __init__(self, guest: CompiledGuest, size: int | None = None) -> None:
+        self.guest = guest
+        self.size = size or default_pool_size()
+        self._idle: asyncio.Queue[_WorkerProcess] = asyncio.Queue()
+        self._all: set[_WorkerProcess] = set()
+        self._spawning: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.restarts = 0
+
+    async def start(self) -> None:
+        await asyncio.gather(*(self._spawn() for _ in range(self.size)))
+
+    async def close(self) -> None:
+        self._closed = True
+        for task in list(self._spawning):
+            task.cancel()
+        for worker in list(self._all):
+            with contextlib.suppress(Exception):
+                worker.writer.close()
+            worker.kill()
+        for worker in list(self._all):
+            with contextlib.suppress(Exception):
+                await worker.process.wait()
+        self._all.clear()
+
+    def stats(self) -> dict[str, int]:
+        return {"size": self.size, "alive": sum(w.alive for w in self._all),
+                "idle": self._idle.qsize(), "restarts": self.restarts}
+
+    async def _spawn(self) -> None:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "sandbox.worker_main", str(self.guest.path), self.guest.sha256,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=None,
+            close_fds=True, limit=MAX_FRAME + HEADER.size,
+        )
+        worker = _WorkerProcess(process)
+        self._all.add(worker)
+        try:
+            async with asyncio.timeout(START_TIMEOUT_S):
+                ready = await worker.receive()
+            if ready.get("op") != "ready":
+                raise WireError(f"worker said {ready.get('op')!r} instead of ready")
+        except (WireError, TimeoutError) as exc:
+            worker.kill()
+            self._all.discard(worker)
+            raise WorkerCrashed(f"worker failed to start: {exc}") from exc
+        if self._closed:
+            worker.kill()
+            return
+        self._idle.put_nowait(worker)
+
+    def _replace(self, worker: _WorkerProcess) -> None:
+        worker.kill()
+        self._all.discard(worker)
+        self.restarts += 1
+        if self._closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._respawn())
+        self._spawning.add(task)
+        task.add_done_callback(self._spawning.discard)
+
+    async def _respawn(self) -> None:
+        for attempt in range(5):
+            try:
+                await self._spawn()
+                return
+            except (WorkerCrashed, OSError) as exc:
+                log.error("respawning worker failed (attempt %d): %s", attempt + 1, exc)
+                await asyncio.sleep(0.5 * (attempt + 1))
+
+    async def run(self, export: str, request: str, limits: Limits, handler: HostCallHandler,
+                  preopens: Sequence[Preopen] = ()) -> RunOutput:
+        """Run ``export(request)`` in a fresh isolate on a pooled worker."""
+        if self._closed:
+            raise SandboxError("the worker pool is closed")
+        worker = await self._idle.get()
+        healthy = False
+        try:
+            output = await self._drive(worker, export, request, limits, handler, preopens)
+            healthy = True
+            return output
+        except SandboxError as error:
+            healthy = isinstance(error, _GuestReported)
+            raise error.original if isinstance(error, _GuestReported) else error
+        finally:
+            if healthy and worker.alive:
+                worker.runs += 1
+                self._idle.put_nowait(worker)
+            else:
+                self._replace(worker)
+
+    async def _drive(self, worker: _WorkerProcess, export: str, request: str, limits: Limits,
+                     handler: HostCallHandler, preopens: Sequence[Preopen]) -> RunOutput:
+        deadline = time.monotonic() + limits.deadline_s + GRACE_S
+        try:
+            async with asyncio.timeout_at(asyncio.get_running_loop().time() + limits.deadline_s + GRACE_S):
+                await worker.send({"op": "run", "export": export, "request": request,
+                                   "limits": limits.to_dict(),
+                                   "preopens": [[p.host_dir, p.guest_dir] for p in preopens]})
+                while True:
+                    message = await worker.receive()
+                    op = message["op"]
+                    if op == "call":
+                        await worker.send(await _answer(handler, message))
+                    elif op == "done":
+                        return RunOutput(message["response"], int(message.get("host_calls", 0)))
+                    elif op == "failed":
+                        raise _GuestReported(from_trap(message["trap"]))
+                    else:
+                        raise WireError(f"unexpected message {op!r} from worker")
+        except TimeoutError:
+            overrun = time.monotonic() - deadline + GRACE_S
+            raise DeadlineExceeded(
+                f"execution exceeded its deadline of {limits.deadline_s:g} s "
+                f"(worker stopped after {limits.deadline_s + overrun:.2f} s and replaced)") from None
+        except WireError as exc:
+            raise WorkerCrashed(f"the worker running this call died ({exc}); it was replaced") from None
+
+
+class _GuestReported(SandboxError):
+    """A limit or trap the worker reported cleanly: the worker itself is fine to reuse."""
+
+    def __init__(self, original: SandboxError) -> None:
+        super().__init__(str(original))
+        self.original = original
+
+
+async def _answer(handler: HostCallHandler, message: dict[str, Any]) -> dict[str, Any]:
+    try:
+        payload = json.loads(message["payload"])
+    except ValueError:
+        return {"op": "reply", "err": HostCallError("ValueError", "host call payload is not JSON").to_json()}
+    try:
+        value = await handler(message["name"], payload)
+    except HostCallError as error:
+        return {"op": "reply", "err": error.to_json()}
+    except HostAbort as abort:
+        return {"op": "abort", "trap": abort.to_trap()}
+    except Exception as error:  # a handler bug must not take the run's worker down
+        log.exception("host call handler failed")
+        return {"op": "reply", "err": HostCallError(type(error).__name__, str(error)).to_json()}
+    try:
+        return {"op": "reply", "ok": json.dumps(value, default=_json_default)}
+    except (TypeError, ValueError) as error:
+        return {"op": "reply", "err": HostCallError("TypeError", f"tool result is not JSON: {error}").to_json()}

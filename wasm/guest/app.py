@@ -1,0 +1,38 @@
+"""The guest component's entry point: what the WIT world exports, and nothing else.
+
+Imports here run once, at build time, inside componentize-py's snapshot: the preloaded
+standard library, the Code Mode runtime and the bash interpreter are all part of the image,
+so a fresh isolate starts with them in memory.
+"""
+
+from __future__ import annotations
+
+import json
+
+import preload  # noqa: F401  (imports the guest's standard library into the snapshot)
+import guard
+import pyexec
+import wit_world
+from componentize_py_types import Err
+from wit_world.imports import host
+
+try:
+    import bash as _bash
+    _BASH_IMPORT_ERROR = ""
+except Exception as exc:  # the bash tool reports this; execute keeps working
+    _bash = None
+    _BASH_IMPORT_ERROR = f"{type(exc).__name__}: {exc}"
+
+guard.block_modules(preload.BLOCKED_MODULES)
+guard.install()
+
+
+class WitWorld(wit_world.WitWorld):
+    def execute(self, request: str) -> str:
+        return pyexec.run(request, host.call, Err)
+
+    def bash(self, request: str) -> str:
+        if _bash is None or not hasattr(_bash, "run_request"):
+            return json.dumps({"exit_code": 1, "stdout": "", "stderr":
+                               f"bash: interpreter unavailable in this build: {_BASH_IMPORT_ERROR}\n"})
+        return _bash.run_request(request)
