@@ -639,12 +639,17 @@ def join(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 for right in rows_b[j:end_j]:
                     out.append(render(left, right))
         i, j = end_i, end_j
-    data = b"".join(out)
-    if data:
-        yield data
-    # GNU checks order only while it may print unpairable lines (or with --check-order).
+    # GNU checks order only while it may print unpairable lines (or with --check-order,
+    # where the first disorder is fatal; we then print nothing, GNU prints what preceded it).
     if check_order is False or (check_order is None and not (show[1] or show[2])):
+        data = b"".join(out)
+        if data:
+            yield data
         return 0
+    if check_order is None:
+        data = b"".join(out)
+        if data:
+            yield data
     disorder = False
     for side, rows in enumerate(parsed):
         start = 1 if header else 0
@@ -659,6 +664,10 @@ def join(ctx: CommandContext, argv: list[str]) -> CommandResult:
     if disorder:
         ctx.error("join: input is not in sorted order")
         return 1
+    if check_order:
+        data = b"".join(out)
+        if data:
+            yield data
     return 0
 
 
