@@ -1,0 +1,399 @@
+"""Remote tool calls against a real local HTTP server that verifies every signature."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from codemode.errors import (
+    CodeModeError,
+    SignatureMismatch,
+    StaleSignature,
+    ToolCallError,
+    ToolConnectionError,
+    ToolError,
+    ToolHTTPStatusError,
+    ToolResponseNotJSON,
+    ToolResponseShapeError,
+    ToolResponseTooLarge,
+    ToolTimeoutError,
+)
+from codemode.remote import (
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    call_remote_tool,
+    request_body,
+    sign,
+    verify_signature,
+)
+from codemode.tooldefs import ToolDef, Toolset
+
+SECRET = "s3cret-for-tests-only-0123456789"
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass
+class AgentHost:
+    """A tiny ASGI agent host: verifies the HMAC, counts calls, answers per path."""
+
+    secret: str = SECRET
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+    base_url: str = ""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+        try:
+            verify_signature(
+                self.secret,
+                headers.get(TIMESTAMP_HEADER.lower(), ""),
+                body,
+                headers.get(SIGNATURE_HEADER.lower(), ""),
+            )
+        except (SignatureMismatch, StaleSignature) as exc:
+            self.rejected.append(type(exc).__name__)
+            await _respond(send, 401, json.dumps({"detail": str(exc)}).encode())
+            return
+        request = json.loads(body)
+        self.calls.append({"path": scope["path"], "body": request, "headers": headers})
+        await self.answer(scope["path"], request, headers, send)
+
+    async def answer(
+        self, path: str, request: dict[str, Any], headers: dict[str, str], send: Send
+    ) -> None:
+        if path == "/echo":
+            payload = {"output": {"input": request["input"], "api_key": headers.get("x-api-key")}}
+            await _respond(send, 200, json.dumps(payload).encode())
+        elif path == "/fails":
+            error = {"error": {"name": "CityNotFound", "message": "no such city: Atlantis"}}
+            await _respond(send, 200, json.dumps(error).encode())
+        elif path == "/null":
+            await _respond(send, 200, b'{"output": null}')
+        elif path == "/500":
+            await _respond(send, 500, b"database exploded")
+        elif path == "/text":
+            await _respond(send, 200, b"<html>not json</html>", "text/html")
+        elif path == "/shape":
+            await _respond(send, 200, b'{"result": 1}')
+        elif path == "/list":
+            await _respond(send, 200, b"[1, 2]")
+        elif path == "/bad-error":
+            await _respond(send, 200, b'{"error": "just a string"}')
+        elif path == "/slow":
+            await asyncio.sleep(1.5)
+            await _respond(send, 200, b'{"output": "late"}')
+        elif path == "/big":
+            await _respond(send, 200, b'{"output": "' + b"x" * 200_000 + b'"}')
+        elif path == "/redirect":
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 307,
+                    "headers": [(b"location", b"/echo"), (b"content-length", b"0")],
+                }
+            )
+            await send({"type": "http.response.body", "body": b""})
+        else:
+            await _respond(send, 404, b"unknown path")
+
+
+async def _respond(send: Send, status: int, body: bytes, ctype: str = "application/json") -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", ctype.encode()),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+@pytest.fixture(scope="module")
+def agent_host() -> Iterator[AgentHost]:
+    host = AgentHost()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        host,
+        lifespan="off",
+        ws="none",
+        http="h11",
+        log_level="error",
+        access_log=False,
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test agent host did not start")
+        time.sleep(0.01)
+    host.base_url = f"http://127.0.0.1:{port}"
+    yield host
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+@pytest.fixture
+def host(agent_host: AgentHost) -> AgentHost:
+    agent_host.calls.clear()
+    agent_host.rejected.clear()
+    agent_host.secret = SECRET
+    return agent_host
+
+
+def _tool(host: AgentHost, path: str, **extra: Any) -> ToolDef:
+    return ToolDef(
+        name="get-weather",
+        description="Weather",
+        input_schema={"type": "object", "properties": {"city": {"type": "string"}}},
+        url=host.base_url + path,
+        **extra,
+    )
+
+
+async def _call(tool: ToolDef, args: dict[str, Any] | None = None, **extra: Any) -> Any:
+    return await call_remote_tool(
+        tool,
+        args if args is not None else {"city": "Paris"},
+        secret=extra.pop("secret", SECRET),
+        execution_id="exec_1",
+        seq=extra.pop("seq", 3),
+        **extra,
+    )
+
+
+async def test_output_is_returned_and_server_verified_signature(host: AgentHost) -> None:
+    result = await _call(_tool(host, "/echo"), {"city": "Paris"})
+    assert result == {"input": {"city": "Paris"}, "api_key": None}
+    assert host.rejected == []
+    assert len(host.calls) == 1
+
+
+async def test_request_body_carries_tool_input_execution_seq_and_idempotency_key(
+    host: AgentHost,
+) -> None:
+    await _call(_tool(host, "/echo"), {"city": "Oslo"}, seq=7)
+    assert host.calls[0]["body"] == {
+        "tool": "get-weather",
+        "input": {"city": "Oslo"},
+        "execution_id": "exec_1",
+        "seq": 7,
+        "idempotency_key": "exec_1:7",
+    }
+
+
+async def test_explicit_idempotency_key_is_sent(host: AgentHost) -> None:
+    await _call(_tool(host, "/echo"), idempotency_key="order-42")
+    assert host.calls[0]["body"]["idempotency_key"] == "order-42"
+
+
+async def test_tool_headers_are_sent_with_the_call(host: AgentHost) -> None:
+    result = await _call(_tool(host, "/echo", headers={"X-Api-Key": "k-123"}))
+    assert result["api_key"] == "k-123"
+
+
+async def test_wrong_secret_is_rejected_by_agent_host_as_http_401(host: AgentHost) -> None:
+    with pytest.raises(ToolHTTPStatusError) as caught:
+        await _call(_tool(host, "/echo"), secret="not-the-toolset-secret-at-all")
+    assert caught.value.status_code == 401
+    assert host.rejected == ["SignatureMismatch"]
+    assert host.calls == []
+
+
+async def test_old_timestamp_is_rejected_as_replay(host: AgentHost) -> None:
+    with pytest.raises(ToolHTTPStatusError) as caught:
+        await _call(_tool(host, "/echo"), clock=lambda: time.time() - 3600)
+    assert caught.value.status_code == 401
+    assert host.rejected == ["StaleSignature"]
+
+
+async def test_error_response_becomes_tool_error_with_name_and_message(host: AgentHost) -> None:
+    with pytest.raises(ToolError) as caught:
+        await _call(_tool(host, "/fails"))
+    assert caught.value.name == "CityNotFound"
+    assert caught.value.message == "no such city: Atlantis"
+
+
+async def test_null_output_is_a_valid_answer(host: AgentHost) -> None:
+    assert await _call(_tool(host, "/null")) is None
+
+
+async def test_non_2xx_status_is_http_status_error_with_body_preview(host: AgentHost) -> None:
+    with pytest.raises(ToolHTTPStatusError) as caught:
+        await _call(_tool(host, "/500"))
+    assert caught.value.status_code == 500
+    assert "database exploded" in str(caught.value)
+
+
+async def test_redirect_is_not_followed(host: AgentHost) -> None:
+    with pytest.raises(ToolHTTPStatusError) as caught:
+        await _call(_tool(host, "/redirect"))
+    assert caught.value.status_code == 307
+    assert [c["path"] for c in host.calls] == ["/redirect"]
+
+
+async def test_non_json_body_is_not_json_error(host: AgentHost) -> None:
+    with pytest.raises(ToolResponseNotJSON, match="not json"):
+        await _call(_tool(host, "/text"))
+
+
+@pytest.mark.parametrize("path", ["/shape", "/list", "/bad-error"])
+async def test_json_of_the_wrong_shape_is_shape_error(host: AgentHost, path: str) -> None:
+    with pytest.raises(ToolResponseShapeError):
+        await _call(_tool(host, path))
+
+
+async def test_slow_endpoint_times_out_after_timeout_ms(host: AgentHost) -> None:
+    started = time.monotonic()
+    with pytest.raises(ToolTimeoutError) as caught:
+        await _call(_tool(host, "/slow", timeout_ms=200))
+    assert caught.value.timeout_ms == 200
+    assert time.monotonic() - started < 1.5
+
+
+async def test_oversized_response_is_refused(host: AgentHost) -> None:
+    with pytest.raises(ToolResponseTooLarge):
+        await _call(_tool(host, "/big"), max_response_bytes=10_000)
+
+
+async def test_large_response_within_cap_is_returned(host: AgentHost) -> None:
+    assert len(await _call(_tool(host, "/big"))) == 200_000
+
+
+async def test_connection_refused_is_connection_error() -> None:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()  # nothing listens here now
+    tool = ToolDef(name="t", url=f"http://127.0.0.1:{port}/x", timeout_ms=2000)
+    with pytest.raises(ToolConnectionError) as caught:
+        await _call(tool, {})
+    assert caught.value.url.endswith("/x")
+
+
+async def test_shared_client_is_reused_and_left_open(host: AgentHost) -> None:
+    async with httpx.AsyncClient() as client:
+        first = await _call(_tool(host, "/echo"), client=client)
+        second = await _call(_tool(host, "/echo"), client=client)
+        assert first == second
+        assert not client.is_closed
+    assert len(host.calls) == 2
+
+
+async def test_toolset_secret_signs_calls_end_to_end(host: AgentHost) -> None:
+    toolset = Toolset.create("weather", [_tool(host, "/echo")])
+    host.secret = toolset.secret
+    tool = toolset.get("get_weather")
+    assert tool is not None
+    await _call(tool, secret=toolset.secret)
+    assert host.rejected == []
+
+
+async def test_tool_without_url_cannot_be_called_remotely() -> None:
+    with pytest.raises(ToolCallError, match="no url"):
+        await _call(ToolDef(name="local"), {})
+
+
+def test_every_call_failure_is_a_code_mode_error() -> None:
+    for cls in (
+        ToolTimeoutError,
+        ToolConnectionError,
+        ToolHTTPStatusError,
+        ToolResponseNotJSON,
+        ToolResponseShapeError,
+        ToolResponseTooLarge,
+    ):
+        assert issubclass(cls, ToolCallError)
+    assert issubclass(ToolCallError, CodeModeError)
+    assert issubclass(ToolError, CodeModeError)
+    assert not issubclass(ToolError, ToolCallError)
+
+
+# --- verify_signature on its own -----------------------------------------------------------
+
+
+def test_verify_accepts_fresh_signature() -> None:
+    body = b'{"a":1}'
+    verify_signature(SECRET, "1000", body, sign(SECRET, 1000, body), now=1100)
+
+
+def test_verify_rejects_tampered_body() -> None:
+    signature = sign(SECRET, 1000, b'{"a":1}')
+    with pytest.raises(SignatureMismatch):
+        verify_signature(SECRET, 1000, b'{"a":2}', signature, now=1000)
+
+
+def test_verify_rejects_moved_timestamp() -> None:
+    body = b"{}"
+    signature = sign(SECRET, 1000, body)
+    with pytest.raises(SignatureMismatch):
+        verify_signature(SECRET, 1001, body, signature, now=1000)
+
+
+@pytest.mark.parametrize("now", [1000 + 301, 1000 - 301])
+def test_verify_rejects_timestamps_outside_window_either_way(now: int) -> None:
+    body = b"{}"
+    with pytest.raises(StaleSignature):
+        verify_signature(SECRET, 1000, body, sign(SECRET, 1000, body), now=now)
+
+
+def test_verify_window_is_configurable() -> None:
+    body = b"{}"
+    verify_signature(SECRET, 1000, body, sign(SECRET, 1000, body), max_skew_s=3600, now=4000)
+
+
+@pytest.mark.parametrize("timestamp", ["", "abc", "-5", "1e3", "١٠٠٠"])
+def test_verify_rejects_malformed_timestamps(timestamp: str) -> None:
+    with pytest.raises(SignatureMismatch):
+        verify_signature(SECRET, timestamp, b"{}", sign(SECRET, 1000, b"{}"), now=1000)
+
+
+@pytest.mark.parametrize("signature", ["", "v1=", "deadbeef", "v1=" + "0" * 64])
+def test_verify_rejects_missing_or_wrong_signatures(signature: str) -> None:
+    with pytest.raises(SignatureMismatch):
+        verify_signature(SECRET, 1000, b"{}", signature, now=1000)
+
+
+def test_verify_accepts_any_of_several_signatures_for_secret_rotation() -> None:
+    body = b"{}"
+    header = sign("old-secret-0123456789", 1000, body) + "," + sign(SECRET, 1000, body)
+    verify_signature(SECRET, 1000, body, header, now=1000)
+
+
+def test_signature_is_hmac_sha256_over_timestamp_dot_body() -> None:
+    import hashlib
+    import hmac
+
+    body = request_body(ToolDef(name="t"), {"x": 1}, "e", 0, "e:0")
+    expected = hmac.new(SECRET.encode(), b"1234." + body, hashlib.sha256).hexdigest()
+    assert sign(SECRET, 1234, body) == "v1=" + expected
+    assert body == b'{"tool":"t","input":{"x":1},"execution_id":"e","seq":0,"idempotency_key":"e:0"}'
