@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from . import _files_ls, _files_ops, _files_paths
+from . import _files_find, _files_ls, _files_misc, _files_ops, _files_paths
 from .base import Command
 
 COMMANDS: dict[str, Command] = {}
-for _module in (_files_ls, _files_ops, _files_paths):
+for _module in (_files_find, _files_ls, _files_misc, _files_ops, _files_paths):
     COMMANDS.update(_module.COMMANDS)
