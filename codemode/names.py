@@ -15,6 +15,8 @@ Python terms:
 - builtin names (``list``, ``input``, ``print``) stay as they are: the model reaches a tool
   as ``tools.list(...)``, an attribute, which shadows nothing. The declaration renderer
   qualifies annotations where a method name would shadow a builtin inside its class;
+- a "dunder" name (``__init__``, ``__class__``) gets a trailing ``_`` too: on the guest's
+  namespace objects those names are Python's own machinery, not a tool;
 - an empty result is ``_``.
 
 Two different names that sanitise to the same identifier are an error
@@ -44,9 +46,20 @@ def sanitise_name(name: str) -> str:
         return "_"
     if result[0].isdigit():
         result = "_" + result
-    if keyword.iskeyword(result):
+    if keyword.iskeyword(result) or _is_dunder(result):
         result += "_"
     return result
+
+
+def _is_dunder(name: str) -> bool:
+    # Python's own notion (as in enum): one character at least, no third underscore on
+    # either side, so that the suffixed name "__init___" is not a dunder again.
+    return (
+        len(name) > 4
+        and name[:2] == name[-2:] == "__"
+        and name[2] != "_"
+        and name[-3] != "_"
+    )
 
 
 def is_identifier(name: str) -> bool:
