@@ -1,0 +1,240 @@
+"""Snapshot, materialise and write-back of workspace.snapshot: limits, protection, escapes, conflicts."""
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from workspace import Workspace, materialise
+
+
+def host(root: str, path: str) -> Path:
+    return Path(root) / path.lstrip("/")
+
+
+async def test_round_trip_reports_created_updated_deleted(ws: Workspace) -> None:
+    await ws.write_file("/input.txt", "in")
+    await ws.write_file("/remove.txt", "bye")
+    await ws.mkdir("/remove-empty")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        assert host(root, "/input.txt").read_text() == "in"
+        host(root, "/copy.txt").write_text("in")
+        with open(host(root, "/input.txt"), "a") as f:
+            f.write("+more")
+        host(root, "/remove.txt").unlink()
+        host(root, "/remove-empty").rmdir()
+        host(root, "/created-empty").mkdir()
+        report = await ws.write_back(snap, root)
+    assert report["changed_files"] == {
+        "created": ["/copy.txt"], "updated": ["/input.txt"], "deleted": ["/remove.txt"],
+        "directories_created": ["/created-empty"], "directories_deleted": ["/remove-empty"],
+    }  # fmt: skip
+    assert report["errors"] == [] and report["conflicts"] == [] and report["skipped_files"] == []
+    assert await ws.read_file("/input.txt") == "in+more"
+    assert await ws.is_dir("/created-empty") and not await ws.exists("/remove-empty")
+
+
+async def test_materialised_directory_is_private_and_removed_even_on_failure(ws: Workspace) -> None:
+    await ws.write_file("/a.txt", "a")
+    snap = await ws.snapshot()
+    with pytest.raises(RuntimeError):
+        with materialise(snap) as root:
+            assert stat.S_IMODE(os.stat(root).st_mode) == 0o700
+            os.chmod(host(root, "/tmp"), 0o500)  # a script making its scratch dir read-only
+            raise RuntimeError("the script crashed")
+    assert not os.path.exists(root)
+
+
+async def test_untouched_files_and_scratch_dirs_are_not_written_back(ws: Workspace) -> None:  # case 38
+    await ws.write_file("/keep.txt", "k")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        assert sorted(os.listdir(root)) == ["bin", "dev", "keep.txt", "proc", "sys", "tmp", "usr"]
+        host(root, "/ok.txt").write_text("ok\n")
+        host(root, "/tmp/scratch.txt").write_text("s")
+        report = await ws.write_back(snap, root)
+    assert report["changed_files"]["created"] == ["/ok.txt"]
+    assert report["changed_files"]["directories_created"] == []
+    assert [e.name for e in await ws.list_dir("/")] == ["keep.txt", "ok.txt"]
+
+
+async def test_workspace_directories_named_like_scratch_paths_survive(ws: Workspace) -> None:  # case 44
+    await ws.write_file("/tmp/notes.txt", "mine")
+    await ws.mkdir("/bin")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        report = await ws.write_back(snap, root)
+    assert report["changed_files"]["directories_deleted"] == [] and report["changed_files"]["deleted"] == []
+    assert await ws.read_file("/tmp/notes.txt") == "mine" and await ws.is_dir("/bin")
+    # ... and what a script does inside them is ordinary workspace content.
+    with materialise(snap) as root:
+        host(root, "/tmp/new.txt").write_text("n")
+        report = await ws.write_back(snap, root)
+    assert report["changed_files"]["created"] == ["/tmp/new.txt"]
+
+
+async def test_oversized_file_is_skipped_protected_and_kept(ws: Workspace) -> None:  # case 40
+    await ws.write_file("/large.txt", "large")
+    await ws.write_file("/dir/large2.txt", "large")
+    await ws.write_file("/ok.txt", "ok")
+    snap = await ws.snapshot(max_file_bytes=3)
+    assert snap.skipped_files == ["/dir/large2.txt", "/large.txt"]
+    assert {s.reason for s in snap.skipped} == {"size_limit"}
+    with materialise(snap) as root:
+        assert not host(root, "/large.txt").exists()
+        host(root, "/large.txt").write_text("overwrite attempt")
+        host(root, "/dir").rmdir()  # empty on the host: the protected file is not there
+        report = await ws.write_back(snap, root)
+    assert "Skipped writing protected workspace file: /large.txt" in report["errors"]
+    assert "Skipped deleting protected workspace directory: /dir" in report["errors"]
+    assert report["skipped_files"] == ["/dir/large2.txt", "/large.txt"]
+    assert await ws.read_file("/large.txt") == "large"
+    assert await ws.read_file("/dir/large2.txt") == "large"
+
+
+async def test_file_exactly_at_the_byte_limit_is_loaded(ws: Workspace) -> None:
+    await ws.write_file("/three.txt", "abc")
+    snap = await ws.snapshot(max_file_bytes=3)
+    assert "/three.txt" in snap.files and snap.skipped == ()
+
+
+async def test_count_limit_is_breadth_first_and_protects_the_rest(ws: Workspace) -> None:
+    await ws.write_file("/deep/deeper/z.txt", "z")
+    await ws.write_file("/a.txt", "a")
+    await ws.write_file("/deep/b.txt", "b")
+    snap = await ws.snapshot(max_files=2)
+    assert sorted(snap.files) == ["/a.txt", "/deep/b.txt"]
+    assert [(s.path, s.reason) for s in snap.skipped] == [("/deep/deeper/z.txt", "count_limit")]
+    with materialise(snap) as root:
+        host(root, "/deep").joinpath("deeper").rename(host(root, "/moved"))
+        report = await ws.write_back(snap, root)
+    assert await ws.read_file("/deep/deeper/z.txt") == "z"
+    assert "Skipped deleting protected workspace directory: /deep/deeper" in report["errors"]
+
+
+async def test_many_files_within_a_raised_limit_are_all_loaded(ws: Workspace) -> None:  # case 42
+    for i in range(1005):
+        await ws.write_file(f"/many/file-{i}.txt", str(i))
+    snap = await ws.snapshot(max_files=1100)
+    with materialise(snap) as root:
+        assert host(root, "/many/file-1004.txt").read_text() == "1004"
+
+
+async def test_symlinks_are_skipped_protected_and_refused_from_the_sandbox(ws: Workspace) -> None:
+    await ws.write_file("/real.txt", "r")
+    await ws.symlink("/real.txt", "/link")
+    snap = await ws.snapshot()
+    assert [(s.path, s.reason) for s in snap.skipped] == [("/link", "symlink")]
+    with materialise(snap) as root:
+        assert not os.path.lexists(host(root, "/link"))
+        os.symlink("/etc/passwd", host(root, "/escape"))
+        os.symlink("real.txt", host(root, "/inside-link"))
+        report = await ws.write_back(snap, root)
+    assert any("Refused symlink /escape" in e for e in report["errors"])
+    assert any("Refused symlink /inside-link" in e for e in report["errors"])
+    assert not await ws.exists("/escape") and not await ws.exists("/inside-link")
+    lst = await ws.lstat("/link")
+    assert lst is not None and lst.type == "symlink"
+
+
+async def test_special_files_and_bad_names_are_refused(ws: Workspace) -> None:
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        os.mkfifo(host(root, "/pipe"))
+        bad = os.path.join(os.fsencode(root), b"bad-\xff-name")
+        with open(bad, "wb") as f:
+            f.write(b"x")
+        host(root, "/good.txt").write_text("g")
+        report = await ws.write_back(snap, root)
+    assert any("Refused special file /pipe" in e for e in report["errors"])
+    assert any("not valid UTF-8" in e for e in report["errors"])
+    assert report["changed_files"]["created"] == ["/good.txt"]
+    assert [e.name for e in await ws.list_dir("/")] == ["good.txt"]
+
+
+async def test_write_back_never_follows_a_symlinked_directory_out_of_the_sandbox(ws: Workspace, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("host secret")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        os.symlink(outside, host(root, "/mnt"))
+        report = await ws.write_back(snap, root)
+    assert not await ws.exists("/mnt/secret.txt")
+    assert any("Refused symlink /mnt" in e for e in report["errors"])
+    assert (outside / "secret.txt").read_text() == "host secret"
+
+
+async def test_concurrent_change_is_a_conflict_and_the_stored_version_wins(ws: Workspace) -> None:
+    await ws.write_file("/shared.txt", "v1")
+    await ws.write_file("/doomed.txt", "v1")
+    await ws.mkdir("/emptied")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        host(root, "/shared.txt").write_text("from script")
+        host(root, "/doomed.txt").unlink()
+        host(root, "/emptied").rmdir()
+        host(root, "/fresh.txt").write_text("script's")
+        # Meanwhile another request writes the same paths.
+        await ws.write_file("/shared.txt", "from request")
+        await ws.write_file("/doomed.txt", "v2")
+        await ws.write_file("/emptied/new.txt", "n")
+        await ws.write_file("/fresh.txt", "request's")
+        report = await ws.write_back(snap, root)
+    assert [c["path"] for c in report["conflicts"]] == ["/doomed.txt", "/emptied", "/fresh.txt", "/shared.txt"]
+    assert all("stored version was kept" in c["reason"] for c in report["conflicts"])
+    assert await ws.read_file("/shared.txt") == "from request"
+    assert await ws.read_file("/doomed.txt") == "v2"
+    assert await ws.read_file("/emptied/new.txt") == "n"
+    assert await ws.read_file("/fresh.txt") == "request's"
+    assert report["changed_files"]["updated"] == [] and report["changed_files"]["deleted"] == []
+
+
+async def test_identical_create_by_someone_else_is_not_a_conflict(ws: Workspace) -> None:
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        host(root, "/same.txt").write_text("same")
+        await ws.write_file("/same.txt", "same")
+        report = await ws.write_back(snap, root)
+    assert report["conflicts"] == [] and report["changed_files"]["created"] == []
+
+
+async def test_type_changes_between_file_and_directory(ws: Workspace) -> None:
+    await ws.write_file("/was-file", "f")
+    await ws.write_file("/was-dir/inner.txt", "i")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        host(root, "/was-file").unlink()
+        host(root, "/was-file").mkdir()
+        host(root, "/was-file/child.txt").write_text("c")
+        host(root, "/was-dir/inner.txt").unlink()
+        host(root, "/was-dir").rmdir()
+        host(root, "/was-dir").write_text("now a file")
+        report = await ws.write_back(snap, root)
+    assert report["errors"] == [] and report["conflicts"] == []
+    assert await ws.read_file("/was-file/child.txt") == "c"
+    assert await ws.read_file("/was-dir") == "now a file"
+
+
+async def test_large_spilled_files_snapshot_and_write_back(ws: Workspace) -> None:
+    big = b"B" * 1_600_000
+    await ws.write_bytes("/big.bin", big)
+    snap = await ws.snapshot(max_file_bytes=2_000_000)
+    with materialise(snap) as root:
+        assert host(root, "/big.bin").read_bytes() == big
+        host(root, "/big.bin").write_bytes(big + b"!")
+        report = await ws.write_back(snap, root)
+    assert report["changed_files"]["updated"] == ["/big.bin"]
+    assert await ws.read_bytes("/big.bin") == big + b"!"
+
+
+async def test_bad_limits_and_bad_host_dir_are_rejected(ws: Workspace, tmp_path: Path) -> None:
+    from workspace import InvalidArgument
+
+    with pytest.raises(InvalidArgument):
+        await ws.snapshot(max_files=-1)
+    snap = await ws.snapshot()
+    with pytest.raises(InvalidArgument):
+        await ws.write_back(snap, tmp_path / "missing")
