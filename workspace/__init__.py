@@ -16,6 +16,7 @@ filesystem and blob spillover), ``edits`` (the ``state.*`` helpers), ``tools`` (
 edit, list, find, grep, delete), ``snapshot`` (snapshot, materialise, write-back).
 """
 
+from ._paths import normalize as normalize_path
 from .edits import (
     apply_edits,
     diff,
@@ -53,6 +54,7 @@ __all__ = [
     "Stat",
     "Workspace",
     "WorkspaceStore",
+    "normalize_path",
     # shared database plumbing (other components add their own migrations)
     "apply_migrations",
     "configure_connection",

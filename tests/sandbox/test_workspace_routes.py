@@ -1,0 +1,107 @@
+"""HTTP routes of sandbox.workspace_routes, against a real store mounted in a small app."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from sandbox.workspace_routes import workspace_router
+from workspace import WorkspaceStore
+
+
+@pytest.fixture
+async def client(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    app = FastAPI()
+    app.include_router(workspace_router())
+    store = await WorkspaceStore.open(tmp_path / "sandbox.db", tmp_path / "blobs")
+    app.state.workspaces = store
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+            yield c
+    finally:
+        await store.close()
+
+
+async def test_tool_call_returns_the_tool_result(client: httpx.AsyncClient) -> None:
+    r = await client.post("/v1/workspaces/main/tools/write", json={"path": "/a.txt", "content": "hello world"})
+    assert r.status_code == 200
+    assert r.json() == {"path": "/a.txt", "bytes_written": 11, "lines": 1}
+    r = await client.post("/v1/workspaces/main/tools/read", json={"path": "/a.txt"})
+    assert r.json()["content"] == "1\thello world"
+
+
+async def test_tool_level_errors_are_200_with_the_tools_error(client: httpx.AsyncClient) -> None:
+    r = await client.post("/v1/workspaces/main/tools/read", json={"path": "/missing"})
+    assert r.status_code == 200
+    assert r.json() == {"error": "File not found: /missing"}
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "status", "code"),
+    [
+        ("/v1/workspaces/main/tools/chmod", b"{}", 404, "ENOENT"),
+        ("/v1/workspaces/main/tools/read", b"{not json", 400, "EINVAL"),
+        ("/v1/workspaces/main/tools/read", b'{"path": 5}', 400, "EINVAL"),
+        ("/v1/workspaces/main/tools/read", b'["/a"]', 400, "EINVAL"),
+        ("/v1/workspaces/bad%20name/tools/read", b'{"path": "/a"}', 400, "EINVAL"),
+    ],
+)
+async def test_bad_input_is_a_4xx_json_error(client: httpx.AsyncClient, url: str, body: bytes, status: int, code: str) -> None:
+    r = await client.post(url, content=body, headers={"content-type": "application/json"})
+    assert r.status_code == status
+    error = r.json()["error"]
+    assert error["code"] == code and error["message"].startswith(code)
+
+
+async def test_put_get_delete_a_file_keeps_content_type(client: httpx.AsyncClient) -> None:
+    r = await client.put("/v1/workspaces/main/files/docs/page.html", content=b"<p>hi</p>", headers={"content-type": "text/html"})
+    assert r.status_code == 201 and r.json()["path"] == "/docs/page.html"
+    r = await client.put("/v1/workspaces/main/files/docs/page.html", content=b"<p>bye</p>", headers={"content-type": "text/html"})
+    assert r.status_code == 200
+    r = await client.get("/v1/workspaces/main/files/docs/page.html")
+    assert r.status_code == 200 and r.content == b"<p>bye</p>"
+    assert r.headers["content-type"].startswith("text/html")
+    assert r.headers["etag"]
+    listing = (await client.get("/v1/workspaces/main/files/docs")).json()
+    assert [e["name"] for e in listing["entries"]] == ["page.html"]
+    r = await client.delete("/v1/workspaces/main/files/docs")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "ENOTEMPTY"
+    r = await client.delete("/v1/workspaces/main/files/docs?recursive=true")
+    assert r.json() == {"deleted": "/docs"}
+    r = await client.get("/v1/workspaces/main/files/docs/page.html")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "ENOENT"
+
+
+async def test_binary_round_trip_and_put_onto_a_directory(client: httpx.AsyncClient) -> None:
+    payload = bytes(range(256))
+    await client.put("/v1/workspaces/main/files/bin/data", content=payload)
+    r = await client.get("/v1/workspaces/main/files/bin/data")
+    assert r.content == payload and r.headers["content-type"] == "application/octet-stream"
+    r = await client.put("/v1/workspaces/main/files/bin", content=b"x")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "EISDIR"
+    r = await client.delete("/v1/workspaces/main/files/")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "EPERM"
+
+
+async def test_list_info_and_delete_workspaces(client: httpx.AsyncClient) -> None:
+    assert (await client.get("/v1/workspaces")).json() == {"workspaces": []}
+    await client.put("/v1/workspaces/alpha/files/a.txt", content=b"abc")
+    await client.put("/v1/workspaces/beta/files/b.txt", content=b"b")
+    names = [w["name"] for w in (await client.get("/v1/workspaces")).json()["workspaces"]]
+    assert names == ["alpha", "beta"]
+    info = (await client.get("/v1/workspaces/alpha")).json()
+    assert (info["name"], info["file_count"], info["total_bytes"]) == ("alpha", 1, 3)
+    assert (await client.get("/v1/workspaces/nope")).status_code == 404
+    assert (await client.delete("/v1/workspaces/alpha")).json() == {"deleted": "alpha"}
+    assert (await client.delete("/v1/workspaces/alpha")).status_code == 404
+    assert (await client.get("/v1/workspaces/alpha/files/a.txt")).status_code == 404
+
+
+async def test_missing_store_is_a_clear_error(tmp_path: Path) -> None:
+    app = FastAPI()
+    app.include_router(workspace_router())
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+        r = await c.get("/v1/workspaces")
+    assert r.status_code == 503 and r.json()["error"]["code"] == "EUNAVAILABLE"
