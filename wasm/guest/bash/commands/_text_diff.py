@@ -170,6 +170,8 @@ class _Differ:
             self.ctx.error(f"diff: {missing}: No such file or directory")
             return 2
         if kl == "dir" and kr == "dir":
+            if self.ctx.resolve(left) == self.ctx.resolve(right):
+                return 0
             return (yield from self.compare_dirs(left, right))
         if kl != kr:
             which = "directory" if kl == "dir" else "regular file"
