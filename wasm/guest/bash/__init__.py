@@ -1,0 +1,170 @@
+"""A bash interpreter in plain Python, for the WebAssembly guest (and in-process tests).
+
+``run_script`` is the only way in: it runs a script over a real directory (``root``) that
+the script sees as ``/`` and returns what it printed and its exit status. Every command is
+implemented in Python (``commands/``); nothing is ever spawned.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+from .errors import BashError, ExitShell, LimitExceeded, TimeoutExpired
+from .evaluate import IO, Shell
+from .limits import BashLimits
+from .state import RunCounters, State, Var
+from .streams import CappedBuffer, Channel, InputStream
+
+__all__ = ["BashLimits", "BashResult", "run_script"]
+
+# Deep shell recursion nests generator frames (about ten per shell call level).
+_RECURSION_LIMIT = 12_000
+
+
+@dataclass(frozen=True)
+class BashResult:
+    stdout: bytes
+    stderr: bytes
+    exit_code: int
+    stdout_truncated: bool
+    stderr_truncated: bool
+    timed_out: bool
+
+
+_DEFAULT_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/",
+    "SHELL": "/bin/bash",
+    "USER": "user",
+    "LOGNAME": "user",
+    "LANG": "C.UTF-8",
+    "TERM": "dumb",
+    "SHLVL": "1",
+}
+
+_SHELL_VARS = {
+    "IFS": " \t\n",
+    "PS4": "+ ",
+    "OPTIND": "1",
+    "OPTERR": "1",
+    "BASH": "/bin/bash",
+    "BASH_VERSION": "5.2.15(1)-release",
+    "HOSTNAME": "sandbox",
+    "HOSTTYPE": "x86_64",
+    "MACHTYPE": "x86_64-pc-linux-gnu",
+    "OSTYPE": "linux-gnu",
+    "UID": "1000",
+    "EUID": "1000",
+    "PPID": "1",
+}
+
+
+def _initial_state(counters: RunCounters, cwd: str, env: dict[str, str] | None) -> State:
+    state = State(counters)
+    scope = state.scopes[0]
+    for name, value in _SHELL_VARS.items():
+        scope[name] = Var(value)
+    merged = dict(_DEFAULT_ENV)
+    if env:
+        merged.update(env)
+    for name, value in merged.items():
+        var = Var(value)
+        var.attrs.add("x")
+        scope[name] = var
+    for name in ("PWD", "OLDPWD"):
+        var = Var(cwd if name == "PWD" else None)
+        var.attrs.add("x")
+        scope[name] = var
+    ver = Var()
+    ver.array = {0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}
+    scope["BASH_VERSINFO"] = ver
+    state.options.update({"braceexpand": True, "hashall": True, "interactive-comments": True})
+    state.shopts.update({"extglob": True, "cmdhist": True, "extquote": True, "patsub_replacement": True, "sourcepath": True, "promptvars": True, "progcomp": True, "interactive_comments": True, "globasciiranges": True, "checkwinsize": True, "hostcomplete": True, "complete_fullquote": True})
+    return state
+
+
+def _normalise_cwd(cwd: str) -> str:
+    parts: list[str] = []
+    for seg in cwd.split("/"):
+        if seg in ("", "."):
+            continue
+        if seg == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(seg)
+    return "/" + "/".join(parts)
+
+
+def run_script(
+    script: str,
+    *,
+    root: str,
+    cwd: str = "/",
+    env: dict[str, str] | None = None,
+    stdin: bytes = b"",
+    limits: BashLimits | None = None,
+) -> BashResult:
+    """Run ``script`` with the directory ``root`` as ``/``; never raises for script errors."""
+    limits = limits or BashLimits()
+    if sys.getrecursionlimit() < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    counters = RunCounters(limits, time.monotonic() + limits.timeout_ms / 1000.0)
+    stdout = CappedBuffer(limits.max_output_bytes)
+    stderr = CappedBuffer(limits.max_output_bytes)
+    cwd = _normalise_cwd(cwd)
+    real_root = os.path.abspath(root)
+    host_cwd = real_root if cwd == "/" else os.path.join(real_root, cwd.lstrip("/"))
+    state = _initial_state(counters, cwd, env)
+    shell = Shell(state, real_root, limits)
+    channel = Channel()
+    io = IO({0: InputStream(data=stdin), 1: channel, 2: stderr}, channel)
+    shell.cur_io = io
+    status = 0
+    timed_out = False
+    if not os.path.isdir(host_cwd):
+        stderr.write(f"bash: cd: {cwd}: No such file or directory\n".encode())
+        return BashResult(b"", stderr.result(), 1, False, stderr.truncated, False)
+
+    def drive(gen):  # type: ignore[no-untyped-def]
+        while True:
+            try:
+                chunk = next(gen)
+            except StopIteration as stop:
+                return stop.value if isinstance(stop.value, int) else 0
+            stdout.write(chunk)
+
+    try:
+        try:
+            status = drive(shell.run_source(script, io))
+        except ExitShell as exc:
+            status = exc.status
+        try:
+            counters.check_time()
+            trap_status = drive(shell._run_exit_trap(io))
+            if trap_status != status and "EXIT" not in state.traps:
+                pass
+        except ExitShell as exc:
+            status = exc.status
+    except TimeoutExpired as exc:
+        stderr.write(f"bash: {exc.message}\n".encode())
+        status = 124
+        timed_out = True
+    except LimitExceeded as exc:
+        stderr.write(f"bash: {exc.message}\n".encode())
+        status = exc.status if exc.status != 0 else 1
+    except RecursionError:
+        stderr.write(b"bash: maximum recursion depth exceeded\n")
+        status = 1
+    except BashError as exc:
+        stderr.write(f"bash: {exc.message}\n".encode())
+        status = exc.status
+    except MemoryError:
+        stderr.write(b"bash: out of memory\n")
+        status = 1
+    if channel.buf:
+        stdout.write(channel.take())
+    return BashResult(stdout.result(), stderr.result(), status & 0xFF, stdout.truncated, stderr.truncated, timed_out)

@@ -1,0 +1,1217 @@
+"""Runs the syntax tree: lists, pipelines, compound commands, functions and redirections.
+
+Every ``exec_*`` method is a generator that yields the bytes its context writes to its
+``Channel`` (see ``streams.py``) and returns the exit status, so pipelines chain lazily:
+``yes | head -3`` pulls three lines from ``yes`` and then closes it. Pipeline stages,
+subshells and ``$(...)`` run in a forked ``Shell`` (a copy of the state), so they cannot
+change their parent, exactly as in bash. ``break``/``continue``/``return``/``exit``
+unwind as exceptions (``errors.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import time
+from functools import lru_cache
+from typing import Callable, Generator, Iterator
+
+from . import pattern as patterns
+from .errors import (
+    BashError, BreakLoop, ContinueLoop, ExitShell, ExpansionError, FatalExpansionError,
+    LimitExceeded, ReturnFromFunction, ShellSyntaxError,
+)
+from .expand import Expander, quote_for_shell
+from .limits import BashLimits
+from .parse import (
+    ArithCmd, ArithFor, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr, CondNot,
+    CondUnary, CondWord, For, FuncDef, Group, If, ListNode, Loop, Parser, Pipeline, Redir,
+    Simple, Subshell, AndOr, Word, parse_assignment,
+)
+from .state import State, Var, arith_view
+from .streams import Channel, ClosedFd, FileSink, InputStream, NullSink, read_file_chunks
+
+Gen = Generator[bytes, None, int]
+
+DECLARATION_BUILTINS = frozenset(["declare", "typeset", "local", "export", "readonly"])
+NETWORK_COMMANDS = frozenset(["curl", "wget", "nc", "ncat", "netcat", "ssh", "ping", "scp", "sftp", "ftp", "telnet", "rsync"])
+PIPE_BUFFER = 65536
+
+
+@lru_cache(maxsize=512)
+def _parse_cached(source: str) -> ListNode:
+    return Parser(source).parse_all()
+
+
+class IO:
+    """A file-descriptor table plus the channel its generator context drains."""
+
+    __slots__ = ("fds", "channel")
+
+    def __init__(self, fds: dict[int, object], channel: Channel) -> None:
+        self.fds = fds
+        self.channel = channel
+
+    def copy(self) -> "IO":
+        return IO(dict(self.fds), self.channel)
+
+    def stdin(self) -> InputStream:
+        fd = self.fds.get(0)
+        return fd if isinstance(fd, InputStream) else InputStream.empty()
+
+    def out(self, n: int = 1):  # type: ignore[no-untyped-def]
+        fd = self.fds.get(n)
+        return fd if fd is not None and hasattr(fd, "write") and not isinstance(fd, InputStream) else ClosedFd()
+
+
+class _StageBox:
+    __slots__ = ("status", "done")
+
+    def __init__(self) -> None:
+        self.status = 0
+        self.done = False
+
+
+class Shell:
+    """One shell (the script's, or a subshell's): its state plus the machinery to run."""
+
+    def __init__(self, state: State, root: str, limits: BashLimits) -> None:
+        self.state = state
+        self.root = root
+        self.limits = limits
+        self.expander = Expander(self)
+        self.random = random.Random()
+        self.cond_depth = 0
+        self.cur_io: IO | None = None
+        self.cleanups: list[Callable[[], None]] = []
+        self.procsub_counter = 0
+        self._decl_arrays: dict[int, list[str]] = {}
+
+    # -- helpers -----------------------------------------------------------------------
+    def fork(self) -> "Shell":
+        child = Shell(self.state.fork(), self.root, self.limits)
+        child.random = random.Random(self.random.random())
+        child.cur_io = self.cur_io
+        return child
+
+    def resolve(self, path: str) -> str:
+        if not path.startswith("/"):
+            path = self.state.cwd.rstrip("/") + "/" + path
+        parts: list[str] = []
+        for seg in path.split("/"):
+            if seg in ("", "."):
+                continue
+            if seg == "..":
+                if parts:
+                    parts.pop()
+                continue
+            parts.append(seg)
+        return "/" + "/".join(parts)
+
+    def host_path(self, path: str) -> str:
+        virtual = self.resolve(path)
+        if self.root in ("", "/"):
+            return virtual
+        return self.root if virtual == "/" else os.path.join(self.root, virtual.lstrip("/"))
+
+    def glob(self, pat: str) -> list[str]:
+        opts = patterns.GlobOptions(
+            bool(self.state.shopts.get("dotglob")),
+            bool(self.state.shopts.get("globstar")),
+            bool(self.state.shopts.get("nocaseglob")),
+            self.limits.max_glob_operations,
+        )
+        return patterns.glob(pat, self.state.cwd, self.host_path, opts)
+
+    def error(self, io: IO, message: str) -> None:
+        io.out(2).write(f"bash: line {self.state.lineno}: {message}\n".encode("utf-8", "surrogateescape"))
+
+    # -- entry points ------------------------------------------------------------------
+    def run_source(self, source: str, io: IO) -> Gen:
+        """Parse and run ``source`` command by command (a syntax error stops it, status 2)."""
+        parser = Parser(source)
+        status = 0
+        while True:
+            try:
+                node = parser.next_command()
+            except ShellSyntaxError as exc:
+                self.state.lineno = exc.line
+                self.error(io, exc.message)
+                self.state.last_status = 2
+                raise ExitShell(2) from None
+            if node is None:
+                return status
+            status = yield from self.exec_list(node, io)
+
+    def run_string(self, source: str, io: IO) -> Gen:
+        """``eval``: parse everything first, then run (a syntax error runs nothing)."""
+        try:
+            node = _parse_cached(source)
+        except ShellSyntaxError as exc:
+            self.error(io, exc.message)
+            return 2
+        return (yield from self.exec_list(node, io))
+
+    # -- lists -------------------------------------------------------------------------
+    def exec_list(self, node: ListNode, io: IO) -> Gen:
+        status = self.state.last_status
+        for andor, background in node.items:
+            if background:
+                status = yield from self._background(andor, io)
+                continue
+            status = yield from self.exec_andor(andor, io)
+        return status
+
+    def _background(self, andor: AndOr, io: IO) -> Gen:
+        # No job control in the isolate: a background job runs to completion, in a
+        # subshell, before the script continues; ``$!`` gets a pid and ``wait`` is a no-op.
+        child = self.fork()
+        child.cond_depth = 0
+        try:
+            yield from child.exec_andor(andor, io)
+        except ExitShell:
+            pass
+        self.state.last_bg_pid = child.state.bashpid
+        self.state.last_status = 0
+        return 0
+
+    def exec_andor(self, andor: AndOr, io: IO) -> Gen:
+        rest = andor.rest
+        if rest:
+            self.cond_depth += 1
+            try:
+                status = yield from self.exec_pipeline(andor.first, io)
+            finally:
+                self.cond_depth -= 1
+        else:
+            status = yield from self.exec_pipeline(andor.first, io)
+        last = andor.first
+        ran_last = not rest
+        for k, (op, pipe) in enumerate(rest):
+            if (op == "&&") != (status == 0):
+                continue
+            final = k == len(rest) - 1
+            if not final:
+                self.cond_depth += 1
+            try:
+                status = yield from self.exec_pipeline(pipe, io)
+            finally:
+                if not final:
+                    self.cond_depth -= 1
+            last = pipe
+            ran_last = final
+        if status != 0 and ran_last and not last.negate and self.cond_depth == 0:
+            yield from self._on_failure(status, io)
+        return status
+
+    def _on_failure(self, status: int, io: IO) -> Gen:
+        trap = self.state.traps.get("ERR")
+        if trap:
+            saved = self.state.last_status
+            self.cond_depth += 1
+            try:
+                yield from self.run_string(trap, io)
+            finally:
+                self.cond_depth -= 1
+            self.state.last_status = saved
+        if self.state.options.get("errexit"):
+            raise ExitShell(status)
+        return status
+
+    # -- pipelines ---------------------------------------------------------------------
+    def exec_pipeline(self, pipe: Pipeline, io: IO) -> Gen:
+        started = time.monotonic() if pipe.timed else 0.0
+        if pipe.negate:
+            self.cond_depth += 1
+        try:
+            if len(pipe.commands) == 1:
+                status = yield from self.exec_command(pipe.commands[0], io)
+                self.state.pipestatus = [status]
+            else:
+                status = yield from self._multi_pipeline(pipe, io)
+        finally:
+            if pipe.negate:
+                self.cond_depth -= 1
+        if pipe.negate:
+            status = 0 if status else 1
+        self.state.last_status = status
+        if pipe.timed:
+            spent = time.monotonic() - started
+            io.out(2).write(f"\nreal\t0m{spent:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n".encode())
+        return status
+
+    def _stage(self, child: "Shell", command: Command, io: IO, box: _StageBox) -> Gen:
+        try:
+            status = yield from child.exec_command(command, io)
+        except ExitShell as exc:
+            status = exc.status
+        except BreakLoop:
+            status = 0
+        except ContinueLoop:
+            status = 0
+        except ReturnFromFunction as exc:
+            status = exc.status
+        else:
+            yield from child._run_exit_trap(io)
+        box.status = status
+        box.done = True
+        return status
+
+    def _multi_pipeline(self, pipe: Pipeline, io: IO) -> Gen:
+        n = len(pipe.commands)
+        boxes = [_StageBox() for _ in range(n)]
+        gens: list[Gen] = []
+        upstream: InputStream = io.stdin()
+        streams: list[InputStream] = []
+        for k, command in enumerate(pipe.commands):
+            child = self.fork()
+            stage_io = io.copy()
+            stage_io.fds[0] = upstream
+            if k < n - 1:
+                stage_io.channel = Channel()
+                stage_io.fds[1] = stage_io.channel
+                if pipe.stderr_too[k]:
+                    stage_io.fds[2] = stage_io.channel
+            gen = self._stage(child, command, stage_io, boxes[k])
+            gens.append(gen)
+            if k < n - 1:
+                upstream = InputStream(gen)
+                streams.append(upstream)
+        try:
+            yield from gens[-1]
+        finally:
+            for k in range(n - 2, -1, -1):
+                if boxes[k].done:
+                    continue
+                spent = 0
+                try:
+                    while spent <= PIPE_BUFFER:
+                        chunk = next(gens[k])
+                        spent += len(chunk)
+                        self.state.counters.check_time()
+                except StopIteration:
+                    pass
+                if not boxes[k].done:
+                    gens[k].close()
+                    boxes[k].status = 141
+        statuses = [b.status for b in boxes]
+        self.state.pipestatus = statuses
+        status = statuses[-1]
+        if self.state.options.get("pipefail"):
+            for s in reversed(statuses):
+                if s != 0:
+                    status = s
+                    break
+        return status
+
+    # -- commands ----------------------------------------------------------------------
+    def exec_command(self, cmd: Command, io: IO) -> Gen:
+        kind = type(cmd)
+        if kind is Simple:
+            return (yield from self.exec_simple(cmd, io))  # type: ignore[arg-type]
+        if kind is FuncDef:
+            self.state.functions[cmd.name] = cmd  # type: ignore[union-attr]
+            self.state.last_status = 0
+            return 0
+        redirs = cmd.redirs  # type: ignore[union-attr]
+        if redirs:
+            try:
+                io, opened = self.apply_redirs(redirs, io)
+            except BashError as exc:
+                self.error(io, exc.message)
+                self.state.last_status = 1
+                return 1
+            try:
+                status = yield from self._compound(cmd, io)
+            finally:
+                self._close(opened)
+            return status
+        return (yield from self._compound(cmd, io))
+
+    def _compound(self, cmd: Command, io: IO) -> Gen:
+        kind = type(cmd)
+        st = self.state
+        if kind is Group:
+            return (yield from self.exec_list(cmd.body, io))  # type: ignore[union-attr]
+        if kind is Subshell:
+            return (yield from self._subshell(cmd.body, io))  # type: ignore[union-attr]
+        if kind is If:
+            for cond, body in cmd.clauses:  # type: ignore[union-attr]
+                self.cond_depth += 1
+                try:
+                    status = yield from self.exec_list(cond, io)
+                finally:
+                    self.cond_depth -= 1
+                if status == 0:
+                    return (yield from self.exec_list(body, io))
+            if cmd.else_body is not None:  # type: ignore[union-attr]
+                return (yield from self.exec_list(cmd.else_body, io))  # type: ignore[union-attr]
+            st.last_status = 0
+            return 0
+        if kind is Loop:
+            return (yield from self._while(cmd, io))  # type: ignore[arg-type]
+        if kind is For:
+            return (yield from self._for(cmd, io))  # type: ignore[arg-type]
+        if kind is ArithFor:
+            return (yield from self._arith_for(cmd, io))  # type: ignore[arg-type]
+        if kind is Case:
+            return (yield from self._case(cmd, io))  # type: ignore[arg-type]
+        if kind is ArithCmd:
+            st.lineno = cmd.line  # type: ignore[union-attr]
+            st.counters.tick()
+            try:
+                value = self.expander.arith(cmd.expr)  # type: ignore[union-attr]
+                status = 0 if value else 1
+            except FatalExpansionError:
+                raise
+            except BashError as exc:
+                self.error(io, exc.message)
+                status = 1
+            if st.options.get("xtrace"):
+                io.out(2).write(f"+ (( {cmd.expr.strip()} ))\n".encode())  # type: ignore[union-attr]
+            st.last_status = status
+            return status
+        if kind is CondCmd:
+            st.lineno = cmd.line  # type: ignore[union-attr]
+            st.counters.tick()
+            try:
+                status = 0 if self.eval_cond(cmd.expr) else 1  # type: ignore[union-attr]
+            except FatalExpansionError:
+                raise
+            except BashError as exc:
+                self.error(io, exc.message)
+                status = 2
+            st.last_status = status
+            return status
+        raise BashError(f"unsupported command {kind.__name__}")
+
+    def _subshell(self, body: ListNode, io: IO) -> Gen:
+        child = self.fork()
+        if child.state.in_subshell > self.limits.max_substitution_depth:
+            raise LimitExceeded(f"subshell nesting limit exceeded ({self.limits.max_substitution_depth})")
+        try:
+            status = yield from child.exec_list(body, io)
+        except ExitShell as exc:
+            status = exc.status
+        yield from child._run_exit_trap(io)
+        self.state.last_status = status
+        return status
+
+    def _run_exit_trap(self, io: IO) -> Gen:
+        trap = self.state.traps.pop("EXIT", None)
+        if trap:
+            saved = self.state.last_status
+            try:
+                yield from self.run_string(trap, io)
+            except ExitShell as exc:
+                return exc.status
+            self.state.last_status = saved
+        return self.state.last_status
+
+    def _loop_tick(self, count: int) -> None:
+        if count > self.limits.max_loop_iterations:
+            raise LimitExceeded(f"loop iteration limit exceeded ({self.limits.max_loop_iterations} iterations)")
+        self.state.counters.check_time()
+
+    def _body(self, body: ListNode, io: IO) -> Generator[bytes, None, tuple[int, str | None]]:
+        """Run a loop body; returns (status, 'break'/'continue'/None)."""
+        self.state.loop_depth += 1
+        try:
+            status = yield from self.exec_list(body, io)
+        except BreakLoop as exc:
+            if exc.levels > 1:
+                exc.levels -= 1
+                raise
+            return self.state.last_status, "break"
+        except ContinueLoop as exc:
+            if exc.levels > 1:
+                exc.levels -= 1
+                raise
+            return self.state.last_status, "continue"
+        finally:
+            self.state.loop_depth -= 1
+        return status, None
+
+    def _while(self, cmd: Loop, io: IO) -> Gen:
+        status = 0
+        count = 0
+        while True:
+            count += 1
+            self._loop_tick(count)
+            self.cond_depth += 1
+            try:
+                cond = yield from self.exec_list(cmd.cond, io)
+            finally:
+                self.cond_depth -= 1
+            if (cond == 0) == cmd.until:
+                break
+            status, flow = yield from self._body(cmd.body, io)
+            if flow == "break":
+                break
+        self.state.last_status = status
+        return status
+
+    def _for(self, cmd: For, io: IO) -> Gen:
+        self.state.lineno = cmd.line
+        if cmd.words is None:
+            items = list(self.state.positional)
+        else:
+            try:
+                items = self.expander.words([w.raw for w in cmd.words])
+            except FatalExpansionError:
+                raise
+            except BashError as exc:
+                self.error(io, exc.message)
+                self.state.last_status = 1
+                return 1
+        status = 0
+        for count, item in enumerate(items, 1):
+            self._loop_tick(count)
+            self.state.set(cmd.var, item)
+            status, flow = yield from self._body(cmd.body, io)
+            if flow == "break":
+                break
+        self.state.last_status = status
+        return status
+
+    def _arith_for(self, cmd: ArithFor, io: IO) -> Gen:
+        self.state.lineno = cmd.line
+        status = 0
+        try:
+            if cmd.init.strip():
+                self.expander.arith(cmd.init)
+            count = 0
+            while True:
+                count += 1
+                self._loop_tick(count)
+                if cmd.cond.strip() and self.expander.arith(cmd.cond) == 0:
+                    break
+                status, flow = yield from self._body(cmd.body, io)
+                if flow == "break":
+                    break
+                if cmd.step.strip():
+                    self.expander.arith(cmd.step)
+        except (FatalExpansionError, LimitExceeded):
+            raise
+        except ExpansionError as exc:
+            self.error(io, exc.message)
+            status = 1
+        self.state.last_status = status
+        return status
+
+    def _case(self, cmd: Case, io: IO) -> Gen:
+        self.state.lineno = cmd.line
+        word = self.expander.string(cmd.word.raw)
+        nocase = bool(self.state.shopts.get("nocasematch"))
+        status = 0
+        fall = False
+        k = 0
+        items = cmd.items
+        while k < len(items):
+            item = items[k]
+            matched = fall or any(patterns.match(self.expander.pattern(p.raw), word, nocase) for p in item.patterns)
+            fall = False
+            if matched:
+                status = yield from self.exec_list(item.body, io)
+                if not item.body.items:
+                    status = 0
+                if item.terminator == ";;":
+                    break
+                if item.terminator == ";&":
+                    fall = True
+            k += 1
+        self.state.last_status = status
+        return status
+
+    # -- [[ ]] -----------------------------------------------------------------------------
+    def eval_cond(self, expr: CondExpr) -> bool:
+        kind = type(expr)
+        ex = self.expander
+        if kind is CondAndOr:
+            left = self.eval_cond(expr.left)  # type: ignore[union-attr]
+            if expr.op == "&&":  # type: ignore[union-attr]
+                return left and self.eval_cond(expr.right)  # type: ignore[union-attr]
+            return left or self.eval_cond(expr.right)  # type: ignore[union-attr]
+        if kind is CondNot:
+            return not self.eval_cond(expr.inner)  # type: ignore[union-attr]
+        if kind is CondWord:
+            return ex.string(expr.word.raw) != ""  # type: ignore[union-attr]
+        if kind is CondUnary:
+            from .commands.shell import unary_test
+
+            return unary_test(self, expr.op, ex.string(expr.operand.raw))  # type: ignore[union-attr]
+        assert isinstance(expr, CondBinary)
+        op = expr.op
+        left = ex.string(expr.left.raw)
+        if op in ("==", "=", "!="):
+            pat = ex.pattern(expr.right.raw)
+            result = patterns.match(pat, left, bool(self.state.shopts.get("nocasematch")))
+            return result if op != "!=" else not result
+        if op == "=~":
+            source = ex.regex(expr.right.raw)
+            try:
+                rx = re.compile(_posix_classes(source))
+            except re.error:
+                raise BashError(f"invalid regular expression `{source}'", 2) from None
+            m = rx.search(left)
+            if m is None:
+                self.state.set_array("BASH_REMATCH", [])
+                return False
+            groups = [m.group(0)] + [g if g is not None else "" for g in m.groups()]
+            var = self.state.lookup("BASH_REMATCH")
+            if var is not None and "r" in var.attrs:
+                return True
+            self.state.set_array("BASH_REMATCH", groups)
+            return True
+        right = ex.string(expr.right.raw)
+        if op in ("<", ">"):
+            a, b = left.encode("utf-8", "surrogateescape"), right.encode("utf-8", "surrogateescape")
+            return a < b if op == "<" else a > b
+        from .commands.shell import binary_test
+
+        return binary_test(self, op, left, right, arithmetic_operands=True)
+
+    # -- redirections ------------------------------------------------------------------------
+    def _close(self, opened: list[object]) -> None:
+        for item in opened:
+            close = getattr(item, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except OSError:
+                    pass
+
+    def open_target(self, path: str, mode: str, io: IO) -> object:
+        """Open a redirection target; ``/dev/*`` names map onto the fd table."""
+        if path == "/dev/null":
+            return InputStream.empty() if mode == "r" else NullSink()
+        special = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+        if path in special:
+            return io.fds.get(special[path], ClosedFd())
+        if path.startswith("/dev/fd/") and path[8:].isdigit():
+            return io.fds.get(int(path[8:]), ClosedFd())
+        if path == "":
+            raise BashError(": No such file or directory")
+        host = self.host_path(path)
+        try:
+            if mode == "r":
+                handle = open(host, "rb")
+                return InputStream(read_file_chunks(handle), handle=handle)
+            if mode == "w" and self.state.options.get("noclobber") and os.path.isfile(host):
+                raise BashError(f"{path}: cannot overwrite existing file")
+            handle = open(host, "ab" if mode == "a" else "wb")
+            return FileSink(handle, path)
+        except IsADirectoryError:
+            raise BashError(f"{path}: Is a directory") from None
+        except FileNotFoundError:
+            raise BashError(f"{path}: No such file or directory") from None
+        except NotADirectoryError:
+            raise BashError(f"{path}: Not a directory") from None
+        except PermissionError:
+            raise BashError(f"{path}: Permission denied") from None
+
+    def apply_redirs(self, redirs: list[Redir], io: IO, in_place: bool = False) -> tuple[IO, list[object]]:
+        new = io if in_place else io.copy()
+        opened: list[object] = []
+        try:
+            for r in redirs:
+                self._redirect(r, new, opened)
+        except BaseException:
+            self._close(opened)
+            raise
+        return new, opened
+
+    def _redirect(self, r: Redir, io: IO, opened: list[object]) -> None:
+        op = r.op
+        ex = self.expander
+        if op in ("<<", "<<-"):
+            assert r.heredoc is not None
+            body = r.heredoc.body
+            text = body if r.heredoc.quoted else ex.heredoc(body)
+            data = text.encode("utf-8", "surrogateescape")
+            if len(data) > self.limits.max_heredoc_bytes:
+                raise LimitExceeded(f"here-document larger than {self.limits.max_heredoc_bytes} bytes")
+            io.fds[r.fd if r.fd is not None else 0] = InputStream(data=data)
+            return
+        if op == "<<<":
+            text = ex.string(r.target) + "\n"
+            io.fds[r.fd if r.fd is not None else 0] = InputStream(data=text.encode("utf-8", "surrogateescape"))
+            return
+        target = ex.string(r.target)
+        if op in (">&", "<&"):
+            default = 1 if op == ">&" else 0
+            fd = r.fd if r.fd is not None else default
+            if target == "-":
+                io.fds.pop(fd, None)
+                return
+            if target.isdigit():
+                src = int(target)
+                if src not in io.fds:
+                    raise BashError(f"{target}: Bad file descriptor")
+                io.fds[fd] = io.fds[src]
+                return
+            if target.endswith("-") and target[:-1].isdigit():
+                src = int(target[:-1])
+                io.fds[fd] = io.fds.get(src, ClosedFd())
+                io.fds.pop(src, None)
+                return
+            if op == ">&" and r.fd is None:
+                sink = self.open_target(target, "w", io)
+                opened.append(sink)
+                io.fds[1] = sink
+                io.fds[2] = sink
+                return
+            raise BashError(f"{target}: ambiguous redirect")
+        if op in ("&>", "&>>"):
+            sink = self.open_target(target, "a" if op == "&>>" else "w", io)
+            opened.append(sink)
+            io.fds[1] = sink
+            io.fds[2] = sink
+            return
+        if r.fdvar is not None:
+            fd = 10
+            while fd in io.fds:
+                fd += 1
+            self.state.set(r.fdvar, str(fd))
+        else:
+            fd = r.fd if r.fd is not None else (0 if op in ("<", "<>") else 1)
+        if op in ("<", "<>"):
+            stream = self.open_target(target, "r", io)
+            opened.append(stream)
+            io.fds[fd] = stream
+            return
+        mode = "a" if op == ">>" else "w"
+        if op == ">|":
+            saved = self.state.options.get("noclobber")
+            self.state.options["noclobber"] = False
+            try:
+                sink = self.open_target(target, mode, io)
+            finally:
+                self.state.options["noclobber"] = bool(saved)
+        else:
+            sink = self.open_target(target, mode, io)
+        if isinstance(sink, FileSink):
+            opened.append(sink)
+        io.fds[fd] = sink
+
+    # -- simple commands ---------------------------------------------------------------
+    def _assign(self, a, io: IO) -> None:  # type: ignore[no-untyped-def]
+        st = self.state
+        ex = self.expander
+        if a.array is not None:
+            values: list[str] = []
+            keyed: list[tuple[str, str]] = []
+            var = st.lookup(st.resolve_nameref(a.name))
+            is_assoc = var is not None and var.assoc is not None
+            for raw in a.array:
+                m = re.match(r"\[([^\]]*)\](\+?)=", raw)
+                if m:
+                    keyed.append((ex.string(m.group(1)) if is_assoc else m.group(1), ex.string(raw[m.end():], True)))
+                else:
+                    values.extend(ex.words([raw]))
+            if is_assoc:
+                assert var is not None
+                if not a.append:
+                    st.writable(a.name).assoc = {}
+                for key, value in keyed:
+                    st.set_element(a.name, key, value)
+                if values:
+                    for k in range(0, len(values) - 1, 2):
+                        st.set_element(a.name, values[k], values[k + 1])
+                return
+            if a.append:
+                base = 0
+                if var is not None and var.array:
+                    base = max(var.array) + 1
+                elif var is not None and var.value is not None:
+                    base = 1
+                    st.set_element(a.name, "0", var.value)
+            else:
+                st.set_array(a.name, [])
+                base = 0
+            nxt = base
+            for value in values:
+                st.set_element(a.name, str(nxt), value)
+                nxt += 1
+            for key, value in keyed:
+                st.set_element(a.name, key, value)
+            if not keyed and not values and not a.append:
+                st.set_array(a.name, [])
+            return
+        value = ex.string(a.value or "", True)
+        if a.index is not None:
+            var = st.lookup(st.resolve_nameref(a.name))
+            key = ex.string(a.index) if var is not None and var.assoc is not None else a.index
+            if a.append:
+                old, _, _ = ex.values(a.name, a.index)
+                value = _append(var, old[0] if old else "", value)
+            st.set_element(a.name, key, value)
+            return
+        if a.append:
+            var = st.lookup(st.resolve_nameref(a.name))
+            if var is not None and var.array is not None:
+                st.set_element(a.name, "0", _append(var, var.array.get(0, ""), value))
+                return
+            old = st.get(a.name) or ""
+            value = _append(var, old, value)
+        st.set(a.name, value)
+
+    def _xtrace(self, io: IO, argv: list[str], assigns: list[str]) -> None:
+        ps4 = self.state.get("PS4")
+        prefix = "+ " if ps4 is None else ps4
+        words = assigns + [_xtrace_quote(a) for a in argv]
+        io.out(2).write((prefix + " ".join(words) + "\n").encode("utf-8", "surrogateescape"))
+
+    def exec_simple(self, cmd: Simple, io: IO) -> Gen:
+        st = self.state
+        st.lineno = cmd.line
+        st.counters.tick()
+        self.cur_io = io
+        ex = self.expander
+        st.last_status_before = st.last_status  # type: ignore[attr-defined]
+        sub_status: int | None = None
+        try:
+            argv, decl_arrays = self._expand_argv(cmd.words)
+        except FatalExpansionError as exc:
+            self.error(io, exc.message)
+            raise ExitShell(1) from None
+        except LimitExceeded:
+            raise
+        except BashError as exc:
+            self.error(io, exc.message)
+            st.last_status = 1
+            return 1
+        if not argv:
+            sub_marker = st.counters.commands
+            st.cmdsub_status = None  # type: ignore[attr-defined]
+            try:
+                for a in cmd.assigns:
+                    self._assign(a, io)
+                    if st.options.get("xtrace"):
+                        self._xtrace(io, [], [f"{a.name}={ex.string(a.value or '', True)}" if a.array is None else f"{a.name}=(...)"])
+            except FatalExpansionError as exc:
+                self.error(io, exc.message)
+                raise ExitShell(1) from None
+            except LimitExceeded:
+                raise
+            except BashError as exc:
+                self.error(io, exc.message)
+                st.last_status = 1
+                return 1
+            sub_status = getattr(st, "cmdsub_status", None)
+            status = sub_status if sub_status is not None and st.counters.commands > sub_marker else 0
+            if cmd.redirs:
+                try:
+                    _, opened = self.apply_redirs(cmd.redirs, io)
+                    self._close(opened)
+                except BashError as exc:
+                    self.error(io, exc.message)
+                    status = 1
+            st.last_status = status
+            return status
+        if st.shopts.get("expand_aliases") and argv[0] in st.aliases:
+            argv = ex.words(st.aliases[argv[0]].split()) + argv[1:]
+            if not argv:
+                return 0
+        # prefix assignments live in a temporary scope, exported for this command only
+        temp_scope: dict[str, Var] | None = None
+        if cmd.assigns:
+            temp_scope = {}
+            try:
+                for a in cmd.assigns:
+                    value = ex.string(a.value or "", True)
+                    var = Var(value)
+                    var.attrs.add("x")
+                    old = st.lookup(a.name)
+                    if old is not None and "r" in old.attrs:
+                        raise BashError(f"{a.name}: readonly variable")
+                    temp_scope[a.name] = var
+            except FatalExpansionError as exc:
+                self.error(io, exc.message)
+                raise ExitShell(1) from None
+            except BashError as exc:
+                self.error(io, exc.message)
+                st.last_status = 1
+                return 1
+        if st.options.get("xtrace"):
+            self._xtrace(io, argv, [f"{k}={v.value}" for k, v in (temp_scope or {}).items()])
+        if cmd.redirs:
+            if argv[0] == "exec" and len(argv) == 1:
+                try:
+                    self.apply_redirs(cmd.redirs, io, in_place=True)
+                except BashError as exc:
+                    self.error(io, exc.message)
+                    st.last_status = 1
+                    return 1
+                st.last_status = 0
+                return 0
+            try:
+                io, opened = self.apply_redirs(cmd.redirs, io)
+            except FatalExpansionError as exc:
+                self.error(io, exc.message)
+                raise ExitShell(1) from None
+            except LimitExceeded:
+                raise
+            except BashError as exc:
+                self.error(io, exc.message)
+                st.last_status = 1
+                return 1
+        else:
+            opened = []
+        if temp_scope is not None:
+            st.scopes.append(temp_scope)
+        try:
+            status = yield from self.invoke(argv, io, decl_arrays)
+        finally:
+            if temp_scope is not None:
+                if st.scopes and st.scopes[-1] is temp_scope:
+                    st.scopes.pop()
+                else:
+                    try:
+                        st.scopes.remove(temp_scope)
+                    except ValueError:
+                        pass
+            self._close(opened)
+            for cleanup in self.cleanups:
+                cleanup()
+            self.cleanups.clear()
+        st.last_status = status
+        return status
+
+    def _expand_argv(self, words: list[Word]) -> tuple[list[str], dict[int, list[str]]]:
+        ex = self.expander
+        if not words:
+            return [], {}
+        first = ex.words([words[0].raw])
+        if not first or first[0] not in DECLARATION_BUILTINS:
+            return first + ex.words([w.raw for w in words[1:]]), {}
+        # declaration builtins: assignment-shaped arguments are not split or globbed
+        argv = list(first)
+        arrays: dict[int, list[str]] = {}
+        for w in words[1:]:
+            assign = parse_assignment(w)
+            if assign is None:
+                argv.extend(ex.words([w.raw]))
+                continue
+            prefix = w.raw[: w.raw.index("=")]
+            if assign.array is not None:
+                arrays[len(argv)] = assign.array
+                argv.append(prefix + "=(" + ")")
+            else:
+                argv.append(ex.string(prefix) + "=" + ex.string(assign.value or "", True))
+        return argv, arrays
+
+    def invoke(self, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None) -> Gen:
+        """Run a function, builtin or command by name (argv already expanded)."""
+        func = self.state.functions.get(argv[0])
+        if func is not None:
+            return (yield from self.call_function(func, argv, io))
+        return (yield from self.invoke_no_functions(argv, io, decl_arrays))
+
+    def invoke_no_functions(self, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None) -> Gen:
+        from .commands import COMMANDS  # looked up now: the families fill it as they grow
+        from .commands.shell import BUILTINS, GEN_BUILTINS
+
+        name = argv[0]
+        builtin = BUILTINS.get(name)
+        if builtin is not None:
+            self._decl_arrays = decl_arrays or {}
+            try:
+                status = builtin(self, argv, io)
+            except BashError as exc:
+                self.error(io, f"{name}: {exc.message}" if not exc.message.startswith(name) else exc.message)
+                status = exc.status
+            finally:
+                self._decl_arrays = {}
+            if io.channel.buf:
+                yield io.channel.take()
+            return status
+        gen_builtin = GEN_BUILTINS.get(name)
+        if gen_builtin is not None:
+            try:
+                status = yield from gen_builtin(self, argv, io)
+            except (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, LimitExceeded):
+                raise
+            except BashError as exc:
+                self.error(io, f"{name}: {exc.message}")
+                status = exc.status
+            if io.channel.buf:
+                yield io.channel.take()
+            return status
+        command = COMMANDS.get(name)
+        if command is None:
+            if "/" in name:
+                return (yield from self._run_script_file(argv, io))
+            if name in NETWORK_COMMANDS:
+                io.out(2).write(f"bash: {name}: network access is disabled in this sandbox\n".encode())
+                return 1
+            self.error(io, f"{name}: command not found")
+            return 127
+        return (yield from self.run_command(command, argv, io, decl_arrays))
+
+    def invoke_with_env(self, argv: list[str], io: IO, env: dict[str, str]) -> Gen:
+        """``env VAR=x cmd``: run with exactly ``env`` exported (a subshell-like scope)."""
+        child = self.fork()
+        for scope in child.state.scopes:
+            for var in scope.values():
+                var.attrs.discard("x")
+        for name, value in env.items():
+            var = Var(value)
+            var.attrs.add("x")
+            child.state.scopes[0][name] = var
+        return (yield from child.invoke_no_functions(argv, io))
+
+    def make_context(self, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None):  # type: ignore[no-untyped-def]
+        from .commands.base import CommandContext
+
+        env = self.state.exported()
+        return CommandContext(
+            stdin=io.stdin().chunks(),
+            stderr=io.out(2),
+            cwd=self.state.cwd,
+            env=env,
+            root=self.root,
+            run_command=self._run_command_callback(io),
+            extras={"shell": self, "io": io, "decl_arrays": decl_arrays or {}, "deadline": self.state.counters.deadline, "check_time": self.state.counters.check_time},
+        )
+
+    def run_command(self, command, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None) -> Gen:  # type: ignore[no-untyped-def]
+        ctx = self.make_context(argv, io, decl_arrays)
+        out = io.out(1)
+        channel = io.channel
+        counters = self.state.counters
+        try:
+            gen = command(ctx, argv)
+        except BashError as exc:
+            io.out(2).write(f"{argv[0]}: {exc.message}\n".encode())
+            return exc.status
+        status = 0
+        try:
+            while True:
+                try:
+                    chunk = next(gen)
+                except StopIteration as stop:
+                    status = stop.value if isinstance(stop.value, int) else 0
+                    break
+                if chunk:
+                    out.write(chunk)
+                if channel.buf:
+                    yield channel.take()
+                counters.check_time()
+        except (ControlFlowTypes, LimitExceeded):
+            raise
+        except BashError as exc:
+            io.out(2).write(f"bash: {argv[0]}: {exc.message}\n".encode("utf-8", "surrogateescape"))
+            status = exc.status
+        except RecursionError:
+            raise LimitExceeded("maximum recursion depth exceeded")
+        except OSError as exc:
+            io.out(2).write(f"{argv[0]}: {exc.strerror or exc}\n".encode("utf-8", "surrogateescape"))
+            status = 1
+        except Exception as exc:  # a bug in a command must not crash the interpreter
+            io.out(2).write(f"bash: {argv[0]}: internal error: {type(exc).__name__}: {exc}\n".encode("utf-8", "surrogateescape"))
+            status = 1
+        finally:
+            gen.close()
+        if channel.buf:
+            yield channel.take()
+        return status
+
+    def _run_command_callback(self, io: IO) -> Callable[[list[str], Iterator[bytes]], Gen]:
+        def run(argv: list[str], stdin: Iterator[bytes]) -> Gen:
+            sub_io = io.copy()
+            sub_io.channel = Channel()
+            sub_io.fds[0] = InputStream(stdin)
+            sub_io.fds[1] = sub_io.channel
+            self.state.counters.tick()
+            try:
+                status = yield from self.invoke(argv, sub_io)
+            except ExitShell as exc:
+                status = exc.status
+            return status
+
+        return run
+
+    def call_function(self, func: FuncDef, argv: list[str], io: IO) -> Gen:
+        st = self.state
+        if st.call_depth >= self.limits.max_call_depth:
+            raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({self.limits.max_call_depth})")
+        saved_positional = st.positional
+        st.positional = argv[1:]
+        st.scopes.append({})
+        st.funcnames.append(argv[0])
+        st.call_depth += 1
+        depth = len(st.scopes)
+        try:
+            status = yield from self.exec_command(func.body, io)
+        except ReturnFromFunction as ret:
+            status = ret.status
+        finally:
+            st.call_depth -= 1
+            st.funcnames.pop()
+            del st.scopes[depth - 1 :]
+            st.positional = saved_positional
+        st.last_status = status
+        return status
+
+    def _run_script_file(self, argv: list[str], io: IO) -> Gen:
+        host = self.host_path(argv[0])
+        if os.path.isdir(host):
+            self.error(io, f"{argv[0]}: Is a directory")
+            return 126
+        if not os.path.exists(host):
+            self.error(io, f"{argv[0]}: No such file or directory")
+            return 127
+        if not os.access(host, os.X_OK):
+            self.error(io, f"{argv[0]}: Permission denied")
+            return 126
+        with open(host, "rb") as handle:
+            source = handle.read().decode("utf-8", "surrogateescape")
+        first = source.split("\n", 1)[0]
+        if first.startswith("#!") and not re.search(r"\b(ba)?sh\b", first):
+            self.error(io, f"{argv[0]}: cannot execute: interpreter {first[2:].strip()} is not available")
+            return 126
+        return (yield from self.run_child_script(source, argv[0], argv[1:], io))
+
+    def run_child_script(self, source: str, name: str, args: list[str], io: IO, options: dict[str, bool] | None = None) -> Gen:
+        """A new bash process: only exported variables survive, functions do not."""
+        from .state import State
+
+        child_state = State(self.state.counters)
+        for key, value in self.state.exported().items():
+            var = Var(value)
+            var.attrs.add("x")
+            child_state.scopes[0][key] = var
+        child_state.script_name = name
+        child_state.positional = list(args)
+        child_state.in_subshell = self.state.in_subshell + 1
+        child_state.call_depth = self.state.call_depth + 1
+        if child_state.call_depth > self.limits.max_call_depth:
+            raise LimitExceeded(f"{name}: maximum nesting level exceeded ({self.limits.max_call_depth})")
+        child_state.options.update({"braceexpand": True, "hashall": True})
+        child_state.options.update(options or {})
+        child_state.shopts.update({"extglob": True})
+        for opt in ("IFS", "PS4", "OPTIND"):
+            child_state.scopes[0].setdefault(opt, Var({"IFS": " \t\n", "PS4": "+ ", "OPTIND": "1"}[opt]))
+        if "PWD" not in child_state.scopes[0]:
+            child_state.scopes[0]["PWD"] = Var(self.state.cwd)
+        child = Shell(child_state, self.root, self.limits)
+        child.cur_io = io
+        try:
+            status = yield from child.run_source(source, io)
+        except ExitShell as exc:
+            status = exc.status
+        yield from child._run_exit_trap(io)
+        return status
+
+    # -- substitutions -------------------------------------------------------------------
+    def command_subst(self, source: str) -> str:
+        return self.command_subst_bytes(source).decode("utf-8", "surrogateescape").rstrip("\n")
+
+    def command_subst_bytes(self, source: str) -> bytes:
+        st = self.state
+        if st.subst_depth >= self.limits.max_substitution_depth:
+            raise LimitExceeded(f"command substitution nesting limit exceeded ({self.limits.max_substitution_depth})")
+        child = self.fork()
+        child.state.subst_depth += 1
+        parent_io = self.cur_io
+        channel = Channel()
+        fds: dict[int, object] = dict(parent_io.fds) if parent_io is not None else {}
+        fds[1] = channel
+        io = IO(fds, channel)
+        chunks: list[bytes] = []
+        size = 0
+        status = 0
+        try:
+            node = _parse_cached(source)
+            gen = child.exec_list(node, io)
+            while True:
+                try:
+                    chunk = next(gen)
+                except StopIteration as stop:
+                    status = stop.value or 0
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > self.limits.max_string_bytes:
+                    gen.close()
+                    raise LimitExceeded(f"command substitution output exceeds {self.limits.max_string_bytes} bytes")
+        except ShellSyntaxError as exc:
+            (parent_io.out(2) if parent_io else NullSink()).write(f"bash: command substitution: {exc.message}\n".encode())
+            status = 2
+        except ExitShell as exc:
+            status = exc.status
+        except (BreakLoop, ContinueLoop):
+            status = 0
+        except ReturnFromFunction as exc:
+            status = exc.status
+        if channel.buf:
+            chunks.append(channel.take())
+        try:
+            for _chunk in child._run_exit_trap(io):
+                chunks.append(_chunk)
+        except ExitShell:
+            pass
+        if channel.buf:
+            chunks.append(channel.take())
+        st.last_status = status
+        st.cmdsub_status = status  # type: ignore[attr-defined]
+        return b"".join(chunks)
+
+    def process_subst(self, source: str, direction: str) -> str:
+        if direction == ">":
+            raise ExpansionError(">(...) process substitution is not supported in this sandbox")
+        data = self.command_subst_bytes(source)
+        self.procsub_counter += 1
+        tmp_dir = os.path.join(self.root, "tmp") if self.root not in ("", "/") else "/tmp"
+        created_dir = not os.path.isdir(tmp_dir)
+        os.makedirs(tmp_dir, exist_ok=True)
+        name = f".bash-procsub-{os.getpid()}-{id(self)}-{self.procsub_counter}"
+        host = os.path.join(tmp_dir, name)
+        with open(host, "wb") as handle:
+            handle.write(data)
+
+        def cleanup() -> None:
+            try:
+                os.unlink(host)
+                if created_dir:
+                    os.rmdir(tmp_dir)
+            except OSError:
+                pass
+
+        self.cleanups.append(cleanup)
+        return "/tmp/" + name
+
+
+ControlFlowTypes = (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, GeneratorExit)
+
+
+def _append(var: Var | None, old: str, value: str) -> str:
+    if var is not None and "i" in var.attrs:
+        try:
+            return str(int(old or "0") + int(value or "0"))
+        except ValueError:
+            return old + "+" + value
+    return old + value
+
+
+def _xtrace_quote(arg: str) -> str:
+    if arg == "":
+        return "''"
+    if re.match(r"[A-Za-z0-9_./:=,%+@^-]+\Z", arg):
+        return arg
+    return quote_for_shell(arg)
+
+
+_CLASS_MAP = {
+    "[:alpha:]": "a-zA-Z", "[:digit:]": "0-9", "[:alnum:]": "a-zA-Z0-9", "[:upper:]": "A-Z",
+    "[:lower:]": "a-z", "[:space:]": " \\t\\n\\r\\f\\v", "[:blank:]": " \\t", "[:punct:]": "!-/:-@\\[-`{-~",
+    "[:xdigit:]": "0-9A-Fa-f", "[:word:]": "a-zA-Z0-9_", "[:cntrl:]": "\\x00-\\x1f", "[:print:]": " -~", "[:graph:]": "!-~",
+}
+
+
+def _posix_classes(source: str) -> str:
+    for k, v in _CLASS_MAP.items():
+        source = source.replace(k, v)
+    return source

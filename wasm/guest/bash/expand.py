@@ -1,0 +1,641 @@
+"""Word expansion, in bash's order: brace, tilde, parameter/command/arithmetic substitution,
+word splitting on IFS, pathname expansion, quote removal.
+
+Intermediate results are *segments* ``(text, kind)``: ``LIT`` unquoted source text (globs,
+never split), ``QUO`` quoted text (neither), ``EXP`` the unquoted result of an expansion
+(split and globbed) and ``BRK``, a forced field break (between the words of ``"$@"``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Callable
+
+from . import arith, pattern
+from .braces import expand_braces
+from .errors import BashError, ExpansionError, FatalExpansionError
+from .state import Var, arith_view
+from .words import (
+    ARG_DQ, DQ, DQUOTE, HEREDOC, WORD, Arith, CmdSub, Lit, Param, Part, ProcSub, Quoted, Tilde,
+    parse_word,
+)
+
+if TYPE_CHECKING:
+    from .evaluate import Shell
+
+LIT, QUO, EXP, BRK = 0, 1, 2, 3
+Seg = tuple[str, int]
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:=,%^+-]+\Z")
+_DEFAULT_IFS = " \t\n"
+
+
+def quote_for_shell(value: str) -> str:
+    """``${x@Q}`` / ``printf %q`` style quoting (bash prefers single quotes)."""
+    if value == "":
+        return "''"
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        out = []
+        for c in value:
+            if c == "\n":
+                out.append("\\n")
+            elif c == "\t":
+                out.append("\\t")
+            elif c == "\r":
+                out.append("\\r")
+            elif c == "\x1b":
+                out.append("\\E")
+            elif ord(c) < 32 or ord(c) == 127:
+                out.append("\\%03o" % ord(c))
+            elif c in "'\\":
+                out.append("\\" + c)
+            else:
+                out.append(c)
+        return "$'" + "".join(out) + "'"
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def glob_escape(text: str) -> str:
+    return "".join("\\" + c if c in "*?[]\\+@!()|" else c for c in text)
+
+
+class Expander:
+    """Performs expansions against one shell's state."""
+
+    def __init__(self, sh: "Shell") -> None:
+        self.sh = sh
+
+    @property
+    def st(self):  # type: ignore[no-untyped-def]
+        return self.sh.state
+
+    # -- public entry points -----------------------------------------------------------
+    def words(self, raws: list[str]) -> list[str]:
+        """Fully expand command words into fields."""
+        out: list[str] = []
+        for raw in raws:
+            if _PLAIN_WORD.match(raw):
+                out.append(raw)
+                continue
+            for text in expand_braces(raw, self.sh.limits.max_brace_expansion) if "{" in raw else (raw,):
+                segs = self.parts(parse_word(text, WORD), False)
+                for field in self.split(segs):
+                    out.extend(self.glob_field(field))
+        return out
+
+    def string(self, raw: str, tilde_assign: bool = False) -> str:
+        """Expand without splitting or globbing (assignments, redirections, [[ ]], case)."""
+        if _PLAIN_WORD.match(raw):
+            return raw
+        parts = parse_word(raw, WORD)
+        if tilde_assign:
+            parts = _assignment_tildes(parts)
+        segs = self.parts(parts, False)
+        return "".join(t if k != BRK else " " for t, k in segs)
+
+    def pattern(self, raw: str) -> str:
+        """Expand into a shell pattern: quoted characters come back backslash-escaped."""
+        segs = self.parts(parse_word(raw, WORD), False)
+        return "".join(glob_escape(t) if k == QUO else (t if k != BRK else " ") for t, k in segs)
+
+    def regex(self, raw: str) -> str:
+        """Expand the right side of ``=~``: quoted parts match literally."""
+        segs = self.parts(parse_word(raw, WORD), False)
+        return "".join(re.escape(t) if k == QUO else t for t, k in segs if k != BRK)
+
+    def heredoc(self, body: str) -> str:
+        return "".join(t for t, k in self.parts(parse_word(body, HEREDOC), True) if k != BRK)
+
+    def arith_text(self, src: str) -> str:
+        """Expand ``$`` constructs inside an arithmetic expression."""
+        if "$" not in src and "`" not in src and '"' not in src and "'" not in src and "\\" not in src:
+            return src
+        return "".join(t for t, k in self.parts(parse_word(src, DQUOTE), True) if k != BRK)
+
+    def arith(self, src: str) -> int:
+        return arith.evaluate(self.arith_text(src), arith_view(self.st))
+
+    # -- parts to segments -------------------------------------------------------------
+    def parts(self, parts: tuple[Part, ...], in_dq: bool) -> list[Seg]:
+        segs: list[Seg] = []
+        for part in parts:
+            kind = type(part)
+            if kind is Lit:
+                segs.append((part.text, QUO if in_dq else LIT))  # type: ignore[union-attr]
+            elif kind is Quoted:
+                segs.append((part.text, QUO))  # type: ignore[union-attr]
+            elif kind is DQ:
+                inner = self.parts(part.parts, True)  # type: ignore[union-attr]
+                segs.append(("", QUO))
+                segs.extend(inner)
+            elif kind is Param:
+                segs.extend(self.param(part, in_dq))  # type: ignore[arg-type]
+            elif kind is CmdSub:
+                text = self.sh.command_subst(part.source)  # type: ignore[union-attr]
+                segs.append((text, QUO if in_dq else EXP))
+            elif kind is Arith:
+                value = arith.evaluate(self.arith_text(part.source), arith_view(self.st))  # type: ignore[union-attr]
+                segs.append((str(value), QUO if in_dq else EXP))
+            elif kind is Tilde:
+                segs.append((self.tilde(part.user), QUO))  # type: ignore[union-attr]
+            elif kind is ProcSub:
+                segs.append((self.sh.process_subst(part.source, part.direction), QUO))  # type: ignore[union-attr]
+        return segs
+
+    def tilde(self, user: str) -> str:
+        if user == "":
+            return self.st.get("HOME") or "/"
+        if user == "+":
+            return self.st.get("PWD") or "/"
+        if user == "-":
+            return self.st.get("OLDPWD") or "~-"
+        if user == "root":
+            return "/root"
+        return "~" + user
+
+    # -- parameters --------------------------------------------------------------------
+    def _special(self, name: str) -> str | None:
+        st = self.st
+        if name == "?":
+            return str(st.last_status)
+        if name == "#":
+            return str(len(st.positional))
+        if name == "$":
+            return str(st.pid)
+        if name == "!":
+            return None if st.last_bg_pid is None else str(st.last_bg_pid)
+        if name == "0":
+            return st.script_name
+        if name == "-":
+            flags = "".join(letter for letter, opt in (("e", "errexit"), ("f", "noglob"), ("u", "nounset"), ("x", "xtrace"), ("C", "noclobber"), ("a", "allexport")) if st.options.get(opt))
+            return "h" + flags + "B"
+        if name.isdigit():
+            k = int(name)
+            return st.positional[k - 1] if 0 < k <= len(st.positional) else None
+        return None
+
+    def _dynamic(self, name: str) -> str | None:
+        if name == "RANDOM":
+            return str(self.sh.random.randrange(32768))
+        if name == "LINENO":
+            return str(self.st.lineno)
+        if name == "SECONDS":
+            import time
+
+            return str(int(time.monotonic() - self.st.start_time))
+        if name == "BASHPID":
+            return str(self.st.bashpid)
+        if name == "EPOCHSECONDS":
+            import time
+
+            return str(int(time.time()))
+        if name == "EPOCHREALTIME":
+            import time
+
+            return "%.6f" % time.time()
+        return None
+
+    def values(self, name: str, index: str | None) -> tuple[list[str] | None, bool, bool]:
+        """(values or None when unset, is-multi ``@``/``*``, is-star)."""
+        st = self.st
+        if name in ("@", "*"):
+            return list(st.positional), True, name == "*"
+        if not (name[0].isalpha() or name[0] == "_"):
+            value = self._special(name)
+            return (None if value is None else [value]), False, False
+        if name == "PIPESTATUS" or name == "FUNCNAME" or name == "BASH_SOURCE" or name == "BASH_LINENO":
+            if name == "PIPESTATUS":
+                items = [str(s) for s in st.pipestatus]
+            elif name == "FUNCNAME":
+                items = list(reversed(st.funcnames)) + (["main"] if st.funcnames else [])
+            else:
+                items = [""] * (len(st.funcnames) + 1)
+            if index in ("@", "*"):
+                return items, True, index == "*"
+            k = 0 if index is None else self.arith(index)
+            return ([items[k]] if 0 <= k < len(items) else None), False, False
+        var = st.lookup(st.resolve_nameref(name))
+        if var is None:
+            dyn = self._dynamic(name)
+            if dyn is not None and index is None:
+                return [dyn], False, False
+            return None, index in ("@", "*"), index == "*"
+        if index in ("@", "*"):
+            return var.elements(), True, index == "*"
+        if index is None:
+            value = var.scalar()
+            return (None if value is None else [value]), False, False
+        if var.assoc is not None:
+            key = self.string(index)
+            value = var.assoc.get(key)
+            return (None if value is None else [value]), False, False
+        k = self.arith(index)
+        if var.array is None:
+            value = var.value if k in (0, -1) else None
+            return (None if value is None else [value]), False, False
+        if k < 0:
+            k += (max(var.array) + 1) if var.array else 0
+        value = var.array.get(k)
+        return (None if value is None else [value]), False, False
+
+    def param(self, p: Param, in_dq: bool) -> list[Seg]:
+        st = self.st
+        name, index = p.name, p.index
+        if p.prefix == "!":
+            if p.op.startswith("names"):
+                names = [n for n in st.all_names() if n.startswith(name)]
+                return self._multi(names, in_dq, p.op == "names*")
+            if index in ("@", "*"):
+                var = st.lookup(st.resolve_nameref(name))
+                keys = var.keys() if var is not None else []
+                return self._multi(keys, in_dq, index == "*")
+            var = st.lookup(name)
+            if var is not None and "n" in var.attrs and index is None:
+                target = var.value or ""
+                return self._emit([target], False, False, in_dq) if not p.op else self.param(Param(target, None, "", p.op, p.arg, p.arg2, p.text), in_dq)
+            values, _, _ = self.values(name, index)
+            target = values[0] if values else ""
+            if not target:
+                if p.op:
+                    values = None
+                    return self._apply(p, None, False, False, in_dq, name)
+                raise ExpansionError(f"{name}: invalid indirect expansion")
+            m = re.match(r"([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:\[(.*)\])?\Z", target, re.S)
+            if not m:
+                raise ExpansionError(f"{target}: invalid variable name")
+            name, index = m.group(1), m.group(2)
+        values, multi, star = self.values(name, index)
+        if p.prefix == "#":
+            if multi:
+                return [(str(len(values or [])), QUO if in_dq else EXP)]
+            if values is None and st.options.get("nounset") and name not in ("@", "*"):
+                raise FatalExpansionError(f"{name}: unbound variable")
+            return [(str(len(values[0]) if values else 0), QUO if in_dq else EXP)]
+        return self._apply(p, values, multi, star, in_dq, name)
+
+    def _multi(self, items: list[str], in_dq: bool, star: bool) -> list[Seg]:
+        return self._emit(items, True, star, in_dq)
+
+    def _emit(self, values: list[str], multi: bool, star: bool, in_dq: bool) -> list[Seg]:
+        if not multi:
+            return [(values[0] if values else "", QUO if in_dq else EXP)]
+        if in_dq and star:
+            ifs = self.st.get("IFS")
+            sep = " " if ifs is None else ifs[:1]
+            return [(sep.join(values), QUO)]
+        segs: list[Seg] = []
+        kind = QUO if in_dq else EXP
+        for k, v in enumerate(values):
+            if k:
+                segs.append(("", BRK))
+            segs.append((v, kind))
+        if not values and in_dq:
+            segs.append(("", BRK))
+        return segs
+
+    def _arg_segs(self, arg: str | None, in_dq: bool) -> list[Seg]:
+        if not arg:
+            return [("", QUO)] if in_dq else []
+        segs = self.parts(parse_word(arg, ARG_DQ if in_dq else WORD), in_dq)
+        if not in_dq:
+            segs = [(t, EXP if k == LIT else k) for t, k in segs]
+        return segs
+
+    def _apply(self, p: Param, values: list[str] | None, multi: bool, star: bool, in_dq: bool, name: str) -> list[Seg]:
+        op = p.op
+        st = self.st
+        if op in ("-", ":-", "=", ":=", "?", ":?", "+", ":+"):
+            if values is None:
+                is_null = True
+                unset = True
+            else:
+                unset = False
+                is_null = (not values) or (not multi and values[0] == "") or (multi and all(v == "" for v in values) and (star or len(values) < 2))
+            use_alt = unset or (op.startswith(":") and is_null)
+            if op in ("+", ":+"):
+                return self._arg_segs(p.arg, in_dq) if not use_alt else []
+            if not use_alt:
+                return self._emit(values or [], multi, star, in_dq)
+            if op in ("-", ":-"):
+                return self._arg_segs(p.arg, in_dq)
+            if op in ("=", ":="):
+                value = "".join(t for t, k in self._arg_segs(p.arg, in_dq) if k != BRK)
+                if not (name[0].isalpha() or name[0] == "_"):
+                    raise FatalExpansionError(f"${name}: cannot assign in this way")
+                if p.index is not None and p.index not in ("@", "*"):
+                    st.set_element(name, self.string(p.index), value)
+                else:
+                    st.set(name, value)
+                return [(value, QUO if in_dq else EXP)]
+            message = "".join(t for t, k in self._arg_segs(p.arg, True) if k != BRK)
+            if not message:
+                message = "parameter null or not set" if op == ":?" else "parameter not set"
+            raise FatalExpansionError(f"{name}: {message}")
+        if values is None:
+            if st.options.get("nounset") and name not in ("@", "*") and not (multi and name not in ("@", "*")):
+                raise FatalExpansionError(f"{name}: unbound variable")
+            if st.options.get("nounset") and multi and name not in ("@", "*") and p.index in ("@", "*"):
+                raise FatalExpansionError(f"{name}[{p.index}]: unbound variable")
+            values = [] if multi else None
+        if not op:
+            return self._emit(values or [], multi, star, in_dq) if values is not None else [("", QUO if in_dq else EXP)]
+        items = list(values or [])
+        if op == ":":
+            return self._substring(p, items, multi, star, in_dq, name, values is None)
+        if values is None:
+            items = [""]
+        if op in ("#", "##", "%", "%%"):
+            pat = self.pattern(p.arg or "")
+            items = [_remove(v, pat, op) for v in items]
+        elif op in ("/", "//", "/#", "/%"):
+            pat = self.pattern(p.arg or "")
+            rep = self._arg_segs(p.arg2, False) if p.arg2 is not None else []
+            items = [self._replace(v, pat, rep, op) for v in items]
+        elif op in ("^", "^^", ",", ",,"):
+            pat = self.pattern(p.arg) if p.arg else ""
+            items = [_case(v, pat, op) for v in items]
+        elif op == "@":
+            items = [self._transform(v, p.arg or "", name) for v in items]
+            if p.arg in ("A", "a", "K", "k") and multi:
+                var = st.lookup(name)
+                if p.arg == "a":
+                    items = [self._transform("", "a", name)] * len(items) if items else []
+                elif p.arg in ("K", "k") and var is not None:
+                    pairs = zip(var.keys(), var.elements())
+                    if p.arg == "K":
+                        items = [" ".join(f"{k} {quote_for_shell(v)}" if var.assoc is not None else f"{k} {quote_for_shell(v)}" for k, v in pairs)]
+                        multi = False
+                    else:
+                        items = [x for k, v in pairs for x in (k, v)]
+        return self._emit(items, multi, star, in_dq)
+
+    def _substring(self, p: Param, items: list[str], multi: bool, star: bool, in_dq: bool, name: str, unset: bool) -> list[Seg]:
+        offset = self.arith(p.arg or "0") if (p.arg or "").strip() else 0
+        length = None
+        if p.arg2 is not None:
+            length = self.arith(p.arg2) if p.arg2.strip() else 0
+        if multi:
+            seq = items
+            if name in ("@", "*"):
+                seq = [self.st.script_name] + items
+                if offset < 0:
+                    offset += len(seq)
+                    if offset < 1 and len(seq) > 0:
+                        offset = max(offset, 0)
+            else:
+                if offset < 0:
+                    offset += len(seq)
+            if offset < 0:
+                return self._emit([], True, star, in_dq)
+            if length is not None and length < 0:
+                raise ExpansionError(f"{length}: substring expression < 0")
+            if name not in ("@", "*"):
+                var = self.st.lookup(name)
+                if var is not None and var.array is not None:
+                    keys = sorted(var.array)
+                    chosen = [var.array[k] for k in keys if k >= offset]
+                    if length is not None:
+                        chosen = chosen[:length]
+                    return self._emit(chosen, True, star, in_dq)
+            sliced = seq[offset:] if length is None else seq[offset : offset + length]
+            return self._emit(sliced, True, star, in_dq)
+        value = items[0] if items else ""
+        if offset < 0:
+            offset += len(value)
+            if offset < 0:
+                return [("", QUO if in_dq else EXP)]
+        if length is None:
+            result = value[offset:]
+        elif length < 0:
+            end = len(value) + length
+            if end < offset:
+                raise ExpansionError(f"{length}: substring expression < 0")
+            result = value[offset:end]
+        else:
+            result = value[offset : offset + length]
+        return [(result, QUO if in_dq else EXP)]
+
+    def _replace(self, value: str, pat: str, rep: list[Seg], op: str) -> str:
+        def replacement(matched: str) -> str:
+            out = []
+            for t, k in rep:
+                if k in (LIT, EXP) and "&" in t:
+                    out.append(t.replace("&", matched) if k == LIT else t)
+                elif k != BRK:
+                    out.append(t)
+            return "".join(out)
+
+        if pat == "":
+            if op == "/#":
+                return replacement("") + value
+            if op == "/%":
+                return value + replacement("")
+            return value
+        if not pattern.has_glob(pat):
+            lit = pattern.unescape(pat)
+            if op == "/":
+                return value.replace(lit, replacement(lit), 1)
+            if op == "//":
+                return value.replace(lit, replacement(lit))
+            if op == "/#":
+                return replacement(lit) + value[len(lit) :] if value.startswith(lit) else value
+            return value[: len(value) - len(lit)] + replacement(lit) if value.endswith(lit) else value
+        if op == "/#":
+            for end in range(len(value), -1, -1):
+                if pattern.match(pat, value[:end]):
+                    return replacement(value[:end]) + value[end:]
+            return value
+        if op == "/%":
+            for start in range(0, len(value) + 1):
+                if pattern.match(pat, value[start:]):
+                    return value[:start] + replacement(value[start:])
+            return value
+        full = pattern.compile_pattern(pat)
+        search = pattern.compile_search(pat)
+        out: list[str] = []
+        pos, n = 0, len(value)
+        while pos <= n:
+            m = search.search(value, pos)
+            if m is None:
+                break
+            start = m.start()
+            end = next((e for e in range(n, start - 1, -1) if full.match(value, start, e)), m.end())
+            out.append(value[pos:start])
+            out.append(replacement(value[start:end]))
+            if end == start:
+                if start < n:
+                    out.append(value[start])
+                pos = start + 1
+            else:
+                pos = end
+            if op == "/":
+                break
+        out.append(value[pos:])
+        return "".join(out)
+
+    def _transform(self, value: str, how: str, name: str) -> str:
+        if how == "Q":
+            return quote_for_shell(value)
+        if how == "E":
+            from .words import decode_ansi
+
+            return decode_ansi(value)
+        if how == "U":
+            return value.upper()
+        if how == "u":
+            return value[:1].upper() + value[1:]
+        if how == "L":
+            return value.lower()
+        if how == "P":
+            return value
+        if how in ("K", "k"):
+            return quote_for_shell(value)
+        var = self.st.lookup(name)
+        flags = ""
+        if var is not None:
+            flags = "".join(f for f in "aAilnrux" if (f in var.attrs) or (f == "a" and var.array is not None) or (f == "A" and var.assoc is not None) or (f == "x" and "x" in var.attrs))
+            flags = "".join(dict.fromkeys(flags))
+        if how == "a":
+            return flags
+        # A: an assignment statement that recreates the variable
+        if var is not None and var.array is not None:
+            body = " ".join(f"[{k}]={quote_for_shell(v)}" for k, v in zip(var.keys(), var.elements()))
+            return f"declare -{flags or 'a'} {name}=({body})"
+        return f"declare -{flags} {name}={quote_for_shell(value)}" if flags else f"{name}={quote_for_shell(value)}"
+
+    # -- splitting and globbing ----------------------------------------------------------
+    def split(self, segs: list[Seg]) -> list[list[Seg]]:
+        ifs = self.st.get("IFS")
+        if ifs is None:
+            ifs = _DEFAULT_IFS
+        ws = "".join(c for c in ifs if c in " \t\n")
+        fields: list[list[Seg]] = []
+        cur: list[Seg] = []
+        exists = False
+        last_delim: str | None = None
+        for text, kind in segs:
+            if kind == BRK:
+                if exists:
+                    fields.append(cur)
+                cur, exists, last_delim = [], False, None
+                continue
+            if kind != EXP or not ifs:
+                if kind == QUO:
+                    exists = True
+                if text:
+                    cur.append((text, kind))
+                    exists = True
+                    last_delim = None
+                continue
+            buf: list[str] = []
+            for ch in text:
+                if ch not in ifs:
+                    buf.append(ch)
+                    last_delim = None
+                    continue
+                if buf:
+                    cur.append(("".join(buf), EXP))
+                    buf = []
+                    exists = True
+                if ch in ws:
+                    if exists:
+                        fields.append(cur)
+                        cur, exists = [], False
+                        last_delim = "ws"
+                else:
+                    if last_delim == "ws":
+                        last_delim = "nonws"
+                    else:
+                        fields.append(cur)
+                        cur, exists = [], False
+                        last_delim = "nonws"
+            if buf:
+                cur.append(("".join(buf), EXP))
+                exists = True
+        if exists:
+            fields.append(cur)
+        return fields
+
+    def glob_field(self, field: list[Seg]) -> list[str]:
+        text = "".join(t for t, _ in field)
+        st = self.st
+        if st.options.get("noglob"):
+            return [text]
+        if not any(k != QUO and any(c in t for c in "*?[") for t, k in field) and not (
+            st.shopts.get("extglob", True) and any(k != QUO and "(" in t for t, k in field)
+        ):
+            return [text]
+        pat = "".join(glob_escape(t) if k == QUO else (t.replace("\\", "\\\\") if k == EXP else t) for t, k in field)
+        if not pattern.has_glob(pat):
+            return [text]
+        matches = self.sh.glob(pat)
+        if matches:
+            return matches
+        if st.shopts.get("failglob"):
+            raise ExpansionError(f"no match: {text}")
+        if st.shopts.get("nullglob"):
+            return []
+        return [pattern.unescape(pat) if any(k == LIT for _, k in field) else text]
+
+
+def _assignment_tildes(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """In assignments, ``~`` also expands after ``=``-less start and after each ``:``."""
+    out: list[Part] = []
+    for part in parts:
+        if isinstance(part, Lit) and "~" in part.text:
+            pieces = part.text.split(":")
+            for k, piece in enumerate(pieces):
+                if k:
+                    out.append(Lit(":"))
+                if piece.startswith("~") and (k > 0 or not out):
+                    user, slash, rest = piece[1:].partition("/")
+                    if re.match(r"[A-Za-z0-9_.+-]*\Z", user):
+                        out.append(Tilde(user))
+                        if slash or rest:
+                            out.append(Lit("/" + rest))
+                        continue
+                out.append(Lit(piece))
+        else:
+            out.append(part)
+    return tuple(out)
+
+
+def _remove(value: str, pat: str, op: str) -> str:
+    if not pattern.has_glob(pat):
+        lit = pattern.unescape(pat)
+        if op in ("#", "##"):
+            return value[len(lit) :] if value.startswith(lit) else value
+        return value[: len(value) - len(lit)] if lit and value.endswith(lit) else value
+    rx = pattern.compile_pattern(pat)
+    n = len(value)
+    if op == "#":
+        for k in range(0, n + 1):
+            if rx.match(value[:k]):
+                return value[k:]
+    elif op == "##":
+        for k in range(n, -1, -1):
+            if rx.match(value[:k]):
+                return value[k:]
+    elif op == "%":
+        for k in range(n, -1, -1):
+            if rx.match(value[k:]):
+                return value[:k]
+    else:
+        for k in range(0, n + 1):
+            if rx.match(value[k:]):
+                return value[:k]
+    return value
+
+
+def _case(value: str, pat: str, op: str) -> str:
+    upper = op.startswith("^")
+    convert: Callable[[str], str] = str.upper if upper else str.lower
+    out = []
+    for k, ch in enumerate(value):
+        if (op in ("^^", ",,") or k == 0) and (not pat or pattern.match(pat, ch)):
+            out.append(convert(ch))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+__all__ = ["Expander", "quote_for_shell", "BashError", "Var", "DQUOTE"]

@@ -1,0 +1,320 @@
+"""Everything a shell remembers: variables (with attributes and local scopes), functions,
+options, positional parameters, the directory stack, traps and aliases.
+
+A subshell is ``State.fork()``: a deep copy, so nothing it changes leaks back.
+Counters that limit the whole run (commands executed, the deadline) are shared by forks.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .errors import BashError, LimitExceeded, TimeoutExpired
+from .limits import BashLimits
+
+if TYPE_CHECKING:
+    from .parse import FuncDef
+
+
+class Var:
+    """One variable: a scalar, an indexed array (sparse) or an associative array."""
+
+    __slots__ = ("value", "array", "assoc", "attrs")
+
+    def __init__(self, value: str | None = None) -> None:
+        self.value = value
+        self.array: dict[int, str] | None = None
+        self.assoc: dict[str, str] | None = None
+        self.attrs: set[str] = set()
+
+    def copy(self) -> "Var":
+        v = Var(self.value)
+        v.array = dict(self.array) if self.array is not None else None
+        v.assoc = dict(self.assoc) if self.assoc is not None else None
+        v.attrs = set(self.attrs)
+        return v
+
+    @property
+    def is_set(self) -> bool:
+        if self.array is not None:
+            return bool(self.array)
+        if self.assoc is not None:
+            return bool(self.assoc)
+        return self.value is not None
+
+    def scalar(self) -> str | None:
+        """The value as ``$name`` sees it (element 0 of an array)."""
+        if self.array is not None:
+            return self.array.get(0)
+        if self.assoc is not None:
+            return self.assoc.get("0")
+        return self.value
+
+    def elements(self) -> list[str]:
+        if self.array is not None:
+            return [self.array[k] for k in sorted(self.array)]
+        if self.assoc is not None:
+            return list(self.assoc.values())
+        return [] if self.value is None else [self.value]
+
+    def keys(self) -> list[str]:
+        if self.array is not None:
+            return [str(k) for k in sorted(self.array)]
+        if self.assoc is not None:
+            return list(self.assoc)
+        return [] if self.value is None else ["0"]
+
+
+@dataclass
+class RunCounters:
+    """Shared by a shell and all its subshells: the limits are per run, not per subshell."""
+
+    limits: BashLimits
+    deadline: float
+    commands: int = 0
+    next_pid: int = 1000
+
+    def tick(self) -> None:
+        self.commands += 1
+        if self.commands > self.limits.max_commands:
+            raise LimitExceeded(f"command limit exceeded ({self.limits.max_commands} commands)")
+        if time.monotonic() > self.deadline:
+            raise TimeoutExpired(f"script timed out after {self.limits.timeout_ms} ms")
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise TimeoutExpired(f"script timed out after {self.limits.timeout_ms} ms")
+
+
+SHELL_OPTIONS = ("allexport", "braceexpand", "errexit", "hashall", "noclobber", "noexec", "noglob", "nounset", "pipefail", "verbose", "xtrace", "posix", "monitor", "emacs", "vi", "histexpand", "ignoreeof", "interactive-comments", "keyword", "noclobber", "notify", "onecmd", "physical", "privileged", "functrace", "errtrace", "nolog", "history")
+OPTION_LETTERS = {"a": "allexport", "e": "errexit", "f": "noglob", "u": "nounset", "x": "xtrace", "C": "noclobber", "v": "verbose", "n": "noexec", "h": "hashall", "B": "braceexpand", "E": "errtrace", "T": "functrace", "P": "physical", "H": "histexpand", "m": "monitor", "b": "notify", "k": "keyword", "t": "onecmd", "p": "privileged"}
+SHOPT_NAMES = ("autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize", "cmdhist", "compat31", "dirspell", "dotglob", "execfail", "expand_aliases", "extdebug", "extglob", "extquote", "failglob", "force_fignore", "globasciiranges", "globstar", "gnu_errfmt", "histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "inherit_errexit", "interactive_comments", "lastpipe", "lithist", "localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion", "nocaseglob", "nocasematch", "noexpand_translation", "nullglob", "patsub_replacement", "progcomp", "progcomp_alias", "promptvars", "shift_verbose", "sourcepath", "varredir_close", "xpg_echo")
+
+
+@dataclass
+class State:
+    counters: RunCounters
+    scopes: list[dict[str, Var]] = field(default_factory=lambda: [{}])
+    functions: dict[str, "FuncDef"] = field(default_factory=dict)
+    positional: list[str] = field(default_factory=list)
+    script_name: str = "bash"
+    options: dict[str, bool] = field(default_factory=dict)
+    shopts: dict[str, bool] = field(default_factory=dict)
+    dirstack: list[str] = field(default_factory=list)
+    traps: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    last_status: int = 0
+    pipestatus: list[int] = field(default_factory=lambda: [0])
+    call_depth: int = 0
+    subst_depth: int = 0
+    funcnames: list[str] = field(default_factory=list)
+    pid: int = 4242
+    bashpid: int = 4242
+    last_bg_pid: int | None = None
+    in_subshell: int = 0
+    loop_depth: int = 0
+    start_time: float = field(default_factory=time.monotonic)
+    local_frames: list[dict[str, Var | None]] = field(default_factory=list)
+    lineno: int = 0
+
+    def fork(self) -> "State":
+        new = State(self.counters)
+        new.scopes = [{k: v.copy() for k, v in scope.items()} for scope in self.scopes]
+        new.functions = dict(self.functions)
+        new.positional = list(self.positional)
+        new.script_name = self.script_name
+        new.options = dict(self.options)
+        new.shopts = dict(self.shopts)
+        new.dirstack = list(self.dirstack)
+        # a subshell does not inherit traps, only ignored signals (an empty action)
+        new.traps = {k: v for k, v in self.traps.items() if v == ""}
+        new.aliases = dict(self.aliases)
+        new.last_status = self.last_status
+        new.pipestatus = list(self.pipestatus)
+        new.call_depth = self.call_depth
+        new.subst_depth = self.subst_depth
+        new.funcnames = list(self.funcnames)
+        new.pid = self.pid
+        self.counters.next_pid += 1
+        new.bashpid = self.counters.next_pid
+        new.last_bg_pid = self.last_bg_pid
+        new.in_subshell = self.in_subshell + 1
+        new.loop_depth = 0
+        new.start_time = self.start_time
+        new.local_frames = []
+        new.lineno = self.lineno
+        return new
+
+    # -- variables ---------------------------------------------------------------------
+    def lookup(self, name: str) -> Var | None:
+        for scope in reversed(self.scopes):
+            var = scope.get(name)
+            if var is not None:
+                return var
+        return None
+
+    def resolve_nameref(self, name: str) -> str:
+        for _ in range(10):
+            var = self.lookup(name)
+            if var is None or "n" not in var.attrs or not var.value:
+                return name
+            name = var.value
+        return name
+
+    def get(self, name: str) -> str | None:
+        var = self.lookup(self.resolve_nameref(name))
+        return None if var is None else var.scalar()
+
+    def scope_for_write(self, name: str) -> dict[str, Var]:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope
+        return self.scopes[0]
+
+    def writable(self, name: str) -> Var:
+        """The variable ``name`` for writing (created as a global when missing)."""
+        name = self.resolve_nameref(name)
+        scope = self.scope_for_write(name)
+        var = scope.get(name)
+        if var is None:
+            var = Var()
+            scope[name] = var
+            if self.options.get("allexport"):
+                var.attrs.add("x")
+        if "r" in var.attrs:
+            raise BashError(f"{name}: readonly variable")
+        return var
+
+    def set(self, name: str, value: str) -> None:
+        var = self.writable(name)
+        value = self._transform(var, value)
+        if var.array is not None:
+            var.array[0] = value
+        elif var.assoc is not None:
+            var.assoc["0"] = value
+        else:
+            var.value = value
+        self._check_size(value)
+
+    def _transform(self, var: Var, value: str) -> str:
+        if "i" in var.attrs:
+            from . import arith
+
+            value = str(arith.evaluate(value, _ArithView(self)) if value.strip() else 0)
+        if "l" in var.attrs:
+            value = value.lower()
+        elif "u" in var.attrs:
+            value = value.upper()
+        return value
+
+    def _check_size(self, value: str) -> None:
+        if len(value) > self.counters.limits.max_string_bytes:
+            raise LimitExceeded(f"string length limit exceeded ({self.counters.limits.max_string_bytes} bytes)")
+
+    def set_element(self, name: str, key: str, value: str) -> None:
+        var = self.writable(name)
+        value = self._transform(var, value)
+        self._check_size(value)
+        if var.assoc is not None:
+            var.assoc[key] = value
+            return
+        if var.array is None:
+            var.array = {} if var.value is None else {0: var.value}
+            var.value = None
+        index = self.array_index(name, key, var)
+        var.array[index] = value
+        if len(var.array) > self.counters.limits.max_array_elements:
+            raise LimitExceeded(f"array size limit exceeded ({self.counters.limits.max_array_elements} elements)")
+
+    def array_index(self, name: str, key: str, var: Var) -> int:
+        from . import arith
+
+        index = arith.evaluate(key, _ArithView(self)) if key.strip() else 0
+        if index < 0:
+            size = (max(var.array) + 1) if var.array else 0
+            index += size
+            if index < 0:
+                raise BashError(f"{name}[{key}]: bad array subscript")
+        return index
+
+    def set_array(self, name: str, values: list[str]) -> None:
+        var = self.writable(name)
+        if len(values) > self.counters.limits.max_array_elements:
+            raise LimitExceeded(f"array size limit exceeded ({self.counters.limits.max_array_elements} elements)")
+        var.value = None
+        var.assoc = None
+        var.array = {i: self._transform(var, v) for i, v in enumerate(values)}
+
+    def unset(self, name: str) -> None:
+        name = self.resolve_nameref(name)
+        for scope in reversed(self.scopes):
+            var = scope.get(name)
+            if var is not None:
+                if "r" in var.attrs:
+                    raise BashError(f"unset: {name}: cannot unset: readonly variable")
+                if scope is not self.scopes[0] and len(self.scopes) > 1:
+                    # unsetting a local leaves it unset-but-local (bash's dynamic scoping)
+                    scope[name] = Var()
+                    scope[name].attrs = {a for a in var.attrs if a == "local"}
+                else:
+                    del scope[name]
+                return
+
+    def exported(self) -> dict[str, str]:
+        env: dict[str, str] = {}
+        for scope in self.scopes:
+            for name, var in scope.items():
+                if "x" in var.attrs:
+                    value = var.scalar()
+                    if value is not None:
+                        env[name] = value
+                    else:
+                        env.pop(name, None)
+                elif name in env:
+                    del env[name]
+        return env
+
+    def all_names(self) -> list[str]:
+        names: set[str] = set()
+        for scope in self.scopes:
+            names.update(n for n, v in scope.items() if v.is_set or v.attrs)
+        return sorted(names)
+
+    @property
+    def cwd(self) -> str:
+        return self.get("PWD") or "/"
+
+
+class _ArithView:
+    """Lets arithmetic read and write the shell's variables."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def arith_get(self, name: str, index: str | None) -> str:
+        var = self.state.lookup(self.state.resolve_nameref(name))
+        if var is None:
+            if self.state.options.get("nounset"):
+                from .errors import FatalExpansionError
+
+                raise FatalExpansionError(f"{name}: unbound variable")
+            return ""
+        if index is None:
+            return var.scalar() or ""
+        if var.assoc is not None:
+            return var.assoc.get(index, "")
+        if var.array is None:
+            return (var.value or "") if self.state.array_index(name, index, var) == 0 else ""
+        return var.array.get(self.state.array_index(name, index, var), "")
+
+    def arith_set(self, name: str, index: str | None, value: int) -> None:
+        if index is None:
+            self.state.set(name, str(value))
+        else:
+            self.state.set_element(name, index, str(value))
+
+
+def arith_view(state: State) -> _ArithView:
+    return _ArithView(state)

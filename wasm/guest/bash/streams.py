@@ -1,0 +1,166 @@
+"""File descriptors of the interpreter: output sinks, the capped result buffers, and a
+pull-based input stream that ``read`` can consume byte-exactly.
+
+Output of a generator context (a pipeline stage, ``$(...)``, the whole script) goes to a
+``Channel``: whatever is written there is yielded by the running generator at its next
+chance, which is what lets ``2>&1 | grep`` and ``>&2`` interleave in order.
+"""
+
+from __future__ import annotations
+
+from typing import IO as TextIO
+from typing import BinaryIO, Iterator, Union
+
+
+class Channel:
+    """Bytes waiting to be yielded by the generator that owns this channel."""
+
+    __slots__ = ("buf",)
+
+    def __init__(self) -> None:
+        self.buf: list[bytes] = []
+
+    def write(self, data: bytes) -> int:
+        if data:
+            self.buf.append(data)
+        return len(data)
+
+    def take(self) -> bytes:
+        data = b"".join(self.buf)
+        self.buf.clear()
+        return data
+
+
+class CappedBuffer:
+    """The script's final stdout or stderr: keeps the first ``limit`` bytes, counts the rest."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.parts: list[bytes] = []
+        self.kept = 0
+        self.total = 0
+
+    def write(self, data: bytes) -> int:
+        self.total += len(data)
+        room = self.limit - self.kept
+        if room > 0:
+            piece = data[:room]
+            self.parts.append(piece)
+            self.kept += len(piece)
+        return len(data)
+
+    @property
+    def truncated(self) -> bool:
+        return self.total > self.limit
+
+    def result(self) -> bytes:
+        data = b"".join(self.parts)
+        if self.truncated:
+            data += f"\n... ({self.total} bytes total, truncated)".encode()
+        return data
+
+
+class NullSink:
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+
+class FileSink:
+    """An output redirection to a real file (opened by the redirection, closed after)."""
+
+    def __init__(self, handle: BinaryIO, path: str) -> None:
+        self.handle = handle
+        self.path = path
+        self.closed = False
+
+    def write(self, data: bytes) -> int:
+        if self.closed:
+            return 0
+        self.handle.write(data)
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.handle.close()
+
+
+class ClosedFd:
+    """``>&-``: writes fail silently (bash reports EBADF; we drop the bytes)."""
+
+    def write(self, data: bytes) -> int:
+        return 0
+
+
+class InputStream:
+    """Standard input: chunks pulled lazily from a source, with push-back for ``read``."""
+
+    __slots__ = ("source", "pending", "done", "handle")
+
+    def __init__(self, source: Iterator[bytes] | None = None, data: bytes = b"", handle: TextIO[bytes] | None = None) -> None:
+        self.source = source
+        self.pending = data
+        self.done = source is None
+        self.handle = handle
+
+    @classmethod
+    def empty(cls) -> "InputStream":
+        return cls()
+
+    def _pull(self) -> bool:
+        if self.done or self.source is None:
+            return False
+        try:
+            chunk = next(self.source)
+        except StopIteration:
+            self.done = True
+            return False
+        self.pending += chunk
+        return True
+
+    def chunks(self) -> Iterator[bytes]:
+        """Everything not consumed yet, chunk by chunk (what a command's ``ctx.stdin`` is)."""
+        while True:
+            if self.pending:
+                data, self.pending = self.pending, b""
+                yield data
+                continue
+            if not self._pull():
+                return
+
+    def read_until(self, delim: bytes | None, limit: int | None = None) -> tuple[bytes, bool]:
+        """Read up to and including ``delim`` (or ``limit`` bytes); (data, hit-end-of-input)."""
+        while True:
+            if limit is not None and len(self.pending) >= limit and (delim is None or delim not in self.pending[:limit]):
+                data, self.pending = self.pending[:limit], self.pending[limit:]
+                return data, False
+            if delim is not None:
+                cut = self.pending.find(delim)
+                if cut >= 0 and (limit is None or cut < limit):
+                    data, self.pending = self.pending[: cut + 1], self.pending[cut + 1 :]
+                    return data, False
+            if not self._pull():
+                data, self.pending = self.pending, b""
+                return data, True
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+        source = self.source
+        if source is not None and hasattr(source, "close"):
+            source.close()
+
+
+def read_file_chunks(handle: BinaryIO, size: int = 65536) -> Iterator[bytes]:
+    try:
+        while True:
+            chunk = handle.read(size)
+            if not chunk:
+                return
+            yield chunk
+    finally:
+        handle.close()
+
+
+Fd = Union[Channel, CappedBuffer, NullSink, FileSink, ClosedFd, InputStream]
