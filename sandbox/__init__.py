@@ -5,6 +5,8 @@ The isolate core (``engine``, ``isolate``, ``workers``, ``hostcalls``, ``limits`
 ``routes``, ``cli``) wires it to ``codemode`` and ``workspace``.
 """
 
+__version__ = "0.1.0"
+
 from .api import AsyncSandbox, ExecutionResult, Sandbox
 from .errors import (
     CodeTooLarge,

@@ -157,7 +157,7 @@ def run(request_json: str, raw_call: Callable[[str, str], str], err_type: type[B
     capture = LogCapture(int(request.get("max_output_bytes", 1_000_000)))
     channel = HostChannel(raw_call, err_type)
     user_globals: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins,
-                                    "__sandbox_return__": _TopLevelReturn}
+                                    "__sandbox_return__": _TopLevelReturn, "ToolError": ToolError}
     for label, tools in request.get("namespaces", {}).items():
         user_globals[label] = Namespace(label, channel, tools)
     code = strip_fence(request.get("code", ""))

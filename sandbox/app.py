@@ -1,0 +1,112 @@
+"""The HTTP service: builds the FastAPI app, owns start-up and shutdown, and the edges.
+
+Start-up compiles (or loads) the guest, starts the worker pool and opens the database.
+Every ``/v1`` request passes the bearer-token check when a token is configured. Errors
+become JSON values here, once, so route functions need no try/except:
+``{"error": {"code", "message", "details"?}}``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from contextlib import asynccontextmanager
+from typing import AsyncIterator, Awaitable, Callable
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from workspace import WorkspaceError, WorkspaceStore
+
+from . import __version__
+from .api import AsyncSandbox
+from .errors import SandboxError
+from .routes import router
+from .settings import Settings
+from .workspace_routes import workspace_router
+
+log = logging.getLogger("sandbox.app")
+
+
+def error_body(code: str, message: str, details: object = None) -> dict[str, object]:
+    error: dict[str, object] = {"code": code, "message": message}
+    if details is not None:
+        error["details"] = details
+    return {"error": error}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        sandbox = AsyncSandbox(limits=settings.limits, workers=settings.workers,
+                               cache_dir=settings.cache_dir)
+        await sandbox.start()
+        store = await WorkspaceStore.open(settings.database_path, settings.blob_dir)
+        app.state.sandbox = sandbox
+        app.state.workspaces = store
+        try:
+            yield
+        finally:
+            await store.close()
+            await sandbox.close()
+
+    app = FastAPI(title="wasm-sandbox", version=__version__, lifespan=lifespan,
+                  summary="Sandboxed execution of model-written Python and bash in WebAssembly isolates.")
+    app.state.settings = settings
+    app.include_router(router)
+    app.include_router(workspace_router())
+    _install_edges(app, settings)
+    return app
+
+
+def _install_edges(app: FastAPI, settings: Settings) -> None:
+    @app.middleware("http")
+    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        if request.url.path.startswith("/v1"):
+            if settings.token is not None:
+                supplied = request.headers.get("authorization", "")
+                expected = f"Bearer {settings.token}"
+                if not hmac.compare_digest(supplied.encode(), expected.encode()):
+                    return JSONResponse(error_body("unauthorized", "missing or wrong bearer token"),
+                                        status_code=401, headers={"WWW-Authenticate": "Bearer"})
+            length = request.headers.get("content-length")
+            if length is not None and length.isdigit() and int(length) > settings.max_request_bytes:
+                return JSONResponse(error_body("request_too_large",
+                                               f"request body over {settings.max_request_bytes} bytes"),
+                                    status_code=413)
+        return await call_next(request)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        details = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+                   for e in exc.errors()]
+        summary = "; ".join(f"{'.'.join(str(p) for p in d['loc'])}: {d['msg']}" for d in details)
+        return JSONResponse(error_body("invalid_request", summary or "invalid request", details),
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse(error_body(_http_code(exc.status_code), str(exc.detail)),
+                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(WorkspaceError)
+    async def workspace_error(_: Request, exc: WorkspaceError) -> JSONResponse:
+        status = {"ENOENT": 404, "EEXIST": 409, "ENOTEMPTY": 409, "EPERM": 403,
+                  "EFBIG": 413}.get(getattr(exc, "code", ""), 400)
+        return JSONResponse(error_body(getattr(exc, "code", "EINVAL"), str(exc)), status_code=status)
+
+    @app.exception_handler(SandboxError)
+    async def sandbox_error(_: Request, exc: SandboxError) -> JSONResponse:
+        log.error("sandbox error reached the edge: %s", exc)
+        return JSONResponse(error_body(exc.kind, str(exc)), status_code=503)
+
+
+def _http_code(status: int) -> str:
+    return {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+            405: "method_not_allowed", 409: "conflict", 413: "request_too_large"}.get(status, f"http_{status}")

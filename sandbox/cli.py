@@ -1,0 +1,137 @@
+"""The ``sandbox`` command: serve, exec, bash, doctor, build, and workspace commands."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from .limits import Limits
+from .settings import Settings, default_data_dir
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+
+    settings = Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
+                                 workers=args.workers)
+    print(f"sandbox: data in {settings.data_dir}; listening on http://{args.host}:{args.port}",
+          file=sys.stderr)
+    if settings.token is None and args.host not in ("127.0.0.1", "localhost", "::1"):
+        print("sandbox: WARNING: listening beyond loopback without SANDBOX_TOKEN", file=sys.stderr)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def cmd_exec(args: argparse.Namespace) -> int:
+    from .api import AsyncSandbox
+
+    if args.code is not None:
+        code = args.code
+    elif args.file == "-":
+        code = sys.stdin.read()
+    elif args.file:
+        code = Path(args.file).read_text(encoding="utf-8")
+    else:
+        print("sandbox exec: give -c CODE or a FILE (- for stdin)", file=sys.stderr)
+        return 2
+    limits = Limits.default.replace(deadline_s=args.timeout_ms / 1000 if args.timeout_ms else None,
+                                    memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else None)
+
+    async def run() -> dict[str, Any]:
+        async with AsyncSandbox(limits=limits, workers=1) as sandbox:
+            return (await sandbox.execute(code)).to_dict()
+
+    outcome = asyncio.run(run())
+    if args.json:
+        _print_json(outcome)
+    else:
+        for line in outcome["logs"]:
+            print(line)
+        if outcome["status"] == "completed":
+            if outcome["result"] is not None:
+                print(json.dumps(outcome["result"], indent=2, ensure_ascii=False))
+        else:
+            error = outcome.get("error") or {}
+            if error.get("traceback"):
+                print(error["traceback"].rstrip(), file=sys.stderr)
+            else:
+                print(f"{error.get('name')}: {error.get('message')}", file=sys.stderr)
+            if outcome.get("trap"):
+                print(f"[{outcome['trap']['kind']}] {outcome['trap']['message']}", file=sys.stderr)
+    return 0 if outcome["status"] == "completed" else 1
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from .engine import cache_state
+
+    state = cache_state(Path(args.cache_dir) if args.cache_dir else None)
+    state["python"] = sys.version.split()[0]
+    state["data_dir"] = str(default_data_dir())
+    state["token_configured"] = bool(os.environ.get("SANDBOX_TOKEN"))
+    _print_json(state)
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .engine import ensure_compiled
+
+    guest = ensure_compiled(Path(args.cache_dir) if args.cache_dir else None)
+    print(guest.path)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sandbox", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="start the HTTP service")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR or ~/.local/share/sandbox)")
+    serve.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
+    serve.add_argument("--log-level", default="info")
+    serve.set_defaults(func=cmd_serve)
+
+    run = commands.add_parser("exec", help="run Python in a fresh isolate")
+    run.add_argument("file", nargs="?", help="a Python file, or - for stdin")
+    run.add_argument("-c", dest="code", help="the code to run")
+    run.add_argument("--timeout-ms", type=int)
+    run.add_argument("--memory-mb", type=int)
+    run.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    run.set_defaults(func=cmd_exec)
+
+    doctor = commands.add_parser("doctor", help="versions, cache paths and their state")
+    doctor.add_argument("--cache-dir")
+    doctor.set_defaults(func=cmd_doctor)
+
+    build = commands.add_parser("build", help="build and compile the guest now (else on first use)")
+    build.add_argument("--cache-dir")
+    build.set_defaults(func=cmd_build)
+
+    try:
+        from .workspace_cli import register
+    except ImportError:  # pragma: no cover - the workspace CLI ships with the package
+        pass
+    else:
+        register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

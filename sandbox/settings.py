@@ -1,0 +1,49 @@
+"""Service settings: where data lives, who may call, how many workers, default limits."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .limits import Limits
+
+
+def default_data_dir() -> Path:
+    configured = os.environ.get("SANDBOX_DATA_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "sandbox"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the service is started with. ``from_env`` reads the environment."""
+
+    data_dir: Path = field(default_factory=default_data_dir)
+    """SQLite database (``sandbox.db``) and blob directory (``blobs/``) live here."""
+    token: str | None = None
+    """If set, every ``/v1`` request needs ``Authorization: Bearer <token>``."""
+    workers: int | None = None
+    """Worker processes in the pool (default: CPU count + 1, between 2 and 8)."""
+    limits: Limits = Limits.default
+    """Defaults for a request that does not set its own limits."""
+    cache_dir: Path | None = None
+    """Guest build and compile cache (default ``$SANDBOX_CACHE_DIR`` or ``~/.cache/wasm-sandbox``)."""
+    max_request_bytes: int = 16 * 1024 * 1024
+    """Largest HTTP request body accepted (413 beyond)."""
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> "Settings":
+        values: dict[str, object] = {"token": os.environ.get("SANDBOX_TOKEN") or None}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]
+
+    @property
+    def database_path(self) -> Path:
+        return self.data_dir / "sandbox.db"
+
+    @property
+    def blob_dir(self) -> Path:
+        return self.data_dir / "blobs"
