@@ -290,6 +290,30 @@ class _Txn:
             found = await cur.fetchone()
         return bytes(found[0]) if found is not None and found[0] is not None else b""
 
+    async def contents(self, paths: Sequence[str]) -> dict[str, bytes]:
+        """Bytes of the files at these exact paths (no following); others are left out."""
+        out: dict[str, bytes] = {}
+        if self.ws_id is None:
+            return out
+        for start in range(0, len(paths), 500):
+            chunk = paths[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            async with self.conn.execute(
+                f"SELECT path, storage, blob_key, content FROM workspace_entries WHERE workspace_id = ?"
+                f" AND type = 'file' AND path IN ({marks})",
+                (self.ws_id, *chunk),
+            ) as cur:
+                rows = await cur.fetchall()
+            blobs: list[tuple[str, str]] = []
+            for path, storage, key, content in rows:
+                if storage == "blob":
+                    blobs.append((path, key))
+                else:
+                    out[path] = bytes(content) if content is not None else b""
+            if blobs:
+                out.update(await asyncio.to_thread(self.store._read_blobs, blobs))
+        return out
+
     # --- mutations -----------------------------------------------------------------------
 
     async def _insert(self, r: _Row) -> None:
@@ -549,6 +573,15 @@ class WorkspaceStore:
         except FileNotFoundError as exc:
             raise WorkspaceError(f"blob {key} is missing from the blob directory", code="EIO") from exc
 
+    def _read_blobs(self, wanted: list[tuple[str, str]]) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for path, key in wanted:
+            try:
+                out[path] = self._blob_path(key).read_bytes()
+            except FileNotFoundError:
+                _log.error("blob %s of %s is missing from the blob directory", key, path)
+        return out
+
     def _delete_blobs(self, keys: Iterable[str]) -> None:
         for key in keys:
             try:
@@ -653,25 +686,10 @@ class Workspace:
         """Contents of the files at these exact paths, in one transaction.
 
         No symlink following; missing paths, directories and links are simply absent from
-        the result. Used by the bulk readers (grep, search, snapshot).
+        the result. Used by the bulk readers (grep, search).
         """
-        wanted = sorted({_paths.normalize(p) for p in paths})
-        out: dict[str, bytes] = {}
         async with self._txn(write=False) as t:
-            if t.ws_id is None:
-                return out
-            for start in range(0, len(wanted), 500):
-                chunk = wanted[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                async with t.conn.execute(
-                    f"SELECT {_COLUMNS}, content FROM workspace_entries WHERE workspace_id = ?"
-                    f" AND type = 'file' AND path IN ({marks})",
-                    (t.ws_id, *chunk),
-                ) as cur:
-                    rows = [_row(r) for r in await cur.fetchall()]
-                for r in rows:
-                    out[r.path] = await t.content_of(r)
-        return out
+            return await t.contents(sorted({_paths.normalize(p) for p in paths}))
 
     async def exists(self, path: str) -> bool:
         """True for any entry, a dangling symlink included (the last link is not followed)."""

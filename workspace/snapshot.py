@@ -63,6 +63,7 @@ __all__ = [
     "SkippedEntry",
     "Snapshot",
     "SnapshotFile",
+    "default_materialise_root",
     "materialise",
     "take_snapshot",
     "write_back",
@@ -172,11 +173,7 @@ async def take_snapshot(ws: Workspace, *, max_files: int = 1000, max_file_bytes:
                     skipped.append(SkippedEntry(path, "count_limit", size))
                 else:
                     chosen[path] = (size, version, mime)
-            for path, r in (await t.rows_in(list(chosen))).items():
-                try:
-                    contents[path] = await t.content_of(r)
-                except WorkspaceError:
-                    pass
+            contents = await t.contents(list(chosen))
     files: dict[str, SnapshotFile] = {}
     for path, (size, version, mime) in chosen.items():
         data = contents.get(path)
@@ -190,6 +187,23 @@ async def take_snapshot(ws: Workspace, *, max_files: int = 1000, max_file_bytes:
     )  # fmt: skip
 
 
+def default_materialise_root() -> str | None:
+    """Where materialised trees go: ``/dev/shm`` (tmpfs) when usable, else the temp dir.
+
+    Creating a thousand small files measured 0.67 ms each on this machine's ext4 ``/tmp``
+    and 0.02 ms on tmpfs, which decides the 60 ms round-trip target. The snapshot already
+    holds the same bytes in memory, so tmpfs adds no new kind of cost; what a script writes
+    there is bounded by the sandbox's own limits. ``$WORKSPACE_MATERIALISE_ROOT`` overrides.
+    """
+    chosen = os.environ.get("WORKSPACE_MATERIALISE_ROOT")
+    if chosen:
+        return chosen
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK):
+        return shm
+    return None
+
+
 def _host(root: str, path: str) -> str:
     return os.path.join(root, path.lstrip("/"))
 
@@ -198,8 +212,12 @@ def _host(root: str, path: str) -> str:
 def materialise(
     snap: Snapshot, *, root: str | os.PathLike[str] | None = None, scratch: tuple[str, ...] = SCRATCH_PATHS
 ) -> Iterator[str]:
-    """Write ``snap`` into a fresh private directory; yield its path; always remove it."""
-    host_dir = tempfile.mkdtemp(prefix="workspace-", dir=root)  # created 0700
+    """Write ``snap`` into a fresh private directory; yield its path; always remove it.
+
+    ``root`` is the parent directory (default: ``default_materialise_root()``).
+    """
+    host_dir = tempfile.mkdtemp(prefix="workspace-", dir=root if root is not None else default_materialise_root())
+    # mkdtemp creates it 0700: private to this user.
     try:
         for d in sorted(snap.directories, key=_paths.depth):
             os.mkdir(_host(host_dir, d), 0o755)
@@ -265,19 +283,22 @@ def _scan(host_dir: str, snap: Snapshot) -> _HostScan:
             if ws_dir == "/" and path in SCRATCH_PATHS and path not in snap.occupied_scratch:
                 continue  # the sandbox's own scratch space, never written back
             try:
-                mode = entry.stat(follow_symlinks=False).st_mode
+                # DirEntry answers these from d_type, without a stat call per entry.
+                is_link = entry.is_symlink()
+                is_dir = not is_link and entry.is_dir(follow_symlinks=False)
+                is_file = not is_link and not is_dir and entry.is_file(follow_symlinks=False)
             except OSError as exc:
                 scan.errors.append(f"Could not stat {path}: {exc.strerror}")
                 continue
-            if stat_mod.S_ISLNK(mode):
+            if is_link:
                 scan.errors.append(f"Refused symlink {path}: symlinks are not written back to the workspace")
-            elif stat_mod.S_ISDIR(mode):
+            elif is_dir:
                 if _paths.depth(path) > MAX_DIR_DEPTH:
                     scan.errors.append(f"Refused directory nested deeper than {MAX_DIR_DEPTH} levels: {path[:80]}...")
                     continue
                 scan.dirs.add(path)
                 pending.append((entry.path, path))
-            elif stat_mod.S_ISREG(mode):
+            elif is_file:
                 scan.files[path] = entry.path
             else:
                 scan.errors.append(f"Refused special file {path}: only regular files and directories are written back")
@@ -294,9 +315,11 @@ def _read_host_file(host_path: str) -> bytes:
             raise InvalidArgument("not a regular file")
         if info.st_size > MAX_FILE_BYTES:
             raise InvalidArgument(f"{info.st_size} bytes is over the {MAX_FILE_BYTES}-byte file limit")
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
+        # Ask for one byte more than fstat promised: a short read then means end of file.
+        chunks = [os.read(fd, info.st_size + 1)]
+        if len(chunks[0]) > info.st_size:
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
         return b"".join(chunks)
     finally:
         os.close(fd)
