@@ -221,20 +221,73 @@ def materialise(
     try:
         for d in sorted(snap.directories, key=_paths.depth):
             os.mkdir(_host(host_dir, d), 0o755)
+        stamps: dict[str, _Stamp] = {}
         for f in snap.files.values():
             fd = os.open(_host(host_dir, f.path), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
             try:
                 view = memoryview(f.content)
                 while view:
                     view = view[os.write(fd, view) :]
+                stamps[f.path] = _stamp(os.fstat(fd))
             finally:
                 os.close(fd)
         for s in scratch:
             if s not in snap.occupied_scratch and s not in snap.directories:
                 os.makedirs(_host(host_dir, s), 0o755, exist_ok=True)
+        _MATERIALISED[host_dir] = _Materialised(snap, _settled(stamps, os.path.dirname(host_dir)))
         yield host_dir
     finally:
+        _MATERIALISED.pop(host_dir, None)
         _remove_tree(host_dir)
+
+
+_Stamp = tuple[int, int, int, int]
+
+
+def _stamp(info: os.stat_result) -> _Stamp:
+    return (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class _Materialised:
+    snap: Snapshot
+    stamps: dict[str, _Stamp]
+
+
+# host_dir -> what materialise wrote there; lets write-back skip reading untouched files.
+_MATERIALISED: dict[str, _Materialised] = {}
+
+
+def _settled(stamps: dict[str, _Stamp], parent: str) -> dict[str, _Stamp]:
+    """Keep the stamps that a later write is certain to change.
+
+    Any write changes a file's ctime to the filesystem clock's *current* value, and no
+    program can set ctime back. The clock is coarse, so a write in the same tick as
+    materialisation could leave ctime equal; a marker file created after materialisation
+    reads that clock. A file whose recorded ctime is strictly older than the marker's will
+    show a different ctime after any later write. Files from the marker's tick are left out
+    (write-back compares their bytes instead), the same rule git uses for "racily clean"
+    index entries.
+    """
+    fd, marker = tempfile.mkstemp(prefix=".clock-", dir=parent)
+    try:
+        now = os.fstat(fd).st_ctime_ns
+    finally:
+        os.close(fd)
+        os.unlink(marker)
+    return {path: st for path, st in stamps.items() if st[3] < now}
+
+
+def _untouched(materialised: _Materialised | None, path: str, host_path: str) -> bool:
+    if materialised is None:
+        return False
+    stamp = materialised.stamps.get(path)
+    if stamp is None:
+        return False
+    try:
+        return _stamp(os.lstat(host_path)) == stamp
+    except OSError:
+        return False
 
 
 def _remove_tree(path: str) -> None:
@@ -356,9 +409,14 @@ async def write_back(ws: Workspace, snap: Snapshot, host_dir: str | os.PathLike[
     writes: list[tuple[str, bytes, SnapshotFile | None]] = []
     # A file present on the host that could not be read must not count as deleted.
     unreadable: set[str] = set()
+    materialised = _MATERIALISED.get(root)
+    if materialised is not None and materialised.snap is not snap:
+        materialised = None
     for path in sorted(scan.files):
         if _protected_ancestor(path, protected) is not None:
             errors.append(f"Skipped writing protected workspace file: {path}")
+            continue
+        if path in snap.files and _untouched(materialised, path, scan.files[path]):
             continue
         try:
             data = _read_host_file(scan.files[path])

@@ -238,3 +238,29 @@ async def test_bad_limits_and_bad_host_dir_are_rejected(ws: Workspace, tmp_path:
     snap = await ws.snapshot()
     with pytest.raises(InvalidArgument):
         await ws.write_back(snap, tmp_path / "missing")
+
+
+async def test_same_size_rewrites_are_detected_even_with_mtime_restored(ws: Workspace) -> None:
+    for n in range(50):
+        await ws.write_file(f"/s/f{n}.txt", "aaaa")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        # Immediately, in the same clock tick as materialisation for some of them.
+        for n in range(0, 50, 5):
+            p = host(root, f"/s/f{n}.txt")
+            before = os.stat(p)
+            p.write_text("bbbb")
+            os.utime(p, ns=(before.st_atime_ns, before.st_mtime_ns))
+        report = await ws.write_back(snap, root)
+    assert report["changed_files"]["updated"] == sorted(f"/s/f{n}.txt" for n in range(0, 50, 5))
+    assert await ws.read_file("/s/f5.txt") == "bbbb" and await ws.read_file("/s/f1.txt") == "aaaa"
+
+
+async def test_write_back_into_a_foreign_directory_compares_bytes(ws: Workspace, tmp_path: Path) -> None:
+    await ws.write_file("/a.txt", "same")
+    await ws.write_file("/b.txt", "old")
+    snap = await ws.snapshot()
+    (tmp_path / "a.txt").write_text("same")
+    (tmp_path / "b.txt").write_text("new")
+    report = await ws.write_back(snap, tmp_path)
+    assert report["changed_files"]["updated"] == ["/b.txt"]
