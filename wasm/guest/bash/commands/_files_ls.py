@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ._files_common import (
+    OWNER_ID,
     OWNER_NAME,
     OptSpec,
     UsageError,
@@ -28,7 +29,7 @@ from ._files_common import (
 from .base import CommandContext, CommandResult
 
 _SPEC = OptSpec(
-    "aAdFlpRrSths1UCxiLG",
+    "aAdFlpRrSths1UCxiLGnogNqkvXcu",
     {
         "all": "a", "almost-all": "A", "directory": "d", "classify": "F", "recursive": "R",
         "reverse": "r", "human-readable": "h", "size": "s", "color": "color?",
@@ -57,6 +58,9 @@ class _Opts:
     group: bool = True
     dirs_first: bool = False
     full_time: bool = False
+    numeric: bool = False
+    show_owner: bool = True
+    time_field: str = "st_mtime"
     ctx: CommandContext | None = None
 
     def mode(self, real: str, info: os.stat_result | None) -> int | None:
@@ -111,6 +115,22 @@ def _options(argv: list[str]) -> tuple[_Opts, list[str]]:
             o.deref = True
         elif key == "G":
             o.group = False
+        elif key == "n":
+            o.long = o.numeric = True
+        elif key == "o":
+            o.long, o.group = True, False
+        elif key == "g":
+            o.long, o.show_owner = True, False
+        elif key == "v":
+            o.sort = "version"
+        elif key == "X":
+            o.sort = "extension"
+        elif key == "c":
+            o.time_field = "st_ctime"
+        elif key == "u":
+            o.time_field = "st_atime"
+        elif key in ("N", "q", "k"):
+            pass
         elif key == "gdf":
             o.dirs_first = True
         elif key == "full-time":
@@ -243,15 +263,27 @@ def _sorted(o: _Opts, entries: list[_Entry]) -> list[_Entry]:
         return c_sort_key(e.name)
 
     result = sorted(entries, key=name_key)
+    if o.sort == "version":
+        result.sort(key=lambda e: _version_key(e.name))
+    elif o.sort == "extension":
+        result.sort(key=lambda e: c_sort_key(e.name.rsplit(".", 1)[1]) if "." in e.name.lstrip(".") else b"")
     if o.sort == "size":
         result.sort(key=lambda e: -(shown_size(e.info) if e.info else 0))
     elif o.sort == "time":
-        result.sort(key=lambda e: -(e.info.st_mtime_ns if e.info else 0))
+        result.sort(key=lambda e: -(getattr(e.info, o.time_field + "_ns") if e.info else 0))
     if o.reverse:
         result.reverse()
     if o.dirs_first:
         result.sort(key=lambda e: 0 if e.info and st.S_ISDIR(e.info.st_mode) else 1)
     return result
+
+
+def _version_key(name: str) -> list[tuple[int, int | bytes]]:
+    """``ls -v``: digit runs compare as numbers, everything else bytewise."""
+    import re
+
+    return [(1, int(part)) if part.isdigit() else (0, c_sort_key(part))
+            for part in re.findall(r"\d+|\D+", name)]
 
 
 def _indicator(o: _Opts, mode: int | None) -> str:
@@ -307,7 +339,8 @@ def _emit(
         mode, links, owner, group, size, date, name = r[lead:]
         parts.append(mode)
         parts.append(links.rjust(widths[lead + 1]))
-        parts.append(owner.ljust(widths[lead + 2]))
+        if o.show_owner:
+            parts.append(owner.ljust(widths[lead + 2]))
         if o.group:
             parts.append(group.ljust(widths[lead + 3]))
         parts.append(size.rjust(widths[lead + 4]))

@@ -470,18 +470,26 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
             ctx.error(f"cp: {q(src)} and {q(dst)} are the same file")
             status = 1
             continue
+        skip: str | None = None
         if st.S_ISDIR(info.st_mode):
-            if _inside(ctx, src, dst) or _inside(ctx, src, dst.rsplit("/", 1)[0] if "/" in dst else "."):
-                if _inside(ctx, src, _parent(dst)):
-                    ctx.error(f"cp: cannot copy a directory, {q(src)}, into itself, {q(dst)}")
-                    status = 1
+            if _inside(ctx, src, _parent(dst)):
+                # GNU reports the loop but still copies everything except the new copy
+                # itself; a destination that did not exist is left created and empty.
+                ctx.error(f"cp: cannot copy a directory, {q(src)}, into itself, {q(dst)}")
+                status = 1
+                if dst_info is None:
+                    try:
+                        os.mkdir(dst_real)
+                    except OSError:
+                        pass
                     continue
+                skip = os.path.realpath(dst_real)
             if dst_info is not None and not st.S_ISDIR(dst_info.st_mode):
                 ctx.error(f"cp: cannot overwrite non-directory {q(dst)} with directory {q(src)}")
                 status = 1
                 continue
         ok = yield from _copy(ctx, src, src_real, dst, dst_real, info, preserve, no_clobber,
-                              verbose, deref, update)
+                              verbose, deref, update, skip)
         if not ok:
             status = 1
     return status
@@ -497,7 +505,7 @@ def _parent(path: str) -> str:
 def _copy(
     ctx: CommandContext, src: str, src_real: str, dst: str, dst_real: str,
     info: os.stat_result, preserve: bool, no_clobber: bool, verbose: bool, deref: bool,
-    update: bool,
+    update: bool, skip: str | None = None,
 ) -> Iterator[bytes]:
     dst_l = _lstat(dst_real.rstrip("/"))
     if st.S_ISDIR(info.st_mode):
@@ -519,12 +527,14 @@ def _copy(
             return False
         for child in children:
             c_src_real = os.path.join(src_real, child)
+            if skip is not None and os.path.realpath(c_src_real) == skip:
+                continue
             c_info = _lstat(c_src_real) if not deref else _stat(c_src_real)
             if c_info is None:
                 continue
             ok = (yield from _copy(ctx, _join(src, child), c_src_real, _join(dst, child),
                                    os.path.join(dst_real, child), c_info, preserve,
-                                   no_clobber, verbose, deref, update)) and ok
+                                   no_clobber, verbose, deref, update, skip)) and ok
         mode = effective_mode(ctx, src_real, info)
         if created or preserve:
             set_mode(ctx, dst_real, st.S_IMODE(mode) if preserve else st.S_IMODE(mode) & ~UMASK)

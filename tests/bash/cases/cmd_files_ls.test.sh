@@ -1,0 +1,116 @@
+# cmd_files_ls: ls listing, sorting, classification, long format (owner normalised), errors
+# Known divergences: none
+### ls-plain-sorted-one-per-line
+touch b a C .hidden
+mkdir dir
+ls
+### ls-all-and-almost-all
+touch x .y
+ls -a
+echo --
+ls -A
+### ls-one-flag-and-color-never
+touch a b
+ls -1 --color=never
+### ls-classify
+mkdir d
+touch f
+printf '#!/bin/sh\n' > run
+chmod +x run
+ln -s f link
+ls -F
+### ls-slash-indicator
+mkdir d
+touch f
+ls -p
+### ls-directory-flag
+mkdir d
+touch d/inner
+ls -d d
+ls -d
+### ls-reverse
+touch a b c
+ls -r
+### ls-size-sort
+printf '1' > small
+printf '12345' > big
+printf '123' > mid
+ls -S
+echo --
+ls -Sr
+### ls-time-sort-with-fixed-dates
+touch -d '2020-01-01 00:00' old
+touch -d '2021-06-01 00:00' new
+touch -d '2020-06-01 00:00' middle
+ls -t
+echo --
+ls -tr
+### ls-recursive
+mkdir -p a/b
+touch a/f a/b/g top
+ls -R
+### ls-recursive-named-dir
+mkdir -p d/sub
+touch d/sub/x
+ls -R d
+### ls-files-then-directories
+mkdir d1 d2
+touch f d1/in1
+ls f d1 d2
+### ls-missing-operand-status
+touch here
+ls here nosuch 2>&1
+echo "status=$?"
+### ls-missing-only
+ls nosuch
+echo "status=$?"
+### ls-invalid-option
+ls -j 2>&1
+echo "status=$?"
+### ls-long-format-normalised
+printf 'hello\n' > f
+mkdir d
+chmod 640 f
+touch -d '2020-01-02 03:04:05' f d
+ls -l | sed -E 's/^([^ ]+ +[0-9]+) [^ ]+ +[^ ]+ /\1 U G /'
+### ls-long-symlink-arrow
+touch -d '2020-01-02 03:04' target
+ln -s target link
+ls -l link | cut -d' ' -f1,9-
+### ls-long-human-sizes
+printf '%5000s' x > big
+touch -d '2020-01-02 03:04' big
+ls -lh big | sed -E 's/^([^ ]+ +[0-9]+) [^ ]+ +[^ ]+ /\1 U G /'
+### ls-long-old-date-shows-year
+touch -d '2001-02-03 04:05' f
+ls -l f | cut -d' ' -f6-
+### ls-long-directory-total
+mkdir d
+printf 'abc' > d/a
+printf '%5000s' x > d/b
+ls -l d | head -1
+### ls-dir-trailing-slash
+mkdir d
+touch d/x
+ls d/
+### ls-file-with-trailing-slash-fails
+touch f
+ls f/ 2>&1
+echo "status=$?"
+### ls-symlink-to-dir-is-followed
+mkdir real
+touch real/inside
+ln -s real alias
+ls alias
+### ls-long-dir-argument-with-d
+mkdir d
+chmod 750 d
+ls -ld d | cut -c1-10
+### ls-empty-directory
+mkdir empty
+ls empty
+echo "status=$?"
+### ls-block-sizes
+printf 'x' > one
+printf '%5000s' x > two
+ls -s one two
