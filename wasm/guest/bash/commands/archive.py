@@ -333,8 +333,8 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> Iterator[bytes]:
 
 
 def _gzip_error(prog: str, name: str, err: GzipFormatError) -> str:
-    # GNU gzip starts this one message on a fresh line.
-    if err.message == "not in gzip format":
+    # GNU gzip starts its data-error messages on a fresh line.
+    if "trailing garbage" not in err.message:
         return f"\n{prog}: {name}: {err.message}"
     return f"{prog}: {name}: {err.message}"
 
