@@ -40,6 +40,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "ENAMETOOLONG": 400,
     "ELOOP": 400,
     "EFBIG": 413,
+    "EBUSY": 503,
     "EUNAVAILABLE": 503,
 }
 

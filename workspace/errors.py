@@ -17,6 +17,10 @@ text still sees the classification::
     ├── LimitExceeded       EFBIG         a file over 100 MiB, a diff over 10,000 lines
     ├── Conflict            ECONFLICT     the stored entry changed under a writer's feet
     └── EditBatchError      (cause's code) a batch of edits failed part-way
+
+``WorkspaceError`` itself is raised with ``EBUSY`` (another process kept the database
+locked past the busy timeout: retry), ``EIO`` (a missing blob, a closed store) or
+``EUNAVAILABLE`` (the service has no store).
 """
 
 from __future__ import annotations

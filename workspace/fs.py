@@ -516,9 +516,9 @@ class WorkspaceStore:
         if self._closed:
             raise WorkspaceError("the workspace store is closed", code="EIO")
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             txn = _Txn(self, name, write)
             try:
+                await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 await txn.load()
                 yield txn
                 await txn.finish()
@@ -528,6 +528,9 @@ class WorkspaceStore:
                 await asyncio.to_thread(self._delete_blobs, txn.new_blobs)
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise Conflict(f"the database refused a change: {exc}") from exc
+                if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                    # Another process held the write lock past busy_timeout.
+                    raise WorkspaceError("the database is busy; retry the operation", code="EBUSY") from exc
                 raise
         if txn.dead_blobs:
             await asyncio.to_thread(self._delete_blobs, txn.dead_blobs)
