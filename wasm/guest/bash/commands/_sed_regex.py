@@ -1,0 +1,297 @@
+"""POSIX regular expressions (BRE and ERE, GNU flavour) translated to Python ``re`` syntax.
+
+Used by ``sed`` (BRE by default, ERE with ``-E``) and ``awk`` (ERE with awk's escapes).
+Text is handled as latin-1 decoded strings so one character is one byte, as in the C
+locale; callers compile with ``re.ASCII`` so case folding and classes stay ASCII-only.
+
+Known divergence: POSIX alternation is leftmost-longest, Python's is leftmost-first.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CLASSES: dict[str, str] = {
+    "alpha": "a-zA-Z",
+    "digit": "0-9",
+    "alnum": "0-9a-zA-Z",
+    "upper": "A-Z",
+    "lower": "a-z",
+    "space": " \\t\\n\\r\\f\\v",
+    "blank": " \\t",
+    "punct": "".join("\\" + c for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"),
+    "print": "\\x20-\\x7e",
+    "graph": "\\x21-\\x7e",
+    "cntrl": "\\x00-\\x1f\\x7f",
+    "xdigit": "0-9A-Fa-f",
+}
+
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
+
+
+class RegexError(ValueError):
+    """A pattern that is not a valid POSIX regular expression."""
+
+
+def _class_char(c: str) -> str:
+    if c.isalnum():
+        return c
+    return "\\" + c if c in "\\]^-[&~|" else re.escape(c)
+
+
+def _bracket(pat: str, i: int, awk: bool) -> tuple[str, int]:
+    """Translate the bracket expression starting after ``[`` at ``i``; return (class, next)."""
+    n = len(pat)
+    negate = False
+    if i < n and pat[i] == "^":
+        negate = True
+        i += 1
+    items: list[str] = []
+    first = True
+    while True:
+        if i >= n:
+            raise RegexError("unterminated [")
+        c = pat[i]
+        if c == "]" and not first:
+            i += 1
+            break
+        first = False
+        if c == "[" and i + 1 < n and pat[i + 1] in ":=.":
+            kind = pat[i + 1]
+            end = pat.find(kind + "]", i + 2)
+            if end < 0:
+                raise RegexError("unterminated character class")
+            name = pat[i + 2 : end]
+            i = end + 2
+            if kind == ":":
+                if name not in _CLASSES:
+                    raise RegexError("invalid character class")
+                items.append(_CLASSES[name])
+            else:
+                items.extend(_class_char(ch) for ch in name)
+            continue
+        if c == "\\" and i + 1 < n:
+            nxt = pat[i + 1]
+            if nxt in _SIMPLE_ESCAPES:
+                c = _SIMPLE_ESCAPES[nxt]
+                i += 2
+            elif awk or nxt in "\\]":
+                c = nxt
+                i += 2
+                if awk and nxt in "01234567":
+                    j = i
+                    while j < n and j < i + 2 and pat[j] in "01234567":
+                        j += 1
+                    c = chr(int(pat[i - 1 : j], 8) & 0xFF)
+                    i = j
+            else:
+                i += 1
+        else:
+            i += 1
+        # A range: c '-' end (a '-' right before ']' is literal).
+        if i + 1 < n and pat[i] == "-" and pat[i + 1] != "]":
+            end_c = pat[i + 1]
+            i += 2
+            if end_c == "\\" and i < n and (awk or pat[i] in "\\]"):
+                end_c = pat[i]
+                i += 1
+            elif end_c == "[" and i < n and pat[i] == ".":
+                close = pat.find(".]", i + 1)
+                if close < 0:
+                    raise RegexError("unterminated collating element")
+                end_c = pat[i + 1 : close] or "."
+                i = close + 2
+            if ord(end_c[0]) < ord(c):
+                raise RegexError("Invalid range end")
+            items.append(_class_char(c) + "-" + _class_char(end_c[0]))
+        else:
+            items.append(_class_char(c))
+    body = "".join(items)
+    return ("[^" if negate else "[") + body + "]", i
+
+
+_INTERVAL = re.compile(r"(\d+)(,(\d*))?")
+
+
+def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = False) -> str:
+    """Translate a POSIX BRE/ERE (GNU extensions included) into Python regex syntax."""
+    out: list[str] = []
+    # Index in ``out`` where the last quantifiable atom starts (None: nothing to repeat).
+    atom: int | None = None
+    quantified = False
+    n = len(pat)
+    i = 0
+    end_anchor = "$" if multiline else r"\Z"
+
+    def at_start() -> bool:
+        return not out or out[-1] in ("(", "|") or out[-1] == "^"
+
+    def add_quant(q: str) -> None:
+        nonlocal quantified
+        if atom is None:
+            out.append(re.escape(q[0]) + q[1:] if q in "*+?" else re.escape(q))
+            return
+        if quantified:
+            inner = "".join(out[atom:])
+            del out[atom:]
+            out.append("(?:" + inner + ")")
+        out.append(q)
+        quantified = True
+
+    def add_atom(text: str) -> None:
+        nonlocal atom, quantified
+        atom = len(out)
+        out.append(text)
+        quantified = False
+
+    group_starts: list[int] = []
+    while i < n:
+        c = pat[i]
+        if c == "\\":
+            if i + 1 >= n:
+                if awk:
+                    add_atom(r"\\")
+                    i += 1
+                    continue
+                raise RegexError("trailing backslash (\\)")
+            d = pat[i + 1]
+            i += 2
+            if not extended and d == "(":
+                group_starts.append(len(out))
+                out.append("(")
+                atom = None
+            elif not extended and d == ")":
+                if not group_starts:
+                    raise RegexError("Unmatched ) or \\)")
+                start = group_starts.pop()
+                inner = "".join(out[start:]) + ")"
+                del out[start:]
+                add_atom(inner)
+            elif not extended and d == "|":
+                out.append("|")
+                atom = None
+            elif not extended and d == "{":
+                close = pat.find("\\}", i)
+                m = _INTERVAL.fullmatch(pat[i:close]) if close >= 0 else None
+                if m is None:
+                    raise RegexError("Invalid preceding regular expression" if close >= 0 else "Unmatched \\{")
+                add_quant("{" + pat[i:close] + "}")
+                i = close + 2
+            elif not extended and d in "+?":
+                add_quant(d)
+            elif d.isdigit() and d != "0" and not awk:
+                add_atom("\\" + d)
+            elif d in "wWsSbB":
+                if d in "bB":
+                    out.append("\\" + d)
+                    atom = None
+                else:
+                    add_atom("\\" + d)
+            elif d == "<":
+                out.append(r"\b(?=\w)")
+                atom = None
+            elif d == ">":
+                out.append(r"\b(?<=\w)")
+                atom = None
+            elif d == "`":
+                out.append(r"\A")
+                atom = None
+            elif d == "'":
+                out.append(r"\Z")
+                atom = None
+            elif d in _SIMPLE_ESCAPES:
+                add_atom(re.escape(_SIMPLE_ESCAPES[d]))
+            elif awk and d in "01234567":
+                j = i
+                while j < n and j < i + 2 and pat[j] in "01234567":
+                    j += 1
+                add_atom(re.escape(chr(int(pat[i - 1 : j], 8) & 0xFF)))
+                i = j
+            elif not awk and d in "dox" and i < n:
+                base, width, digits = {"d": (10, 3, "0123456789"), "o": (8, 3, "01234567"), "x": (16, 2, "0123456789abcdefABCDEF")}[d]
+                j = i
+                while j < n and j < i + width and pat[j] in digits:
+                    j += 1
+                if j == i:
+                    add_atom(re.escape(d))
+                else:
+                    add_atom(re.escape(chr(int(pat[i:j], base) & 0xFF)))
+                    i = j
+            elif not awk and d == "c" and i < n:
+                add_atom(re.escape(chr(ord(pat[i].upper()) ^ 0x40)))
+                i += 1
+            else:
+                add_atom(re.escape(d))
+            continue
+        i += 1
+        if c == "[":
+            cls, i = _bracket(pat, i, awk)
+            add_atom(cls)
+        elif c == ".":
+            add_atom("(?s:.)")
+        elif c == "*":
+            if atom is None:
+                add_atom(r"\*")
+            else:
+                add_quant("*")
+        elif c == "^":
+            if extended or at_start():
+                out.append("^")
+                atom = None
+            else:
+                add_atom(r"\^")
+        elif c == "$":
+            if extended or i == n or pat.startswith("\\)", i) or pat.startswith("\\|", i):
+                out.append(end_anchor)
+                atom = None
+            else:
+                add_atom(r"\$")
+        elif extended and c in "+?":
+            if atom is None:
+                add_atom(re.escape(c))
+            else:
+                add_quant(c)
+        elif extended and c == "{":
+            close = pat.find("}", i)
+            m = _INTERVAL.fullmatch(pat[i:close]) if close >= 0 else None
+            if m is None or atom is None:
+                add_atom(r"\{")
+            else:
+                add_quant("{" + pat[i:close] + "}")
+                i = close + 1
+        elif extended and c == "(":
+            group_starts.append(len(out))
+            out.append("(")
+            atom = None
+        elif extended and c == ")":
+            if not group_starts:
+                if awk:
+                    raise RegexError("Unmatched ) or \\)")
+                add_atom(r"\)")
+                continue
+            start = group_starts.pop()
+            inner = "".join(out[start:]) + ")"
+            del out[start:]
+            add_atom(inner)
+        elif extended and c == "|":
+            out.append("|")
+            atom = None
+        else:
+            add_atom(re.escape(c))
+    if group_starts:
+        raise RegexError("Unmatched ( or \\(")
+    return "".join(out)
+
+
+def compile_posix(pat: str, extended: bool, *, awk: bool = False, icase: bool = False,
+                  multiline: bool = False) -> re.Pattern[str]:
+    """Compile a POSIX pattern; raises RegexError with a POSIX-style message."""
+    flags = re.ASCII
+    if icase:
+        flags |= re.IGNORECASE
+    if multiline:
+        flags |= re.MULTILINE
+    try:
+        return re.compile(translate(pat, extended, awk=awk, multiline=multiline), flags)
+    except re.error as exc:
+        raise RegexError(str(exc)) from None
