@@ -176,16 +176,17 @@ def tr(ctx: CommandContext, argv: list[str]) -> CommandResult:
     squeeze = "s" in flags
     truncate = "t" in flags
     needed = 2 if (delete and squeeze) or (not delete and not squeeze) else 1
+    allowed = 1 if delete and not squeeze else 2
     if not operands:
         raise UsageError("missing operand")
     if len(operands) < needed:
         if delete and squeeze:
             raise UsageError(f"missing operand after '{operands[0]}'\nTwo strings must be given when both deleting and squeezing repeats.")
         raise UsageError(f"missing operand after '{operands[0]}'\nTwo strings must be given when translating.")
-    if len(operands) > needed:
+    if len(operands) > allowed:
         if delete and not squeeze:
             raise UsageError(f"extra operand '{operands[1]}'\nOnly one string may be given when deleting without squeezing repeats.")
-        raise UsageError(f"extra operand '{operands[needed]}'")
+        raise UsageError(f"extra operand '{operands[allowed]}'")
     set1 = TrSet(operands[0], is_set2=False)
     set2 = TrSet(operands[1], is_set2=True) if len(operands) > 1 else None
     table: bytes | None = None
