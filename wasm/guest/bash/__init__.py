@@ -82,7 +82,7 @@ def _initial_state(counters: RunCounters, cwd: str, env: dict[str, str] | None) 
     ver.array = {0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}
     scope["BASH_VERSINFO"] = ver
     state.options.update({"braceexpand": True, "hashall": True, "interactive-comments": True})
-    state.shopts.update({"extglob": True, "cmdhist": True, "extquote": True, "patsub_replacement": True, "sourcepath": True, "promptvars": True, "progcomp": True, "interactive_comments": True, "globasciiranges": True, "checkwinsize": True, "hostcomplete": True, "complete_fullquote": True})
+    state.shopts.update({"cmdhist": True, "extquote": True, "patsub_replacement": True, "sourcepath": True, "promptvars": True, "progcomp": True, "interactive_comments": True, "globasciiranges": True, "checkwinsize": True, "hostcomplete": True, "complete_fullquote": True})
     return state
 
 
@@ -142,6 +142,7 @@ def run_script(
             status = drive(shell.run_source(script, io))
         except ExitShell as exc:
             status = exc.status
+        state.last_status = status
         try:
             counters.check_time()
             trap_status = drive(shell._run_exit_trap(io))
@@ -165,6 +166,7 @@ def run_script(
     except MemoryError:
         stderr.write(b"bash: out of memory\n")
         status = 1
+    shell.close_persistent()
     if channel.buf:
         stdout.write(channel.take())
     return BashResult(stdout.result(), stderr.result(), status & 0xFF, stdout.truncated, stderr.truncated, timed_out)

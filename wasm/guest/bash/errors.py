@@ -44,7 +44,9 @@ class ExpansionError(BashError):
 
 
 class FatalExpansionError(ExpansionError):
-    """An expansion error that makes a non-interactive shell exit (``set -u``, ``${x:?}``)."""
+    """An expansion error that makes a non-interactive shell exit 127 (``set -u``, ``${x:?}``)."""
+
+    status = 127
 
 
 class LimitExceeded(BashError):

@@ -40,8 +40,10 @@ PIPE_BUFFER = 65536
 
 
 @lru_cache(maxsize=512)
-def _parse_cached(source: str) -> ListNode:
-    return Parser(source).parse_all()
+def _parse_cached(source: str, extglob: bool = True) -> ListNode:
+    parser = Parser(source)
+    parser.extglob = extglob
+    return parser.parse_all()
 
 
 class IO:
@@ -87,12 +89,19 @@ class Shell:
         self.cleanups: list[Callable[[], None]] = []
         self.procsub_counter = 0
         self._decl_arrays: dict[int, list[str]] = {}
+        self.persistent: list[object] = []
+        """Files opened by ``exec >file``: they stay open until the script ends."""
 
     # -- helpers -----------------------------------------------------------------------
+    def close_persistent(self) -> None:
+        self._close(self.persistent)
+        self.persistent.clear()
+
     def fork(self) -> "Shell":
         child = Shell(self.state.fork(), self.root, self.limits)
         child.random = random.Random(self.random.random())
         child.cur_io = self.cur_io
+        child.persistent = self.persistent
         return child
 
     def resolve(self, path: str) -> str:
@@ -133,6 +142,7 @@ class Shell:
         parser = Parser(source)
         status = 0
         while True:
+            parser.extglob = bool(self.state.shopts.get("extglob"))
             try:
                 node = parser.next_command()
             except ShellSyntaxError as exc:
@@ -147,7 +157,7 @@ class Shell:
     def run_string(self, source: str, io: IO) -> Gen:
         """``eval``: parse everything first, then run (a syntax error runs nothing)."""
         try:
-            node = _parse_cached(source)
+            node = _parse_cached(source, bool(self.state.shopts.get("extglob")))
         except ShellSyntaxError as exc:
             self.error(io, exc.message)
             return 2
@@ -323,11 +333,22 @@ class Shell:
                 self.state.last_status = 1
                 return 1
             try:
-                status = yield from self._compound(cmd, io)
+                status = yield from self._compound_checked(cmd, io)
             finally:
                 self._close(opened)
             return status
-        return (yield from self._compound(cmd, io))
+        return (yield from self._compound_checked(cmd, io))
+
+    def _compound_checked(self, cmd: Command, io: IO) -> Gen:
+        """Expansion errors of a compound command's own words end the (sub)shell, as in bash."""
+        try:
+            return (yield from self._compound(cmd, io))
+        except FatalExpansionError as exc:
+            self.error(io, exc.message)
+            raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
+        except ExpansionError as exc:
+            self.error(io, exc.message)
+            raise ExitShell(1) from None
 
     def _compound(self, cmd: Command, io: IO) -> Gen:
         kind = type(cmd)
@@ -394,6 +415,7 @@ class Shell:
             status = yield from child.exec_list(body, io)
         except ExitShell as exc:
             status = exc.status
+        child.state.last_status = status
         yield from child._run_exit_trap(io)
         self.state.last_status = status
         return status
@@ -597,10 +619,10 @@ class Shell:
         try:
             if mode == "r":
                 handle = open(host, "rb")
-                return InputStream(read_file_chunks(handle), handle=handle)
+                return InputStream(read_file_chunks(handle), handle=handle)  # closed by the redirection
             if mode == "w" and self.state.options.get("noclobber") and os.path.isfile(host):
                 raise BashError(f"{path}: cannot overwrite existing file")
-            handle = open(host, "ab" if mode == "a" else "wb")
+            handle = open(host, "ab" if mode == "a" else "wb", buffering=0)
             return FileSink(handle, path)
         except IsADirectoryError:
             raise BashError(f"{path}: Is a directory") from None
@@ -642,6 +664,18 @@ class Shell:
         if op in (">&", "<&"):
             default = 1 if op == ">&" else 0
             fd = r.fd if r.fd is not None else default
+            if r.fdvar is not None:
+                if target == "-":
+                    held = self.state.get(r.fdvar)
+                    if held is not None and held.isdigit():
+                        closing = io.fds.pop(int(held), None)
+                        if isinstance(closing, FileSink):
+                            closing.close()
+                    return
+                fd = 10
+                while fd in io.fds:
+                    fd += 1
+                self.state.set(r.fdvar, str(fd))
             if target == "-":
                 io.fds.pop(fd, None)
                 return
@@ -656,6 +690,8 @@ class Shell:
                 io.fds[fd] = io.fds.get(src, ClosedFd())
                 io.fds.pop(src, None)
                 return
+            if target == "-" or (r.fdvar is not None and target == "-"):
+                pass
             if op == ">&" and r.fd is None:
                 sink = self.open_target(target, "w", io)
                 opened.append(sink)
@@ -775,13 +811,12 @@ class Shell:
             argv, decl_arrays = self._expand_argv(cmd.words)
         except FatalExpansionError as exc:
             self.error(io, exc.message)
-            raise ExitShell(1) from None
+            raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
         except LimitExceeded:
             raise
         except BashError as exc:
             self.error(io, exc.message)
-            st.last_status = 1
-            return 1
+            raise ExitShell(1) from None
         if not argv:
             sub_marker = st.counters.commands
             st.cmdsub_status = None  # type: ignore[attr-defined]
@@ -792,13 +827,12 @@ class Shell:
                         self._xtrace(io, [], [f"{a.name}={ex.string(a.value or '', True)}" if a.array is None else f"{a.name}=(...)"])
             except FatalExpansionError as exc:
                 self.error(io, exc.message)
-                raise ExitShell(1) from None
+                raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
             except LimitExceeded:
                 raise
             except BashError as exc:
                 self.error(io, exc.message)
-                st.last_status = 1
-                return 1
+                raise ExitShell(1) from None
             sub_status = getattr(st, "cmdsub_status", None)
             status = sub_status if sub_status is not None and st.counters.commands > sub_marker else 0
             if cmd.redirs:
@@ -829,7 +863,9 @@ class Shell:
                     temp_scope[a.name] = var
             except FatalExpansionError as exc:
                 self.error(io, exc.message)
-                raise ExitShell(1) from None
+                raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
+            except LimitExceeded:
+                raise
             except BashError as exc:
                 self.error(io, exc.message)
                 st.last_status = 1
@@ -839,7 +875,8 @@ class Shell:
         if cmd.redirs:
             if argv[0] == "exec" and len(argv) == 1:
                 try:
-                    self.apply_redirs(cmd.redirs, io, in_place=True)
+                    _, kept = self.apply_redirs(cmd.redirs, io, in_place=True)
+                    self.persistent.extend(kept)
                 except BashError as exc:
                     self.error(io, exc.message)
                     st.last_status = 1
@@ -850,7 +887,7 @@ class Shell:
                 io, opened = self.apply_redirs(cmd.redirs, io)
             except FatalExpansionError as exc:
                 self.error(io, exc.message)
-                raise ExitShell(1) from None
+                raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
             except LimitExceeded:
                 raise
             except BashError as exc:
@@ -919,6 +956,8 @@ class Shell:
             self._decl_arrays = decl_arrays or {}
             try:
                 status = builtin(self, argv, io)
+            except LimitExceeded:
+                raise
             except BashError as exc:
                 self.error(io, f"{name}: {exc.message}" if not exc.message.startswith(name) else exc.message)
                 status = exc.status
@@ -999,7 +1038,7 @@ class Shell:
                 if channel.buf:
                     yield channel.take()
                 counters.check_time()
-        except (ControlFlowTypes, LimitExceeded):
+        except (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, GeneratorExit, LimitExceeded):
             raise
         except BashError as exc:
             io.out(2).write(f"bash: {argv[0]}: {exc.message}\n".encode("utf-8", "surrogateescape"))
@@ -1091,7 +1130,6 @@ class Shell:
             raise LimitExceeded(f"{name}: maximum nesting level exceeded ({self.limits.max_call_depth})")
         child_state.options.update({"braceexpand": True, "hashall": True})
         child_state.options.update(options or {})
-        child_state.shopts.update({"extglob": True})
         for opt in ("IFS", "PS4", "OPTIND"):
             child_state.scopes[0].setdefault(opt, Var({"IFS": " \t\n", "PS4": "+ ", "OPTIND": "1"}[opt]))
         if "PWD" not in child_state.scopes[0]:
@@ -1124,7 +1162,7 @@ class Shell:
         size = 0
         status = 0
         try:
-            node = _parse_cached(source)
+            node = _parse_cached(source, bool(self.state.shopts.get("extglob")))
             gen = child.exec_list(node, io)
             while True:
                 try:
@@ -1165,7 +1203,9 @@ class Shell:
         data = self.command_subst_bytes(source)
         self.procsub_counter += 1
         tmp_dir = os.path.join(self.root, "tmp") if self.root not in ("", "/") else "/tmp"
-        created_dir = not os.path.isdir(tmp_dir)
+        if not os.path.isdir(tmp_dir):
+            self._procsub_made_tmp = True
+        created_dir = bool(getattr(self, "_procsub_made_tmp", False))
         os.makedirs(tmp_dir, exist_ok=True)
         name = f".bash-procsub-{os.getpid()}-{id(self)}-{self.procsub_counter}"
         host = os.path.join(tmp_dir, name)
@@ -1177,6 +1217,7 @@ class Shell:
                 os.unlink(host)
                 if created_dir:
                     os.rmdir(tmp_dir)
+                    self._procsub_made_tmp = False
             except OSError:
                 pass
 

@@ -23,7 +23,7 @@ from .words import (
 if TYPE_CHECKING:
     from .evaluate import Shell
 
-LIT, QUO, EXP, BRK = 0, 1, 2, 3
+LIT, QUO, EXP, BRK, EMPTY_AT = 0, 1, 2, 3, 4
 Seg = tuple[str, int]
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:=,%^+-]+\Z")
 _DEFAULT_IFS = " \t\n"
@@ -90,7 +90,7 @@ class Expander:
         if tilde_assign:
             parts = _assignment_tildes(parts)
         segs = self.parts(parts, False)
-        return "".join(t if k != BRK else " " for t, k in segs)
+        return "".join(t if k != BRK else " " for t, k in segs if k != EMPTY_AT)
 
     def pattern(self, raw: str) -> str:
         """Expand into a shell pattern: quoted characters come back backslash-escaped."""
@@ -125,7 +125,9 @@ class Expander:
                 segs.append((part.text, QUO))  # type: ignore[union-attr]
             elif kind is DQ:
                 inner = self.parts(part.parts, True)  # type: ignore[union-attr]
-                segs.append(("", QUO))
+                # "$@" with no parameters vanishes instead of making an empty word
+                if not (inner and all(k == EMPTY_AT for _, k in inner)):
+                    segs.append(("", QUO))
                 segs.extend(inner)
             elif kind is Param:
                 segs.extend(self.param(part, in_dq))  # type: ignore[arg-type]
@@ -206,7 +208,7 @@ class Expander:
             if name == "PIPESTATUS":
                 items = [str(s) for s in st.pipestatus]
             elif name == "FUNCNAME":
-                items = list(reversed(st.funcnames)) + (["main"] if st.funcnames else [])
+                items = list(reversed(st.funcnames))
             else:
                 items = [""] * (len(st.funcnames) + 1)
             if index in ("@", "*"):
@@ -289,7 +291,7 @@ class Expander:
                 segs.append(("", BRK))
             segs.append((v, kind))
         if not values and in_dq:
-            segs.append(("", BRK))
+            segs.append(("", EMPTY_AT))
         return segs
 
     def _arg_segs(self, arg: str | None, in_dq: bool) -> list[Seg]:
@@ -348,7 +350,7 @@ class Expander:
             items = [_remove(v, pat, op) for v in items]
         elif op in ("/", "//", "/#", "/%"):
             pat = self.pattern(p.arg or "")
-            rep = self._arg_segs(p.arg2, False) if p.arg2 is not None else []
+            rep = self.parts(parse_word(p.arg2, WORD), False) if p.arg2 else []
             items = [self._replace(v, pat, rep, op) for v in items]
         elif op in ("^", "^^", ",", ",,"):
             pat = self.pattern(p.arg) if p.arg else ""
@@ -418,9 +420,9 @@ class Expander:
         def replacement(matched: str) -> str:
             out = []
             for t, k in rep:
-                if k in (LIT, EXP) and "&" in t:
-                    out.append(t.replace("&", matched) if k == LIT else t)
-                elif k != BRK:
+                if k == LIT and "&" in t:
+                    out.append(t.replace("&", matched))
+                elif k not in (BRK, EMPTY_AT):
                     out.append(t)
             return "".join(out)
 
@@ -513,6 +515,8 @@ class Expander:
         exists = False
         last_delim: str | None = None
         for text, kind in segs:
+            if kind == EMPTY_AT:
+                continue
             if kind == BRK:
                 if exists:
                     fields.append(cur)
@@ -561,7 +565,7 @@ class Expander:
         if st.options.get("noglob"):
             return [text]
         if not any(k != QUO and any(c in t for c in "*?[") for t, k in field) and not (
-            st.shopts.get("extglob", True) and any(k != QUO and "(" in t for t, k in field)
+            st.shopts.get("extglob") and any(k != QUO and "(" in t for t, k in field)
         ):
             return [text]
         pat = "".join(glob_escape(t) if k == QUO else (t.replace("\\", "\\\\") if k == EXP else t) for t, k in field)

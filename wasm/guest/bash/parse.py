@@ -232,6 +232,10 @@ class Parser:
         self._line_pos = 0
         self._line_no = first_line
         self.pending: list[HereDoc] = []
+        self.extglob = True
+        """Accept ``@(...)``-style patterns in words (bash needs ``shopt -s extglob`` at
+        parse time, except inside ``[[ ]]``)."""
+        self.in_cond = False
 
     # -- positions and errors ------------------------------------------------------
     def line(self) -> int:
@@ -412,6 +416,7 @@ class Parser:
         sub = Parser(self.s)
         sub.i = j
         sub.first_line = 0
+        sub.extglob = self.extglob
         sub.parse_list(stop_at_paren=True)
         sub.skip_newlines()
         if sub.i >= self.n or sub.s[sub.i] != ")":
@@ -499,7 +504,7 @@ class Parser:
                 if cond_regex and paren_depth > 0 and c in " \t":
                     j += 1
                     continue
-                if c == "(" and j > start and s[j - 1] in "@!?*+" and (j - 1 == start or s[j - 2] != "\\"):
+                if c == "(" and j > start and s[j - 1] in "@!?*+" and (self.extglob or self.in_cond) and (j - 1 == start or s[j - 2] != "\\"):
                     j = self._scan_parens(j + 1)
                     continue
                 if c == "(" and j > start:
@@ -756,7 +761,11 @@ class Parser:
         if word == "[[":
             self.skip_blank()
             self.read_word()
-            expr = self._cond_or()
+            self.in_cond = True
+            try:
+                expr = self._cond_or()
+            finally:
+                self.in_cond = False
             self._cond_skip()
             if self._peek_reserved() != "]]":
                 raise self.fail()
@@ -825,7 +834,7 @@ class Parser:
                 fd = int(text)
             self.i = m.end()
         op = self.peek_op()
-        if op not in _REDIR_OPS:
+        if op not in _REDIR_OPS or (op in ("<", ">") and self.s.startswith("(", self.i + 1)):
             self.i = start
             return None
         self.i += len(op)
@@ -854,7 +863,8 @@ class Parser:
             if redir is not None:
                 redirs.append(redir)
                 continue
-            if self.peek_op() is not None:
+            op = self.peek_op()
+            if op is not None and not (op in ("<", ">") and self.s.startswith("(", self.i + 1)):
                 break
             word = self.read_word()
             if word is None:

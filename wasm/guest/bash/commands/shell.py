@@ -233,10 +233,11 @@ def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
                 if stop:
                     break
             elif conv in "qQ":
-                value = quote_for_shell(arg) if arg is not None else "''"
-                if arg is not None and re.match(r"[A-Za-z0-9_./:=,%+@^-]+\Z", arg):
-                    value = arg
-                elif arg is not None and "'" not in arg and not any(ord(ch) < 32 for ch in arg):
+                if not arg:
+                    value = "''"
+                elif any(ord(ch) < 32 or ord(ch) == 127 for ch in arg):
+                    value = quote_for_shell(arg)
+                else:
                     value = _backslash_quote(arg)
                 out.append((spec + "s") % value)
             elif conv == "c":
@@ -715,7 +716,7 @@ def b_exit(sh: "Shell", argv: list[str], io: "IO") -> int:
 def b_return(sh: "Shell", argv: list[str], io: "IO") -> int:
     if sh.state.call_depth == 0 and not getattr(sh.state, "sourcing", 0):
         _err(io, "return: can only `return' from a function or sourced script")
-        return 1
+        return 2
     if len(argv) > 1:
         try:
             status = int(argv[1]) & 0xFF
@@ -2190,7 +2191,7 @@ def gen_xargs(sh: "Shell", argv: list[str], io: "IO") -> Gen:
         sub.fds[0] = InputStream.empty()
         from . import COMMANDS
 
-        if cmd[0] not in COMMANDS and cmd[0] not in sh.state.functions and "/" not in cmd[0]:
+        if cmd[0] not in COMMANDS and "/" not in cmd[0]:
             io.out(2).write(_enc(f"xargs: {cmd[0]}: No such file or directory\n"))
             return 127
         try:
