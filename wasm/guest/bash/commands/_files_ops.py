@@ -454,8 +454,8 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return 1
     status = 0
     for src, dst in pairs[0]:
-        src_real = host(ctx, src, follow=False)
-        info = _lstat(src_real) if not deref else _stat(src_real)
+        src_real = host(ctx, src, follow=deref)
+        info = _lstat(src_real.rstrip("/") or "/") if not deref else _stat(src_real)
         if info is None:
             ctx.error(f"cp: cannot stat {q(src)}: {strerror(2)}")
             status = 1

@@ -1,0 +1,361 @@
+"""The file commands (ls, cp, find, stat, ...) driven directly through the command protocol.
+
+Most tests state the GNU behaviour they pin; ``test_matches_gnu`` also runs the real GNU
+tool on this machine over the same tree and compares bytes.
+"""
+
+from __future__ import annotations
+
+import grp
+import io
+import itertools
+import os
+import pwd
+import subprocess
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+import pytest
+
+from bash.commands import _files_common, files
+from bash.commands._files_common import OptSpec, UsageError, human, parse, quote_always
+from bash.commands._files_dates import DateError, parse_date, parse_touch_stamp
+from bash.commands._files_misc import sniff
+from bash.commands.base import CommandContext, CommandResult
+
+Runner = Callable[[list[str], Iterator[bytes]], CommandResult]
+
+
+def run(
+    root: Path,
+    argv: list[str],
+    stdin: Iterable[bytes] = (),
+    cwd: str = "/",
+    run_command: Runner | None = None,
+    extras: dict[str, object] | None = None,
+) -> tuple[bytes, bytes, int]:
+    """Run one command to completion; returns (stdout, stderr, status)."""
+    err = io.BytesIO()
+    ctx = CommandContext(
+        stdin=iter(stdin), stderr=err, cwd=cwd, env={"HOME": "/"}, root=str(root),
+        run_command=run_command, extras=extras if extras is not None else {},
+    )
+    gen = files.COMMANDS[argv[0]](ctx, argv)
+    out = bytearray()
+    while True:
+        try:
+            out += next(gen)
+        except StopIteration as stop:
+            return bytes(out), err.getvalue(), int(stop.value or 0)
+
+
+def sh(root: Path, script: str) -> None:
+    subprocess.run(["/bin/bash", "-c", script], cwd=root, check=True)
+
+
+# --- shared helpers ----------------------------------------------------------------------
+
+
+def test_options_permute_and_stop_at_double_dash() -> None:
+    spec = OptSpec("ab:", {"all": "a", "block": "b="})
+    opts, operands = parse(spec, ["x", "-a", "-bval", "y", "--block=2", "--", "-a"])
+    assert opts == [("a", None), ("b", "val"), ("b", "2")]
+    assert operands == ["x", "y", "-a"]
+
+
+def test_options_reject_ambiguous_abbreviation_listing_candidates() -> None:
+    spec = OptSpec("", {"all": "a", "almost-all": "A"})
+    with pytest.raises(UsageError) as info:
+        parse(spec, ["--al"])
+    assert info.value.message == "option '--al' is ambiguous; possibilities: '--all' '--almost-all'"
+
+
+def test_quoting_matches_coreutils_shell_escape() -> None:
+    assert quote_always("plain") == "'plain'"
+    assert quote_always("a b") == "'a b'"
+    assert quote_always("it's") == '"it\'s"'
+    assert quote_always("a\nb") == "'a'$'\\n''b'"
+
+
+def test_human_sizes_round_up_like_gnu() -> None:
+    assert [human(n) for n in (5, 1023, 1024, 1500, 10235, 1048575, 5_000_000)] == [
+        "5", "1023", "1.0K", "1.5K", "10K", "1.0M", "4.8M"]
+
+
+def test_touch_dates_are_utc() -> None:
+    assert parse_date("2020-01-02 03:04:05") == 1577934245.0
+    assert parse_date("@86400") == 86400.0
+    assert parse_date("2 days ago", now=1_000_000.0) == 1_000_000.0 - 2 * 86400
+    assert parse_touch_stamp("202001020304.05") == 1577934245.0
+    with pytest.raises(DateError):
+        parse_date("not a date")
+
+
+# --- ls ----------------------------------------------------------------------------------
+
+
+def test_ls_lists_one_name_per_line_in_byte_order(tmp_path: Path) -> None:
+    for name in ("b", "a", "C", ".hidden"):
+        (tmp_path / name).touch()
+    out, err, status = run(tmp_path, ["ls"])
+    assert (out, err, status) == (b"C\na\nb\n", b"", 0)
+
+
+def test_ls_missing_operand_is_status_2_but_lists_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "here").touch()
+    out, err, status = run(tmp_path, ["ls", "here", "nosuch"])
+    assert out == b"here\n"
+    assert err == b"ls: cannot access 'nosuch': No such file or directory\n"
+    assert status == 2
+
+
+def test_ls_long_shows_sandbox_owner_and_fixed_width_columns(tmp_path: Path) -> None:
+    (tmp_path / "f").write_bytes(b"hello\n")
+    (tmp_path / "d").mkdir()
+    os.chmod(tmp_path / "f", 0o640)
+    os.chmod(tmp_path / "d", 0o755)
+    stamp = 1577934245  # 2020-01-02 03:04:05 UTC: older than six months, so the year shows
+    for name in ("f", "d"):
+        os.utime(tmp_path / name, (stamp, stamp))
+    out, _, status = run(tmp_path, ["ls", "-l"])
+    assert status == 0
+    assert out == (
+        b"total 8\n"
+        b"drwxr-xr-x 2 user user 4096 Jan  2  2020 d\n"
+        b"-rw-r----- 1 user user    6 Jan  2  2020 f\n"
+    )
+
+
+def test_ls_recursive_headers_and_blank_lines(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir -p a/b && touch a/f top")
+    out, _, _ = run(tmp_path, ["ls", "-R"])
+    assert out == b".:\na\ntop\n\n./a:\nb\nf\n\n./a/b:\n"
+
+
+def test_ls_mode_overlay_is_used_where_the_platform_has_no_modes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_files_common, "WASI", True)
+    (tmp_path / "f").touch()
+    extras: dict[str, object] = {}
+    assert run(tmp_path, ["chmod", "700", "f"], extras=extras)[2] == 0
+    out, _, _ = run(tmp_path, ["stat", "-c", "%a %A", "f"], extras=extras)
+    assert out == b"700 -rwx------\n"
+    out, _, _ = run(tmp_path, ["ls", "-F"], extras=extras)
+    assert out == b"f*\n"
+
+
+# --- tree-changing commands --------------------------------------------------------------
+
+
+def test_rm_recursive_keeps_sibling_with_shared_prefix(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir -p app app-data && touch app/x app-data/y")
+    assert run(tmp_path, ["rm", "-rf", "app"])[2] == 0
+    assert sorted(os.listdir(tmp_path)) == ["app-data"]
+    assert os.listdir(tmp_path / "app-data") == ["y"]
+
+
+def test_rm_refuses_root_without_no_preserve_root(tmp_path: Path) -> None:
+    (tmp_path / "precious").touch()
+    _, err, status = run(tmp_path, ["rm", "-rf", "/"])
+    assert status == 1
+    assert err.startswith(b"rm: it is dangerous to operate recursively on '/'")
+    assert (tmp_path / "precious").exists()
+
+
+def test_cp_follows_absolute_symlink_inside_the_workspace_not_the_host(tmp_path: Path) -> None:
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "passwd").write_text("workspace copy\n")
+    os.symlink("/etc/passwd", tmp_path / "x")
+    assert run(tmp_path, ["cp", "x", "y"])[2] == 0
+    assert (tmp_path / "y").read_text() == "workspace copy\n"
+    out, _, _ = run(tmp_path, ["readlink", "-f", "x"])
+    assert out == b"/etc/passwd\n"
+
+
+def test_mv_into_own_subdirectory_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "d" / "s").mkdir(parents=True)
+    _, err, status = run(tmp_path, ["mv", "d", "d/s"])
+    assert status == 1
+    assert err == b"mv: cannot move 'd' to a subdirectory of itself, 'd/s/d'\n"
+    assert (tmp_path / "d" / "s").is_dir()
+
+
+def test_relative_paths_resolve_against_the_script_cwd(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    assert run(tmp_path, ["mkdir", "-p", "x/y"], cwd="/sub")[2] == 0
+    assert (tmp_path / "sub" / "x" / "y").is_dir()
+
+
+def test_mktemp_creates_under_the_sandbox_tmp(tmp_path: Path) -> None:
+    out, _, status = run(tmp_path, ["mktemp"])
+    assert status == 0
+    name = out.decode().strip()
+    assert name.startswith("/tmp/tmp.") and len(name) == len("/tmp/tmp.") + 10
+    assert (tmp_path / name.lstrip("/")).is_file()
+
+
+def test_touch_stamp_sets_mtime(tmp_path: Path) -> None:
+    assert run(tmp_path, ["touch", "-d", "2020-01-02 03:04:05", "f"])[2] == 0
+    assert os.stat(tmp_path / "f").st_mtime == 1577934245
+
+
+# --- find --------------------------------------------------------------------------------
+
+
+def _echo_runner(calls: list[list[str]]) -> Runner:
+    def runner(argv: list[str], stdin: Iterator[bytes]) -> CommandResult:
+        calls.append(argv)
+        yield (" ".join(argv[1:]) + "\n").encode()
+        return 0
+
+    return runner
+
+
+def test_find_visits_entries_in_name_order(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir -p d/b && touch d/c d/a d/b/z")
+    out, _, _ = run(tmp_path, ["find", "d"])
+    assert out == b"d\nd/a\nd/b\nd/b/z\nd/c\n"
+
+
+def test_find_exec_batches_with_plus_and_runs_each_with_semicolon(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir d && touch d/a d/b")
+    calls: list[list[str]] = []
+    out, _, status = run(tmp_path, ["find", "d", "-type", "f", "-exec", "echo", "{}", "+"],
+                         run_command=_echo_runner(calls))
+    assert (out, status) == (b"d/a d/b\n", 0)
+    assert calls == [["echo", "d/a", "d/b"]]
+    calls.clear()
+    run(tmp_path, ["find", "d", "-type", "f", "-exec", "echo", "x{}", ";"],
+        run_command=_echo_runner(calls))
+    assert calls == [["echo", "xd/a"], ["echo", "xd/b"]]
+
+
+def test_find_exec_without_a_command_runner_reports_an_error(tmp_path: Path) -> None:
+    (tmp_path / "f").touch()
+    _, err, status = run(tmp_path, ["find", "f", "-exec", "echo", "{}", ";"])
+    assert status == 1
+    assert b"no command runner" in err
+
+
+def test_find_prune_skips_the_subtree(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir -p keep skip/deep && touch keep/k skip/s skip/deep/d")
+    out, _, _ = run(tmp_path, ["find", ".", "-name", "skip", "-prune", "-o", "-type", "f",
+                               "-print"])
+    assert out == b"./keep/k\n"
+
+
+def test_find_delete_removes_depth_first(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir -p gone/a/b && touch gone/a/b/f")
+    assert run(tmp_path, ["find", "gone", "-delete"])[2] == 0
+    assert not (tmp_path / "gone").exists()
+
+
+def test_find_quit_stops_after_first_match(tmp_path: Path) -> None:
+    sh(tmp_path, "touch a b c")
+    out, _, _ = run(tmp_path, ["find", ".", "-type", "f", "-print", "-quit"])
+    assert out == b"./a\n"
+
+
+def test_find_bad_expression_messages(tmp_path: Path) -> None:
+    assert run(tmp_path, ["find", ".", "-bogus"])[1] == b"find: unknown predicate `-bogus'\n"
+    assert run(tmp_path, ["find", ".", "-name"])[1] == b"find: missing argument to `-name'\n"
+    assert run(tmp_path, ["find", ".", "(", "-name", "a"])[2] == 1
+
+
+# --- streaming ---------------------------------------------------------------------------
+
+
+def test_tee_streams_without_reading_all_input(tmp_path: Path) -> None:
+    err = io.BytesIO()
+    ctx = CommandContext(stdin=itertools.repeat(b"y\n"), stderr=err, cwd="/", env={},
+                         root=str(tmp_path))
+    gen = files.COMMANDS["tee"](ctx, ["tee", "copy"])
+    assert [next(gen) for _ in range(3)] == [b"y\n"] * 3
+    gen.close()
+    assert (tmp_path / "copy").read_bytes() == b"y\n" * 3
+
+
+def test_split_reads_standard_input_in_chunks(tmp_path: Path) -> None:
+    chunks = [b"1\n2", b"\n3\n", b"4\n5\n"]
+    assert run(tmp_path, ["split", "-l", "2", "-", "p"], stdin=chunks)[2] == 0
+    assert (tmp_path / "paa").read_bytes() == b"1\n2\n"
+    assert (tmp_path / "pab").read_bytes() == b"3\n4\n"
+    assert (tmp_path / "pac").read_bytes() == b"5\n"
+
+
+# --- tree, du, file ----------------------------------------------------------------------
+
+
+def test_tree_draws_ascii_in_the_c_locale_with_summary(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir -p d/e && touch d/a d/e/x top .hidden")
+    out, _, status = run(tmp_path, ["tree"])
+    assert status == 0
+    assert out == (b".\n|-- d\n|   |-- a\n|   `-- e\n|       `-- x\n`-- top\n\n"
+                   b"2 directories, 3 files\n")
+
+
+def test_tree_level_and_dirs_only(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir -p d/e && touch d/a")
+    out, _, _ = run(tmp_path, ["tree", "-d", "-L", "1"])
+    assert out == b".\n`-- d\n\n1 directory\n"
+
+
+def test_du_charges_four_kib_blocks(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir -p d/e && printf x > d/a && printf '%5000s' x > d/e/b")
+    out, _, _ = run(tmp_path, ["du", "d"])
+    assert out == b"12\td/e\n20\td\n"
+
+
+def test_file_names_common_formats() -> None:
+    assert sniff(b"plain\n", False) == "ASCII text"
+    assert sniff(b"caf\xc3\xa9\n", False) == "Unicode text, UTF-8 text"
+    assert sniff(b"a\r\nb\r\n", False) == "ASCII text, with CRLF line terminators"
+    assert sniff(b"#!/bin/bash\n", False) == "Bourne-Again shell script, ASCII text executable"
+    assert sniff(b'{"a": 1}\n', False) == "JSON text data"
+    assert sniff(b"\x00\x01", False) == "data"
+    assert sniff(b"hi\n", True) == "text/plain; charset=us-ascii"
+
+
+# --- differential against GNU on this machine --------------------------------------------
+
+_SETUP = (
+    "mkdir -p d/e/f && printf 'hello\\n' > d/a && printf '%3000s' x > d/e/big && "
+    "touch d/e/f/x .hid && ln -s d/a la && ln -s nowhere dang && chmod 755 d/a && "
+    "touch -d '2020-01-02 03:04:05' d/a d/e/big d/e/f/x d/e/f d/e d .hid la"
+)
+
+_GNU_CASES = [
+    ["ls"], ["ls", "-a"], ["ls", "-F"], ["ls", "-p", "d"], ["ls", "-R", "d"],
+    ["ls", "-l", "d"], ["ls", "-lh", "d/e"], ["ls", "-la", "d/e/f"], ["ls", "-S", "d"],
+    ["ls", "-ld", "d", "la"], ["ls", "nosuch"], ["ls", "-j"],
+    ["find", "d"], ["find", ".", "-name", "*.x"], ["find", "d", "-type", "f", "-size", "+1k"],
+    ["find", ".", "-maxdepth", "1", "-type", "l"],
+    ["find", "d", "-printf", "%p %d %y %s %m\\n"], ["find", "nosuch"],
+    ["stat", "-c", "%n %s %F %a %A %h", "d", "d/a", "la", "dang"], ["stat", "nosuch"],
+    ["readlink", "la"], ["readlink", "-e", "dang"], ["basename", "-a", "x/y", "/", "a/b/"],
+    ["dirname", "a/b", "/", "x"], ["du", "-a", "d/e"], ["du", "-sh", "d"],
+    ["mkdir", "d"], ["mkdir", "-p", "d/a/x"], ["rmdir", "d"], ["rm", "d"], ["cp", "d", "z"],
+    ["mv", "nosuch", "z"], ["ln", "-s", "a", "la"], ["chmod", "xyz", "d"],
+    ["file", "d/a", "d", "la", "dang", "d/e/f/x"], ["touch", "-d", "junk", "q"],
+]
+
+
+@pytest.mark.parametrize("argv", _GNU_CASES, ids=[" ".join(a) for a in _GNU_CASES])
+def test_matches_gnu(tmp_path: Path, argv: list[str]) -> None:
+    gnu_root = tmp_path / "gnu"
+    our_root = tmp_path / "ours"
+    for root in (gnu_root, our_root):
+        root.mkdir()
+        sh(root, _SETUP)
+    env = {"LC_ALL": "C", "TZ": "UTC", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    real = subprocess.run(argv, cwd=gnu_root, capture_output=True, env=env)
+    out, err, status = run(our_root, argv)
+    # The host's owner is whoever runs the tests; the sandbox always shows user/user.
+    owner = f" {pwd.getpwuid(os.getuid()).pw_name} {grp.getgrgid(os.getgid()).gr_name} "
+    expected = real.stdout.replace(owner.encode(), b" user user ")
+    if argv[0] in ("find", "du"):
+        # GNU walks in readdir order, which is unspecified; we walk in name order.
+        expected = b"".join(sorted(expected.splitlines(keepends=True)))
+        out = b"".join(sorted(out.splitlines(keepends=True)))
+    assert (out, err, status) == (expected, real.stderr, real.returncode)
