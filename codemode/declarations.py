@@ -55,6 +55,7 @@ _TYPING_NAMES = frozenset({"Any", "Literal", "NotRequired", "Protocol", "TypedDi
 _MARK = "\x00"
 _MARKED = re.compile(_MARK + r"(\w+)" + _MARK)
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 def _n(name: str) -> str:
@@ -92,6 +93,10 @@ def _docstring_body(text: str) -> str:
         quotes = 0
         if ch == "\\":
             out.append("\\\\")
+        elif "\ud800" <= ch <= "\udfff":
+            # A lone surrogate is not text; in a class docstring it even breaks class
+            # creation (CPython encodes tp_doc as UTF-8), so show the replacement character.
+            out.append("\ufffd")
         elif ch in "\n\t " or ch.isprintable():
             out.append(ch)
         else:
@@ -388,11 +393,15 @@ class _SchemaRenderer:
         props = schema.get("properties") or {}
         required = set(_strings(schema.get("required")))
         fields = []
-        for key, prop in props.items():
-            type_text = self.type_of(prop, f"{name}{_pascal(str(key))}", depth + 1).text()
-            fields.append(
-                _Field(str(key), type_text, key in required, _description(prop))
-            )
+        # On the stack while its fields render: a reference back to it is a cycle (Any),
+        # never a use of a class that is not defined yet.
+        self.stack.append(id(schema))
+        try:
+            for key, prop in props.items():
+                type_text = self.type_of(prop, f"{name}{_pascal(str(key))}", depth + 1).text()
+                fields.append(_Field(str(key), type_text, key in required, _description(prop)))
+        finally:
+            self.stack.pop()
         self.module.typeddicts.append(
             _TypedDictSpec(name, fields, _description(schema, MAX_TOOL_DESCRIPTION))
         )
@@ -536,7 +545,7 @@ class _Emitter:
         rendered = [
             (f, self.qualify(f.type_text, shadow)) for f in spec.fields
         ]
-        annotation_words = {w for _, t in rendered for w in _WORD.findall(t)}
+        annotation_words = {w for _, t in rendered for w in _WORD.findall(_STRING.sub("", t))}
         class_syntax = all(
             _usable_param(f.key) and f.key not in annotation_words for f in spec.fields
         )

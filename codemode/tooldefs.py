@@ -19,6 +19,7 @@ anything runs and lists every problem in one :class:`~codemode.errors.ToolArgume
 
 from __future__ import annotations
 
+import builtins
 import copy
 import dataclasses
 import enum
@@ -59,6 +60,7 @@ SIGNING_HEADERS = frozenset(
     {"x-sandbox-signature", "x-sandbox-timestamp", "content-type", "content-length", "host"}
 )
 
+_PYTHON_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 _APPROVAL_KEYS = frozenset({"mode", "when", "summary", "risk"})
 _RISKS = ("low", "medium", "high")
 _TOOLSET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
@@ -440,6 +442,9 @@ class Toolset:
             )
         elif sanitise_name(self.name) in RESERVED_NAMESPACES:
             problems.append(f"name {self.name!r} is reserved for a built-in namespace")
+        elif sanitise_name(self.name) in _PYTHON_BUILTINS:
+            # The namespace is a global of the model's code; "list" would hide list().
+            problems.append(f"name {self.name!r} would hide the Python builtin of that name")
         if not isinstance(self.secret, str) or len(self.secret) < 16:
             problems.append("secret must be a string of at least 16 characters")
         tools = tuple(self.tools)

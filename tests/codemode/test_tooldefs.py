@@ -299,7 +299,9 @@ def test_toolset_with_two_tools_mapping_to_one_name_is_refused() -> None:
         Toolset.create("x", [ToolDef(name="foo-bar"), ToolDef(name="foo_bar")])
 
 
-@pytest.mark.parametrize("name", ["", "has space", "state", "codemode", "9lives", "a" * 65, "x/y"])
+@pytest.mark.parametrize(
+    "name", ["", "has space", "state", "codemode", "9lives", "a" * 65, "x/y", "list", "print"]
+)
 def test_toolset_names_must_be_safe_and_not_reserved(name: str) -> None:
     with pytest.raises(ToolDefinitionError):
         Toolset.create(name, [])
