@@ -67,7 +67,7 @@ async def healthz(request: Request) -> dict[str, Any]:
 
 
 @router.post("/v1/execute", tags=["execute"], response_model=ExecuteResponse,
-             response_model_exclude_none=True)
+             response_model_exclude_unset=True)
 async def execute(body: ExecuteRequest, request: Request) -> dict[str, Any]:
     sandbox: AsyncSandbox = request.app.state.sandbox
     limits = _limits_for(sandbox.limits, body)

@@ -1,0 +1,164 @@
+"""The HTTP service, over a real socket: health, execute, validation, auth, OpenAPI."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import httpx
+import pytest
+import uvicorn
+
+from sandbox.app import create_app
+from sandbox.engine import CompiledGuest
+from sandbox.settings import Settings
+
+TOKEN = "test-token-123"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    def __init__(self, settings: Settings) -> None:
+        self.port = _free_port()
+        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port,
+                                log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> "LiveServer":
+        self.thread.start()
+        deadline = time.monotonic() + 120
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def server(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), workers=2)
+    with LiveServer(settings) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def client(server: LiveServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        yield http
+
+
+def test_healthz_reports_ok_and_the_worker_pool(client: httpx.Client) -> None:
+    body = client.get("/healthz").json()
+    assert body["status"] == "ok" and body["workers"]["alive"] == 2
+
+
+def test_execute_returns_result_logs_and_duration(client: httpx.Client) -> None:
+    response = client.post("/v1/execute", json={"code": "print('hi')\n6 * 7"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "completed" and body["result"] == 42 and body["logs"] == ["hi"]
+    assert body["execution_id"].startswith("exec_") and body["duration_ms"] > 0
+    assert "error" not in body and "trap" not in body
+
+
+def test_execute_error_has_error_and_no_result(client: httpx.Client) -> None:
+    body = client.post("/v1/execute", json={"code": "1 / 0"}).json()
+    assert body["status"] == "error" and body["result"] is None
+    assert body["error"]["name"] == "ZeroDivisionError"
+
+
+def test_execute_timeout_reports_a_deadline_trap(client: httpx.Client) -> None:
+    body = client.post("/v1/execute", json={"code": "while True: pass", "timeout_ms": 300}).json()
+    assert body["status"] == "error" and body["trap"]["kind"] == "deadline"
+    assert client.post("/v1/execute", json={"code": "1"}).json()["result"] == 1
+
+
+def test_execute_memory_and_output_limits_apply(client: httpx.Client) -> None:
+    body = client.post("/v1/execute", json={"code": "b = bytearray(100 * 1024 * 1024)", "memory_mb": 64}).json()
+    assert body["trap"]["kind"] == "memory"
+    body = client.post("/v1/execute", json={"code": "print('x' * 100)", "max_output_bytes": 10}).json()
+    assert body["trap"]["kind"] == "output"
+
+
+@pytest.mark.parametrize("payload, fragment", [
+    ({}, "code"),
+    ({"code": 5}, "code"),
+    ({"code": "1", "timeout_ms": 0}, "timeout_ms"),
+    ({"code": "1", "timeout_ms": 10**9}, "timeout_ms"),
+    ({"code": "1", "memory_mb": 1}, "memory_mb"),
+    ({"code": "1", "surprise": True}, "surprise"),
+])
+def test_invalid_requests_get_422_with_a_clear_error(client: httpx.Client, payload: dict[str, object],
+                                                     fragment: str) -> None:
+    response = client.post("/v1/execute", json=payload)
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "invalid_request" and fragment in error["message"]
+
+
+def test_invalid_utf8_body_is_refused_cleanly(client: httpx.Client) -> None:
+    response = client.post("/v1/execute", content=b'{"code": "\xff\xfe"}',
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"] == {"code": "bad_request", "message": "There was an error parsing the body"}
+    assert client.post("/v1/execute", json={"code": "2"}).json()["result"] == 2
+
+
+def test_non_json_body_is_refused_cleanly(client: httpx.Client) -> None:
+    response = client.post("/v1/execute", content=b"print(1)", headers={"content-type": "text/plain"})
+    assert response.status_code == 422
+
+
+def test_oversized_body_gets_413(client: httpx.Client) -> None:
+    response = client.post("/v1/execute", json={"code": "#" * (17 * 1024 * 1024)})
+    assert response.status_code == 413 and response.json()["error"]["code"] == "request_too_large"
+
+
+def test_ten_megabyte_code_fails_closed_as_code_size(client: httpx.Client) -> None:
+    body = client.post("/v1/execute", json={"code": "#" * (10 * 1024 * 1024)}).json()
+    assert body["status"] == "error" and body["trap"]["kind"] == "code_size"
+
+
+def test_openapi_describes_execute(client: httpx.Client) -> None:
+    spec = client.get("/openapi.json").json()
+    assert "/v1/execute" in spec["paths"] and "/healthz" in spec["paths"]
+
+
+def test_unknown_route_is_a_json_404(client: httpx.Client) -> None:
+    response = client.get("/v1/nothing-here")
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+
+
+def test_token_is_required_when_configured(compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, workers=1, token=TOKEN)
+    with LiveServer(settings) as live, httpx.Client(base_url=live.url, timeout=60) as http:
+        assert http.post("/v1/execute", json={"code": "1"}).status_code == 401
+        wrong = http.post("/v1/execute", json={"code": "1"}, headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401 and wrong.headers["www-authenticate"] == "Bearer"
+        right = http.post("/v1/execute", json={"code": "1"}, headers={"Authorization": f"Bearer {TOKEN}"})
+        assert right.status_code == 200 and right.json()["result"] == 1
+        assert http.get("/healthz").status_code == 200
+
+
+def test_token_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SANDBOX_TOKEN", "from-env")
+    assert Settings.from_env().token == "from-env"
+    monkeypatch.delenv("SANDBOX_TOKEN")
+    assert Settings.from_env().token is None
