@@ -176,6 +176,34 @@ def read_file_chunks(ctx: CommandContext, name: str) -> Iterator[bytes]:
             yield chunk
 
 
+class _FileChunks:
+    """An open file read in chunks; closes itself at EOF, on ``close()`` or when dropped."""
+
+    def __init__(self, path: str) -> None:
+        self.handle = open(path, "rb")
+
+    def __iter__(self) -> "_FileChunks":
+        return self
+
+    def __next__(self) -> bytes:
+        if self.handle.closed:
+            raise StopIteration
+        chunk = self.handle.read(CHUNK)
+        if not chunk:
+            self.handle.close()
+            raise StopIteration
+        return chunk
+
+    def close(self) -> None:
+        self.handle.close()
+
+    def __del__(self) -> None:
+        # open() may have failed in __init__, leaving no handle to close.
+        handle = getattr(self, "handle", None)
+        if handle is not None:
+            handle.close()
+
+
 def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
     """Like read_file_chunks but opens eagerly so errors surface before any output."""
     if name == "-":
@@ -183,17 +211,7 @@ def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
     path = ctx.host_path(name)
     if os.path.isdir(path):
         raise IsADirectoryError(21, "Is a directory")
-    handle = open(path, "rb")
-
-    def chunks() -> Iterator[bytes]:
-        with handle:
-            while True:
-                chunk = handle.read(CHUNK)
-                if not chunk:
-                    return
-                yield chunk
-
-    return chunks()
+    return _FileChunks(path)
 
 
 def read_all(ctx: CommandContext, name: str) -> bytes:

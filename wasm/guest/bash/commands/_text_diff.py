@@ -242,6 +242,16 @@ class _Differ:
             return handle.read()
 
     def _stamp(self, name: str, absent: bool) -> str:
+        if self.o.style == "context":
+            return self._ctime(name, absent)
+        return self._iso_stamp(name, absent)
+
+    def _ctime(self, name: str, absent: bool) -> str:
+        seconds = 0 if absent else (time.time_ns() // 10**9 if name == "-" else os.stat(self.ctx.host_path(name)).st_mtime_ns // 10**9)
+        moment = time.gmtime(seconds)
+        return time.strftime("%a %b ", moment) + f"{moment.tm_mday:2d}" + time.strftime(" %H:%M:%S %Y", moment)
+
+    def _iso_stamp(self, name: str, absent: bool) -> str:
         if absent:
             seconds, nanos = 0, 0
         elif name == "-":
