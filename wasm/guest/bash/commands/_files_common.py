@@ -467,7 +467,7 @@ def effective_mode(ctx: CommandContext, real: str, info: os.stat_result) -> int:
     if isinstance(table, dict):
         key = os.path.normpath(real)
         if key in table:
-            return kind | table[key]
+            return kind | int(table[key])
     if WASI:
         return kind | (0o755 if st.S_ISDIR(info.st_mode) else 0o644)
     return info.st_mode

@@ -674,7 +674,7 @@ def _printf(s: _State, fmt: str, i: _Item) -> str:
                 k = j
                 continue
             if n == "c":
-                s.quit = s.quit
+                # \c ends this -printf's output, like GNU.
                 break
             out.append(_ESCAPES.get(n, "\\" + n))
             k += 2

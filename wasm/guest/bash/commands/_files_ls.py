@@ -6,7 +6,7 @@ import os
 import stat as st
 import time
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Generator, Iterator
 
 from ._files_common import (
     OWNER_ID,
@@ -204,7 +204,7 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 def _list_dir(
     ctx: CommandContext, o: _Opts, name: str, real: str, header: bool, printed: bool
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, int]:
     status = 0
     if header:
         yield (b"\n" if printed else b"") + _b(name) + b":\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat as st
 import time
-from typing import Callable, Iterator
+from typing import IO, Callable, Generator, Iterator
 
 from ._files_common import (
     OptSpec,
@@ -230,7 +230,7 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
     grand = 0
     seen: set[tuple[int, int]] = set()
 
-    def walk(real: str, path: str, info: os.stat_result, depth: int) -> Iterator[bytes]:
+    def walk(real: str, path: str, info: os.stat_result, depth: int) -> Generator[bytes, None, int]:
         nonlocal status
         # Like GNU, anything reached twice (a directory named twice, a hard link) counts once.
         ident = (info.st_dev, info.st_ino)
@@ -346,10 +346,10 @@ def sniff(data: bytes, mime: bool) -> str:
     if binary is not None:
         kind, text = binary
         return f"{kind}; charset=binary" if mime else text
-    text = _text_kind(data)
-    if text is None:
+    kind_of_text = _text_kind(data)
+    if kind_of_text is None:
         return "application/octet-stream; charset=binary" if mime else "data"
-    encoding, charset = text
+    encoding, charset = kind_of_text
     lang, mime_type, executable = _language(data)
     if mime:
         return f"{mime_type}; charset={charset}"
@@ -624,24 +624,24 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 for piece in pieces:
                     writer.new().write(b"".join(piece))
         elif mode == "l":
-            count = amount
-            for line in _lines(stream):
-                if count == amount:
+            in_file = amount
+            for text_line in _lines(stream):
+                if in_file == amount:
                     writer.new()
-                    count = 0
-                writer.write(line)
-                count += 1
+                    in_file = 0
+                writer.write(text_line)
+                in_file += 1
         else:
             room = 0
-            for chunk in stream:
-                while chunk:
+            for block in stream:
+                while block:
                     if room == 0:
                         writer.new()
                         room = amount
-                    piece = chunk[:room]
-                    writer.write(piece)
-                    room -= len(piece)
-                    chunk = chunk[len(piece):]
+                    writer.write(block[:room])
+                    taken = min(room, len(block))
+                    room -= taken
+                    block = block[taken:]
     except _Exhausted:
         ctx.error("split: output file suffixes exhausted")
         writer.close()
@@ -764,7 +764,7 @@ def tee(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return 1
     append = any(k == "a" for k, _ in opts)
     status = 0
-    handles = []
+    handles: list[IO[bytes] | None] = []
     for name in names:
         if name == "-":
             handles.append(None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat as st
-from typing import Callable, Iterator
+from typing import Callable, Generator, Iterator
 
 from ._files_common import (
     UMASK,
@@ -258,7 +258,6 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
             return 0
         return _missing(ctx, "rm")
     status = 0
-    out: list[bytes] = []
     for name in names:
         base = name.rstrip("/").rsplit("/", 1)[-1]
         if base in (".", ".."):
@@ -306,11 +305,12 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
         forget_mode(ctx, real)
         if "v" in flags:
             yield f"removed {q(name)}\n".encode()
-    del out
     return status
 
 
-def _rm_tree(ctx: CommandContext, name: str, real: str, verbose: bool) -> Iterator[bytes]:
+def _rm_tree(
+    ctx: CommandContext, name: str, real: str, verbose: bool
+) -> Generator[bytes, None, bool]:
     ok = True
     try:
         children = sorted(os.listdir(real))
@@ -359,9 +359,7 @@ def _split_target(
         info = _stat(host(ctx, target_dir))
         if info is None or not st.S_ISDIR(info.st_mode):
             reason = "No such file or directory" if info is None else "Not a directory"
-            ctx.error(f"{cmd}: target directory {q(target_dir)}: {reason}" if info is None
-                      else f"{cmd}: target {q(target_dir)} is not a directory")
-            del reason
+            ctx.error(f"{cmd}: target directory {q(target_dir)}: {reason}")
             return None
         return [(s, _into(target_dir, s)) for s in names], 0
     if not names:
@@ -506,7 +504,7 @@ def _copy(
     ctx: CommandContext, src: str, src_real: str, dst: str, dst_real: str,
     info: os.stat_result, preserve: bool, no_clobber: bool, verbose: bool, deref: bool,
     update: bool, skip: str | None = None,
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, bool]:
     dst_l = _lstat(dst_real.rstrip("/"))
     if st.S_ISDIR(info.st_mode):
         created = False
@@ -565,12 +563,10 @@ def _copy(
             if preserve:
                 os.utime(dst_real, ns=(info.st_atime_ns, info.st_mtime_ns))
     except OSError as exc:
-        verb = "open" if isinstance(exc, FileNotFoundError) or exc.errno == 21 else "create"
         if exc.filename and os.path.normpath(str(exc.filename)) == os.path.normpath(src_real):
             ctx.error(f"cp: cannot open {q(src)} for reading: {strerror(exc)}")
         else:
             ctx.error(f"cp: cannot create regular file {q(dst)}: {strerror(exc)}")
-        del verb
         return False
     if verbose:
         yield f"{q(src)} -> {q(dst)}\n".encode()
@@ -760,7 +756,8 @@ def parse_mode(text: str, current: int, is_dir: bool, masked: bool = True) -> in
             return None
         value = int(text, 8)
         if len(text) <= 3 and is_dir:
-            value |= current & 0o7000 & ~0o7000
+            # GNU keeps a directory's set-user/group-ID bits unless told otherwise.
+            value |= current & 0o6000
         return value
     mode = current
     for clause in text.split(","):
@@ -813,8 +810,6 @@ def parse_mode(text: str, current: int, is_dir: bool, masked: bool = True) -> in
             else:
                 keep = ~affected if who else 0
                 mode = (mode & keep & 0o7777) | change
-                if is_dir and who == 0:
-                    pass
     return mode & 0o7777
 
 

@@ -140,7 +140,7 @@ def zcat_cmd(ctx: CommandContext, argv: list[str]) -> CommandResult:
     return _gzip(ctx, argv, "zcat")
 
 
-def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> Iterator[bytes]:
+def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
     decompress = prog in ("gunzip", "zcat")
     to_stdout = prog == "zcat"
     # gunzip and zcat are gzip under another name, and GNU's messages say "gzip".
@@ -398,7 +398,7 @@ def _usage(ctx: CommandContext, message: str) -> _TarExit:
     return _TarExit(2)
 
 
-def _tar(ctx: CommandContext, args: list[str]) -> Iterator[bytes]:
+def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
     mode = ""
     archive: str | None = None
     verbose = 0
@@ -515,7 +515,7 @@ def _excluded(name: str, patterns: list[str]) -> bool:
 def _tar_create(
     ctx: CommandContext, archive: str, members: list[str], gz: bool, verbose: int,
     directory: str | None, excludes: list[str], info_out: object,
-) -> Iterator[bytes]:
+) -> CommandResult:
     if not members:
         raise _usage(ctx, "Cowardly refusing to create an empty archive")
     base_cwd = ctx.cwd
@@ -664,7 +664,7 @@ def _safe_name(ctx: CommandContext, name: str, warned: set[str]) -> str:
 def _tar_read(
     ctx: CommandContext, mode: str, archive: str, members: list[str], verbose: int,
     directory: str | None, excludes: list[str], strip: int, to_stdout: bool, keep_old: bool,
-) -> Iterator[bytes]:
+) -> CommandResult:
     if archive == "-":
         data = ctx.read_all_stdin()
     else:
@@ -745,8 +745,8 @@ def _tar_read(
             os.utime(dest, (entry.mtime, entry.mtime))
         except OSError:
             pass
-    for member, hit in found.items():
-        if not hit:
+    for member, seen in found.items():
+        if not seen:
             ctx.error(f"tar: {member}: Not found in archive")
             status = 2
     if status:
