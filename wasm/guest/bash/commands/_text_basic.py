@@ -480,7 +480,13 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
         counts = _WcCounts()
         try:
             if name == "-":
-                min_width = 7
+                # GNU sizes columns from fstat(stdin): a redirected regular file counts by size.
+                # The interpreter may name such a file in extras["stdin_file"] (a host path).
+                stdin_file = ctx.extras.get("stdin_file")
+                if isinstance(stdin_file, str) and os.path.isfile(stdin_file):
+                    size_sum += os.stat(stdin_file).st_size
+                else:
+                    min_width = 7
             else:
                 host = ctx.host_path(name)
                 st = os.stat(host)

@@ -153,29 +153,6 @@ def describe_oserror(err: OSError) -> str:
     return str(err)
 
 
-def quote(name: str) -> str:
-    """GNU's ``quote()`` for names in diagnostics (shell-escape style, LC_ALL=C)."""
-    if name and all(c.isalnum() or c in "-_./,+@%:=" for c in name):
-        return name
-    return "'" + name.replace("'", "'\\''") + "'"
-
-
-def read_file_chunks(ctx: CommandContext, name: str) -> Iterator[bytes]:
-    """Byte chunks of ``name`` (``-`` is stdin). Opening errors raise OSError at first pull."""
-    if name == "-":
-        yield from ctx.stdin
-        return
-    path = ctx.host_path(name)
-    if os.path.isdir(path):
-        raise IsADirectoryError(21, "Is a directory")
-    with open(path, "rb") as handle:
-        while True:
-            chunk = handle.read(CHUNK)
-            if not chunk:
-                return
-            yield chunk
-
-
 class _FileChunks:
     """An open file read in chunks; closes itself at EOF, on ``close()`` or when dropped."""
 
@@ -214,10 +191,6 @@ def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
     return _FileChunks(path)
 
 
-def read_all(ctx: CommandContext, name: str) -> bytes:
-    return b"".join(open_input(ctx, name))
-
-
 def split_lines(chunks: Iterable[bytes], sep: bytes = b"\n") -> Iterator[bytes]:
     """Lines keeping their terminator; a final unterminated line is yielded as is."""
     pending = b""
@@ -235,21 +208,6 @@ def split_lines(chunks: Iterable[bytes], sep: bytes = b"\n") -> Iterator[bytes]:
         pending = pending[start:]
     if pending:
         yield pending
-
-
-def parse_int(text: str) -> int | None:
-    try:
-        return int(text, 10)
-    except ValueError:
-        return None
-
-
-def to_text(data: bytes) -> str:
-    return data.decode("latin-1")
-
-
-def to_bytes(text: str) -> bytes:
-    return text.encode("latin-1", "replace")
 
 
 def arg_bytes(text: str) -> bytes:

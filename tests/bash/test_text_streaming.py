@@ -1,0 +1,100 @@
+"""Text commands stream: they produce output before their input ends and stop pulling when done.
+
+Pipelines in the guest chain generators, so a command that buffered all input would hang on
+``yes | head`` or ``seq 1 100000000 | head``. These tests feed infinite inputs and count
+how much was consumed.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+from typing import Iterator
+
+import pytest
+
+from bash.commands import COMMANDS
+from bash.commands.base import CommandContext
+
+
+class CountingInput:
+    """An endless stdin that records how many chunks were pulled."""
+
+    def __init__(self, chunk: bytes) -> None:
+        self.chunk = chunk
+        self.pulled = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        self.pulled += 1
+        return self.chunk
+
+
+def _ctx(stdin: Iterator[bytes]) -> CommandContext:
+    return CommandContext(stdin=stdin, stderr=io.BytesIO(), cwd="/", env={}, root="/nonexistent")
+
+
+def _first_output(argv: list[str], stdin: CountingInput) -> bytes:
+    gen = COMMANDS[argv[0]](_ctx(stdin), argv)
+    try:
+        return next(gen)
+    finally:
+        gen.close()
+
+
+def test_yes_produces_without_input_and_can_be_closed() -> None:
+    gen = COMMANDS["yes"](_ctx(iter([])), ["yes", "ok"])
+    chunk = next(gen)
+    gen.close()
+    assert chunk.startswith(b"ok\nok\n")
+
+
+def test_head_stops_pulling_after_enough_lines() -> None:
+    stdin = CountingInput(b"y\n" * 100)
+    gen = COMMANDS["head"](_ctx(stdin), ["head", "-n", "3"])
+    out = b"".join(gen)
+    assert out == b"y\ny\ny\n"
+    assert stdin.pulled == 1
+
+
+def test_seq_huge_range_yields_first_chunk_immediately() -> None:
+    gen = COMMANDS["seq"](_ctx(iter([])), ["seq", "1", "100000000"])
+    first = next(gen)
+    gen.close()
+    assert first.startswith(b"1\n2\n3\n")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["cat"], ["cat", "-n"], ["grep", "y"], ["cut", "-c1"], ["tr", "y", "z"], ["rev"], ["tail", "-n", "+2"],
+        ["uniq", "-c"], ["nl"], ["fold", "-w", "3"], ["expand"], ["unexpand", "-a"],
+    ],
+)
+def test_filters_emit_output_from_an_endless_input(argv: list[str]) -> None:
+    stdin = CountingInput(b"y\nyy\n" * 2000)
+    first = _first_output(argv, stdin)
+    assert first
+    assert stdin.pulled < 50
+
+
+def test_paste_reads_stdin_twice_for_two_dashes_lazily() -> None:
+    stdin = CountingInput(b"1\n2\n" * 5000)
+    first = _first_output(["paste", "-", "-"], stdin)
+    assert first.startswith(b"1\t2\n1\t2\n")
+    assert stdin.pulled < 50
+
+
+def test_grep_quiet_stops_at_first_match() -> None:
+    stdin = CountingInput(b"match\n")
+    gen = COMMANDS["grep"](_ctx(stdin), ["grep", "-q", "match"])
+    assert list(gen) == []
+    assert stdin.pulled == 1
+
+
+def test_tail_keeps_bounded_window() -> None:
+    data = itertools.islice(CountingInput(b"a\nb\nc\n"), 10000)
+    gen = COMMANDS["tail"](_ctx(data), ["tail", "-n", "2"])
+    assert b"".join(gen) == b"b\nc\n"
