@@ -53,7 +53,7 @@ TRUNCATED_MARKER = "--- TRUNCATED ---"
 # Bounds on the walk, so a hostile value (a huge or exponentially shared structure, or one
 # nested far deeper than any real result) fails cleanly instead of exhausting the host.
 _MAX_NODES = 2_000_000
-_MAX_DEPTH = 500
+_MAX_DEPTH = 200
 
 
 class _Walk:
@@ -104,7 +104,10 @@ def to_json_safe(value: Any) -> Any:
 
     Raises :class:`NotSerialisableError` when part of the value has no JSON form.
     """
-    return _Walk().convert(value, 0)
+    try:
+        return _Walk().convert(value, 0)
+    except RecursionError as exc:  # the caller's own stack was already deep
+        raise NotSerialisableError("value", "nested too deeply to serialise") from exc
 
 
 def _dumps(value: Any, *, sort_keys: bool = False) -> str:
