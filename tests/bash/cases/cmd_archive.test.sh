@@ -9,6 +9,7 @@ gunzip a.gz
 cat a
 ### gzip-keep-and-stdout
 printf 'data\n' > a
+touch -d '2020-01-01 00:00' a
 gzip -k a
 ls
 gzip -c a | gzip -d
@@ -29,6 +30,7 @@ touch -d '2020-01-01 00:00' n
 gzip -v n 2>&1
 ### gzip-list
 printf 'hi\n' > a
+touch -d '2020-01-01 00:00' a
 gzip a
 gzip -l a.gz
 ### gzip-already-has-suffix
@@ -37,6 +39,7 @@ gzip a.gz 2>&1
 echo "status=$?"
 ### gzip-existing-output
 printf 'x\n' > a
+touch -d '2020-01-01 00:00' a
 gzip -k a
 gzip a 2>&1
 echo "status=$?"
@@ -63,6 +66,7 @@ gunzip t.gz 2>&1
 echo "status=$?"
 ### zcat-finds-gz-suffix
 printf 'inside\n' > a
+touch -d '2020-01-01 00:00' a
 gzip a
 zcat a
 zcat a.gz
@@ -72,6 +76,7 @@ printf 'two\n' | gzip >> m.gz
 zcat m.gz
 ### gzip-test
 printf 'ok\n' > a
+touch -d '2020-01-01 00:00' a
 gzip a
 gzip -t a.gz
 echo "status=$?"
