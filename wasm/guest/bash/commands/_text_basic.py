@@ -707,10 +707,10 @@ def seq(ctx: CommandContext, argv: list[str]) -> CommandResult:
     index = 0
     first_item = True
     while True:
-        value = first + step * index
-        if (step > 0 and value > last) or (step < 0 and value < last):
+        current = first + step * index
+        if (step > 0 and current > last) or (step < 0 and current < last):
             break
-        text = render(value)
+        text = render(current)
         if equal:
             negative = text.startswith("-")
             digits = text[1:] if negative else text

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from .base import CommandContext, CommandResult
 from ._text_bcnum import BcMathError, Num, parse_number
@@ -84,7 +84,7 @@ def tokenize(source: str) -> list[Token]:
 
 # --- AST -----------------------------------------------------------------------------------
 
-Node = tuple  # (kind, ...) tuples keep the tree light; kinds are documented in the parser.
+Node = tuple[Any, ...]  # (kind, ...) tuples keep the tree light; kinds are documented in the parser.
 
 
 @dataclass
@@ -233,14 +233,14 @@ class _Parser:
         if self.at("for"):
             self.advance()
             self.expect("(")
-            init = None if self.at(";") else self.expression()
+            init: Node | None = None if self.at(";") else self.expression()
             self.expect(";")
-            cond = None if self.at(";") else self.expression()
+            loop_cond: Node | None = None if self.at(";") else self.expression()
             self.expect(";")
-            step = None if self.at(")") else self.expression()
+            step: Node | None = None if self.at(")") else self.expression()
             self.expect(")")
             self.skip_newlines()
-            return ("for", init, cond, step, self.statement())
+            return ("for", init, loop_cond, step, self.statement())
         if self.at("break"):
             self.advance()
             return ("break",)
@@ -705,7 +705,7 @@ class Interpreter:
             result = ret.value
         finally:
             for var, is_array in pushed:
-                (self.arrays if is_array else self.scalars)[var].pop()  # type: ignore[attr-defined]
+                (self.arrays if is_array else self.scalars)[var].pop()
         self.current_function = caller
         return result
 

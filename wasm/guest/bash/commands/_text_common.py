@@ -115,15 +115,15 @@ def parse_options(
             while j < len(arg):
                 letter = arg[j]
                 j += 1
-                mode = spec.short_mode(letter)
-                if mode is None:
+                letter_mode = spec.short_mode(letter)
+                if letter_mode is None:
                     raise UsageError(f"invalid option -- '{letter}'")
-                if mode == NONE:
+                if letter_mode == NONE:
                     opts.append((letter, None))
                     continue
                 if j < len(arg):
                     opts.append((letter, arg[j:]))
-                elif mode == REQUIRED:
+                elif letter_mode == REQUIRED:
                     if i >= len(args):
                         raise UsageError(f"option requires an argument -- '{letter}'")
                     opts.append((letter, args[i]))

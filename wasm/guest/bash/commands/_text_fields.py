@@ -342,8 +342,8 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
     group_lines: list[bytes] = []
     printed_group = False
     for line in split_lines(chunks, eol):
-        key = key_of(line)
-        if current is not None and key == current_key:
+        line_key = key_of(line)
+        if current is not None and line_key == current_key:
             size += 1
             if all_repeated:
                 group_lines.append(line)
@@ -357,7 +357,7 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 ready = out.add(piece)
                 if ready:
                     yield ready
-        current, current_key, size = line, key, 1
+        current, current_key, size = line, line_key, 1
         group_lines = [line]
     if current is not None:
         piece = emit(current, size, False)
@@ -627,12 +627,12 @@ def join(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 out.append(render(None, rows_b[j]))
             j += 1
             continue
-        key = key_of(0, rows_a[i])
+        group_key = key_of(0, rows_a[i])
         end_i = i
-        while end_i < len(rows_a) and key_of(0, rows_a[end_i]) == key:
+        while end_i < len(rows_a) and key_of(0, rows_a[end_i]) == group_key:
             end_i += 1
         end_j = j
-        while end_j < len(rows_b) and key_of(1, rows_b[end_j]) == key:
+        while end_j < len(rows_b) and key_of(1, rows_b[end_j]) == group_key:
             end_j += 1
         if paired_output:
             for left in rows_a[i:end_i]:
@@ -776,13 +776,13 @@ def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
     out = []
     if fill_rows:
         numrows = (len(entries) + numcols - 1) // numcols
-        for row in range(numrows):
-            chunk = entries[row * numcols : (row + 1) * numcols]
+        for row_index in range(numrows):
+            chunk = entries[row_index * numcols : (row_index + 1) * numcols]
             out.append(_pad_tabs(chunk, col_width) + b"\n")
     else:
         numrows = (len(entries) + numcols - 1) // numcols
-        for row in range(numrows):
-            chunk = entries[row::numrows]
+        for row_index in range(numrows):
+            chunk = entries[row_index::numrows]
             out.append(_pad_tabs(chunk, col_width) + b"\n")
     yield b"".join(out)
     return status

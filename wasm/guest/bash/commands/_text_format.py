@@ -270,7 +270,7 @@ def _nl_int(value: str, what: str) -> int:
 @with_usage("nl")
 def nl(ctx: CommandContext, argv: list[str]) -> CommandResult:
     opts, files = parse_options(argv, NL_SPEC)
-    styles = {"header": ("n", None), "body": ("t", None), "footer": ("n", None)}
+    styles: dict[str, tuple[str, object]] = {"header": ("n", None), "body": ("t", None), "footer": ("n", None)}
     fmt = "rn"
     width = 6
     sep = b"\t"

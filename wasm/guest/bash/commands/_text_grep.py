@@ -500,8 +500,8 @@ class _GrepFile:
             yield prefix + b"%d\n" % self.selected
         if o.list_files:
             if (o.list_files == "l") == bool(self.selected):
-                end = b"\0" if o.null_after_name else b"\n"
-                yield self.target.display.encode("utf-8", "surrogateescape") + end
+                terminator = b"\0" if o.null_after_name else b"\n"
+                yield self.target.display.encode("utf-8", "surrogateescape") + terminator
         elif binary and self.selected and not o.quiet and not o.count:
             self.ctx.error(f"{self.prog}: {self.target.display}: binary file matches")
 

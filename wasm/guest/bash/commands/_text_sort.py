@@ -230,7 +230,7 @@ def _version_order(byte: int) -> int:
 
 
 def _cmp(a: object, b: object) -> int:
-    return (a > b) - (a < b)  # type: ignore[operator]
+    return int((a > b) - (a < b))  # type: ignore[operator]
 
 
 def _filter_text(text: bytes, flags: str) -> bytes:
