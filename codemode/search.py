@@ -106,13 +106,16 @@ def _score_field(
     return score, matched, phrase
 
 
-def _score(entry: _Entry, query: str, tokens: Sequence[str]) -> int | None:
-    fields = {
+def _fields(entry: _Entry) -> dict[str, _Field]:
+    return {
         "path": _Field.of(entry.path),
         "connector": _Field.of(entry.connector),
         "method": _Field.of(entry.method),
         "description": _Field.of(entry.description),
     }
+
+
+def _score(fields: Mapping[str, _Field], query: str, tokens: Sequence[str]) -> int | None:
     score = 0
     matched: set[str] = set()
     phrase = False
@@ -177,7 +180,8 @@ class CodeIndex:
             entries.append(
                 _Entry(snippet.name, "snippet", snippet.name, snippet.description, False, "snippet")
             )
-        self._entries = entries
+        # Fields are normalised once here; a search then only compares strings.
+        self._entries = [(entry, _fields(entry)) for entry in entries]
 
     def search(self, query: str) -> dict[str, Any]:
         """Ranked matches: ``{results: [...], total, truncated}`` (at most 50 results)."""
@@ -185,8 +189,8 @@ class CodeIndex:
         tokens = tokenise(query) if isinstance(query, str) else []
         ranked: list[tuple[int, _Entry]] = []
         if normalised and tokens:
-            for entry in self._entries:
-                score = _score(entry, normalised, tokens)
+            for entry, fields in self._entries:
+                score = _score(fields, normalised, tokens)
                 if score is not None:
                     ranked.append((score, entry))
         ranked.sort(key=lambda pair: (-pair[0], pair[1].path))

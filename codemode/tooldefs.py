@@ -23,6 +23,7 @@ import builtins
 import copy
 import dataclasses
 import enum
+import functools
 import inspect
 import json
 import math
@@ -54,6 +55,7 @@ __all__ = [
 
 DEFAULT_TIMEOUT_MS = 30_000
 MAX_SCHEMA_DEPTH = 64
+_CACHEABLE_SCHEMA_CHARS = 50_000
 RESERVED_NAMESPACES = frozenset({"state", "codemode"})
 # Headers the signing scheme owns; a tool's own headers must not be able to forge them.
 SIGNING_HEADERS = frozenset(
@@ -88,6 +90,12 @@ def _validator_class(schema: Any) -> Any:
     if found is _UNKNOWN:
         return None
     return found
+
+
+@functools.cache
+def _meta_validator(cls: Any) -> Any:
+    """A validator for ``cls``'s metaschema; built once, since building one is costly."""
+    return cls(cls.META_SCHEMA)
 
 
 def _json_problems(value: Any, where: str, depth: int = 0) -> Iterator[str]:
@@ -150,11 +158,28 @@ def schema_problems(schema: Any, label: str, *, require_object: bool = False) ->
     problems = list(_json_problems(schema, label))
     if problems:
         return problems
+    # Checking against the 2020-12 metaschema costs milliseconds ($dynamicRef), and stored
+    # toolsets are re-validated every time they are loaded, so results are cached by text.
+    text = json.dumps(schema, sort_keys=True, separators=(",", ":"))
+    if len(text) > _CACHEABLE_SCHEMA_CHARS:  # keep the cache's memory bounded
+        return _uncached_schema_problems(schema, label, require_object)
+    return list(_cached_schema_problems(text, label, require_object))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_schema_problems(text: str, label: str, require_object: bool) -> tuple[str, ...]:
+    return tuple(_uncached_schema_problems(json.loads(text), label, require_object))
+
+
+def _uncached_schema_problems(
+    schema: Mapping[str, Any], label: str, require_object: bool
+) -> list[str]:
+    problems: list[str] = []
     cls = _validator_class(schema)
     if cls is None:
         return [f"{label} names an unknown $schema {schema.get('$schema')!r}"]
     try:
-        meta = cls(cls.META_SCHEMA)
+        meta = _meta_validator(cls)
         for error in sorted(meta.iter_errors(schema), key=lambda e: list(map(str, e.path))):
             where = "".join(f"[{p!r}]" for p in error.path)
             problems.append(f"{label}{where} is not valid JSON Schema: {_short(error.message)}")
