@@ -47,6 +47,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_MS",
     "ToolDef",
     "Toolset",
+    "bind_arguments",
     "new_toolset_secret",
     "requires_approval",
     "tool_from_callable",
@@ -772,6 +773,80 @@ def tool_from_callable(
         idempotency_key=idempotency_key,
         func=fn,
     )
+
+
+def bind_arguments(tool: ToolDef, args: Mapping[str, Any]) -> dict[str, Any]:
+    """Keyword arguments for ``tool.func`` built from validated JSON ``args``.
+
+    JSON carries an ``Enum`` as its value and a dataclass as an object; this turns them
+    (also inside lists, tuples, sets, dicts, TypedDicts and Optionals) back into the types
+    the function's hints name, so ``tool.func(**bind_arguments(tool, args))`` receives what
+    its signature promises. Validate first: a value that does not convert raises
+    :class:`ToolArgumentsError`.
+    """
+    if tool.func is None:
+        raise ToolArgumentsError(tool.name, [{"path": "", "message": "tool has no callable"}])
+    try:
+        hints = typing.get_type_hints(tool.func, include_extras=True)
+        params = inspect.signature(tool.func).parameters
+    except (TypeError, ValueError, NameError):
+        return dict(args)
+    var_keyword = next(
+        (p.name for p in params.values() if p.kind is inspect.Parameter.VAR_KEYWORD), None
+    )
+    bound: dict[str, Any] = {}
+    for key, value in args.items():
+        name = key if key in params and key != var_keyword else var_keyword
+        hint = hints.get(name, Any) if name is not None else Any
+        try:
+            bound[key] = _from_json(value, hint)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise ToolArgumentsError(
+                tool.name, [{"path": key, "message": f"cannot convert: {exc}"}]
+            ) from exc
+    return bound
+
+
+def _from_json(value: Any, hint: Any) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Annotated, typing.Required, typing.NotRequired):
+        return _from_json(value, args[0])
+    if origin is typing.Union or origin is types.UnionType:
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for member in args:
+            if member is type(None):
+                continue
+            try:
+                return _from_json(value, member)
+            except (TypeError, ValueError, KeyError) as exc:
+                errors.append(str(exc))
+        raise ValueError("; ".join(errors) or f"{value!r} matches no member of {hint!r}")
+    if isinstance(hint, type):
+        if issubclass(hint, enum.Enum):
+            return value if isinstance(value, hint) else hint(value)
+        if dataclasses.is_dataclass(hint) and isinstance(value, Mapping):
+            field_hints = typing.get_type_hints(hint, include_extras=True)
+            return hint(**{k: _from_json(v, field_hints.get(k, Any)) for k, v in value.items()})
+        if typing.is_typeddict(hint) and isinstance(value, Mapping):
+            field_hints = typing.get_type_hints(hint, include_extras=True)
+            return {k: _from_json(v, field_hints.get(k, Any)) for k, v in value.items()}
+    if isinstance(value, list):
+        if origin in (tuple,) and args and not (len(args) == 2 and args[1] is Ellipsis):
+            return tuple(_from_json(v, h) for v, h in zip(value, args, strict=True))
+        item = args[0] if args else Any
+        items = [_from_json(v, item) for v in value]
+        if hint in (set, frozenset) or origin in (set, frozenset):
+            return (frozenset if frozenset in (hint, origin) else set)(items)
+        if hint is tuple or origin is tuple:
+            return tuple(items)
+        return items
+    if isinstance(value, Mapping) and (hint in _MAPPING_ORIGINS or origin in _MAPPING_ORIGINS):
+        value_hint = args[1] if len(args) == 2 else Any
+        return {k: _from_json(v, value_hint) for k, v in value.items()}
+    return value
 
 
 # --- docstrings ----------------------------------------------------------------------------

@@ -552,3 +552,67 @@ def test_callable_without_docstring_has_empty_description() -> None:
     tool = tool_from_callable(bare)
     assert tool.description == ""
     assert "description" not in tool.input_schema["properties"]["x"]
+
+
+# --- binding JSON arguments back to the callable's types -------------------------------------
+
+
+def test_bind_arguments_rebuilds_enums_dataclasses_and_containers() -> None:
+    from codemode.tooldefs import bind_arguments
+
+    seen: dict[str, Any] = {}
+
+    def place(
+        colour: Colour,
+        at: Point,
+        path: list[Point],
+        spots: dict[str, Colour],
+        pair: tuple[int, Colour],
+        tags: set[str],
+        maybe: Optional[Point] = None,
+        address: Address | None = None,
+        **extra: Colour,
+    ) -> None:
+        """Place."""
+        seen.update(locals())
+
+    tool = tool_from_callable(place)
+    args = {
+        "colour": "red",
+        "at": {"x": 1.5},
+        "path": [{"x": 1, "y": 2}],
+        "spots": {"home": "blue"},
+        "pair": [3, "red"],
+        "tags": ["a", "b"],
+        "maybe": None,
+        "address": {"street": "Main"},
+        "bonus": "blue",
+    }
+    validate_arguments(tool, args)
+    assert tool.func is not None
+    tool.func(**bind_arguments(tool, args))
+    assert seen["colour"] is Colour.RED
+    assert seen["at"] == Point(1.5, 0.0)
+    assert seen["path"] == [Point(1, 2)]
+    assert seen["spots"] == {"home": Colour.BLUE}
+    assert seen["pair"] == (3, Colour.RED)
+    assert seen["tags"] == {"a", "b"}
+    assert seen["maybe"] is None
+    assert seen["address"] == {"street": "Main"}
+    assert seen["extra"] == {"bonus": Colour.BLUE}
+
+
+def test_bind_arguments_reports_values_that_do_not_convert() -> None:
+    from codemode.tooldefs import bind_arguments
+
+    def paint(colour: Colour) -> None: ...
+
+    with pytest.raises(ToolArgumentsError, match="colour"):
+        bind_arguments(tool_from_callable(paint), {"colour": "green"})
+
+
+def test_bind_arguments_needs_a_callable() -> None:
+    from codemode.tooldefs import bind_arguments
+
+    with pytest.raises(ToolArgumentsError, match="no callable"):
+        bind_arguments(ToolDef(name="remote", url="https://x.example/t"), {})
