@@ -174,7 +174,9 @@ async def call_remote_tool(
         # httpx timeouts bound each phase; asyncio.timeout bounds the whole call, so a
         # server trickling bytes cannot stretch it past timeout_ms.
         async with asyncio.timeout(timeout_s):
-            status, data = await _post(http, tool, body, headers, timeout_s, max_response_bytes)
+            status, data = await _post(
+                http, tool.name, tool.url, body, headers, timeout_s, max_response_bytes
+            )
     except (TimeoutError, httpx.TimeoutException) as exc:
         raise ToolTimeoutError(tool.name, tool.timeout_ms) from exc
     except httpx.TransportError as exc:
@@ -188,16 +190,16 @@ async def call_remote_tool(
 
 async def _post(
     http: httpx.AsyncClient,
-    tool: ToolDef,
+    tool_name: str,
+    url: str,
     body: bytes,
     headers: dict[str, str],
     timeout_s: float | None,
     max_response_bytes: int,
 ) -> tuple[int, bytes]:
-    assert tool.url is not None
     async with http.stream(
         "POST",
-        tool.url,
+        url,
         content=body,
         headers=headers,
         timeout=httpx.Timeout(timeout_s),
@@ -205,13 +207,13 @@ async def _post(
     ) as response:
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > max_response_bytes:
-            raise ToolResponseTooLarge(tool.name, max_response_bytes)
+            raise ToolResponseTooLarge(tool_name, max_response_bytes)
         chunks: list[bytes] = []
         size = 0
         async for chunk in response.aiter_bytes():
             size += len(chunk)
             if size > max_response_bytes:
-                raise ToolResponseTooLarge(tool.name, max_response_bytes)
+                raise ToolResponseTooLarge(tool_name, max_response_bytes)
             chunks.append(chunk)
         return response.status_code, b"".join(chunks)
 

@@ -504,7 +504,7 @@ def test_google_docstring_gives_description_and_parameter_texts() -> None:
     props = tool.input_schema["properties"]
     assert props["city"]["description"] == "The city name, in English."
     assert props["units"]["description"] == '"c" or "f".'
-    assert tool.output_schema is not None
+    assert isinstance(tool.output_schema, dict)
     assert tool.output_schema["description"] == "Temperatures by hour."
 
 
