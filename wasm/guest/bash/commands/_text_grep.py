@@ -3,8 +3,8 @@
 GNU grep 3.x behaviour in the C locale: BRE/ERE via ``_text_regex`` (``-P`` uses Python's
 ``re`` directly as an approximation of PCRE), context groups separated by ``--``, binary
 files reported as "binary file matches" on stderr, exit 0 (selected) / 1 (none) / 2 (error,
-unless ``-q`` found a match). Recursive search visits directory entries in sorted order
-(GNU uses the directory's on-disk order, which is unspecified).
+unless ``-q`` found a match). Recursive search visits directory entries in on-disk
+(readdir) order like GNU's fts walk, so the order matches GNU on the same filesystem.
 
 ``rg`` follows ripgrep's non-tty output: ``path:line:text`` when searching a directory
 (line numbers on, hidden files and ``.gitignore``d paths skipped - .gitignore is not read
@@ -314,10 +314,13 @@ def _included(o: GrepOptions, name: str, command_line: bool = False) -> bool:
 
 
 def _walk(ctx: CommandContext, o: GrepOptions, name: str, shown: str, prog: str,
-          errors: list[bool]) -> Iterator[_Target]:
+          errors: list[bool], ordered: bool = False) -> Iterator[_Target]:
+    """Files under ``name``; GNU grep visits directory entries in on-disk (readdir) order."""
     host = ctx.host_path(name)
     try:
-        entries = sorted(os.listdir(host))
+        entries = os.listdir(host)
+        if ordered:
+            entries.sort()
     except OSError as err:
         if not o.no_messages:
             ctx.error(f"{prog}: {name}: {describe_oserror(err)}")
@@ -332,7 +335,7 @@ def _walk(ctx: CommandContext, o: GrepOptions, name: str, shown: str, prog: str,
         if os.path.isdir(child_host):
             if any(fnmatch.fnmatchcase(entry, g) for g in o.exclude_dir):
                 continue
-            yield from _walk(ctx, o, child, child_shown, prog, errors)
+            yield from _walk(ctx, o, child, child_shown, prog, errors, ordered)
         elif _included(o, entry):
             yield _Target(child_shown, child)
 
@@ -362,6 +365,8 @@ def grep_main(ctx: CommandContext, argv: list[str], prog: str, default_mode: str
             if not o.no_messages:
                 ctx.error(f"{prog}: {target.name}: Is a directory")
             errors[0] = True
+            if o.list_files == "L":
+                yield target.display.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b"\n")
             continue
         try:
             chunks = open_input(ctx, target.name)
@@ -655,7 +660,7 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
         for name in operands:
             host = ctx.host_path(name)
             if os.path.isdir(host):
-                for found in _walk(ctx, o, name, "" if name == "." else name, "rg", errors):
+                for found in _walk(ctx, o, name, "" if name == "." else name, "rg", errors, ordered=True):
                     parts = found.display.split("/")
                     if not hidden and any(p.startswith(".") and p not in (".", "..") for p in parts):
                         continue
