@@ -53,7 +53,7 @@ from codemode.errors import (
     ToolResponseTooLarge,
     ToolTimeoutError,
 )
-from codemode.tooldefs import ToolDef
+from codemode.tooldefs import ToolDef, validate_arguments
 
 __all__ = [
     "MAX_RESPONSE_BYTES",
@@ -147,15 +147,19 @@ async def call_remote_tool(
     client: httpx.AsyncClient | None = None,
     max_response_bytes: int = MAX_RESPONSE_BYTES,
     clock: Callable[[], float] = time.time,
+    validate: bool = True,
 ) -> Any:
     """POST one call of ``tool`` to its ``url`` and return its output.
 
     Pass a long-lived ``client`` to reuse connections (the per-call overhead target assumes
-    it); without one a client is created for this call. Arguments are expected to have
-    been validated already (``validate_arguments``).
+    it); without one a client is created for this call. The arguments are checked against
+    the input schema first and nothing is sent when they fail (``ToolArgumentsError``);
+    a caller that has just validated them may pass ``validate=False``.
     """
     if tool.url is None:
         raise ToolCallError(tool.name, f'Tool "{tool.name}" has no url to call')
+    if validate:
+        validate_arguments(tool, args)
     key = idempotency_key or default_idempotency_key(execution_id, seq)
     body = request_body(tool, args, execution_id, seq, key)
     timestamp = int(clock())

@@ -19,6 +19,7 @@ from codemode.errors import (
     CodeModeError,
     SignatureMismatch,
     StaleSignature,
+    ToolArgumentsError,
     ToolCallError,
     ToolConnectionError,
     ToolError,
@@ -316,6 +317,12 @@ async def test_toolset_secret_signs_calls_end_to_end(host: AgentHost) -> None:
     assert tool is not None
     await _call(tool, secret=toolset.secret)
     assert host.rejected == []
+
+
+async def test_invalid_arguments_are_rejected_before_anything_is_sent(host: AgentHost) -> None:
+    with pytest.raises(ToolArgumentsError, match="city"):
+        await _call(_tool(host, "/echo"), {"city": 42})
+    assert host.calls == [] and host.rejected == []
 
 
 async def test_tool_without_url_cannot_be_called_remotely() -> None:

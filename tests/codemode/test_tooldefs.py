@@ -616,3 +616,33 @@ def test_bind_arguments_needs_a_callable() -> None:
 
     with pytest.raises(ToolArgumentsError, match="no callable"):
         bind_arguments(ToolDef(name="remote", url="https://x.example/t"), {})
+
+
+def test_unresolvable_forward_reference_is_a_definition_error() -> None:
+    def later(x: "NotDefinedAnywhere") -> None:  # type: ignore[name-defined]  # noqa: F821
+        """Uses a name that does not exist."""
+
+    with pytest.raises(ToolDefinitionError, match="cannot read the signature"):
+        tool_from_callable(later)
+
+
+def test_non_callable_is_refused() -> None:
+    with pytest.raises(ToolDefinitionError, match="callable"):
+        tool_from_callable(42)  # type: ignore[arg-type]
+
+
+def test_refs_inside_schemas_with_nested_ids_are_not_second_guessed() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {
+                "$id": "https://example.com/a",
+                "$ref": "#/$defs/x",
+                "$defs": {"x": {"type": "string"}},
+            }
+        },
+    }
+    tool = ToolDef(name="t", input_schema=schema)
+    validate_arguments(tool, {"a": "resolved inside the embedded resource, offline"})
+    with pytest.raises(ToolArgumentsError):
+        validate_arguments(tool, {"a": 1})
