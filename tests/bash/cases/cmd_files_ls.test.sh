@@ -114,3 +114,19 @@ echo "status=$?"
 printf 'x' > one
 printf '%5000s' x > two
 ls -s one two
+### ls-columns-fill-80
+for i in $(seq 1 30); do touch "file_$i$( [ $((i % 3)) = 0 ] && echo _longer_name)"; done
+ls -C
+### ls-across
+touch a bb ccc dddd eeeee
+ls -x
+### ls-commas
+for i in $(seq 1 25); do touch "name_$i"; done
+ls -m
+### ls-columns-respect-COLUMNS
+touch alpha beta gamma delta epsilon
+COLUMNS=20 ls -C
+### ls-quoting-styles
+touch 'a b' 'q"x' plain
+ls -Q
+ls -b

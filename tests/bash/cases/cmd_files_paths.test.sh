@@ -222,3 +222,9 @@ cat a b
 ### tee-missing-dir
 echo hi | tee nodir/f 2>&1
 echo "status=$?"
+### tee-dash-is-a-file
+echo hi | tee - > /dev/null
+cat ./-
+### tee-device-names
+echo hi | tee /dev/null
+echo twice | tee /dev/stdout

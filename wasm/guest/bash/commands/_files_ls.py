@@ -29,7 +29,7 @@ from ._files_common import (
 from .base import CommandContext, CommandResult
 
 _SPEC = OptSpec(
-    "aAdFlpRrSths1UCxiLGnogNqkvXcu",
+    "aAdFlpRrSths1UCxiLGnogNqkvXcuQbm",
     {
         "all": "a", "almost-all": "A", "directory": "d", "classify": "F", "recursive": "R",
         "reverse": "r", "human-readable": "h", "size": "s", "color": "color?",
@@ -61,6 +61,8 @@ class _Opts:
     numeric: bool = False
     show_owner: bool = True
     time_field: str = "st_mtime"
+    layout: str = "1"  # "1" one per line, "C" columns, "x" across, "m" commas
+    quoting: str = "literal"  # "literal", "c" (-Q) or "escape" (-b)
     ctx: CommandContext | None = None
 
     def mode(self, real: str, info: os.stat_result | None) -> int | None:
@@ -95,6 +97,7 @@ def _options(argv: list[str]) -> tuple[_Opts, list[str]]:
             o.classify = "p"
         elif key == "l":
             o.long = True
+            o.layout = "1"
         elif key == "R":
             o.recursive = True
         elif key == "r":
@@ -136,8 +139,14 @@ def _options(argv: list[str]) -> tuple[_Opts, list[str]]:
         elif key == "full-time":
             o.long = True
             o.full_time = True
-        elif key == "1" or key in ("C", "x"):
-            pass
+        elif key in ("1", "C", "x", "m"):
+            o.layout = key
+            if key != "1":
+                o.long = False
+        elif key == "Q":
+            o.quoting = "c"
+        elif key == "b":
+            o.quoting = "escape"
         elif key == "color":
             if value not in (None, "never", "no", "none", "auto", "tty", "if-tty",
                              "always", "yes", "force"):
@@ -316,13 +325,21 @@ def _emit(
         width = 0
         if o.blocks:
             width = max((len(_blocks_text(o, e)) for e in entries), default=0)
+        cells: list[str] = []
         for e in entries:
             prefix = ""
             if o.inode:
                 prefix += f"{e.info.st_ino if e.info else '?'} "
             if o.blocks:
                 prefix += _blocks_text(o, e).rjust(width) + " "
-            yield _b(prefix + e.name + _indicator(o, o.mode(e.real, e.info))) + b"\n"
+            cells.append(prefix + _quote_name(o, e.name) + _indicator(o, o.mode(e.real, e.info)))
+        if o.layout == "1" or not cells:
+            for cell in cells:
+                yield _b(cell) + b"\n"
+        elif o.layout == "m":
+            yield _b(_commas(cells, _line_length(ctx)))
+        else:
+            yield _b(_columns(cells, _line_length(ctx), o.layout == "C"))
         return
     now = time.time()
     rows = [_long_row(o, e, now) for e in entries]
@@ -361,7 +378,7 @@ def _long_row(o: _Opts, e: _Entry, now: float) -> list[str]:
         human(size) if o.human else str(size),
         _date(info.st_mtime, info.st_mtime_ns, now, o.full_time),
     ]
-    name = e.name
+    name = _quote_name(o, e.name)
     if st.S_ISLNK(info.st_mode):
         try:
             target = os.readlink(e.real)
@@ -377,6 +394,123 @@ def _long_row(o: _Opts, e: _Entry, now: float) -> list[str]:
     if o.blocks:
         prefix.append(_blocks_text(o, e))
     return prefix + row
+
+
+_C_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a", "\b": "\\b",
+              "\f": "\\f", "\v": "\\v", "\\": "\\\\"}
+
+
+def _quote_name(o: _Opts, name: str) -> str:
+    """-Q wraps C-escaped names in double quotes; -b escapes without quoting."""
+    if o.quoting == "literal":
+        return name
+    out: list[str] = []
+    for c in name:
+        if c in _C_ESCAPES:
+            out.append(_C_ESCAPES[c])
+        elif ord(c) < 32 or ord(c) == 127:
+            out.append("\\%03o" % ord(c))
+        elif c == '"' and o.quoting == "c":
+            out.append('\\"')
+        elif c == " " and o.quoting == "escape":
+            out.append("\\ ")
+        else:
+            out.append(c)
+    text = "".join(out)
+    return '"' + text + '"' if o.quoting == "c" else text
+
+
+def _line_length(ctx: CommandContext) -> int:
+    value = ctx.env.get("COLUMNS", "")
+    return int(value) if value.isdigit() and int(value) > 0 else 80
+
+
+def _indent(start: int, stop: int) -> str:
+    """GNU pads columns with tabs (tab stops every 8) where a tab fits, then spaces."""
+    out: list[str] = []
+    while start < stop:
+        if stop // 8 > (start + 1) // 8:
+            out.append("\t")
+            start += 8 - start % 8
+        else:
+            out.append(" ")
+            start += 1
+    return "".join(out)
+
+
+def _columns(cells: list[str], line_length: int, by_columns: bool) -> str:
+    """``ls -C`` / ``ls -x``: as many columns as fit, chosen the way GNU ls chooses."""
+    n = len(cells)
+    max_cols = max(1, min(line_length // 3, n))
+    widths = [[3] * (j + 1) for j in range(max_cols)]
+    line_len = [3 * (j + 1) for j in range(max_cols)]
+    valid = [True] * max_cols
+    for index, cell in enumerate(cells):
+        for j in range(max_cols):
+            if not valid[j]:
+                continue
+            rows = (n + j) // (j + 1)
+            col = index // rows if by_columns else index % (j + 1)
+            real = len(cell) + (0 if col == j else 2)
+            if widths[j][col] < real:
+                line_len[j] += real - widths[j][col]
+                widths[j][col] = real
+                valid[j] = line_len[j] < line_length
+    cols = max_cols
+    while cols > 1 and not valid[cols - 1]:
+        cols -= 1
+    col_widths = widths[cols - 1]
+    rows = (n + cols - 1) // cols
+    lines: list[str] = []
+    if by_columns:
+        for row in range(rows):
+            parts: list[str] = []
+            pos = 0
+            index = row
+            col = 0
+            while True:
+                cell = cells[index]
+                parts.append(cell)
+                index += rows
+                if index >= n:
+                    break
+                parts.append(_indent(pos + len(cell), pos + col_widths[col]))
+                pos += col_widths[col]
+                col += 1
+            lines.append("".join(parts))
+    else:
+        parts = [cells[0]]
+        pos = 0
+        for index in range(1, n):
+            col = index % cols
+            if col == 0:
+                lines.append("".join(parts))
+                parts = []
+                pos = 0
+            else:
+                prev = col - 1
+                parts.append(_indent(pos + len(cells[index - 1]), pos + col_widths[prev]))
+                pos += col_widths[prev]
+            parts.append(cells[index])
+        lines.append("".join(parts))
+    return "".join(line + "\n" for line in lines)
+
+
+def _commas(cells: list[str], line_length: int) -> str:
+    """``ls -m``: names joined by ", ", wrapped before a line would overflow."""
+    out: list[str] = []
+    pos = 0
+    for index, cell in enumerate(cells):
+        if index:
+            if pos + len(cell) + 2 < line_length:
+                out.append(", ")
+                pos += 2
+            else:
+                out.append(",\n")
+                pos = 0
+        out.append(cell)
+        pos += len(cell)
+    return "".join(out) + "\n"
 
 
 def _blocks_text(o: _Opts, e: _Entry) -> str:

@@ -764,11 +764,21 @@ def tee(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return 1
     append = any(k == "a" for k, _ in opts)
     status = 0
-    handles: list[IO[bytes] | None] = []
+    handles: list[IO[bytes]] = []
+    to_stdout = 0
+    to_stderr = 0
     for name in names:
-        if name == "-":
-            handles.append(None)
+        # The sandbox has no /dev; the usual device names behave as they do on Linux.
+        where = ctx.resolve(name)
+        if where == "/dev/null":
             continue
+        if where == "/dev/stdout":
+            to_stdout += 1
+            continue
+        if where == "/dev/stderr":
+            to_stderr += 1
+            continue
+        # GNU tee writes an operand "-" to a file of that name, not to stdout.
         try:
             handles.append(open(host(ctx, name), "ab" if append else "wb"))
         except OSError as exc:
@@ -777,17 +787,15 @@ def tee(ctx: CommandContext, argv: list[str]) -> CommandResult:
     try:
         for chunk in ctx.stdin:
             for handle in handles:
-                if handle is not None:
-                    handle.write(chunk)
-                    handle.flush()
-            yield chunk
-            for handle in handles:
-                if handle is None:
-                    yield chunk
+                handle.write(chunk)
+                handle.flush()
+            for _ in range(to_stderr):
+                ctx.stderr.write(chunk)
+            for _ in range(1 + to_stdout):
+                yield chunk
     finally:
         for handle in handles:
-            if handle is not None:
-                handle.close()
+            handle.close()
     return status
 
 

@@ -8,9 +8,8 @@ not seen through the other; the workspace snapshot does not keep hard links anyw
 from __future__ import annotations
 
 import os
-import shutil
 import stat as st
-from typing import Callable, Generator, Iterator
+from typing import IO, Callable, Generator, Iterator
 
 from ._files_common import (
     UMASK,
@@ -556,7 +555,7 @@ def _copy(
             if dst_l is not None and st.S_ISLNK(dst_l.st_mode) and _stat(dst_real) is None:
                 os.unlink(dst_real)
             with open(src_real, "rb") as fin, open(dst_real, "wb") as fout:
-                shutil.copyfileobj(fin, fout, 1 << 16)
+                _pump(fin, fout)
             mode = st.S_IMODE(effective_mode(ctx, src_real, info))
             if dst_l is None or preserve:
                 set_mode(ctx, dst_real, mode if preserve else mode & ~UMASK)
@@ -571,6 +570,15 @@ def _copy(
     if verbose:
         yield f"{q(src)} -> {q(dst)}\n".encode()
     return True
+
+
+def _pump(source: IO[bytes], sink: IO[bytes]) -> None:
+    # shutil is not part of the guest's standard library, so copy in plain chunks.
+    while True:
+        chunk = source.read(1 << 16)
+        if not chunk:
+            return
+        sink.write(chunk)
 
 
 def _join(parent: str, child: str) -> str:
@@ -743,7 +751,10 @@ def _hard_link(source: str, link: str) -> None:
     except (OSError, NotImplementedError, AttributeError) as exc:
         if isinstance(exc, FileExistsError):
             raise
-        shutil.copy2(source, link)
+        with open(source, "rb") as fin, open(link, "xb") as fout:
+            _pump(fin, fout)
+        info = os.stat(source)
+        os.utime(link, ns=(info.st_atime_ns, info.st_mtime_ns))
 
 
 # --- chmod -------------------------------------------------------------------------------
