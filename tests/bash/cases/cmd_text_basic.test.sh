@@ -123,3 +123,8 @@ echo "rc=$?"
 seq 1 100000000 | head -n 3
 ### yes-custom-text
 yes hello world | head -n 2
+### wc-redirected-stdin-sizes-from-file
+printf 'hello world\nline two\n' > f
+wc < f
+wc -lc < f
+printf 'x y\n' | wc -lc

@@ -481,12 +481,11 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
         try:
             if name == "-":
                 # GNU sizes columns from fstat(stdin): a redirected regular file counts by size.
-                # The interpreter may name such a file in extras["stdin_file"] (a host path).
-                stdin_file = ctx.extras.get("stdin_file")
-                if isinstance(stdin_file, str) and os.path.isfile(stdin_file):
-                    size_sum += os.stat(stdin_file).st_size
-                else:
+                stdin_size = _stdin_file_size(ctx)
+                if stdin_size is None:
                     min_width = 7
+                else:
+                    size_sum += stdin_size
             else:
                 host = ctx.host_path(name)
                 st = os.stat(host)
@@ -529,6 +528,26 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
         out.append(_wc_row(total_row, width, None))
     yield b"".join(out)
     return status
+
+
+def _stdin_file_size(ctx: CommandContext) -> int | None:
+    """Size of stdin when it is a redirected regular file, else None (pipe, heredoc...).
+
+    Uses the interpreter's ``extras["io"].stdin().handle`` (the file opened for ``<``) when
+    present; any other shape of extras simply means "not a regular file".
+    """
+    io = ctx.extras.get("io")
+    opener = getattr(io, "stdin", None)
+    try:
+        stream = opener() if callable(opener) else None
+        handle = getattr(stream, "handle", None)
+        fileno = getattr(handle, "fileno", None)
+        if not callable(fileno):
+            return None
+        st = os.fstat(fileno())
+    except (OSError, ValueError, TypeError):
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) else None
 
 
 def _wc_row(values: list[int], width: int, label: str | None) -> bytes:
