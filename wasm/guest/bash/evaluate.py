@@ -290,7 +290,12 @@ class Shell:
                 streams.append(upstream)
         try:
             yield from gens[-1]
-        finally:
+        except BaseException:
+            # the pipeline is being torn down (limit, exit, consumer closed): stop every stage
+            for gen in gens[:-1]:
+                gen.close()
+            raise
+        else:
             for k in range(n - 2, -1, -1):
                 if boxes[k].done:
                     continue
@@ -759,7 +764,7 @@ class Shell:
             if a.append:
                 base = 0
                 if var is not None and var.array:
-                    base = max(var.array) + 1
+                    base = _next_index(var.array)
                 elif var is not None and var.value is not None:
                     base = 1
                     st.set_element(a.name, "0", var.value)
@@ -1226,6 +1231,14 @@ class Shell:
 
 
 ControlFlowTypes = (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, GeneratorExit)
+
+
+def _next_index(array: dict[int, str]) -> int:
+    """One past the highest index; O(1) when elements were appended in order."""
+    last = next(reversed(array))
+    if last == len(array) - 1:
+        return last + 1
+    return max(array) + 1
 
 
 def _append(var: Var | None, old: str, value: str) -> str:

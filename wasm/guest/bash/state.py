@@ -229,6 +229,8 @@ class State:
             raise LimitExceeded(f"array size limit exceeded ({self.counters.limits.max_array_elements} elements)")
 
     def array_index(self, name: str, key: str, var: Var) -> int:
+        if key.isdigit():
+            return int(key)
         from . import arith
 
         index = arith.evaluate(key, _ArithView(self)) if key.strip() else 0
