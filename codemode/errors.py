@@ -33,6 +33,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+__all__ = [
+    "ApprovalRejected",
+    "CodeModeError",
+    "DurableSizeError",
+    "NameCollisionError",
+    "NotSerialisableError",
+    "ReplayDivergence",
+    "SignatureError",
+    "SignatureMismatch",
+    "StaleSignature",
+    "ToolArgumentsError",
+    "ToolCallError",
+    "ToolConnectionError",
+    "ToolDefinitionError",
+    "ToolError",
+    "ToolHTTPStatusError",
+    "ToolResponseError",
+    "ToolResponseNotJSON",
+    "ToolResponseShapeError",
+    "ToolResponseTooLarge",
+    "ToolTimeoutError",
+    "error_details",
+]
+
 
 class CodeModeError(Exception):
     """Base class of every error Code Mode raises deliberately."""

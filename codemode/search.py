@@ -30,7 +30,7 @@ from codemode.declarations import render_namespace, render_schema, render_tool
 from codemode.names import sanitise_name
 from codemode.tooldefs import ToolDef, requires_approval
 
-__all__ = ["SEARCH_RESULT_LIMIT", "CodeIndex", "SnippetInfo", "normalise_search_text", "tokenise"]
+__all__ = ["CodeIndex", "SEARCH_RESULT_LIMIT", "SnippetInfo", "normalise_search_text", "tokenise"]
 
 SEARCH_RESULT_LIMIT = 50
 _WEIGHTS = {"path": 12, "connector": 8, "method": 10, "description": 5}

@@ -45,11 +45,14 @@ from codemode.names import ensure_unique, sanitise_name
 
 __all__ = [
     "DEFAULT_TIMEOUT_MS",
+    "ParsedDocstring",
     "ToolDef",
     "Toolset",
     "bind_arguments",
     "new_toolset_secret",
+    "parse_docstring",
     "requires_approval",
+    "schema_problems",
     "tool_from_callable",
     "validate_arguments",
 ]
