@@ -22,6 +22,16 @@ replayed later. Within the window, the agent host deduplicates by ``idempotency_
 which is the same for every retry and every replay of one journal step
 (``<execution_id>:<seq>`` unless the caller supplies one).
 
+On the agent host, verify before trusting anything in the request, e.g. in Starlette::
+
+    body = await request.body()
+    try:
+        verify_signature(secret, request.headers.get("X-Sandbox-Timestamp", ""), body,
+                         request.headers.get("X-Sandbox-Signature", ""))
+    except SignatureError:
+        return JSONResponse({"detail": "bad signature"}, status_code=401)
+    call = json.loads(body)   # {"tool", "input", "execution_id", "seq", "idempotency_key"}
+
 Response: 2xx with ``{"output": <value>}`` -> the value; ``{"error": {"name", "message"}}``
 -> :class:`~codemode.errors.ToolError`. Everything else is a distinct
 :class:`~codemode.errors.ToolCallError`: timeout, connection failure, non-2xx status,
