@@ -157,3 +157,52 @@ chmod 755 a
 chmod 644 b
 find . -type f -perm 755
 find . -type f -perm -u+x
+### find-printf-time-directives
+touch -d '2020-01-02 03:04:05' f
+find f -printf '%TY-%Tm-%Td %TH:%TM %T@ %t\n'
+### find-operators-without-action
+mkdir -p d/e
+touch d/f d/e/g
+find d -name f -o -name g | sort
+find d \( -name f -o -name g \) -printf 'X%f\n' | sort
+### find-expression-errors
+mkdir d
+find d -newer nosuch 2>&1; echo $?
+find d -mtime 2>&1; echo $?
+find d -maxdepth x 2>&1; echo $?
+find d -size 3x 2>&1; echo $?
+find d -type ff 2>&1; echo $?
+find . -name x -o 2>&1; echo $?
+find . \( \) 2>&1; echo $?
+### find-exec-braces-inside-word
+touch x.py
+find . -name 'x.py' -exec echo pre-{}-post \;
+### find-printf-escapes-and-percent
+mkdir d
+touch d/a
+find d -printf '%%|%y|\n' | sort
+find d -printf 'abc\cdef\n'; echo
+### find-symlink-modes
+ln -s nowhere dang
+mkdir real
+ln -s real lr
+find . -type l | sort
+find -L . -maxdepth 1 -type d | sort
+find lr
+find -H lr -maxdepth 0 -type d
+### find-follow-detects-loop
+ln -s . self
+find -L . 2>&1 | sort
+### find-trailing-slash-directives
+mkdir -p d/sub
+find d/ -printf '%p|%h|%f\n' | sort
+find ./d -printf '%P\n' | sort
+### find-newermt
+touch -d '2000-01-01' old
+touch new
+find . -newermt '2010-01-01' -type f
+### find-true-false
+touch a
+find a -true -false -print; echo $?
+find a -false -o -true -print
+find a ! -false -not -false

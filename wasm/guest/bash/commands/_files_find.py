@@ -90,6 +90,7 @@ class _Options:
     mindepth: int = 0
     depth_first: bool = False
     follow: bool = False
+    follow_starts: bool = False
     regextype: str = "emacs"
     daystart: bool = False
 
@@ -198,7 +199,7 @@ class _Parser:
             value = self.arg(tok)
             if not value.isdigit():
                 raise FindError(f"Expected a positive decimal integer argument to {tok}, "
-                                f"but got `{value}'")
+                                f"but got '{value}'")
             if tok == "-maxdepth":
                 self.opts.maxdepth = int(value)
             else:
@@ -446,6 +447,30 @@ def _p_newer(p: _Parser, tok: str) -> _Node:
     return _Node("pred", pred=lambda s, i: i.info.st_mtime_ns > ref_ns, name=tok)
 
 
+def _p_newer_xy(p: _Parser, tok: str) -> _Node:
+    """-newerXY: X's time of the file against Y's time of a reference (Y=t: a date)."""
+    from ._files_dates import DateError, parse_date
+
+    mine, theirs = tok[6], tok[7]
+    ref = p.arg(tok)
+    if theirs == "t":
+        try:
+            ref_ns = int(parse_date(ref, p.now) * 1_000_000_000)
+        except DateError:
+            raise FindError(f"I cannot figure out how to interpret {quote_always(ref)} as a date or time") from None
+    else:
+        try:
+            ref_info = os.stat(host(p.ctx, ref))
+        except OSError as exc:
+            raise FindError(f"{quote_always(ref)}: {strerror(exc)}") from None
+        ref_ns = getattr(ref_info, _TIME_FIELDS[theirs])
+    field_name = _TIME_FIELDS[mine]
+    return _Node("pred", pred=lambda s, i: getattr(i.info, field_name) > ref_ns, name=tok)
+
+
+_TIME_FIELDS = {"a": "st_atime_ns", "m": "st_mtime_ns", "c": "st_ctime_ns", "B": "st_ctime_ns"}
+
+
 def _p_empty(p: _Parser, tok: str) -> _Node:
     def test(s: _State, i: _Item) -> bool:
         if st.S_ISDIR(i.info.st_mode):
@@ -646,6 +671,9 @@ _PRIMARIES: dict[str, Callable[[_Parser, str], _Node]] = {
     "-prune": _p_prune, "-quit": _p_quit, "-exec": _p_exec, "-execdir": _p_exec,
     "-nouser": _p_const(False), "-nogroup": _p_const(False),
 }
+for _x in "amc":
+    for _y in "amct":
+        _PRIMARIES[f"-newer{_x}{_y}"] = _p_newer_xy
 
 
 # --- -printf -----------------------------------------------------------------------------
@@ -727,12 +755,17 @@ def _directive(s: _State, d: str, i: _Item) -> str | None:
     if d == "p":
         return i.path
     if d == "f":
-        return _basename(i.path)
-    if d == "h":
+        # The last component keeps any trailing slashes, as gnulib's base_name does.
         stripped = i.path.rstrip("/")
-        if "/" not in stripped:
+        if not stripped:
+            return "/"
+        return i.path[stripped.rfind("/") + 1 :]
+    if d == "h":
+        # GNU cuts at the last slash, even a trailing one ("d/" -> "d").
+        cut = i.path.rfind("/")
+        if cut < 0:
             return "."
-        return stripped.rsplit("/", 1)[0] or "/"
+        return i.path[:cut] or "/"
     if d == "H":
         return i.start
     if d == "P":
@@ -811,6 +844,7 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
     opts = _Options()
     while args and args[0] in ("-H", "-L", "-P"):
         opts.follow = args[0] == "-L"
+        opts.follow_starts = args[0] in ("-H", "-L")
         args = args[1:]
     if args and args[0] == "--":
         args = args[1:]
@@ -848,9 +882,15 @@ def _drain(state: _State) -> Iterator[bytes]:
 
 
 def _walk_start(state: _State, opts: _Options, expr: _Node, start: str) -> Iterator[bytes]:
-    real = host(state.ctx, start, follow=opts.follow)
+    real = host(state.ctx, start, follow=opts.follow_starts)
     try:
-        info = os.stat(real) if opts.follow else os.lstat(real.rstrip("/") if not real.endswith("/") else real)
+        if opts.follow_starts:
+            try:
+                info = os.stat(real)
+            except OSError:
+                info = os.lstat(real)
+        else:
+            info = os.lstat(real.rstrip("/") if not real.endswith("/") else real)
     except OSError as exc:
         state.ctx.error(f"find: {quote_always(start)}: {strerror(exc)}")
         state.status = 1
@@ -859,10 +899,14 @@ def _walk_start(state: _State, opts: _Options, expr: _Node, start: str) -> Itera
         state.ctx.error(f"find: {quote_always(start)}: Not a directory")
         state.status = 1
         return
-    yield from _visit(state, opts, expr, _Item(start, real.rstrip("/") or "/", 0, start, info))
+    item = _Item(start, real.rstrip("/") or "/", 0, start, info)
+    yield from _visit(state, opts, expr, item, ((info.st_dev, info.st_ino, start),))
 
 
-def _visit(state: _State, opts: _Options, expr: _Node, item: _Item) -> Iterator[bytes]:
+def _visit(
+    state: _State, opts: _Options, expr: _Node, item: _Item,
+    ancestors: tuple[tuple[int, int, str], ...],
+) -> Iterator[bytes]:
     in_range = item.depth >= opts.mindepth
     if not opts.depth_first and in_range:
         expr.eval(state, item)
@@ -892,7 +936,15 @@ def _visit(state: _State, opts: _Options, expr: _Node, item: _Item) -> Iterator[
                     state.status = 1
                     continue
             child = _Item(child_path, child_real, item.depth + 1, item.start, info)
-            yield from _visit(state, opts, expr, child)
+            if opts.follow and st.S_ISDIR(info.st_mode):
+                loop = next((a for a in ancestors if a[:2] == (info.st_dev, info.st_ino)), None)
+                if loop is not None:
+                    state.ctx.error(f"find: File system loop detected; {quote_always(child_path)} "
+                                    f"is part of the same file system loop as {quote_always(loop[2])}.")
+                    state.status = 1
+                    continue
+            inner = ancestors + ((info.st_dev, info.st_ino, child_path),)
+            yield from _visit(state, opts, expr, child, inner)
             if state.quit:
                 return
     if opts.depth_first and in_range:
