@@ -7,6 +7,8 @@ import math
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codemode.errors import CodeModeError, DurableSizeError, NotSerialisableError
 from codemode.normalise import (
@@ -147,3 +149,27 @@ def test_logs_over_a_megabyte_are_trimmed_on_a_character_boundary() -> None:
     kept, note = out.split("\n[logs trimmed: ")
     assert kept == "é" * 500_000
     assert note == "200,000 bytes omitted]"
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=50),
+    lambda children: st.lists(children, max_size=5)
+    | st.dictionaries(st.text(max_size=8), children, max_size=5)
+    | st.tuples(children, children),
+    max_leaves=30,
+)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=150, deadline=None)
+@given(value=_json_values, cap=st.integers(min_value=1, max_value=400))
+def test_normalised_output_is_always_json_within_the_cap(value: Any, cap: int) -> None:
+    out = normalise_output(value, cap=cap)
+    text = json.dumps(out, allow_nan=False)
+    if isinstance(value, str):
+        assert len(out) <= cap + len(f"\n\n[truncated {len(value)} chars]")
+    elif isinstance(out, dict) and out.get("truncated") is True:
+        assert len(out["preview"]) == cap < out["chars"]
+    else:
+        assert len(json.dumps(out, separators=(",", ":"), ensure_ascii=False)) <= cap
+    assert text

@@ -6,6 +6,8 @@ import ast
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codemode.search import SEARCH_RESULT_LIMIT, CodeIndex, SnippetInfo, tokenise
 from codemode.tooldefs import ToolDef
@@ -199,3 +201,16 @@ def test_describe_unknown_target_says_not_found(index: CodeIndex, target: str) -
         "types": f'"{target}" not found.',
         "kind": "method",
     }
+
+
+@pytest.mark.fuzz
+@settings(max_examples=150, deadline=None)
+@given(query=st.text(max_size=40))
+def test_any_query_gives_a_well_formed_ranked_answer(query: str) -> None:
+    index = CodeIndex({"github": GITHUB, "tools": TOOLS})
+    out = index.search(query)
+    scores = [r["score"] for r in out["results"]]
+    assert scores == sorted(scores, reverse=True)
+    assert len(out["results"]) <= SEARCH_RESULT_LIMIT
+    assert out["total"] >= len(out["results"])
+    assert out["truncated"] == (out["total"] > SEARCH_RESULT_LIMIT)
