@@ -489,6 +489,33 @@ class Toolset:
         """A new toolset with a freshly generated secret."""
         return cls(name=name, tools=tuple(tools), secret=new_toolset_secret())
 
+    @classmethod
+    def from_dict(cls, data: Any, *, secret: str | None = None) -> Toolset:
+        """Parse ``{"name", "tools": [...], "secret"?}``; without a secret, generate one.
+
+        Every invalid tool is reported in one error, not just the first.
+        """
+        if not isinstance(data, Mapping):
+            raise ToolDefinitionError("toolset", ["a toolset must be a JSON object"])
+        unknown = sorted(str(k) for k in data if k not in ("name", "tools", "secret"))
+        raw_tools = data.get("tools", [])
+        if unknown or not isinstance(raw_tools, list):
+            problems = _unknown(unknown)
+            if not isinstance(raw_tools, list):
+                problems.append("tools must be a list of tool definitions")
+            raise ToolDefinitionError(f"toolset {data.get('name')!r}", problems)
+        tools: list[ToolDef] = []
+        problems = []
+        for index, raw in enumerate(raw_tools):
+            try:
+                tools.append(ToolDef.from_dict(raw))
+            except ToolDefinitionError as exc:
+                problems.extend(f"tools[{index}]: {p}" for p in exc.problems)
+        if problems:
+            raise ToolDefinitionError(f"toolset {data.get('name')!r}", problems)
+        chosen = secret if secret is not None else data.get("secret") or new_toolset_secret()
+        return cls(name=data.get("name", ""), tools=tuple(tools), secret=chosen)
+
     @property
     def namespace(self) -> str:
         """The identifier the model reaches this toolset's tools through."""

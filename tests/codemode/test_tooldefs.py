@@ -646,3 +646,31 @@ def test_refs_inside_schemas_with_nested_ids_are_not_second_guessed() -> None:
     validate_arguments(tool, {"a": "resolved inside the embedded resource, offline"})
     with pytest.raises(ToolArgumentsError):
         validate_arguments(tool, {"a": 1})
+
+
+def test_toolset_from_json_keeps_or_generates_the_secret() -> None:
+    data = {"name": "weather", "tools": [WEATHER]}
+    fresh = Toolset.from_dict(data)
+    assert len(fresh.secret) >= 32
+    stored = Toolset.from_dict({**data, "secret": fresh.secret})
+    assert stored.secret == fresh.secret
+    assert stored.tools == fresh.tools
+    assert Toolset.from_dict(stored.to_dict(include_secret=True)) == stored
+
+
+def test_toolset_from_json_reports_every_bad_tool_by_index() -> None:
+    with pytest.raises(ToolDefinitionError) as caught:
+        Toolset.from_dict(
+            {"name": "w", "tools": [WEATHER, {"name": "a", "url": "nope"}, {"nameless": 1}]}
+        )
+    problems = _problems(caught)
+    assert "tools[1]: url must be" in problems
+    assert "tools[2]: name is required" in problems
+
+
+@pytest.mark.parametrize(
+    "data", [[], {"name": "w", "tools": {}}, {"name": "w", "tools": [], "colour": 1}]
+)
+def test_toolset_from_json_rejects_wrong_shapes(data: Any) -> None:
+    with pytest.raises(ToolDefinitionError):
+        Toolset.from_dict(data)
