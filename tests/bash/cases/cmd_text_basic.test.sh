@@ -128,3 +128,9 @@ printf 'hello world\nline two\n' > f
 wc < f
 wc -lc < f
 printf 'x y\n' | wc -lc
+### head-leaves-rest-of-redirected-file
+printf 'header\n3\n1\n2\n' > f
+{ head -n 1; sort; } < f
+{ head -c 3; cat; } < f
+### head-on-pipe-consumes-buffer
+printf 'header\n3\n1\n2\n' | { head -n 1; sort; }

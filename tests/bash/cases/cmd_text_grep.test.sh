@@ -143,3 +143,8 @@ grep '\bbar\b' f
 seq 1 100 | grep 7 | wc -l
 ### grep-null-data
 printf 'a\0b\0ab\0' | grep -z a | tr '\0' '\n'
+### grep-max-count-leaves-rest-of-redirected-file
+printf 'h\n3\n1\n2\n' > f
+{ grep -m1 h; cat; } < f
+echo --
+{ grep -m1 -A1 h; cat; } < f

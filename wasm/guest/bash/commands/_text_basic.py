@@ -22,7 +22,9 @@ from ._text_common import (
     OptSpec,
     UsageError,
     describe_oserror,
+    give_back_stdin,
     open_input,
+    stdin_regular_file,
     parse_options,
     split_lines,
     usage_error,
@@ -243,18 +245,21 @@ def head(ctx: CommandContext, argv: list[str]) -> CommandResult:
             shown = "standard input" if name == "-" else name
             yield (b"" if first else b"\n") + f"==> {shown} <==\n".encode("utf-8", "surrogateescape")
         first = False
+        unread: list[bytes] = []
         try:
             if mode == "bytes":
-                yield from _head_bytes(chunks, count, all_but)
+                yield from _head_bytes(chunks, count, all_but, unread)
             else:
-                yield from _head_lines(chunks, count, all_but, sep)
+                yield from _head_lines(chunks, count, all_but, sep, unread)
         except OSError as err:
             ctx.error(f"head: error reading '{name}': {describe_oserror(err)}")
             status = 1
+        if name == "-":
+            give_back_stdin(ctx, b"".join(unread))
     return status
 
 
-def _head_bytes(chunks: Iterator[bytes], count: int, all_but: bool) -> Iterator[bytes]:
+def _head_bytes(chunks: Iterator[bytes], count: int, all_but: bool, unread: list[bytes]) -> Iterator[bytes]:
     if not all_but:
         left = count
         if left == 0:
@@ -262,6 +267,7 @@ def _head_bytes(chunks: Iterator[bytes], count: int, all_but: bool) -> Iterator[
         for chunk in chunks:
             if len(chunk) >= left:
                 yield chunk[:left]
+                unread.append(chunk[left:])
                 return
             left -= len(chunk)
             yield chunk
@@ -275,20 +281,23 @@ def _head_bytes(chunks: Iterator[bytes], count: int, all_but: bool) -> Iterator[
             held = held[cut:]
 
 
-def _head_lines(chunks: Iterator[bytes], count: int, all_but: bool, sep: bytes) -> Iterator[bytes]:
+def _head_lines(chunks: Iterator[bytes], count: int, all_but: bool, sep: bytes,
+                unread: list[bytes]) -> Iterator[bytes]:
     if not all_but:
         if count == 0:
             return
-        out = Batcher()
-        for line in split_lines(chunks, sep):
-            ready = out.add(line)
-            count -= 1
-            if count == 0:
-                break
-            if ready:
-                yield ready
-        if out.parts:
-            yield out.take()
+        for chunk in chunks:
+            found = chunk.count(sep)
+            if found < count:
+                count -= found
+                yield chunk
+                continue
+            cut = -1
+            for _ in range(count):
+                cut = chunk.index(sep, cut + 1)
+            yield chunk[: cut + 1]
+            unread.append(chunk[cut + 1 :])
+            return
         return
     window: deque[bytes] = deque()
     for line in split_lines(chunks, sep):
@@ -531,23 +540,9 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def _stdin_file_size(ctx: CommandContext) -> int | None:
-    """Size of stdin when it is a redirected regular file, else None (pipe, heredoc...).
-
-    Uses the interpreter's ``extras["io"].stdin().handle`` (the file opened for ``<``) when
-    present; any other shape of extras simply means "not a regular file".
-    """
-    io = ctx.extras.get("io")
-    opener = getattr(io, "stdin", None)
-    try:
-        stream = opener() if callable(opener) else None
-        handle = getattr(stream, "handle", None)
-        fileno = getattr(handle, "fileno", None)
-        if not callable(fileno):
-            return None
-        st = os.fstat(fileno())
-    except (OSError, ValueError, TypeError):
-        return None
-    return st.st_size if stat.S_ISREG(st.st_mode) else None
+    """Size of stdin when it is a redirected regular file, else None (pipe, heredoc...)."""
+    st = stdin_regular_file(ctx)
+    return st.st_size if st is not None else None
 
 
 def _wc_row(values: list[int], width: int, label: str | None) -> bytes:

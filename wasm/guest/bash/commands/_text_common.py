@@ -10,6 +10,7 @@ script's stderr matches GNU.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -189,6 +190,46 @@ def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
     if os.path.isdir(path):
         raise IsADirectoryError(21, "Is a directory")
     return _FileChunks(path)
+
+
+def _stdin_stream(ctx: CommandContext) -> object | None:
+    io = ctx.extras.get("io")
+    opener = getattr(io, "stdin", None)
+    try:
+        return opener() if callable(opener) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def stdin_regular_file(ctx: CommandContext) -> os.stat_result | None:
+    """fstat of stdin when the interpreter redirected it from a regular file, else None.
+
+    Relies on the interpreter's ``extras["io"].stdin().handle`` (the file opened for ``<``);
+    any other shape of extras just means "not a regular file" (a pipe, a heredoc...).
+    """
+    handle = getattr(_stdin_stream(ctx), "handle", None)
+    fileno = getattr(handle, "fileno", None)
+    if not callable(fileno):
+        return None
+    try:
+        st = os.fstat(fileno())
+    except (OSError, ValueError, TypeError):
+        return None
+    return st if stat.S_ISREG(st.st_mode) else None
+
+
+def give_back_stdin(ctx: CommandContext, unread: bytes) -> None:
+    """Return bytes read past the point a command stopped, when stdin is a regular file.
+
+    GNU ``head`` (and ``grep -m``) lseek a seekable stdin back to just after what they used,
+    so ``{ head -n1; sort; } < file`` sorts the rest. On a pipe the surplus is lost, as in GNU.
+    """
+    if not unread or stdin_regular_file(ctx) is None:
+        return
+    stream = _stdin_stream(ctx)
+    pending = getattr(stream, "pending", None)
+    if isinstance(pending, bytes):
+        setattr(stream, "pending", unread + pending)
 
 
 def split_lines(chunks: Iterable[bytes], sep: bytes = b"\n") -> Iterator[bytes]:

@@ -31,6 +31,7 @@ from ._text_common import (
     UsageError,
     arg_latin,
     describe_oserror,
+    give_back_stdin,
     open_input,
     parse_options,
     usage_error,
@@ -410,19 +411,26 @@ class _GrepFile:
         return b"".join(parts)
 
     def _lines(self) -> Iterator[tuple[bytes, bool]]:
-        pending = b""
+        # The buffer lives on self so a stop after -m can hand the unread rest back.
+        self._pending = b""
+        self._next = 0
         for chunk in self.chunks:
-            pending += chunk
-            start = 0
+            self._pending = self._pending[self._next :] + chunk
+            self._next = 0
             while True:
-                cut = pending.find(self.eol, start)
+                cut = self._pending.find(self.eol, self._next)
                 if cut < 0:
                     break
-                yield pending[start:cut], True
-                start = cut + 1
-            pending = pending[start:]
-        if pending:
-            yield pending, False
+                line = self._pending[self._next : cut]
+                self._next = cut + 1
+                yield line, True
+        rest = self._pending[self._next :]
+        self._pending, self._next = b"", 0
+        if rest:
+            yield rest, False
+
+    def _unread(self) -> bytes:
+        return self._pending[self._next :]
 
     def run(self) -> Iterator[bytes]:
         o = self.o
@@ -435,7 +443,9 @@ class _GrepFile:
         offset = 0
         suppress_output = o.quiet or o.count or bool(o.list_files)
         number = 0
-        for raw, _terminated in self._lines():
+        since_selected: list[bytes] = []
+        for raw, terminated in self._lines():
+            since_selected.append(raw + self.eol if terminated else raw)
             number += 1
             line_offset = offset
             offset += len(raw) + 1
@@ -457,6 +467,9 @@ class _GrepFile:
                     if ready:
                         yield ready
                     continue
+                if self.target.name == "-":
+                    # Like GNU: a regular-file stdin is left just after the last selected line.
+                    give_back_stdin(self.ctx, b"".join(since_selected) + self._unread())
                 break
             text = raw.decode("latin-1")
             hit = self.matcher.selects(text) != o.invert
@@ -473,6 +486,7 @@ class _GrepFile:
                     before.append((number, line_offset, raw))
                 continue
             self.selected += 1
+            since_selected = []
             if o.quiet:
                 return
             if suppress_output:
