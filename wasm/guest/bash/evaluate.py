@@ -40,8 +40,8 @@ PIPE_BUFFER = 65536
 
 
 @lru_cache(maxsize=512)
-def _parse_cached(source: str, extglob: bool = True) -> ListNode:
-    parser = Parser(source)
+def _parse_cached(source: str, extglob: bool = True, first_line: int = 1) -> ListNode:
+    parser = Parser(source, first_line)
     parser.extglob = extglob
     return parser.parse_all()
 
@@ -154,10 +154,13 @@ class Shell:
                 return status
             status = yield from self.exec_list(node, io)
 
-    def run_string(self, source: str, io: IO) -> Gen:
-        """``eval``: parse everything first, then run (a syntax error runs nothing)."""
+    def run_string(self, source: str, io: IO, first_line: int | None = None) -> Gen:
+        """``eval``/traps/``source``: parse everything first, then run (a syntax error runs
+        nothing). Line numbers continue from the current line, as bash's do."""
+        if first_line is None:
+            first_line = max(self.state.lineno, 1)
         try:
-            node = _parse_cached(source, bool(self.state.shopts.get("extglob")))
+            node = _parse_cached(source, bool(self.state.shopts.get("extglob")), first_line)
         except ShellSyntaxError as exc:
             self.error(io, exc.message)
             return 2
@@ -1167,7 +1170,22 @@ class Shell:
         size = 0
         status = 0
         try:
-            node = _parse_cached(source, bool(self.state.shopts.get("extglob")))
+            node = _parse_cached(source, bool(self.state.shopts.get("extglob")), max(st.lineno, 1))
+            file_text = _lone_input_redirect(node)
+            if file_text is not None:
+                # $(< file): the file's contents, without running a command
+                try:
+                    child.cur_io = io
+                    stream = child.open_target(child.expander.string(file_text), "r", io)
+                    data = b"".join(stream.chunks()) if isinstance(stream, InputStream) else b""
+                    if isinstance(stream, InputStream):
+                        stream.close()
+                    st.last_status = 0
+                    return data
+                except BashError as exc:
+                    (parent_io.out(2) if parent_io else NullSink()).write(f"bash: {exc.message}\n".encode())
+                    st.last_status = 1
+                    return b""
             gen = child.exec_list(node, io)
             while True:
                 try:
@@ -1231,6 +1249,22 @@ class Shell:
 
 
 ControlFlowTypes = (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, GeneratorExit)
+
+
+def _lone_input_redirect(node: ListNode) -> str | None:
+    """The file of ``$(< file)`` (a command that is only an input redirection), else None."""
+    if len(node.items) != 1:
+        return None
+    andor, background = node.items[0]
+    if background or andor.rest or andor.first.negate or len(andor.first.commands) != 1:
+        return None
+    cmd = andor.first.commands[0]
+    if not isinstance(cmd, Simple) or cmd.words or cmd.assigns or len(cmd.redirs) != 1:
+        return None
+    redir = cmd.redirs[0]
+    if redir.op != "<" or redir.fd not in (None, 0):
+        return None
+    return redir.target
 
 
 def _next_index(array: dict[int, str]) -> int:

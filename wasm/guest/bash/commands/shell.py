@@ -1935,7 +1935,7 @@ def gen_source(sh: "Shell", argv: list[str], io: "IO") -> Gen:
     st.call_depth += 1
     st.sourcing = getattr(st, "sourcing", 0) + 1  # type: ignore[attr-defined]
     try:
-        status = yield from sh.run_string(source, io)
+        status = yield from sh.run_string(source, io, first_line=1)
     except ReturnFromFunction as ret:
         status = ret.status
     finally:
