@@ -175,7 +175,9 @@ def run_ours(argv: list[str], stdin: str, files: dict[str, str], root: Path) -> 
     # Small odd-sized chunks flush out code that assumes a chunk holds whole lines.
     chunks = iter([data[i : i + 7] for i in range(0, len(data), 7)])
     ctx = CommandContext(stdin=chunks, stderr=err, cwd="/", env={}, root=str(root))
-    gen = COMMANDS[argv[0]](ctx, argv)
+    # Case text is one character per byte; the interpreter hands commands UTF-8 decoded argv.
+    args = [a.encode("latin-1").decode("utf-8", "surrogateescape") for a in argv]
+    gen = COMMANDS[argv[0]](ctx, args)
     out = bytearray()
     try:
         while True:
@@ -190,7 +192,7 @@ def run_real(argv: list[str], stdin: str, files: dict[str, str]) -> dict[str, An
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         _setup(root, files)
-        proc = subprocess.run(argv, input=stdin.encode("latin-1"), capture_output=True, cwd=root,
+        proc = subprocess.run([a.encode("latin-1") for a in argv], input=stdin.encode("latin-1"), capture_output=True, cwd=root,
                               env={"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")})
         return {"stdout": proc.stdout.decode("latin-1"), "status": proc.returncode,
                 "stderr_empty": not proc.stderr, "files": _snapshot(root)}
@@ -216,7 +218,7 @@ def record() -> None:
     for name, argv, stdin, files in CASES:
         body.append(f"### sed-{name}")
         body.append(_case_script(argv, stdin, files))
-    CASE_FILE.write_text("\n".join(body) + "\n")
+    CASE_FILE.write_bytes(("\n".join(body) + "\n").encode("latin-1"))
 
 
 EXPECTED: dict[str, dict[str, Any]] = json.loads(FIXTURE.read_text()) if FIXTURE.exists() else {}

@@ -29,6 +29,16 @@ _CLASSES: dict[str, str] = {
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 
 
+def bytes_text(text: str) -> str:
+    """An argv string (UTF-8 decoded) as one character per byte, for byte-exact processing."""
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
+def argv_text(text: str) -> str:
+    """Inverse of ``bytes_text``: a byte-per-character string back to an argv-style path."""
+    return text.encode("latin-1", "replace").decode("utf-8", "surrogateescape")
+
+
 class RegexError(ValueError):
     """A pattern that is not a valid POSIX regular expression."""
 
@@ -251,6 +261,9 @@ def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = 
                 add_atom(re.escape(c))
             else:
                 add_quant(c)
+        elif extended and c == "{" and awk:
+            # mawk 1.3.4 20200120 (this machine's awk) has no interval expressions.
+            add_atom(r"\{")
         elif extended and c == "{":
             close = pat.find("}", i)
             m = _INTERVAL.fullmatch(pat[i:close]) if close >= 0 else None

@@ -13,6 +13,7 @@ import re
 from typing import IO, Iterator
 
 from ._sed_parse import Addr, Cmd, Parser, Regex, Repl, SedError
+from ._sed_regex import argv_text, bytes_text
 from .base import Command, CommandContext, CommandResult
 
 USAGE = "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]..."
@@ -209,7 +210,7 @@ class _Sed:
             if name in ("/dev/stdout", "/dev/stderr") or name in self.wfiles:
                 continue
             try:
-                self.wfiles[name] = open(self.ctx.host_path(name), "wb")
+                self.wfiles[name] = open(self.ctx.host_path(argv_text(name)), "wb")
             except OSError as exc:
                 self.ctx.error(f"sed: couldn't open file {name}: {exc.strerror}")
                 return False
@@ -219,7 +220,7 @@ class _Sed:
         if name == "/dev/stdin":
             return self.ctx.read_all_stdin().decode("latin-1")
         try:
-            with open(self.ctx.host_path(name), "rb") as handle:
+            with open(self.ctx.host_path(argv_text(name)), "rb") as handle:
                 return handle.read().decode("latin-1")
         except OSError:
             return None
@@ -227,7 +228,7 @@ class _Sed:
     def read_file_line(self, name: str) -> str | None:
         if name not in self.rfiles:
             try:
-                handle = open(self.ctx.host_path(name), "rb")
+                handle = open(self.ctx.host_path(argv_text(name)), "rb")
             except OSError:
                 self.rfiles[name] = None
             else:
@@ -649,7 +650,7 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int
                 v = value if eq else need("e")
                 if v is None:
                     return 1
-                scripts.append(v)
+                scripts.append(bytes_text(v))
                 have_script = True
             elif name == "file":
                 v = value if eq else need("f")
@@ -711,7 +712,7 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int
                         if v is None:
                             return 1
                     if c == "e":
-                        scripts.append(v)
+                        scripts.append(bytes_text(v))
                         have_script = True
                     elif c == "f":
                         text = read_script_file(v)
@@ -734,7 +735,7 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int
             i += 1
             continue
         if not have_script:
-            scripts.append(arg)
+            scripts.append(bytes_text(arg))
             have_script = True
         else:
             files.append(arg)

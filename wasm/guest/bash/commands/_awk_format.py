@@ -1,0 +1,99 @@
+"""awk printf/sprintf formatting with C semantics as mawk applies them."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Callable
+
+from ._awk_value import d_to_int, fmt_special, to_num
+
+_SPEC = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|L|q|j|z|t)?([a-zA-Z%])?")
+
+
+class FormatError(Exception):
+    def __init__(self, message: str, partial: str) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+def _d_to_unsigned(d: float) -> int:
+    if d != d:
+        return 0
+    if d >= 4294967295.0:
+        return 4294967295
+    if d > 0:
+        return int(d)
+    return 0
+
+
+def awk_format(fmt: str, args: list[object], to_str: Callable[[object], str], name: str = "printf") -> str:
+    out: list[str] = []
+    pos = 0
+    argi = 0
+
+    def next_arg() -> object:
+        nonlocal argi
+        if argi >= len(args):
+            raise FormatError(f"not enough arguments passed to {name}(\"{fmt}\")", "".join(out))
+        value = args[argi]
+        argi += 1
+        return value
+
+    n = len(fmt)
+    while pos < n:
+        cut = fmt.find("%", pos)
+        if cut < 0:
+            out.append(fmt[pos:])
+            break
+        out.append(fmt[pos:cut])
+        m = _SPEC.match(fmt, cut)
+        assert m is not None
+        flags, width, prec, _length, conv = m.groups()
+        if conv is None:
+            out.append(fmt[cut:m.end()])
+            pos = m.end()
+            continue
+        pos = m.end()
+        if conv == "%":
+            out.append("%")
+            continue
+        if width == "*":
+            w = d_to_int(to_num(next_arg()))
+            if w < 0:
+                flags += "-"
+                w = -w
+            width = str(w)
+        if prec == "*":
+            p = d_to_int(to_num(next_arg()))
+            prec = str(p) if p >= 0 else None
+        spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
+        if conv in "di":
+            value = d_to_int(to_num(next_arg()))
+            out.append((spec + "d") % value)
+        elif conv in "ouxX":
+            value = _d_to_unsigned(to_num(next_arg()))
+            out.append((spec + ("d" if conv == "u" else conv)) % value)
+        elif conv in "eEfFgG":
+            x = to_num(next_arg())
+            special = fmt_special(x)
+            if special is not None:
+                if conv in "EFG":
+                    special = special.upper()
+                out.append((("%" + flags.replace("0", "") + (width or "") + "s") % special))
+            else:
+                out.append((spec + conv) % x)
+        elif conv == "c":
+            arg = next_arg()
+            if isinstance(arg, float):
+                ch = chr(int(arg) % 256) if math.isfinite(arg) else ""
+            else:
+                text = to_str(arg)
+                ch = text[:1]
+            out.append(("%" + flags + (width or "") + "s") % ch)
+        elif conv == "s":
+            text = to_str(next_arg())
+            out.append((spec + "s") % text)
+        else:
+            out.append(fmt[cut:pos])
+    return "".join(out)

@@ -1,0 +1,150 @@
+"""awk values: numbers, strings, numeric strings, and their conversions (mawk 1.3.4 rules).
+
+A value is a ``float`` (number), a ``str`` (string) or a ``StrNum`` (a string from input
+that looks numeric; it compares numerically). ``UNINIT`` is the uninitialised value: it is
+both "" and 0.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+MAX_INT = 2147483647
+
+
+class StrNum(str):
+    """A string from input (fields, getline, split, -v) that looks like a number."""
+
+    num: float
+
+
+UNINIT = StrNum("")
+UNINIT.num = 0.0
+
+_LOOKS_NUMERIC = re.compile(r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)[ \t\n\r\f\v]*\Z")
+_STRTOD = re.compile(
+    r"[ \t\n\r\f\v]*([-+]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][-+]?\d+)?"
+    r"|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan))", re.IGNORECASE)
+
+
+def mkfield(text: str) -> str:
+    """Wrap input text: numeric-looking text becomes a StrNum."""
+    if text and _LOOKS_NUMERIC.match(text):
+        value = StrNum(text)
+        value.num = float(text)
+        return value
+    return text
+
+
+def strtod(text: str) -> float:
+    m = _STRTOD.match(text)
+    if m is None:
+        return 0.0
+    s = m.group(1)
+    low = s.lower().lstrip("+-")
+    if low.startswith("0x"):
+        sign = -1.0 if s.startswith("-") else 1.0
+        try:
+            return sign * float.fromhex(low)
+        except ValueError:
+            return 0.0
+    try:
+        return float(s)
+    except ValueError:
+        return 0.0
+
+
+def to_num(v: object) -> float:
+    if type(v) is float:
+        return v  # type: ignore[return-value]
+    if isinstance(v, StrNum):
+        return v.num
+    if isinstance(v, str):
+        return strtod(v) if v else 0.0
+    return 0.0
+
+
+def fmt_special(x: float) -> str | None:
+    if math.isnan(x):
+        return "-nan" if math.copysign(1.0, x) < 0 else "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return None
+
+
+def num_to_str(x: float, fmt: str) -> str:
+    if x == int(x) if not (math.isinf(x) or math.isnan(x)) else False:
+        if -MAX_INT <= x <= MAX_INT:
+            return str(int(x))
+    special = fmt_special(x)
+    if special is not None:
+        return special
+    try:
+        return fmt % x
+    except (TypeError, ValueError):
+        return "%.6g" % x
+
+
+def to_bool(v: object) -> bool:
+    if type(v) is float:
+        return v != 0.0
+    if isinstance(v, StrNum):
+        return v.num != 0.0
+    return v != ""
+
+
+def is_numeric(v: object) -> bool:
+    return type(v) is float or isinstance(v, StrNum)
+
+
+def d_to_int(d: float) -> int:
+    """mawk's d_to_i: truncate toward zero, clamped to +-MAX_INT."""
+    if d != d:
+        return 0
+    if d >= MAX_INT:
+        return MAX_INT
+    if d > -MAX_INT:
+        return int(d)
+    return -MAX_INT
+
+
+class Glibc:
+    """glibc ``random()`` (TYPE_3 additive feedback), which mawk's rand() uses on Debian."""
+
+    def __init__(self, seed: int = 1) -> None:
+        self.state: list[int] = []
+        self.f = 0
+        self.r = 0
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        seed &= 0xFFFFFFFF
+        if seed == 0:
+            seed = 1
+        r = [0] * 34
+        r[0] = seed if seed < 2**31 else seed - 2**32
+        for i in range(1, 31):
+            hi, lo = divmod(r[i - 1], 127773) if r[i - 1] >= 0 else (-((-r[i - 1]) // 127773), -((-r[i - 1]) % 127773))
+            word = 16807 * lo - 2836 * hi
+            if word < 0:
+                word += 2147483647
+            r[i] = word
+        for i in range(31, 34):
+            r[i] = r[i - 31]
+        self.state = [x & 0xFFFFFFFF for x in r[:34]]
+        # Keep a rolling window of the last 34 outputs of the recurrence.
+        self.window = self.state[:]
+        for _ in range(310):
+            self._step()
+
+    def _step(self) -> int:
+        w = self.window
+        value = (w[-31] + w[-3]) & 0xFFFFFFFF
+        w.append(value)
+        if len(w) > 64:
+            del w[:-34]
+        return value
+
+    def random(self) -> int:
+        return self._step() >> 1
