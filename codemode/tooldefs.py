@@ -70,8 +70,6 @@ _PYTHON_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 _APPROVAL_KEYS = frozenset({"mode", "when", "summary", "risk"})
 _RISKS = ("low", "medium", "high")
 _TOOLSET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
-_JSON = dict[str, Any]
-JsonSchema = Mapping[str, Any]
 
 
 def _refuse_retrieval(uri: str) -> referencing.Resource[Any]:
