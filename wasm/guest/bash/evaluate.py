@@ -922,6 +922,7 @@ class Shell:
                 cleanup()
             self.cleanups.clear()
         st.last_status = status
+        st.scopes[0]["_"] = Var(argv[-1])
         return status
 
     def _expand_argv(self, words: list[Word]) -> tuple[list[str], dict[int, list[str]]]:

@@ -256,7 +256,7 @@ class State:
             if var is not None:
                 if "r" in var.attrs:
                     raise BashError(f"unset: {name}: cannot unset: readonly variable")
-                if scope is not self.scopes[0] and len(self.scopes) > 1:
+                if scope is self.scopes[-1] and len(self.scopes) > 1:
                     # unsetting a local leaves it unset-but-local (bash's dynamic scoping)
                     scope[name] = Var()
                     scope[name].attrs = {a for a in var.attrs if a == "local"}

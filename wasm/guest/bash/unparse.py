@@ -55,12 +55,13 @@ def _andor(a: AndOr, ind: str) -> str:
     return text
 
 
-def _list(node: ListNode, ind: str) -> str:
+def _list(node: ListNode, ind: str, nested: bool = True) -> str:
+    """Commands one per line; bash ends each with ``;`` except the last of a function body."""
     lines = []
     for k, (andor, bg) in enumerate(node.items):
         text = _andor(andor, ind)
         last = k == len(node.items) - 1
-        lines.append(ind + text + (" &" if bg else ("" if last else ";")))
+        lines.append(ind + text + (" &" if bg else ("" if last and not nested else ";")))
     return "\n".join(lines)
 
 
@@ -71,17 +72,17 @@ def _command(cmd: Command, ind: str) -> str:
     if isinstance(cmd, Group):
         return "{ \n" + _list(cmd.body, inner) + "\n" + ind + "}" + _redirs(cmd.redirs)
     if isinstance(cmd, Subshell):
-        return "( " + _list(cmd.body, "").strip() + " )" + _redirs(cmd.redirs)
+        return "( " + _list(cmd.body, "", False).strip() + " )" + _redirs(cmd.redirs)
     if isinstance(cmd, If):
         out = ""
         for k, (cond, body) in enumerate(cmd.clauses):
-            out += ("if " if k == 0 else "\n" + ind + "elif ") + _list(cond, "").strip() + "; then\n" + _list(body, inner)
+            out += ("if " if k == 0 else "\n" + ind + "elif ") + _list(cond, "", False).strip() + "; then\n" + _list(body, inner)
         if cmd.else_body is not None:
             out += "\n" + ind + "else\n" + _list(cmd.else_body, inner)
         return out + "\n" + ind + "fi" + _redirs(cmd.redirs)
     if isinstance(cmd, Loop):
         word = "until" if cmd.until else "while"
-        return f"{word} {_list(cmd.cond, '').strip()}; do\n{_list(cmd.body, inner)}\n{ind}done" + _redirs(cmd.redirs)
+        return f"{word} {_list(cmd.cond, '', False).strip()}; do\n{_list(cmd.body, inner)}\n{ind}done" + _redirs(cmd.redirs)
     if isinstance(cmd, For):
         words = "" if cmd.words is None else " in " + " ".join(w.raw for w in cmd.words)
         return f"for {cmd.var}{words};\n{ind}do\n{_list(cmd.body, inner)}\n{ind}done" + _redirs(cmd.redirs)
@@ -104,5 +105,5 @@ def _command(cmd: Command, ind: str) -> str:
 def function_text(func: FuncDef) -> str:
     body = func.body
     if isinstance(body, Group):
-        return f"{func.name} () \n{{ \n{_list(body.body, '    ')}\n}}" + _redirs(body.redirs)
+        return f"{func.name} () \n{{ \n{_list(body.body, '    ', nested=False)}\n}}" + _redirs(body.redirs)
     return f"{func.name} () \n{_command(body, '')}"
