@@ -296,3 +296,78 @@ chmod 644 f
 chmod 644 d
 chmod a+X d f
 stat -c '%a %n' d f
+### rm-interactive-answers-from-stdin
+touch g
+ln -s g lg
+printf 'y\nn\n' | rm -i g lg 2>/dev/null
+ls
+### rm-interactive-recursive
+mkdir e
+touch e/x
+printf 'y\ny\ny\n' | rm -ri e 2>/dev/null
+echo "status=$?"
+ls
+### rm-prompt-once
+touch 1 2 3 4
+echo n | rm -I 1 2 3 4 2>/dev/null
+ls
+echo y | rm -I 1 2 3 4 2>/dev/null
+ls
+### cp-mv-interactive-overwrite
+printf 'a\n' > a
+printf 'b\n' > b
+echo n | cp -i a b 2>/dev/null
+cat b
+echo y | mv -i a b 2>/dev/null
+cat b
+ls
+### cp-trailing-slash-target-errors
+touch f
+cp f nodir/ 2>&1; echo $?
+cp f nodir/x 2>&1; echo $?
+### cp-directory-contents-with-dot
+mkdir -p a/b
+touch a/b/f
+cp -r a/. e
+find e | sort
+### mv-onto-file-with-trailing-slash
+touch f
+mv f f/ 2>&1; echo $?
+### mv-directory-over-nonempty-directory
+mkdir -p d1/x d2/x
+touch d2/x/f
+mv d1/x d2 2>&1; echo $?
+### ln-relative
+touch a
+mkdir d
+ln -sr a d/rel
+readlink d/rel
+cat d/rel
+### ln-trailing-slash-missing-dir
+touch a
+ln -s a c/ 2>&1; echo $?
+### chmod-octal-forms
+touch f
+chmod 0755 f; stat -c %a f
+chmod -- -x f; stat -c %a f
+chmod =rwx,g-w f; stat -c %a f
+chmod u=g f; stat -c %a f
+chmod 77777 f 2>&1; echo $?
+### chmod-directory-keeps-setgid
+mkdir d
+chmod 2755 d
+chmod 755 d; stat -c %a d
+chmod 0755 d; stat -c %a d
+chmod 00755 d; stat -c %a d
+### touch-access-and-modify-only
+touch -d '2020-01-01' a
+touch -a -d '2021-01-01' a; stat -c '%X %Y' a
+touch -m -d '2022-01-01' a; stat -c '%X %Y' a
+### touch-relative-words
+touch -d 'yesterday' b
+touch -d 'tomorrow' c
+touch a
+ls -t
+### mkdir-parents-with-dots
+mkdir -pv a/./b/../c
+find a | sort

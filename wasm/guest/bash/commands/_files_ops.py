@@ -39,6 +39,38 @@ def _missing(ctx: CommandContext, name: str, after: str | None = None, what: str
     return 1
 
 
+class _Asker:
+    """Interactive prompts (-i): the question goes to stderr, the answer is a stdin line."""
+
+    def __init__(self, ctx: CommandContext, name: str) -> None:
+        self.ctx = ctx
+        self.name = name
+        self.pending = b""
+        self.done = False
+
+    def __call__(self, question: str) -> bool:
+        self.ctx.stderr.write(f"{self.name}: {question}? ".encode("utf-8", "surrogateescape"))
+        return self._line().lstrip()[:1] in (b"y", b"Y")
+
+    def _line(self) -> bytes:
+        while b"\n" not in self.pending and not self.done:
+            chunk = next(self.ctx.stdin, None)
+            if chunk is None:
+                self.done = True
+            else:
+                self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line
+
+
+def _kind(info: os.stat_result) -> str:
+    if st.S_ISLNK(info.st_mode):
+        return "symbolic link"
+    if st.S_ISDIR(info.st_mode):
+        return "directory"
+    return "regular empty file" if info.st_size == 0 else "regular file"
+
+
 def _lstat(path: str) -> os.stat_result | None:
     try:
         return os.lstat(path)
@@ -241,8 +273,8 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
     spec = OptSpec(
-        "fRrdvI",
-        {"force": "f", "recursive": "r", "dir": "d", "verbose": "v",
+        "fRrdviI",
+        {"force": "f", "recursive": "r", "dir": "d", "verbose": "v", "interactive": "i?",
          "no-preserve-root": "npr", "preserve-root": "pr"},
     )
     try:
@@ -251,11 +283,25 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
         usage_fail(ctx, "rm", err)
         return 1
     flags = {"r" if k == "R" else k for k, _ in opts}
+    prompt = ""
+    for key, value in opts:
+        # -f, -i and -I override one another; the last one given wins.
+        if key in ("f", "i", "I"):
+            prompt = "" if key == "f" else key
+            if key == "i" and value is not None:
+                prompt = {"never": "", "no": "", "none": "", "once": "I"}.get(value, "i")
     force = "f" in flags
     if not names:
         if force:
             return 0
         return _missing(ctx, "rm")
+    ask = _Asker(ctx, "rm")
+    if prompt == "I" and (len(names) > 3 or "r" in flags):
+        count = len(names)
+        what = f"{count} argument{'s' if count != 1 else ''}"
+        if not ask(f"remove {what}{' recursively' if 'r' in flags else ''}"):
+            return 0
+    interactive = ask if prompt == "i" else None
     status = 0
     for name in names:
         base = name.rstrip("/").rsplit("/", 1)[-1]
@@ -277,13 +323,15 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         if st.S_ISDIR(info.st_mode):
             if "r" in flags:
-                ok = yield from _rm_tree(ctx, name, real.rstrip("/"), "v" in flags)
+                ok = yield from _rm_tree(ctx, name, real.rstrip("/"), "v" in flags, interactive)
                 if not ok:
                     status = 1
                 continue
             if "d" not in flags:
                 ctx.error(f"rm: cannot remove {q(name)}: Is a directory")
                 status = 1
+                continue
+            if interactive is not None and not interactive(f"remove directory {q(name)}"):
                 continue
             try:
                 os.rmdir(real.rstrip("/"))
@@ -294,6 +342,8 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
             forget_mode(ctx, real.rstrip("/"))
             if "v" in flags:
                 yield f"removed directory {q(name)}\n".encode()
+            continue
+        if interactive is not None and not interactive(f"remove {_kind(info)} {q(name)}"):
             continue
         try:
             os.unlink(real.rstrip("/") if st.S_ISLNK(info.st_mode) else real)
@@ -308,7 +358,8 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def _rm_tree(
-    ctx: CommandContext, name: str, real: str, verbose: bool
+    ctx: CommandContext, name: str, real: str, verbose: bool,
+    ask: Callable[[str], bool] | None = None,
 ) -> Generator[bytes, None, bool]:
     ok = True
     try:
@@ -316,6 +367,8 @@ def _rm_tree(
     except OSError as exc:
         ctx.error(f"rm: cannot remove {q(name)}: {strerror(exc)}")
         return False
+    if ask is not None and children and not ask(f"descend into directory {q(name)}"):
+        return True
     for child in children:
         child_name = name.rstrip("/") + "/" + child
         child_real = os.path.join(real, child)
@@ -323,7 +376,9 @@ def _rm_tree(
         if info is None:
             continue
         if st.S_ISDIR(info.st_mode):
-            ok = (yield from _rm_tree(ctx, child_name, child_real, verbose)) and ok
+            ok = (yield from _rm_tree(ctx, child_name, child_real, verbose, ask)) and ok
+            continue
+        if ask is not None and not ask(f"remove {_kind(info)} {q(child_name)}"):
             continue
         try:
             os.unlink(child_real)
@@ -333,6 +388,8 @@ def _rm_tree(
             continue
         if verbose:
             yield f"removed {q(child_name)}\n".encode()
+    if ask is not None and not ask(f"remove directory {q(name)}"):
+        return ok
     try:
         os.rmdir(real)
     except OSError as exc:
@@ -417,7 +474,7 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
     except UsageError as err:
         usage_fail(ctx, "cp", err)
         return 1
-    recursive = preserve = no_clobber = verbose = no_target = update = False
+    recursive = preserve = no_clobber = verbose = no_target = update = interactive = False
     deref: bool | None = None
     target_dir: str | None = None
     for key, value in opts:
@@ -444,6 +501,8 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
             update = True
         elif key == "f":
             no_clobber = False
+        elif key == "i":
+            interactive, no_clobber = True, False
     if deref is None:
         deref = not recursive
     pairs = _split_target(ctx, "cp", names, target_dir, no_target)
@@ -485,8 +544,9 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 ctx.error(f"cp: cannot overwrite non-directory {q(dst)} with directory {q(src)}")
                 status = 1
                 continue
+        ask = _Asker(ctx, "cp") if interactive else None
         ok = yield from _copy(ctx, src, src_real, dst, dst_real, info, preserve, no_clobber,
-                              verbose, deref, update, skip)
+                              verbose, deref, update, skip, ask)
         if not ok:
             status = 1
     return status
@@ -502,7 +562,7 @@ def _parent(path: str) -> str:
 def _copy(
     ctx: CommandContext, src: str, src_real: str, dst: str, dst_real: str,
     info: os.stat_result, preserve: bool, no_clobber: bool, verbose: bool, deref: bool,
-    update: bool, skip: str | None = None,
+    update: bool, skip: str | None = None, ask: Callable[[str], bool] | None = None,
 ) -> Generator[bytes, None, bool]:
     dst_l = _lstat(dst_real.rstrip("/"))
     if st.S_ISDIR(info.st_mode):
@@ -531,7 +591,7 @@ def _copy(
                 continue
             ok = (yield from _copy(ctx, _join(src, child), c_src_real, _join(dst, child),
                                    os.path.join(dst_real, child), c_info, preserve,
-                                   no_clobber, verbose, deref, update, skip)) and ok
+                                   no_clobber, verbose, deref, update, skip, ask)) and ok
         mode = effective_mode(ctx, src_real, info)
         if created or preserve:
             set_mode(ctx, dst_real, st.S_IMODE(mode) if preserve else st.S_IMODE(mode) & ~UMASK)
@@ -546,6 +606,8 @@ def _copy(
         if st.S_ISDIR(dst_l.st_mode):
             ctx.error(f"cp: cannot overwrite directory {q(dst)} with non-directory")
             return False
+        if ask is not None and not ask(f"overwrite {q(dst)}"):
+            return True
     try:
         if st.S_ISLNK(info.st_mode):
             if dst_l is not None:
@@ -565,7 +627,10 @@ def _copy(
         if exc.filename and os.path.normpath(str(exc.filename)) == os.path.normpath(src_real):
             ctx.error(f"cp: cannot open {q(src)} for reading: {strerror(exc)}")
         else:
-            ctx.error(f"cp: cannot create regular file {q(dst)}: {strerror(exc)}")
+            reason = strerror(exc)
+            if dst.endswith("/") and exc.errno == 21:
+                reason = "Not a directory"
+            ctx.error(f"cp: cannot create regular file {q(dst)}: {reason}")
         return False
     if verbose:
         yield f"{q(src)} -> {q(dst)}\n".encode()
@@ -599,13 +664,16 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
     except UsageError as err:
         usage_fail(ctx, "mv", err)
         return 1
-    no_clobber = verbose = no_target = update = False
+    no_clobber = verbose = no_target = update = interactive = False
     target_dir: str | None = None
     for key, value in opts:
+        # -f, -i and -n override one another; the last one given wins.
         if key == "n":
-            no_clobber = True
+            no_clobber, interactive = True, False
         elif key == "f":
-            no_clobber = False
+            no_clobber = interactive = False
+        elif key == "i":
+            no_clobber, interactive = False, True
         elif key == "v":
             verbose = True
         elif key == "t":
@@ -618,6 +686,7 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
     if pairs is None:
         return 1
     status = 0
+    ask = _Asker(ctx, "mv")
     for src, dst in pairs[0]:
         src_real = host(ctx, src, follow=False).rstrip("/") or "/"
         info = _lstat(src_real)
@@ -627,6 +696,10 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         dst_real = host(ctx, dst, follow=False).rstrip("/") or "/"
         dst_info = _lstat(dst_real)
+        if dst.endswith("/") and dst_info is not None and not os.path.isdir(dst_real):
+            ctx.error(f"mv: cannot stat {q(dst)}: Not a directory")
+            status = 1
+            continue
         if _same(info, dst_info):
             ctx.error(f"mv: {q(src)} and {q(dst)} are the same file")
             status = 1
@@ -647,6 +720,8 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if not st.S_ISDIR(info.st_mode) and st.S_ISDIR(dst_info.st_mode):
                 ctx.error(f"mv: cannot overwrite directory {q(dst)} with non-directory")
                 status = 1
+                continue
+            if interactive and not ask(f"overwrite {q(dst)}"):
                 continue
         try:
             mode = effective_mode(ctx, src_real, info)
@@ -723,6 +798,10 @@ def ln(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     status = 1
                     continue
             existing = _lstat(link_real)
+            if existing is None and link.endswith("/"):
+                raise FileNotFoundError(2, "No such file or directory")
+            if symbolic and "r" in flags:
+                target = _relative_target(ctx, target, link)
             if existing is not None:
                 if "f" not in flags:
                     raise FileExistsError(17, "File exists")
@@ -745,6 +824,17 @@ def ln(ctx: CommandContext, argv: list[str]) -> CommandResult:
     return status
 
 
+def _relative_target(ctx: CommandContext, target: str, link: str) -> str:
+    """``ln -r``: the target as a path relative to the directory holding the link."""
+    from ._files_common import canonicalize
+    from ._files_paths import _relative
+
+    where = canonicalize(ctx, target, "m") or ctx.resolve(target)
+    link_path = ctx.resolve(link)
+    parent = canonicalize(ctx, link_path.rsplit("/", 1)[0] or "/", "m") or "/"
+    return _relative(where, parent)
+
+
 def _hard_link(source: str, link: str) -> None:
     try:
         os.link(source, link)
@@ -763,12 +853,13 @@ def _hard_link(source: str, link: str) -> None:
 def parse_mode(text: str, current: int, is_dir: bool, masked: bool = True) -> int | None:
     """Apply a chmod mode (octal or symbolic) to ``current``; None if ``text`` is invalid."""
     if text and all(c in "01234567" for c in text):
-        if len(text) > 4:
-            return None
         value = int(text, 8)
-        if len(text) <= 3 and is_dir:
-            # GNU keeps a directory's set-user/group-ID bits unless told otherwise.
-            value |= current & 0o6000
+        if value > 0o7777:
+            return None
+        if len(text) <= 4 and is_dir:
+            # GNU keeps a directory's set-user/group-ID bits unless the mode names them
+            # (4 digits) or has five or more digits ("00755" clears them).
+            value |= current & 0o6000 if len(text) <= 3 or text[0] == "0" else 0
         return value
     mode = current
     for clause in text.split(","):
