@@ -751,7 +751,7 @@ class Shell:
             for raw in a.array:
                 m = re.match(r"\[([^\]]*)\](\+?)=", raw)
                 if m:
-                    keyed.append((ex.string(m.group(1)) if is_assoc else m.group(1), ex.string(raw[m.end():], True)))
+                    keyed.append((ex.string(m.group(1)) if is_assoc else ex.arith_text(m.group(1)), ex.string(raw[m.end():], True)))
                 else:
                     values.extend(ex.words([raw]))
             if is_assoc:
@@ -786,7 +786,7 @@ class Shell:
         value = ex.string(a.value or "", True)
         if a.index is not None:
             var = st.lookup(st.resolve_nameref(a.name))
-            key = ex.string(a.index) if var is not None and var.assoc is not None else a.index
+            key = ex.string(a.index) if var is not None and var.assoc is not None else ex.arith_text(a.index)
             if a.append:
                 old, _, _ = ex.values(a.name, a.index)
                 value = _append(var, old[0] if old else "", value)

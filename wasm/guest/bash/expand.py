@@ -352,7 +352,7 @@ class Expander:
             pat = self.pattern(p.arg or "")
             rep = self.parts(parse_word(p.arg2, WORD), False) if p.arg2 else []
             items = [self._replace(v, pat, rep, op) for v in items]
-        elif op in ("^", "^^", ",", ",,"):
+        elif op in ("^", "^^", ",", ",,", "~", "~~"):
             pat = self.pattern(p.arg) if p.arg else ""
             items = [_case(v, pat, op) for v in items]
         elif op == "@":
@@ -632,10 +632,10 @@ def _remove(value: str, pat: str, op: str) -> str:
 
 def _case(value: str, pat: str, op: str) -> str:
     upper = op.startswith("^")
-    convert: Callable[[str], str] = str.upper if upper else str.lower
+    convert: Callable[[str], str] = str.swapcase if op.startswith("~") else (str.upper if upper else str.lower)
     out = []
     for k, ch in enumerate(value):
-        if (op in ("^^", ",,") or k == 0) and (not pat or pattern.match(pat, ch)):
+        if (op in ("^^", ",,", "~~") or k == 0) and (not pat or pattern.match(pat, ch)):
             out.append(convert(ch))
         else:
             out.append(ch)

@@ -1115,16 +1115,57 @@ def _split_arith_for(text: str) -> tuple[str, str, str] | None:
     return parts[0], parts[1], parts[2]
 
 
-def parse_assignment(word: Word) -> Assign | None:
-    """``name=value``, ``name+=value``, ``name[i]=value`` or ``name=(...)``; else None."""
-    m = _ASSIGN_RE.match(word.raw)
+_NAME_START_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def match_assignment(text: str) -> tuple[str, str | None, bool, int] | None:
+    """(name, subscript, is-append, end of ``=``) when ``text`` starts like an assignment.
+
+    The subscript may itself contain brackets (``a[${#a[@]}]=x``), so it is matched by depth.
+    """
+    m = _NAME_START_RE.match(text)
     if not m:
         return None
-    name, sub, plus = m.group(1), m.group(2), m.group(3)
-    index = sub[1:-1] if sub else None
+    i = m.end()
+    index: str | None = None
+    if i < len(text) and text[i] == "[":
+        depth, j = 0, i
+        while j < len(text):
+            c = text[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c == "[":
+                depth += 1
+            elif c == "]":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if j >= len(text):
+            return None
+        index = text[i + 1 : j]
+        i = j + 1
+    plus = False
+    if text.startswith("+=", i):
+        plus = True
+        i += 2
+    elif text.startswith("=", i):
+        i += 1
+    else:
+        return None
+    return m.group(0), index, plus, i
+
+
+def parse_assignment(word: Word) -> Assign | None:
+    """``name=value``, ``name+=value``, ``name[i]=value`` or ``name=(...)``; else None."""
+    found = match_assignment(word.raw)
+    if found is None:
+        return None
+    name, index, plus, end = found
     if word.array is not None:
-        return Assign(name, index, None, word.array, bool(plus))
-    return Assign(name, index, word.raw[m.end() :], None, bool(plus))
+        return Assign(name, index, None, word.array, plus)
+    return Assign(name, index, word.raw[end:], None, plus)
 
 
 def parse_script(source: str) -> ListNode:

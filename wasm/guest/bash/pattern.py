@@ -28,7 +28,9 @@ def has_glob(pattern: str) -> bool:
         if c == "\\":
             i += 2
             continue
-        if c in "*?[":
+        if c in "*?":
+            return True
+        if c == "[" and _bracket(pattern, i + 1) is not None:
             return True
         if c in "+@!" and i + 1 < n and pattern[i + 1] == "(":
             return True

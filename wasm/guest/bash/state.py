@@ -106,7 +106,7 @@ class State:
     traps: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     last_status: int = 0
-    pipestatus: list[int] = field(default_factory=lambda: [0])
+    pipestatus: list[int] = field(default_factory=list)
     call_depth: int = 0
     subst_depth: int = 0
     funcnames: list[str] = field(default_factory=list)

@@ -77,7 +77,7 @@ WORD, DQUOTE, HEREDOC, ARG_DQ = "word", "dq", "heredoc", "arg_dq"
 ``${x:-...}`` appearing inside double quotes (single quotes are literal there)."""
 
 _SPECIAL_PARAMS = frozenset("@*#?-$!0123456789")
-_PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/", "^^", "^", ",,", ",", "@", ":")
+_PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/", "^^", "^", ",,", ",", "~~", "~", "@", ":")
 
 
 class _Reader:
