@@ -228,3 +228,66 @@ cat ./-
 ### tee-device-names
 echo hi | tee /dev/null
 echo twice | tee /dev/stdout
+### stat-unknown-directive
+touch f
+stat -c 'abc %% %q' f
+stat --printf='%n\n\x41\101\n' f
+### du-block-size
+printf 'abc' > f
+du -B 1 f
+du -B K f
+du -sb .
+du --apparent-size f
+### du-depth-and-separate
+mkdir -p a/b/c
+printf x > a/b/c/f
+du -d 1 a
+du --max-depth=2 a
+du -S a
+### split-line-bytes
+seq 1 100 > n
+split -C 50 n c
+ls c* | wc -l
+cat cab
+### split-bytes-suffixes
+seq 1 100 > n
+split -b 100 n b_
+ls b_*
+split --bytes=1K n k
+ls k*
+### split-suffix-exhausted
+seq 1 30 > n
+split -a 1 -l 1 n 2>&1
+echo "status=$?"
+ls x* | wc -l
+### basename-dirname-zero
+basename -z a/b | od -c | head -1
+dirname -z a/b | od -c | head -1
+basename -- -x
+### readlink-realpath-absolute
+readlink -f /
+readlink -m /a/../../b
+realpath -m /x/./y/..//z
+realpath --relative-to=/a/b /a/c/d
+realpath --relative-to=/ /a
+### file-script-interpreters
+printf '#!/usr/bin/perl\nx\n' > a; printf '#!/usr/bin/env node\nx\n' > b
+printf '#!/bin/dash\nx\n' > c; printf '#!/usr/bin/env php\nx\n' > d
+printf '#!/usr/bin/env ruby\nx\n' > e; printf '#!/bin/sh\r\nx\r\n' > f
+file a b c d e f
+file -i a b c
+### file-short-and-markup
+printf x > one
+printf '<?xml version="1.0"?>\n<r/>\n' > x.xml
+printf '<svg xmlns="http://www.w3.org/2000/svg"></svg>\n' > s.svg
+printf '%%PDF-1.4\n' > p.pdf
+printf 'a\rb\r' > cr
+printf '\033[1mhi\n' > esc
+file one x.xml s.svg p.pdf cr esc
+### mktemp-options
+mktemp -u -p . XXXX | wc -c
+mktemp -d -p . fooXXX > /dev/null
+ls -d foo* | wc -l
+mktemp --suffix=.txt -p . | grep -c '\.txt$'
+rm -rf foo* tmp.*
+ls

@@ -160,7 +160,7 @@ def _utf8_locale(env: dict[str, str]) -> bool:
 
 def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
     spec = OptSpec(
-        "ashckmbd:SxL",
+        "ashckmbd:SxLB:",
         {"all": "a", "summarize": "s", "human-readable": "h", "total": "c", "bytes": "b",
          "max-depth": "d=", "apparent-size": "apparent", "separate-dirs": "S",
          "dereference": "L", "one-file-system": "x", "block-size": "B="},
@@ -172,6 +172,7 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return 1
     show_all = summarize = human_sizes = total = apparent = separate = False
     unit = 1024
+    unit_suffix = ""
     max_depth: int | None = None
     for key, value in opts:
         if key == "a":
@@ -203,6 +204,8 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 ctx.error(f"du: invalid -B argument {q(value or '')}")
                 return 1
             unit = sizes[value or "1"]
+            # A unit letter is printed after each size, as GNU does for -BK, -BM.
+            unit_suffix = (value or "").upper() if (value or "").isalpha() else ""
     if summarize and max_depth not in (None, 0):
         ctx.error(f"du: warning: summarizing conflicts with --max-depth={max_depth}")
         ctx.error("Try 'du --help' for more information.")
@@ -217,7 +220,7 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
     def show(size: int) -> str:
         if human_sizes:
             return human(size)
-        return str(-(-size // unit))
+        return str(-(-size // unit)) + unit_suffix
 
     def charge(info: os.stat_result) -> int:
         if apparent:
@@ -342,6 +345,8 @@ def describe(ctx: CommandContext, name: str, follow: bool, mime: bool) -> str:
 
 def sniff(data: bytes, mime: bool) -> str:
     """Name the format of ``data`` (a file's first bytes) the way file(1) does."""
+    if len(data) == 1:
+        return "application/octet-stream; charset=binary" if mime else "very short file (no magic)"
     binary = _binary_magic(data)
     if binary is not None:
         kind, text = binary
@@ -350,14 +355,12 @@ def sniff(data: bytes, mime: bool) -> str:
     if kind_of_text is None:
         return "application/octet-stream; charset=binary" if mime else "data"
     encoding, charset = kind_of_text
-    lang, mime_type, executable = _language(data)
+    template, mime_type = _language(data)
     if mime:
         return f"{mime_type}; charset={charset}"
-    if lang == "JSON text data":
-        return lang
-    desc = f"{lang}, {encoding}" if lang else encoding
-    if executable:
-        desc += " executable"
+    desc = template.replace("{enc}", encoding)
+    if template == "JSON text data" or template.startswith("SVG"):
+        return desc
     extras = _line_notes(data)
     return desc + (", " + ", ".join(extras) if extras else "")
 
@@ -457,42 +460,49 @@ def _text_kind(data: bytes) -> tuple[str, str] | None:
     return "Non-ISO extended-ASCII text", "unknown-8bit"
 
 
-def _language(data: bytes) -> tuple[str, str, bool]:
+# Interpreter -> (description template, MIME type); "{enc}" becomes the text encoding.
+# The odd wordings (perl, node) are file 5.44's own.
+_SCRIPTS = {
+    "bash": ("Bourne-Again shell script, {enc} executable", "text/x-shellscript"),
+    "sh": ("POSIX shell script, {enc} executable", "text/x-shellscript"),
+    "zsh": ("Paul Falstad's zsh script, {enc} executable", "text/x-shellscript"),
+    "node": ("Node.js script executable, {enc}", "application/javascript"),
+    "perl": ("Perl script text executable", "text/x-perl"),
+    "ruby": ("Ruby script, {enc} executable", "text/x-ruby"),
+    "awk": ("awk script, {enc} executable", "text/x-awk"),
+    "tclsh": ("Tcl/Tk script, {enc} executable", "text/x-tcl"),
+    "lua": ("Lua script, {enc} executable", "text/x-lua"),
+}
+
+
+def _language(data: bytes) -> tuple[str, str]:
     first = data.split(b"\n", 1)[0]
     if first.startswith(b"#!"):
-        interp = first[2:].strip().split()
-        prog = b""
-        if interp:
-            prog = interp[0].rsplit(b"/", 1)[-1]
-            if prog == b"env" and len(interp) > 1:
-                prog = interp[1]
-        name = prog.decode("latin-1")
-        scripts = {
-            "bash": ("Bourne-Again shell script", "text/x-shellscript"),
-            "sh": ("POSIX shell script", "text/x-shellscript"),
-            "dash": ("POSIX shell script", "text/x-shellscript"),
-            "zsh": ("Paul Falstad's zsh script", "text/x-shellscript"),
-            "node": ("Node.js script", "application/javascript"),
-            "perl": ("Perl script", "text/x-perl"),
-            "ruby": ("Ruby script", "text/x-ruby"),
-        }
+        line = first[2:].decode("latin-1").strip()
+        words = line.split()
+        name = words[0].rsplit("/", 1)[-1] if words else ""
+        shown = line
+        if name == "env" and len(words) > 1:
+            name = words[1]
+            shown = " ".join(words[1:])
         if name.startswith("python"):
-            return "Python script", "text/x-script.python", True
-        if name in scripts:
-            return scripts[name][0], scripts[name][1], True
-        return f"a {name} script", "text/plain", True
+            return "Python script, {enc} executable", "text/x-script.python"
+        if name in _SCRIPTS:
+            return _SCRIPTS[name]
+        return f"a {shown} script, {{enc}} executable", "text/plain"
     stripped = data.lstrip()
     low = stripped[:256].lower()
     if low.startswith(b"<?xml"):
-        version = b"1.0"
-        return f"XML {version.decode()} document", "text/xml", False
+        return "XML 1.0 document, {enc}", "text/xml"
+    if low.startswith(b"<svg"):
+        return "SVG Scalable Vector Graphics image", "image/svg+xml"
     if low.startswith(b"<!doctype html") or low.startswith(b"<html"):
-        return "HTML document", "text/html", False
+        return "HTML document, {enc}", "text/html"
     if stripped[:1] in (b"{", b"[") and _is_json(data):
-        return "JSON text data", "application/json", False
+        return "JSON text data", "application/json"
     if b"#include" in data[:4096] and (b"int main" in data or b"{" in data):
-        return "C source", "text/x-c", False
-    return "", "text/plain", False
+        return "C source, {enc}", "text/x-c"
+    return "{enc}", "text/plain"
 
 
 def _is_json(data: bytes) -> bool:
@@ -533,8 +543,8 @@ def _line_notes(data: bytes) -> list[str]:
 
 def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
     spec = OptSpec(
-        "l:b:n:da:x",
-        {"lines": "l=", "bytes": "b=", "number": "n=", "numeric-suffixes": "d?",
+        "l:b:C:n:da:x",
+        {"lines": "l=", "bytes": "b=", "line-bytes": "C=", "number": "n=", "numeric-suffixes": "d?",
          "suffix-length": "a=", "additional-suffix": "additional-suffix=", "hex-suffixes": "x?",
          "verbose": "verbose"},
     )
@@ -563,6 +573,12 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 ctx.error(f"split: invalid number of bytes: {q(v)}")
                 return 1
             mode, amount = "b", size
+        elif key == "C":
+            size = _parse_size(v)
+            if size is None or size == 0:
+                ctx.error(f"split: invalid number of bytes: {q(v)}")
+                return 1
+            mode, amount = "C", size
         elif key == "n":
             kind, _, count = v.rpartition("/")
             if kind not in ("", "l") or not count.isdigit() or int(count) == 0:
@@ -623,6 +639,22 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     offset += len(line)
                 for piece in pieces:
                     writer.new().write(b"".join(piece))
+        elif mode == "C":
+            # Whole lines, as many as fit in each file; a longer line is cut into pieces.
+            room = 0
+            for text_line in _lines(stream):
+                while text_line:
+                    if len(text_line) > room and room < amount:
+                        writer.new()
+                        room = amount
+                    if len(text_line) <= room:
+                        writer.write(text_line)
+                        room -= len(text_line)
+                        text_line = b""
+                    else:
+                        writer.write(text_line[:room])
+                        text_line = text_line[room:]
+                        room = 0
         elif mode == "l":
             in_file = amount
             for text_line in _lines(stream):

@@ -452,10 +452,8 @@ def format_stat(
             continue
         value = _stat_field(ctx, fmt[i + 1 : j + 1].lstrip("-+ #0'0123456789."), name, real,
                             info, default)
-        if value is None:
-            out.append(fmt[i : j + 1])
-        else:
-            out.append(_pad(value, flags))
+        # GNU prints "?" for a directive it does not know.
+        out.append(_pad("?" if value is None else value, flags))
         i = j + 1
     return "".join(out)
 
