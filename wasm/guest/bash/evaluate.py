@@ -1131,6 +1131,8 @@ class Shell:
             var = Var(value)
             var.attrs.add("x")
             child_state.scopes[0][key] = var
+        child_state.functions = {n: f for n, f in self.state.functions.items() if n in self.state.exported_functions}
+        child_state.exported_functions = set(child_state.functions)
         child_state.script_name = name
         child_state.positional = list(args)
         child_state.in_subshell = self.state.in_subshell + 1

@@ -118,6 +118,7 @@ class State:
     start_time: float = field(default_factory=time.monotonic)
     local_frames: list[dict[str, Var | None]] = field(default_factory=list)
     lineno: int = 0
+    exported_functions: set[str] = field(default_factory=set)
 
     def fork(self) -> "State":
         new = State(self.counters)
@@ -145,6 +146,7 @@ class State:
         new.start_time = self.start_time
         new.local_frames = []
         new.lineno = self.lineno
+        new.exported_functions = set(self.exported_functions)
         return new
 
     # -- variables ---------------------------------------------------------------------

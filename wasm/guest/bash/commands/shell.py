@@ -1194,6 +1194,17 @@ def _set_line(name: str, var: Var) -> str:
 
 def b_export(sh: "Shell", argv: list[str], io: "IO") -> int:
     args = argv[1:]
+    if args and args[0] in ("-f", "-fn", "-nf"):
+        status = 0
+        for name in args[1:]:
+            if name not in sh.state.functions:
+                _err(io, f"export: {name}: not a function")
+                status = 1
+            elif "n" in args[0]:
+                sh.state.exported_functions.discard(name)
+            else:
+                sh.state.exported_functions.add(name)
+        return status
     if not args or args == ["-p"]:
         for name, value in sorted(sh.state.exported().items()):
             io.out(1).write(_enc(f"declare -x {name}={_dq(value)}\n"))
