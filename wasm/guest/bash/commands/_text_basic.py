@@ -638,8 +638,12 @@ SEQ_SPEC = OptSpec(
 
 
 def _seq_number(text: str) -> Decimal:
+    stripped = text.strip()
+    if re.fullmatch(r"[-+]?0[xX][0-9a-fA-F]+", stripped):
+        # strtold accepts hexadecimal integers too.
+        return Decimal(int(stripped, 16))
     try:
-        value = Decimal(text.strip())
+        value = Decimal(stripped)
     except InvalidOperation:
         raise UsageError(f"invalid floating point argument: '{text}'") from None
     if not value.is_finite() and not value.is_infinite():
@@ -649,6 +653,8 @@ def _seq_number(text: str) -> Decimal:
 
 def _precision(text: str) -> int:
     text = text.strip()
+    if "x" in text.lower():
+        return 0
     if "e" in text.lower() or "x" in text.lower():
         mantissa, _, exponent = text.lower().partition("e")
         frac = mantissa.partition(".")[2]

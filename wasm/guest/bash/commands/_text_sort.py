@@ -208,16 +208,19 @@ def _month_value(text: bytes) -> int:
     return MONTHS.index(word) + 1 if word in MONTHS else 0
 
 
-def _version_key(text: bytes) -> list[tuple[int, object]]:
-    """Approximates GNU's filevercmp: digit runs compare numerically, other runs by a
-    weighting where letters sort before non-letters and ``~`` before everything."""
-    parts: list[tuple[int, object]] = []
-    for match in re.finditer(rb"(\d+)|(\D+)", text):
-        if match.group(1) is not None:
-            parts.append((1, int(match.group(1))))
-        else:
-            parts.append((0, [_version_order(b) for b in match.group(2)] + [0]))
-    return parts
+def _version_key(text: bytes) -> list[tuple[list[int], int]]:
+    """Approximates GNU's filevercmp (Debian version order): alternating non-digit and
+    digit runs; letters sort before other characters, ``~`` before everything, even the
+    end of the string. (GNU's special handling of file suffixes is not reproduced.)"""
+    pairs: list[tuple[list[int], int]] = []
+    for match in re.finditer(rb"(\D*)(\d*)", text):
+        if not match.group(0):
+            continue
+        weights = [_version_order(b) for b in match.group(1)] + [0]
+        pairs.append((weights, int(match.group(2) or b"0")))
+    # The end of the string acts as an empty non-digit run followed by zero.
+    pairs.append(([0], 0))
+    return pairs
 
 
 def _version_order(byte: int) -> int:
