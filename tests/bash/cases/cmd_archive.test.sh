@@ -207,3 +207,68 @@ tar cf t.tar f
 tar xf t.tar -C nodir 2>&1
 echo "status=$?"
 rm t.tar
+### tar-member-forms
+mkdir d
+touch d/f
+tar cf t.tar ./d
+tar tf t.tar
+tar cf t.tar d/
+tar tf t.tar
+tar -cf t.tar -C d .
+tar tf t.tar | sort
+rm t.tar
+### tar-long-options
+mkdir d
+touch d/f
+tar --create --file=t.tar d
+tar --list --file t.tar | sort
+rm t.tar
+### tar-extract-named-member
+mkdir -p a/b
+printf 1 > a/b/f
+touch a/other
+tar cf t.tar a
+mkdir out
+tar xf t.tar -C out a/b/f
+find out | sort
+rm t.tar
+### tar-gzip-detection-and-pipes
+printf 'x\n' > f
+tar czf - f | gzip -dc | tar tf -
+tar cf - f | gzip > t.tar.gz
+tar tzf t.tar.gz
+tar tf t.tar.gz
+rm t.tar.gz
+### tar-not-an-archive
+printf 'junk' > bad.tar
+tar tf bad.tar 2>&1; echo $?
+touch empty.tar
+tar tf empty.tar 2>&1; echo $?
+### tar-usage-errors
+tar cf 2>&1; echo $?
+tar -cf 2>&1; echo $?
+tar ctf t.tar f 2>&1; echo $?
+tar --bogus 2>&1; echo $?
+tar -q 2>&1; echo $?
+### tar-keeps-mtime
+mkdir d
+printf 'x' > d/f
+touch -d '2020-01-01' d/f
+tar cf t.tar d/f
+rm d/f
+tar xf t.tar
+stat -c %Y d/f
+rm t.tar
+### gzip-stdin-errors
+gzip -dc < /dev/null 2>&1; echo $?
+echo hi | gzip -dc 2>&1; echo $?
+printf a > one.gz
+gzip -dc one.gz 2>&1; echo $?
+### gzip-list-totals
+echo a > a
+echo bb > b
+touch -d '2020-01-01' a b
+gzip a b
+gzip -l a.gz b.gz
+gzip -lv a.gz b.gz
+gzip -l a.gz nosuch.gz 2>/dev/null; echo $?

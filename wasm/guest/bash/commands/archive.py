@@ -16,7 +16,7 @@ import struct
 import tarfile
 import time
 import zlib
-from typing import Callable, Iterator
+from typing import Callable, Generator, Iterator
 
 from ._files_common import (
     OWNER_ID,
@@ -64,7 +64,9 @@ def gzip_compress(data: bytes, level: int = 6, name: str | None = None, mtime: i
 
 def gzip_decompress(data: bytes) -> bytes:
     """Decompress every member of a gzip stream (trailing zero padding is allowed)."""
-    if len(data) < 2 or data[:2] != b"\x1f\x8b":
+    if len(data) < 2:
+        raise GzipFormatError("unexpected end of file")
+    if data[:2] != b"\x1f\x8b":
         raise GzipFormatError("not in gzip format")
     out: list[bytes] = []
     pos = 0
@@ -236,8 +238,7 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
             status = code
 
     if listing:
-        yield from _gzip_list(ctx, prog, names or ["-"], verbose)
-        return status
+        return (yield from _gzip_list(ctx, prog, names or ["-"], verbose))
     for name in names or ["-"]:
         if name == "-":
             data = ctx.read_all_stdin()
@@ -350,30 +351,60 @@ def _ratio(gz: bytes, original: int) -> str:
     return f"{value:5.1f}%"
 
 
-def _gzip_list(ctx: CommandContext, prog: str, names: list[str], verbose: bool) -> Iterator[bytes]:
+def _gzip_list(
+    ctx: CommandContext, prog: str, names: list[str], verbose: bool
+) -> Generator[bytes, None, int]:
+    """``gzip -l``: the header comes with the first readable file; totals for several."""
     header = "         compressed        uncompressed  ratio uncompressed_name\n"
     if verbose:
         header = "method  crc     date  time  " + header
-    yield _b(header)
+    status = 0
+    shown_header = False
+    total_c = total_u = 0
+    last: bytes = b""
     for name in names:
-        real = host(ctx, name)
-        try:
-            with open(real, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            ctx.error(f"gzip: {name}: {strerror(exc)}")
+        if name == "-":
+            data = ctx.read_all_stdin()
+            label, target, mtime_default = "stdin", "stdout", time.time()
+        else:
+            real = host(ctx, name)
+            try:
+                with open(real, "rb") as fh:
+                    data = fh.read()
+                mtime_default = os.stat(real).st_mtime
+            except OSError as exc:
+                ctx.error(f"{prog}: {name}: {strerror(exc)}")
+                status = 1
+                continue
+            label, target = name, name[:-3] if name.endswith(".gz") else name
+        if len(data) < 18 or data[:2] != b"\x1f\x8b":
+            why = "unexpected end of file" if len(data) < 2 or data[:2] == b"\x1f\x8b" else "not in gzip format"
+            ctx.error(f"\n{prog}: {label}: {why}")
+            status = 1
             continue
-        if data[:2] != b"\x1f\x8b":
-            ctx.error(f"gzip: {name}: not in gzip format")
-            continue
+        if not shown_header:
+            yield _b(header)
+            shown_header = True
         crc, size, mtime = _gzip_info(data)
-        target = name[:-3] if name.endswith(".gz") else name
-        ratio = _ratio(data, size)
-        line = f"{len(data):>19} {size:>19} {ratio:>6} {target}\n"
+        total_c += len(data)
+        total_u += size
+        last = data
+        line = f"{len(data):>19} {size:>19} {_ratio(data, size)} {target}\n"
         if verbose:
-            when = time.strftime("%b %e %H:%M", time.gmtime(mtime or os.stat(real).st_mtime))
+            when = time.strftime("%b %e %H:%M", time.gmtime(mtime or mtime_default))
             line = f"defla {crc:08x} {when} " + line
         yield _b(line)
+    if len(names) > 1 and shown_header:
+        # GNU's totals ratio discounts only the last file's header and trailer.
+        try:
+            overhead = _skip_header(last, 0) + 8
+        except GzipFormatError:
+            overhead = 18
+        payload = total_c - overhead
+        value = 0.0 if total_u == 0 else 100.0 * (total_u - payload) / total_u
+        line = f"{total_c:>19} {total_u:>19} {value:5.1f}% (totals)\n"
+        yield _b(" " * 28 + line if verbose else line)
+    return status
 
 
 # --- tar ---------------------------------------------------------------------------------
@@ -392,10 +423,11 @@ def tar_cmd(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return stop.status
 
 
-def _usage(ctx: CommandContext, message: str) -> _TarExit:
+def _usage(ctx: CommandContext, message: str, status: int = 2) -> _TarExit:
+    """A command-line error; the option parser's own complaints exit 64 (EX_USAGE)."""
     ctx.error(f"tar: {message}")
     ctx.error("Try 'tar --help' or 'tar --usage' for more information.")
-    return _TarExit(2)
+    return _TarExit(status)
 
 
 def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
@@ -407,14 +439,19 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
     excludes: list[str] = []
     strip = 0
     members: list[str] = []
-    if args and not args[0].startswith("-"):
+    old_style = bool(args) and not args[0].startswith("-")
+    if old_style:
         args = ["-" + args[0]] + args[1:]
     i = 0
 
     def value(opt: str) -> str:
         nonlocal i
         if i >= len(args):
-            raise _usage(ctx, f"option requires an argument -- '{opt}'")
+            if old_style and i == 1:
+                raise _usage(ctx, f"Old option '{opt}' requires an argument.")
+            if len(opt) > 1:
+                raise _usage(ctx, f"option '--{opt}' requires an argument", 64)
+            raise _usage(ctx, f"option requires an argument -- '{opt}'", 64)
         i += 1
         return args[i - 1]
 
@@ -429,9 +466,9 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
             if key in ("create", "extract", "get", "list"):
                 mode = {"create": "c", "extract": "x", "get": "x", "list": "t"}[key]
             elif key == "file":
-                archive = val if eq else value("f")
+                archive = val if eq else value("file")
             elif key == "directory":
-                directory = val if eq else value("C")
+                directory = val if eq else value("directory")
             elif key in ("gzip", "gunzip", "ungzip"):
                 gz = True
             elif key == "verbose":
@@ -453,7 +490,7 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
                          "owner", "group", "mtime", "mode", "format"):
                 pass
             else:
-                raise _usage(ctx, f"unrecognized option '{a}'")
+                raise _usage(ctx, f"unrecognized option '{a}'", 64)
             continue
         if a.startswith("-") and len(a) > 1:
             letters = a[1:]
@@ -486,7 +523,7 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
                         directory = arg
                     break
                 else:
-                    raise _usage(ctx, f"invalid option -- '{c}'")
+                    raise _usage(ctx, f"invalid option -- '{c}'", 64)
             continue
         members.append(a)
     if not mode:
@@ -684,7 +721,9 @@ def _tar_read(
             ctx.error("tar: Error is not recoverable: exiting now")
             raise _TarExit(2) from None
     if not data:
-        return 0
+        ctx.error("tar: This does not look like a tar archive")
+        ctx.error("tar: Exiting with failure status due to previous errors")
+        raise _TarExit(2)
     target_root = ctx.cwd
     if directory is not None:
         if not os.path.isdir(host(ctx, directory)):
