@@ -94,19 +94,21 @@ class AsyncSandbox:
 
     def __init__(self, tools: Mapping[str, Callable[..., Any]] | None = None, *,
                  limits: Limits = Limits.default, workers: int | None = None,
-                 cache_dir: Path | None = None) -> None:
+                 cache_dir: Path | None = None, guest: CompiledGuest | None = None) -> None:
         self.tools = CallableTools(tools)
         self.limits = limits
         self._workers = workers
         self._cache_dir = cache_dir
         self._pool: WorkerPool | None = None
-        self.guest: CompiledGuest | None = None
+        self.guest = guest
+        """The compiled guest to run; built and compiled on ``start`` when not given."""
 
     async def start(self) -> None:
         if self._pool is not None:
             return
-        loop = asyncio.get_running_loop()
-        self.guest = await loop.run_in_executor(None, ensure_compiled, self._cache_dir)
+        if self.guest is None:
+            loop = asyncio.get_running_loop()
+            self.guest = await loop.run_in_executor(None, ensure_compiled, self._cache_dir)
         pool = WorkerPool(self.guest, self._workers)
         await pool.start()
         self._pool = pool
@@ -163,8 +165,9 @@ class Sandbox:
 
     def __init__(self, tools: Mapping[str, Callable[..., Any]] | None = None, *,
                  limits: Limits = Limits.default, workers: int | None = None,
-                 cache_dir: Path | None = None) -> None:
-        self._async = AsyncSandbox(tools, limits=limits, workers=workers, cache_dir=cache_dir)
+                 cache_dir: Path | None = None, guest: CompiledGuest | None = None) -> None:
+        self._async = AsyncSandbox(tools, limits=limits, workers=workers, cache_dir=cache_dir,
+                                   guest=guest)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="sandbox-loop", daemon=True)
         self._thread.start()

@@ -45,7 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         sandbox = AsyncSandbox(limits=settings.limits, workers=settings.workers,
-                               cache_dir=settings.cache_dir)
+                               cache_dir=settings.cache_dir, guest=settings.guest)
         await sandbox.start()
         store = await WorkspaceStore.open(settings.database_path, settings.blob_dir)
         app.state.sandbox = sandbox

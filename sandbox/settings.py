@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .engine import CompiledGuest
 from .limits import Limits
 
 
@@ -33,6 +34,8 @@ class Settings:
     """Guest build and compile cache (default ``$SANDBOX_CACHE_DIR`` or ``~/.cache/wasm-sandbox``)."""
     max_request_bytes: int = 16 * 1024 * 1024
     """Largest HTTP request body accepted (413 beyond)."""
+    guest: CompiledGuest | None = None
+    """A compiled guest to use instead of building one at start-up (tests, embedding)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> "Settings":

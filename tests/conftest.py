@@ -34,7 +34,7 @@ def compiled_guest() -> CompiledGuest:
 
 @pytest.fixture(scope="session")
 def sandbox(compiled_guest: CompiledGuest) -> Iterator[Sandbox]:
-    with Sandbox(tools=TEST_TOOLS, workers=2) as box:
+    with Sandbox(tools=TEST_TOOLS, workers=2, guest=compiled_guest) as box:
         yield box
 
 

@@ -53,7 +53,7 @@ class LiveServer:
 
 @pytest.fixture(scope="module")
 def server(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), workers=2)
+    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), workers=2, guest=compiled_guest)
     with LiveServer(settings) as live:
         yield live
 
@@ -147,7 +147,7 @@ def test_unknown_route_is_a_json_404(client: httpx.Client) -> None:
 
 
 def test_token_is_required_when_configured(compiled_guest: CompiledGuest, tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path, workers=1, token=TOKEN)
+    settings = Settings(data_dir=tmp_path, workers=1, token=TOKEN, guest=compiled_guest)
     with LiveServer(settings) as live, httpx.Client(base_url=live.url, timeout=60) as http:
         assert http.post("/v1/execute", json={"code": "1"}).status_code == 401
         wrong = http.post("/v1/execute", json={"code": "1"}, headers={"Authorization": "Bearer nope"})
