@@ -301,6 +301,16 @@ def test_tree_level_and_dirs_only(tmp_path: Path) -> None:
     assert out == b".\n`-- d\n\n1 directory\n"
 
 
+def test_tree_ignore_pattern_and_unicode_lines_in_a_utf8_locale(tmp_path: Path) -> None:
+    sh(tmp_path, "mkdir -p src node_modules/x && touch src/a.py README.md")
+    err = io.BytesIO()
+    ctx = CommandContext(stdin=iter(()), stderr=err, cwd="/", env={"LANG": "C.UTF-8"},
+                         root=str(tmp_path))
+    gen = files.COMMANDS["tree"](ctx, ["tree", "-I", "node_modules|*.md"])
+    out = b"".join(gen)
+    assert out.decode() == ".\n\u2514\u2500\u2500 src\n    \u2514\u2500\u2500 a.py\n\n1 directory, 1 file\n"
+
+
 def test_du_charges_four_kib_blocks(tmp_path: Path) -> None:
     sh(tmp_path, "mkdir -p d/e && printf x > d/a && printf '%5000s' x > d/e/b")
     out, _, _ = run(tmp_path, ["du", "d"])

@@ -9,6 +9,7 @@ Unicode lines when the locale variables name UTF-8 and with ASCII otherwise, as 
 from __future__ import annotations
 
 import os
+import re
 import stat as st
 import time
 from typing import IO, Callable, Generator, Iterator
@@ -25,6 +26,7 @@ from ._files_common import (
     usage_blocks,
     usage_fail,
 )
+from ._files_find import glob_regex
 from .base import CommandContext, CommandResult
 
 q = quote_always
@@ -45,7 +47,7 @@ def _sorted_names(real: str) -> list[str]:
 
 
 def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec("adfL:FIl:", {"noreport": "noreport", "dirsfirst": "dirsfirst"})
+    spec = OptSpec("adfL:FI:P:", {"noreport": "noreport", "dirsfirst": "dirsfirst"})
     try:
         opts, roots = parse(spec, argv[1:])
     except UsageError as err:
@@ -53,8 +55,14 @@ def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return 2
     show_all = dirs_only = full = classify = noreport = dirs_first = False
     level: int | None = None
+    ignore: list[re.Pattern[str]] = []
+    only: list[re.Pattern[str]] = []
     for key, value in opts:
-        if key == "a":
+        if key in ("I", "P"):
+            # tree patterns are wildcards joined with "|"; -I hides, -P keeps (files only).
+            patterns = [glob_regex(p) for p in (value or "").split("|") if p]
+            (ignore if key == "I" else only).extend(patterns)
+        elif key == "a":
             show_all = True
         elif key == "d":
             dirs_only = True
@@ -110,6 +118,10 @@ def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 continue
             is_dir = st.S_ISDIR(info.st_mode)
             if dirs_only and not is_dir:
+                continue
+            if any(rx.match(name) for rx in ignore):
+                continue
+            if only and not is_dir and not any(rx.match(name) for rx in only):
                 continue
             entries.append((name, child, info, is_dir))
         if dirs_first:
