@@ -36,7 +36,7 @@ from ._text_common import (
     parse_options,
     usage_error,
 )
-from ._text_regex import RegexError, compile_posix, longest_match
+from ._text_regex import RegexError, longest_match, python_error, translate
 
 GREP_SPEC = OptSpec(
     "EFGPiyvclLnhHoqsrRwxA:B:C:m:e:f:abzZUTI",
@@ -217,6 +217,7 @@ class Matcher:
     """Finds matches of the pattern list in one line (text without its terminator)."""
 
     def __init__(self, o: GrepOptions) -> None:
+        self.warnings: list[str] = []
         self.regexes: list[re.Pattern[str]] = []
         self.match_all = False
         flags = re.ASCII | (re.IGNORECASE if o.ignore_case else 0)
@@ -227,7 +228,11 @@ class Matcher:
             elif o.mode == "P":
                 source = pattern
             else:
-                source = compile_posix(pattern, o.mode == "E", o.ignore_case).pattern
+                source = translate(pattern, o.mode == "E", self.warnings)
+                try:
+                    re.compile(source)
+                except re.error as err:
+                    raise RegexError(python_error(err)) from None
             if o.word:
                 source = r"(?<![A-Za-z0-9_])(?:" + source + r")(?![A-Za-z0-9_])"
             sources.append(source)
@@ -256,14 +261,18 @@ class Matcher:
             best: tuple[int, int] | None = None
             for regex in self.regexes:
                 m = regex.search(text, pos)
-                while m is not None and m.start() == m.end():
-                    if m.end() >= len(text):
-                        m = None
+                span: tuple[int, int] | None = None
+                while m is not None:
+                    # An empty leftmost-first match may hide a longer POSIX match there.
+                    candidate = longest_match(regex, text, m)
+                    if candidate[1] > candidate[0]:
+                        span = candidate
+                        break
+                    if m.start() >= len(text):
                         break
                     m = regex.search(text, m.start() + 1)
-                if m is None:
+                if span is None:
                     continue
-                span = longest_match(regex, text, m)
                 if best is None or span[0] < best[0] or (span[0] == best[0] and span[1] > best[1]):
                     best = span
             if best is None:
@@ -357,6 +366,8 @@ def grep_main(ctx: CommandContext, argv: list[str], prog: str, default_mode: str
     except RegexError as err:
         ctx.error(f"{prog}: {err}")
         return 2
+    for warning in matcher.warnings:
+        ctx.error(f"{prog}: warning: {warning}")
     if o.with_filename is None:
         o.with_filename = len(operands) > 1 or (o.recursive and not (len(operands) == 1 and not os.path.isdir(ctx.host_path(operands[0]))))
     errors = [False]

@@ -93,14 +93,63 @@ def _escape_in_set(ch: str) -> str:
     return ch
 
 
-def translate(pattern: str, extended: bool) -> str:
-    """Translate a POSIX BRE (``extended=False``) or ERE into Python ``re`` syntax."""
-    out: list[str] = []
+class _Builder:
+    """Accumulates the Python pattern, remembering where the last atom starts so stacked
+    POSIX quantifiers (``a+?`` means ``(a+)?``, not a lazy ``+``) can wrap it."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.atom_start: int | None = None
+        self.quantified = False
+        self.groups: list[int] = []
+
+    def atom(self, text: str) -> None:
+        self.atom_start = len(self.out)
+        self.out.append(text)
+        self.quantified = False
+
+    def other(self, text: str) -> None:
+        """Anchors, alternation and assertions: nothing can be quantified after them."""
+        self.out.append(text)
+        self.atom_start = None
+        self.quantified = False
+
+    def quantify(self, quantifier: str) -> bool:
+        """Apply ``quantifier`` to the last atom; False when there is none (so it is literal)."""
+        if self.atom_start is None:
+            return False
+        if self.quantified:
+            inner = "".join(self.out[self.atom_start :])
+            del self.out[self.atom_start :]
+            self.out.append("(?:" + inner + ")")
+        self.out.append(quantifier)
+        self.quantified = True
+        return True
+
+    def open_group(self) -> None:
+        self.groups.append(len(self.out))
+        self.out.append("(")
+        self.atom_start = None
+        self.quantified = False
+
+    def close_group(self) -> None:
+        start = self.groups.pop()
+        self.out.append(")")
+        self.atom_start = start
+        self.quantified = False
+
+
+def translate(pattern: str, extended: bool, warnings: list[str] | None = None) -> str:
+    """Translate a POSIX BRE (``extended=False``) or ERE into Python ``re`` syntax.
+
+    GNU grep warns about (and ignores) an ERE repetition operator with nothing to repeat;
+    such warnings are appended to ``warnings`` when given.
+    """
+    b = _Builder()
     i = 0
     n = len(pattern)
     # ``at_start`` is true where a ``*`` would be literal and ``^`` an anchor.
     at_start = True
-    depth = 0
     while i < n:
         c = pattern[i]
         start_here = at_start
@@ -111,140 +160,136 @@ def translate(pattern: str, extended: bool) -> str:
             d = pattern[i + 1]
             i += 2
             if not extended and d == "(":
-                out.append("(")
-                depth += 1
+                b.open_group()
                 at_start = True
             elif not extended and d == ")":
-                if depth == 0:
+                if not b.groups:
                     raise RegexError("Unmatched ) or \\)")
-                depth -= 1
-                out.append(")")
+                b.close_group()
             elif not extended and d == "|":
-                out.append("|")
+                b.other("|")
                 at_start = True
             elif not extended and d == "{":
-                i = _interval(pattern, i, out, "\\}", start_here)
+                i = _interval(pattern, i, b, "\\}", start_here)
             elif not extended and d in "+?":
-                if start_here:
-                    out.append(re.escape(d))
-                else:
-                    out.append(d)
+                if start_here or not b.quantify(d):
+                    b.atom(re.escape(d))
             elif d == "<":
-                out.append(r"\b(?=\w)")
+                b.other(r"\b(?=\w)")
             elif d == ">":
-                out.append(r"\b(?<=\w)")
+                b.other(r"\b(?<=\w)")
             elif d == "`":
-                out.append(r"\A")
+                b.other(r"\A")
             elif d == "'":
-                out.append(r"\Z")
-            elif d in "bBwWsS":
-                out.append("\\" + d)
+                b.other(r"\Z")
+            elif d in "bB":
+                b.other("\\" + d)
+            elif d in "wWsS":
+                b.atom("\\" + d)
             elif d.isdigit() and d != "0":
-                out.append("\\" + d)
+                b.atom("\\" + d)
             elif d == "n":
-                out.append("\\n")
-            elif d == "t":
-                out.append("t")
+                b.atom("\\n")
             else:
-                out.append(re.escape(d))
+                b.atom(re.escape(d))
             continue
         if c == "[":
             text, i = _bracket(pattern, i)
-            out.append(text)
+            b.atom(text)
             continue
         if c == "*":
-            if start_here:
-                out.append("\\*")
-            elif out and out[-1] in ("*", "+", "?") or (out and out[-1].endswith("}") and not out[-1].startswith("\\")):
-                pass  # repeated quantifiers collapse, as in POSIX
-            else:
-                out.append("*")
+            if extended and (start_here or b.atom_start is None):
+                _warn(warnings, "* at start of expression")
+            elif start_here or not b.quantify("*"):
+                b.atom("\\*")
             i += 1
             continue
         if c == "^":
             if extended or start_here:
-                out.append("^")
+                b.other("^")
                 at_start = True
             else:
-                out.append("\\^")
+                b.atom("\\^")
             i += 1
             continue
         if c == "$":
             rest = pattern[i + 1 :]
             if extended or not rest or rest.startswith("\\)") or rest.startswith("\\|"):
-                out.append("$")
+                b.other("$")
             else:
-                out.append("\\$")
+                b.atom("\\$")
             i += 1
             continue
         if extended and c in "+?":
-            if start_here:
-                out.append("\\" + c)
-            elif out and out[-1] in ("*", "+", "?"):
-                pass
-            else:
-                out.append(c)
+            if start_here or not b.quantify(c):
+                _warn(warnings, f"{c} at start of expression")
             i += 1
             continue
         if extended and c == "{":
-            if start_here:
-                out.append("\\{")
-                i += 1
+            if start_here or b.atom_start is None:
+                close = pattern.find("}", i)
+                if close > 0 and re.fullmatch(r"\d*,?\d*", pattern[i + 1 : close]):
+                    _warn(warnings, "{...} at start of expression")
+                    i = close + 1
+                else:
+                    b.atom("\\{")
+                    i += 1
                 continue
-            i = _interval(pattern, i + 1, out, "}", start_here)
+            i = _interval(pattern, i + 1, b, "}", start_here)
             continue
         if extended and c == "(":
-            out.append("(")
-            depth += 1
+            b.open_group()
             at_start = True
             i += 1
             continue
         if extended and c == ")":
-            if depth == 0:
-                out.append("\\)")
+            if not b.groups:
+                b.atom("\\)")
             else:
-                depth -= 1
-                out.append(")")
+                b.close_group()
             i += 1
             continue
         if extended and c == "|":
-            out.append("|")
+            b.other("|")
             at_start = True
             i += 1
             continue
         if c == ".":
-            out.append("[^\\n]")
+            b.atom("[^\\n]")
             i += 1
             continue
-        out.append(re.escape(c))
+        b.atom(re.escape(c))
         i += 1
-    if depth:
+    if b.groups:
         raise RegexError("Unmatched ( or \\(")
-    return "".join(out)
+    return "".join(b.out)
 
 
-def _interval(pattern: str, i: int, out: list[str], close: str, start_here: bool) -> int:
+def _warn(warnings: list[str] | None, message: str) -> None:
+    if warnings is not None and message not in warnings:
+        warnings.append(message)
+
+
+def _interval(pattern: str, i: int, b: _Builder, close: str, start_here: bool) -> int:
     end = pattern.find(close, i)
     if end < 0:
         if close == "}":
             # An ERE brace that does not start a valid interval is literal in GNU.
-            out.append("\\{")
+            b.atom("\\{")
             return i
         raise RegexError("Unmatched \\{")
     body = pattern[i:end]
     match = re.fullmatch(r"(\d*)(,?)(\d*)", body)
     if not match or (not match.group(1) and not match.group(2)):
         if close == "}":
-            out.append("\\{")
+            b.atom("\\{")
             return i
         raise RegexError("Invalid content of \\{\\}")
     low, comma, high = match.groups()
     if low and high and int(low) > int(high):
         raise RegexError("Invalid content of \\{\\}")
-    if start_here:
-        out.append(re.escape(pattern[i - 1 : end + len(close)]))
-    else:
-        out.append("{" + (low or "0") + comma + high + "}")
+    if start_here or not b.quantify("{" + (low or "0") + comma + high + "}"):
+        b.atom(re.escape(pattern[i - 1 : end + len(close)]))
     return end + len(close)
 
 
@@ -253,10 +298,10 @@ def compile_posix(pattern: str, extended: bool, ignore_case: bool = False) -> re
     try:
         return re.compile(translate(pattern, extended), flags)
     except re.error as err:
-        raise RegexError(_python_error(err)) from None
+        raise RegexError(python_error(err)) from None
 
 
-def _python_error(err: re.error) -> str:
+def python_error(err: re.error) -> str:
     text = str(err)
     if "invalid group reference" in text:
         return "Invalid back reference"
