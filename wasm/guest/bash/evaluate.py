@@ -220,7 +220,8 @@ class Shell:
 
     def _on_failure(self, status: int, io: IO) -> Gen:
         trap = self.state.traps.get("ERR")
-        if trap:
+        # functions do not inherit the ERR trap unless ``set -E`` (errtrace)
+        if trap and (not self.state.funcnames or self.state.options.get("errtrace")):
             saved = self.state.last_status
             self.cond_depth += 1
             try:
@@ -1092,9 +1093,14 @@ class Shell:
         st.call_depth += 1
         depth = len(st.scopes)
         try:
-            status = yield from self.exec_command(func.body, io)
-        except ReturnFromFunction as ret:
-            status = ret.status
+            try:
+                status = yield from self.exec_command(func.body, io)
+            except ReturnFromFunction as ret:
+                status = ret.status
+            trap = st.traps.get("RETURN")
+            if trap:
+                st.last_status = status
+                yield from self.run_string(trap, io)
         finally:
             st.call_depth -= 1
             st.funcnames.pop()
@@ -1164,6 +1170,8 @@ class Shell:
             raise LimitExceeded(f"command substitution nesting limit exceeded ({self.limits.max_substitution_depth})")
         child = self.fork()
         child.state.subst_depth += 1
+        if not st.shopts.get("inherit_errexit"):
+            child.state.options["errexit"] = False
         parent_io = self.cur_io
         channel = Channel()
         fds: dict[int, object] = dict(parent_io.fds) if parent_io is not None else {}

@@ -15,6 +15,8 @@ import re
 import stat as stat_mod
 import time
 from datetime import datetime, timedelta, timezone
+from decimal import Decimal, localcontext
+from fractions import Fraction
 from typing import TYPE_CHECKING, Callable, Generator, Iterator
 
 from ..errors import (
@@ -145,6 +147,7 @@ def b_echo(sh: "Shell", argv: list[str], io: "IO") -> int:
     return 0
 
 
+_PRINTF_TIME = re.compile(r"%([-+ #0]*)([0-9]+)?(?:\.([0-9]+))?\(([^)]*)\)T")
 _PRINTF_SPEC = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([hlLqjzt]*)([diouxXeEfFgGaAcsbqQ%])")
 
 
@@ -167,18 +170,99 @@ def _printf_number(arg: str, io: "IO", errors: list[bool]) -> int:
         return int(m.group(0)) if m else 0
 
 
-def _printf_float(arg: str, io: "IO", errors: list[bool]) -> float:
+def _printf_float(arg: str, io: "IO", errors: list[bool]) -> Decimal | str:
     text = arg.strip()
     if not text:
-        return 0.0
+        return Decimal(0)
     if text[0] in "'\"":
-        return float(ord(text[1])) if len(text) > 1 else 0.0
+        return Decimal(ord(text[1])) if len(text) > 1 else Decimal(0)
+    lowered = text.lower().lstrip("+")
+    if lowered in ("inf", "infinity", "-inf", "-infinity", "nan", "-nan"):
+        return lowered.replace("infinity", "inf")
     try:
-        return float(text)
-    except ValueError:
+        if re.match(r"[-+]?0[xX]", text):
+            return _long_double(Fraction(int(text, 16)))
+        exact = Fraction(Decimal(text))
+        if exact == 0 and text.startswith("-"):
+            return Decimal("-0")
+        return _long_double(exact)
+    except (ValueError, ArithmeticError):
+        m = re.match(r"[-+]?[0-9]*\.?[0-9]+", text)
         _err(io, f"printf: {arg}: invalid number")
         errors.append(True)
-        return 0.0
+        return _long_double(Fraction(Decimal(m.group(0)))) if m else Decimal(0)
+
+
+def _long_double(exact: Fraction) -> Decimal:
+    """``exact`` rounded to an x87 long double (64-bit mantissa), as bash's strtold does;
+    returned as a Decimal precise enough that formatting rounds exactly like glibc."""
+    if exact == 0:
+        return Decimal(0)
+    sign = -1 if exact < 0 else 1
+    a = abs(exact)
+    shift = a.numerator.bit_length() - a.denominator.bit_length() - 63
+    while True:
+        scaled = a / (Fraction(2) ** shift)
+        if scaled >= 2**64:
+            shift += 1
+        elif scaled < 2**63:
+            shift -= 1
+        else:
+            break
+    value = Fraction(round(scaled)) * Fraction(2) ** shift * sign
+    with localcontext() as ctx:
+        ctx.prec = 90
+        return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+def _fix_exponent(text: str) -> str:
+    m = re.search(r"e([+-])(\d+)$", text)
+    if not m:
+        return text
+    return text[: m.start()] + "e" + m.group(1) + m.group(2).zfill(2)
+
+
+def _format_float(value: Decimal | str, flags: str, width: str | None, prec: str | None, conv: str) -> str:
+    p = 6 if prec is None else int(prec or "0")
+    if isinstance(value, str):
+        negative = value.startswith("-")
+        body = value.lstrip("-")
+    else:
+        negative = value < 0 or (value == 0 and value.is_signed())
+        magnitude = abs(value)
+        low = conv.lower()
+        if low == "f":
+            body = format(magnitude, f".{p}f")
+            if "#" in flags and p == 0:
+                body += "."
+        elif low == "e" and magnitude == 0:
+            body = ("0." + "0" * p if p else "0") + "e+00"
+        elif low == "e":
+            body = _fix_exponent(format(magnitude, f".{p}e"))
+            if "#" in flags and p == 0:
+                body = body.replace("e", ".e", 1)
+        else:
+            sig = p or 1
+            probe = format(magnitude, f".{sig - 1}e")
+            exponent = int(probe.split("e")[1]) if magnitude != 0 else 0
+            if sig > exponent >= -4:
+                body = format(magnitude, f".{sig - 1 - exponent}f")
+                if "#" not in flags and "." in body:
+                    body = body.rstrip("0").rstrip(".")
+            else:
+                mantissa, _, exp = probe.partition("e")
+                if "#" not in flags and "." in mantissa:
+                    mantissa = mantissa.rstrip("0").rstrip(".")
+                body = _fix_exponent(mantissa + "e" + exp)
+    if conv.isupper():
+        body = body.upper()
+    sign = "-" if negative else ("+" if "+" in flags else (" " if " " in flags else ""))
+    w = int(width) if width else 0
+    if "-" in flags:
+        return (sign + body).ljust(w)
+    if "0" in flags and body[:1].isdigit():
+        return sign + body.rjust(w - len(sign), "0")
+    return (sign + body).rjust(w)
 
 
 def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
@@ -187,6 +271,14 @@ def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
     errors: list[bool] = []
     fmt_text, _ = _printf_escapes(fmt)
     pos = 0
+    def next_time_arg() -> str | None:
+        nonlocal pos, used
+        if pos < len(args):
+            pos += 1
+            used += 1
+            return args[pos - 1]
+        return None
+
     while True:
         used = 0
         i = 0
@@ -196,6 +288,17 @@ def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
             if c != "%":
                 out.append(c)
                 i += 1
+                continue
+            tm = _PRINTF_TIME.match(fmt_text, i)
+            if tm:
+                i = tm.end()
+                stamp = next_time_arg()
+                when = datetime.now(timezone.utc) if stamp in (None, "-1", "") else datetime.fromtimestamp(int(stamp), timezone.utc)
+                text = _strftime(tm.group(4), when)
+                if tm.group(3):
+                    text = text[: int(tm.group(3))]
+                w = int(tm.group(2) or 0)
+                out.append(text.ljust(w) if "-" in tm.group(1) else text.rjust(w))
                 continue
             m = _PRINTF_SPEC.match(fmt_text, i)
             if not m:
@@ -241,25 +344,40 @@ def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
                     value = _backslash_quote(arg)
                 out.append((spec + "s") % value)
             elif conv == "c":
-                value = (arg or "")[:1]
+                value = (arg or "")[:1] if arg != "" else "\0"
                 out.append((spec + "s") % value)
             elif conv in "diouxX":
                 number = _printf_number(arg, io, errors) if arg is not None else 0
                 if conv in "ouxX" and number < 0:
                     number &= 0xFFFFFFFFFFFFFFFF
                 pyconv = "d" if conv in "iu" else conv
-                out.append((spec + pyconv) % number)
+                if conv == "o" and "#" in flags:
+                    spec = spec.replace("#", "")
+                    text = (spec + "o") % number
+                    out.append(text if number == 0 else _octal_alt(text))
+                else:
+                    out.append((spec + pyconv) % number)
             else:
-                number_f = _printf_float(arg, io, errors) if arg is not None else 0.0
-                pyconv = conv if conv not in "aA" else "e"
-                out.append((spec + pyconv) % number_f)
+                number_f = _printf_float(arg, io, errors) if arg is not None else Decimal(0)
+                out.append(_format_float(number_f, flags, width, prec, conv if conv not in "aA" else "e"))
         if stop or used == 0 or pos >= len(args):
             break
     return "".join(out), bool(errors)
 
 
+def _octal_alt(text: str) -> str:
+    stripped = text.lstrip()
+    return text[: len(text) - len(stripped)] + "0" + stripped if not stripped.startswith("0") else text
+
+
 def _backslash_quote(arg: str) -> str:
-    return "".join("\\" + ch if ch in " \t\n'\"\\$`!&|;<>()[]{}*?#~=%^," else ch for ch in arg)
+    out = []
+    for k, ch in enumerate(arg):
+        if ch in " \t\n'\"\\$`!&|;<>()[]{}*?^," or (k == 0 and ch in "#~"):
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def _printf_escapes(fmt: str) -> tuple[str, bool]:
