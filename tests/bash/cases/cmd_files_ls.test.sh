@@ -130,3 +130,20 @@ COLUMNS=20 ls -C
 touch 'a b' 'q"x' plain
 ls -Q
 ls -b
+### ls-time-styles
+touch -d '2020-01-02 03:04:05' a
+touch -d '2021-03-04 05:06:07' b
+ls -l --time-style=long-iso | cut -d' ' -f6-
+ls -l --time-style=full-iso | cut -d' ' -f6-
+ls -l --time-style=iso | cut -d' ' -f6-
+ls -l --time-style=+%Y/%m/%d | cut -d' ' -f6-
+ls -l --time-style=posix-long-iso | cut -d' ' -f6-
+### ls-bad-option-arguments
+touch a
+ls --time-style=bad 2>&1; echo "status=$?"
+ls --color=bad 2>&1; echo "status=$?"
+ls --sort=bogus 2>&1; echo "status=$?"
+### ls-version-and-extension-sort
+touch a10 a9 a1 x.c y.b z
+ls -v
+ls -X

@@ -65,10 +65,12 @@ def strerror(exc: OSError | int) -> str:
 class UsageError(Exception):
     """Bad command line; the message is printed as ``cmd: message`` plus a --help hint."""
 
-    def __init__(self, message: str, hint: bool = True) -> None:
+    def __init__(self, message: str, hint: bool = True, status: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.status = status
+        """Exit status when the command's usual usage status does not apply."""
 
 
 def usage_fail(ctx: CommandContext, name: str, err: UsageError) -> None:

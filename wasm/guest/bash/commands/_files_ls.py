@@ -13,6 +13,7 @@ from ._files_common import (
     OWNER_NAME,
     OptSpec,
     UsageError,
+    quote_always,
     c_sort_key,
     effective_mode,
     host,
@@ -61,6 +62,7 @@ class _Opts:
     numeric: bool = False
     show_owner: bool = True
     time_field: str = "st_mtime"
+    time_style: str = "locale"
     layout: str = "1"  # "1" one per line, "C" columns, "x" across, "m" commas
     quoting: str = "literal"  # "literal", "c" (-Q) or "escape" (-b)
     ctx: CommandContext | None = None
@@ -150,19 +152,25 @@ def _options(argv: list[str]) -> tuple[_Opts, list[str]]:
         elif key == "color":
             if value not in (None, "never", "no", "none", "auto", "tty", "if-tty",
                              "always", "yes", "force"):
-                raise UsageError(f"invalid argument '{value}' for '--color'")
+                raise UsageError(
+                f"invalid argument {quote_always(value or '')} for '--color'\n"
+                "Valid arguments are:\n  - 'always', 'yes', 'force'\n"
+                "  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'", status=1)
         elif key == "indicator-style":
-            styles = {"none": "", "slash": "p", "classify": "F", "file-type": "F"}
+            styles = {"none": "", "slash": "p", "file-type": "F", "classify": "F"}
             if value not in styles:
-                raise UsageError(f"invalid argument '{value}' for '--indicator-style'")
+                raise _bad_choice(value or "", "--indicator-style", list(styles))
             o.classify = styles[value or "none"]
         elif key == "sort":
-            sorts = {"none": "none", "size": "size", "time": "time", "name": "name"}
+            sorts = ["none", "time", "size", "extension", "version", "width"]
             if value not in sorts:
-                raise UsageError(f"invalid argument '{value}' for '--sort'")
-            o.sort = sorts[value or "name"]
+                raise _bad_choice(value or "", "--sort", sorts)
+            o.sort = value or "none"
         elif key == "time-style":
-            pass
+            # Checked only for long listings, as GNU does.
+            o.time_style = value or ""
+    if o.long:
+        _check_time_style(o)
     return o, operands
 
 
@@ -171,7 +179,7 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
         o, operands = _options(argv)
     except UsageError as err:
         usage_fail(ctx, "ls", err)
-        return 2
+        return err.status or 2
     o.ctx = ctx
     status = 0
     if not operands:
@@ -274,6 +282,8 @@ def _sorted(o: _Opts, entries: list[_Entry]) -> list[_Entry]:
     result = sorted(entries, key=name_key)
     if o.sort == "version":
         result.sort(key=lambda e: _version_key(e.name))
+    elif o.sort == "width":
+        result.sort(key=lambda e: len(e.name))
     elif o.sort == "extension":
         result.sort(key=lambda e: c_sort_key(e.name.rsplit(".", 1)[1]) if "." in e.name.lstrip(".") else b"")
     if o.sort == "size":
@@ -285,6 +295,27 @@ def _sorted(o: _Opts, entries: list[_Entry]) -> list[_Entry]:
     if o.dirs_first:
         result.sort(key=lambda e: 0 if e.info and st.S_ISDIR(e.info.st_mode) else 1)
     return result
+
+
+def _check_time_style(o: _Opts) -> None:
+    value = o.time_style
+    style = value.removeprefix("posix-")
+    if style not in ("full-iso", "long-iso", "iso", "locale") and not style.startswith("+"):
+        raise UsageError(
+            f"invalid argument {quote_always(value)} for 'time style'\n"
+            "Valid arguments are:\n  - [posix-]full-iso\n  - [posix-]long-iso\n"
+            "  - [posix-]iso\n  - [posix-]locale\n"
+            "  - +FORMAT (e.g., +%H:%M) for a 'date'-style format")
+    # posix-STYLE means the locale's style in the C locale, which is the only one here.
+    o.time_style = "locale" if value.startswith("posix-") else style
+    if o.time_style == "full-iso":
+        o.full_time = True
+
+
+def _bad_choice(value: str, option: str, choices: list[str]) -> UsageError:
+    listing = "".join(f"\n  - {quote_always(c)}" for c in choices)
+    return UsageError(f"invalid argument {quote_always(value)} for {quote_always(option)}\n"
+                      f"Valid arguments are:{listing}", status=1)
 
 
 def _version_key(name: str) -> list[tuple[int, int | bytes]]:
@@ -373,10 +404,11 @@ def _long_row(o: _Opts, e: _Entry, now: float) -> list[str]:
     row = [
         mode_string(o.mode(e.real, info) or 0),
         str(link_count(e.real, info)),
-        OWNER_NAME,
-        OWNER_NAME,
+        str(OWNER_ID) if o.numeric else OWNER_NAME,
+        str(OWNER_ID) if o.numeric else OWNER_NAME,
         human(size) if o.human else str(size),
-        _date(info.st_mtime, info.st_mtime_ns, now, o.full_time),
+        _date(getattr(info, o.time_field), getattr(info, o.time_field + "_ns"), now,
+              o.full_time, o.time_style),
     ]
     name = _quote_name(o, e.name)
     if st.S_ISLNK(info.st_mode):
@@ -513,16 +545,31 @@ def _commas(cells: list[str], line_length: int) -> str:
     return "".join(out) + "\n"
 
 
+def _strftime(fmt: str, tm: time.struct_time, ns: int) -> str:
+    """strftime plus GNU's %N (nanoseconds); the sandbox clock is UTC."""
+    return time.strftime(fmt.replace("%N", f"{ns % 1_000_000_000:09d}").replace("%Z", "UTC")
+                         .replace("%z", "+0000"), tm)
+
+
 def _blocks_text(o: _Opts, e: _Entry) -> str:
     blocks = usage_blocks(e.info) if e.info else 0
     return human(blocks * 1024) if o.human else str(blocks)
 
 
-def _date(mtime: float, mtime_ns: int, now: float, full: bool) -> str:
+def _date(mtime: float, mtime_ns: int, now: float, full: bool, style: str = "locale") -> str:
     tm = time.gmtime(mtime)
     if full:
         return time.strftime("%Y-%m-%d %H:%M:%S", tm) + f".{mtime_ns % 1_000_000_000:09d} +0000"
     recent = now - _SIX_MONTHS < mtime <= now + 1
+    if style == "long-iso":
+        return time.strftime("%Y-%m-%d %H:%M", tm)
+    if style == "iso":
+        return time.strftime("%m-%d %H:%M" if recent else "%Y-%m-%d ", tm)
+    if style.startswith("+"):
+        # "+RECENT\nOLD" gives two formats; otherwise one format for every file.
+        formats = style[1:].split("\n", 1)
+        fmt = formats[0] if recent or len(formats) == 1 else formats[1]
+        return _strftime(fmt, tm, mtime_ns)
     month = time.strftime("%b", tm)
     day = f"{tm.tm_mday:2d}"
     if recent:
