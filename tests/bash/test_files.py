@@ -173,6 +173,25 @@ def test_cp_follows_absolute_symlink_inside_the_workspace_not_the_host(tmp_path:
     assert out == b"/etc/passwd\n"
 
 
+def test_absolute_symlink_falls_back_to_relative_where_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_symlink = os.symlink
+
+    def wasi_symlink(target: str, link: str) -> None:
+        if target.startswith("/"):
+            raise PermissionError(1, "Operation not permitted")
+        real_symlink(target, link)
+
+    monkeypatch.setattr(os, "symlink", wasi_symlink)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "f").write_text("x\n")
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    assert run(tmp_path, ["ln", "-s", "/data/f", "a/b/link"])[2] == 0
+    assert os.readlink(tmp_path / "a/b/link") == "../../data/f"
+    assert (tmp_path / "a/b/link").read_text() == "x\n"
+
+
 def test_mv_into_own_subdirectory_is_refused(tmp_path: Path) -> None:
     (tmp_path / "d" / "s").mkdir(parents=True)
     _, err, status = run(tmp_path, ["mv", "d", "d/s"])

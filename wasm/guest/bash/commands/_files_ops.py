@@ -450,7 +450,9 @@ def _into(directory: str, source: str) -> str:
 
 
 def _same(a: os.stat_result | None, b: os.stat_result | None) -> bool:
-    return a is not None and b is not None and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+    # A platform without inode numbers reports 0 for every file; that proves nothing.
+    return (a is not None and b is not None and a.st_ino != 0
+            and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino))
 
 
 def _inside(ctx: CommandContext, parent: str, child: str) -> bool:
@@ -612,7 +614,7 @@ def _copy(
         if st.S_ISLNK(info.st_mode):
             if dst_l is not None:
                 os.unlink(dst_real)
-            os.symlink(os.readlink(src_real), dst_real)
+            make_symlink(ctx, os.readlink(src_real), dst, dst_real)
         else:
             if dst_l is not None and st.S_ISLNK(dst_l.st_mode) and _stat(dst_real) is None:
                 os.unlink(dst_real)
@@ -811,7 +813,7 @@ def ln(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     continue
                 os.unlink(link_real)
             if symbolic:
-                os.symlink(target, link_real)
+                make_symlink(ctx, target, link, link_real)
             else:
                 _hard_link(host(ctx, target), link_real)
         except OSError as exc:
@@ -822,6 +824,23 @@ def ln(ctx: CommandContext, argv: list[str]) -> CommandResult:
             arrow = "->" if symbolic else "=>"
             yield f"{q(link)} {arrow} {q(target)}\n".encode()
     return status
+
+
+def make_symlink(ctx: CommandContext, target: str, link: str, link_real: str) -> None:
+    """Create a symlink; where the sandbox refuses absolute targets, point there relatively.
+
+    WASI filesystems (cap-std) will not create a link whose target starts with "/". The
+    script's "/" is the workspace root, so the same place can be named relative to the link.
+    """
+    try:
+        os.symlink(target, link_real)
+    except PermissionError:
+        if not target.startswith("/"):
+            raise
+        from ._files_paths import _relative
+
+        parent = ctx.resolve(link).rsplit("/", 1)[0] or "/"
+        os.symlink(_relative(ctx.resolve(target), parent), link_real)
 
 
 def _relative_target(ctx: CommandContext, target: str, link: str) -> str:

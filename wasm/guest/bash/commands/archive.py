@@ -30,6 +30,7 @@ from ._files_common import (
     strerror,
 )
 from ._files_find import glob_regex
+from ._files_ops import make_symlink
 from .base import CommandContext, CommandResult
 
 
@@ -775,7 +776,7 @@ def _tar_read(
         dest_script = target_root.rstrip("/") + "/" + safe
         dest = host(ctx, dest_script, follow=False).rstrip("/")
         try:
-            _extract_one(ctx, tar, entry, dest, keep_old, deferred_dirs, target_root)
+            _extract_one(ctx, tar, entry, dest, keep_old, deferred_dirs, target_root, dest_script)
         except OSError as exc:
             ctx.error(f"tar: {safe}: Cannot open: {strerror(exc)}")
             status = 2
@@ -796,6 +797,7 @@ def _tar_read(
 def _extract_one(
     ctx: CommandContext, tar: tarfile.TarFile, entry: tarfile.TarInfo, dest: str,
     keep_old: bool, deferred_dirs: list[tuple[str, tarfile.TarInfo]], root: str,
+    script_path: str,
 ) -> None:
     parent = os.path.dirname(dest)
     if parent and not os.path.isdir(parent):
@@ -817,7 +819,7 @@ def _extract_one(
         else:
             os.unlink(dest)
     if entry.issym():
-        os.symlink(entry.linkname, dest)
+        make_symlink(ctx, entry.linkname, script_path, dest)
         return
     if entry.islnk():
         source = host(ctx, root.rstrip("/") + "/" + entry.linkname.lstrip("/"), follow=False)
