@@ -631,6 +631,9 @@ class Shell:
                 return InputStream(read_file_chunks(handle), handle=handle)  # closed by the redirection
             if mode == "w" and self.state.options.get("noclobber") and os.path.isfile(host):
                 raise BashError(f"{path}: cannot overwrite existing file")
+            if mode == "rw":
+                fd = os.open(host, os.O_RDWR | os.O_CREAT, 0o644)
+                return FileSink(os.fdopen(fd, "r+b", buffering=0), path)
             handle = open(host, "ab" if mode == "a" else "wb", buffering=0)
             return FileSink(handle, path)
         except IsADirectoryError:
@@ -721,7 +724,15 @@ class Shell:
             self.state.set(r.fdvar, str(fd))
         else:
             fd = r.fd if r.fd is not None else (0 if op in ("<", "<>") else 1)
+        if op == "<>" and fd != 0:
+            sink = self.open_target(target, "rw", io)
+            if isinstance(sink, FileSink):
+                opened.append(sink)
+            io.fds[fd] = sink
+            return
         if op in ("<", "<>"):
+            if op == "<>" and not os.path.exists(self.host_path(target)) and target != "/dev/null":
+                self.open_target(target, "rw", io).close()  # type: ignore[attr-defined]
             stream = self.open_target(target, "r", io)
             opened.append(stream)
             io.fds[fd] = stream
