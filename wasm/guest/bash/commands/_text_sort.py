@@ -9,6 +9,7 @@ by a hash of the key, like GNU, but with a fixed seed (GNU's random seed differs
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -208,27 +209,79 @@ def _month_value(text: bytes) -> int:
     return MONTHS.index(word) + 1 if word in MONTHS else 0
 
 
-def _version_key(text: bytes) -> list[tuple[list[int], int]]:
-    """Approximates GNU's filevercmp (Debian version order): alternating non-digit and
-    digit runs; letters sort before other characters, ``~`` before everything, even the
-    end of the string. (GNU's special handling of file suffixes is not reproduced.)"""
-    pairs: list[tuple[list[int], int]] = []
-    for match in re.finditer(rb"(\D*)(\d*)", text):
-        if not match.group(0):
-            continue
-        weights = [_version_order(b) for b in match.group(1)] + [0]
-        pairs.append((weights, int(match.group(2) or b"0")))
-    # The end of the string acts as an empty non-digit run followed by zero.
-    pairs.append(([0], 0))
-    return pairs
-
-
 def _version_order(byte: int) -> int:
-    if byte == ord("~"):
-        return -1
-    if chr(byte).isalpha():
+    if 48 <= byte <= 57:
+        return 0
+    if 65 <= byte <= 90 or 97 <= byte <= 122:
         return byte
+    if byte == 126:  # "~" sorts before everything, even the end of the string
+        return -1
     return byte + 256
+
+
+def _verrevcmp(a: bytes, b: bytes) -> int:
+    """Debian version comparison: non-digit runs by weight, digit runs numerically."""
+    i = j = 0
+    while i < len(a) or j < len(b):
+        while (i < len(a) and not 48 <= a[i] <= 57) or (j < len(b) and not 48 <= b[j] <= 57):
+            wa = _version_order(a[i]) if i < len(a) else 0
+            wb = _version_order(b[j]) if j < len(b) else 0
+            if wa != wb:
+                return wa - wb
+            i += 1
+            j += 1
+        while i < len(a) and a[i] == 48:
+            i += 1
+        while j < len(b) and b[j] == 48:
+            j += 1
+        first_diff = 0
+        while i < len(a) and j < len(b) and 48 <= a[i] <= 57 and 48 <= b[j] <= 57:
+            if not first_diff:
+                first_diff = a[i] - b[j]
+            i += 1
+            j += 1
+        if i < len(a) and 48 <= a[i] <= 57:
+            return 1
+        if j < len(b) and 48 <= b[j] <= 57:
+            return -1
+        if first_diff:
+            return first_diff
+    return 0
+
+
+def _suffix_start(text: bytes) -> int:
+    """Where a trailing run of file suffixes (``(\\.[A-Za-z~][A-Za-z0-9~]*)*``) begins."""
+    prefix = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        i += 1
+        prefix = i
+        while i + 1 < n and text[i] == 46 and (chr(text[i + 1]).isalpha() and text[i + 1] < 128 or text[i + 1] == 126):
+            i += 2
+            while i < n and (chr(text[i]).isalnum() and text[i] < 128 or text[i] == 126):
+                i += 1
+    return prefix
+
+
+def filevercmp(a: bytes, b: bytes) -> int:
+    """GNU ``sort -V`` order: hidden-file and suffix rules, then version comparison."""
+    if not a or not b:
+        return (len(a) > 0) - (len(b) > 0)
+    if a[:1] == b"." or b[:1] == b".":
+        if a[:1] != b[:1]:
+            return -1 if a[:1] == b"." else 1
+        for special in (b".", b".."):
+            if a == special or b == special:
+                return (a != special) - (b != special)
+    pa, pb = _suffix_start(a), _suffix_start(b)
+    result = _verrevcmp(a[:pa], b[:pb])
+    if result or (pa == len(a) and pb == len(b)):
+        return result
+    return _verrevcmp(a, b)
+
+
+_VERSION_KEY = functools.cmp_to_key(filevercmp)
 
 
 def _cmp(a: object, b: object) -> int:
@@ -246,6 +299,8 @@ def _filter_text(text: bytes, flags: str) -> bytes:
 
 
 def compare_values(a: bytes, b: bytes, flags: str) -> int:
+    if "d" in flags or "i" in flags or "f" in flags:
+        a, b = _filter_text(a, flags), _filter_text(b, flags)
     if "n" in flags:
         return _cmp(_numeric_value(a), _numeric_value(b))
     if "g" in flags:
@@ -255,10 +310,10 @@ def compare_values(a: bytes, b: bytes, flags: str) -> int:
     if "M" in flags:
         return _cmp(_month_value(a), _month_value(b))
     if "V" in flags:
-        return _cmp(_version_key(a), _version_key(b))
+        return filevercmp(a, b)
     if "R" in flags:
         return _cmp(hashlib.md5(a).digest(), hashlib.md5(b).digest())
-    return _cmp(_filter_text(a, flags), _filter_text(b, flags))
+    return _cmp(a, b)
 
 
 def make_comparator(keys: list[Key], global_flags: str, tab: bytes | None,
@@ -286,6 +341,9 @@ def make_comparator(keys: list[Key], global_flags: str, tab: bytes | None,
 
 def sort_value(text: bytes, flags: str) -> object:
     """A value whose natural order is ``compare_values``' order for these flags."""
+    if "d" in flags or "i" in flags or "f" in flags:
+        # GNU translates/filters the key first, whatever the comparison kind.
+        text = _filter_text(text, flags)
     if "n" in flags:
         return _numeric_value(text)
     if "g" in flags:
@@ -295,10 +353,10 @@ def sort_value(text: bytes, flags: str) -> object:
     if "M" in flags:
         return _month_value(text)
     if "V" in flags:
-        return _version_key(text)
+        return _VERSION_KEY(text)
     if "R" in flags:
         return hashlib.md5(text).digest()
-    return _filter_text(text, flags)
+    return text
 
 
 def _ordered(lines: list[bytes], keys: list[Key], global_flags: str, tab: bytes | None,
@@ -324,6 +382,13 @@ def _ordered(lines: list[bytes], keys: list[Key], global_flags: str, tab: bytes 
         order = sorted(range(len(lines)), key=values.__getitem__, reverse="r" in key.flags)  # type: ignore[arg-type]
         lines = [lines[i] for i in order]
     return lines
+
+
+def _check_compatible(flags: str) -> None:
+    kinds = sum(1 for f in "nghM" if f in flags) + (1 if any(f in flags for f in "VRdi") else 0)
+    if kinds > 1:
+        letters = "".join(f for f in "bdfgiMhnRrV" if f in flags)
+        raise UsageError(f"options '-{letters}' are incompatible", hint=False)
 
 
 @with_usage("sort", status=2)
@@ -373,10 +438,10 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if value not in names:
                 raise UsageError(f"invalid argument '{value}' for '--sort'")
             global_flags += names[value]
-    incompatible = [f for f in "ghMnRV" if f in global_flags]
-    if len(set(incompatible)) > 1:
-        raise UsageError(f"options '-{''.join(sorted(set(incompatible)))}' are incompatible", hint=False)
     keys = [_parse_key(text, global_flags) for text in key_texts]
+    # GNU checks each key after inheritance (the global options only when there is no key).
+    for flags in [k.flags for k in keys] or [global_flags]:
+        _check_compatible(flags)
     files = files or ["-"]
     if check and len(files) > 1:
         raise UsageError(f"extra operand '{files[1]}' not allowed with -{check}")
