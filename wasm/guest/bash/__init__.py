@@ -62,6 +62,14 @@ _SHELL_VARS = {
 }
 
 
+_SHOPTS_ON = (
+    "checkwinsize", "cmdhist", "complete_fullquote", "extquote", "force_fignore", "globasciiranges",
+    "globskipdots", "hostcomplete", "interactive_comments", "patsub_replacement", "progcomp",
+    "promptvars", "sourcepath",
+)
+"""The shopt options a non-interactive bash 5.2 starts with."""
+
+
 def _initial_state(counters: RunCounters, cwd: str, env: dict[str, str] | None) -> State:
     state = State(counters)
     scope = state.scopes[0]
@@ -82,7 +90,7 @@ def _initial_state(counters: RunCounters, cwd: str, env: dict[str, str] | None) 
     ver.array = {0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}
     scope["BASH_VERSINFO"] = ver
     state.options.update({"braceexpand": True, "hashall": True, "interactive-comments": True})
-    state.shopts.update({"cmdhist": True, "extquote": True, "patsub_replacement": True, "sourcepath": True, "promptvars": True, "progcomp": True, "interactive_comments": True, "globasciiranges": True, "checkwinsize": True, "hostcomplete": True, "complete_fullquote": True})
+    state.shopts.update({name: True for name in _SHOPTS_ON})
     return state
 
 

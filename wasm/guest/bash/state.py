@@ -88,9 +88,18 @@ class RunCounters:
             raise TimeoutExpired(f"script timed out after {self.limits.timeout_ms} ms")
 
 
-SHELL_OPTIONS = ("allexport", "braceexpand", "errexit", "hashall", "noclobber", "noexec", "noglob", "nounset", "pipefail", "verbose", "xtrace", "posix", "monitor", "emacs", "vi", "histexpand", "ignoreeof", "interactive-comments", "keyword", "noclobber", "notify", "onecmd", "physical", "privileged", "functrace", "errtrace", "nolog", "history")
+SHELL_OPTIONS = tuple("allexport braceexpand emacs errexit errtrace functrace hashall histexpand history ignoreeof interactive-comments keyword monitor noclobber noexec noglob nolog notify nounset onecmd physical pipefail posix privileged verbose vi xtrace".split())
 OPTION_LETTERS = {"a": "allexport", "e": "errexit", "f": "noglob", "u": "nounset", "x": "xtrace", "C": "noclobber", "v": "verbose", "n": "noexec", "h": "hashall", "B": "braceexpand", "E": "errtrace", "T": "functrace", "P": "physical", "H": "histexpand", "m": "monitor", "b": "notify", "k": "keyword", "t": "onecmd", "p": "privileged"}
-SHOPT_NAMES = ("autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize", "cmdhist", "compat31", "dirspell", "dotglob", "execfail", "expand_aliases", "extdebug", "extglob", "extquote", "failglob", "force_fignore", "globasciiranges", "globstar", "gnu_errfmt", "histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "inherit_errexit", "interactive_comments", "lastpipe", "lithist", "localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion", "nocaseglob", "nocasematch", "noexpand_translation", "nullglob", "patsub_replacement", "progcomp", "progcomp_alias", "promptvars", "shift_verbose", "sourcepath", "varredir_close", "xpg_echo")
+SHOPT_NAMES = tuple(
+    "autocd assoc_expand_once cdable_vars cdspell checkhash checkjobs checkwinsize cmdhist compat31 compat32 "
+    "compat40 compat41 compat42 compat43 compat44 complete_fullquote direxpand dirspell dotglob execfail "
+    "expand_aliases extdebug extglob extquote failglob force_fignore globasciiranges globskipdots globstar "
+    "gnu_errfmt histappend histreedit histverify hostcomplete huponexit inherit_errexit interactive_comments "
+    "lastpipe lithist localvar_inherit localvar_unset login_shell mailwarn no_empty_cmd_completion nocaseglob "
+    "nocasematch noexpand_translation nullglob patsub_replacement progcomp progcomp_alias promptvars "
+    "restricted_shell shift_verbose sourcepath varredir_close xpg_echo".split()
+)
+"""In the order bash 5.2 lists them."""
 
 
 @dataclass
@@ -187,6 +196,7 @@ class State:
                 var.attrs.add("x")
         if "r" in var.attrs:
             raise BashError(f"{name}: readonly variable")
+        var.attrs.discard("unassigned")
         return var
 
     def set(self, name: str, value: str) -> None:

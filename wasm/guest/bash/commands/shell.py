@@ -1106,6 +1106,8 @@ def _declare_line(name: str, var: Var) -> str:
         if f in var.attrs:
             flags += f
     flag_text = "-" + flags if flags else "--"
+    if "unassigned" in var.attrs and not var.array and not var.assoc:
+        return f"declare {flag_text} {name}"
     if var.array is not None:
         body = " ".join(f"[{k}]={_dq(v)}" for k, v in sorted(var.array.items()))
         return f"declare {flag_text} {name}=({body})"
@@ -1244,6 +1246,8 @@ def b_declare(sh: "Shell", argv: list[str], io: "IO") -> int:
             status = 1
             continue
         if "a" in set_flags and var.array is None and var.assoc is None:
+            if var.value is None and not op:
+                var.attrs.add("unassigned")
             var.array = {} if var.value is None else {0: var.value}
             var.value = None
         if "A" in set_flags and var.assoc is None:
@@ -1251,6 +1255,8 @@ def b_declare(sh: "Shell", argv: list[str], io: "IO") -> int:
                 _err(io, f"{cmd}: {name}: cannot convert indexed to associative array")
                 status = 1
                 continue
+            if not op:
+                var.attrs.add("unassigned")
             var.assoc = {}
             var.array = None
             var.value = None
@@ -1748,7 +1754,7 @@ def b_set(sh: "Shell", argv: list[str], io: "IO") -> int:
                 if f == "o":
                     k += 1
                     if k >= len(args):
-                        for opt in sorted(set(SHELL_OPTIONS)):
+                        for opt in SHELL_OPTIONS:
                             if on:
                                 io.out(1).write(_enc(f"{opt:<15}\t{'on' if st.options.get(opt) else 'off'}\n"))
                             else:
@@ -1793,7 +1799,7 @@ def b_shopt(sh: "Shell", argv: list[str], io: "IO") -> int:
     valid = SHELL_OPTIONS if use_o else SHOPT_NAMES
     status = 0
     if mode is None:
-        names = args or sorted(set(valid))
+        names = args or list(valid)
         for name in names:
             if name not in valid:
                 _err(io, f"shopt: {name}: invalid shell option name")
@@ -1810,7 +1816,7 @@ def b_shopt(sh: "Shell", argv: list[str], io: "IO") -> int:
                 io.out(1).write(_enc(f"{name:<15}\t{'on' if on else 'off'}\n"))
         return status
     if not args:
-        for name in sorted(set(valid)):
+        for name in valid:
             on = bool(table.get(name))
             if on == (mode == "s") and not quiet:
                 io.out(1).write(_enc(f"{name:<15}\t{'on' if on else 'off'}\n"))
