@@ -22,11 +22,11 @@ import re
 import sqlite3
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import aiosqlite
 
@@ -72,6 +72,7 @@ MAX_DIR_DEPTH = 100
 _WORKSPACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
 
 EntryType = Literal["file", "directory", "symlink"]
+_T = TypeVar("_T")
 _COLUMNS = (
     "path, parent_path, name, type, mime_type, size, storage, blob_key, target,"
     " version, created_at, modified_at"
@@ -161,6 +162,8 @@ class _Txn:
         self.events: list[ChangeEvent] = []
         self.new_blobs: list[str] = []
         self.dead_blobs: list[str] = []
+        # Directories this transaction has seen exist; saves re-reading them in mkdirs.
+        self.known_dirs: set[str] = set()
 
     async def load(self) -> None:
         async with self.conn.execute("SELECT id, seq FROM workspaces WHERE name = ?", (self.name,)) as cur:
@@ -260,6 +263,11 @@ class _Txn:
             found = await self.row(path, content=content)
             if found is not None:
                 if found.type != "symlink" or not follow_last:
+                    if self.ws_id is not None:
+                        # A stored row's ancestors are all directory rows (module invariant).
+                        self.known_dirs.update(_paths.ancestors(path))
+                        if found.type == "directory":
+                            self.known_dirs.add(path)
                     return path, found, None
                 hops += 1
                 if hops > MAX_SYMLINK_HOPS:
@@ -270,6 +278,8 @@ class _Txn:
             existing = await self.rows_in(chain)
             deepest = next((existing[a] for a in reversed(chain) if a in existing), None)
             if deepest is None or deepest.type == "directory":
+                if deepest is not None and self.ws_id is not None:
+                    self.known_dirs.update(a for a in chain if a in existing)
                 return path, None, None
             if deepest.type == "file":
                 return path, None, deepest.path
@@ -332,6 +342,8 @@ class _Txn:
         if _paths.depth(path) > MAX_DIR_DEPTH:
             raise SymlinkLoop(f"directory nesting deeper than {MAX_DIR_DEPTH} levels", path)
         await self.ensure_workspace()
+        if path in self.known_dirs:
+            return []
         chain = [*_paths.ancestors(path), path] if path != "/" else ["/"]
         existing = await self.rows_in(chain)
         created: list[str] = []
@@ -348,6 +360,7 @@ class _Txn:
             )  # fmt: skip
             self.events.append(ChangeEvent("create", p, "directory"))
             created.append(p)
+        self.known_dirs.update(chain)
         return created
 
     async def put_file(self, path: str, data: bytes, mime: str, existing: _Row | None) -> _Row:
@@ -387,6 +400,7 @@ class _Txn:
 
     async def delete_rows(self, rows: Iterable[_Row]) -> None:
         assert self.ws_id is not None
+        self.known_dirs.clear()
         for r in sorted(rows, key=lambda r: r.path, reverse=True):
             await self.conn.execute(
                 "DELETE FROM workspace_entries WHERE workspace_id = ? AND path = ?", (self.ws_id, r.path)
@@ -397,8 +411,34 @@ class _Txn:
 
     async def delete_tree(self, r: _Row) -> None:
         """Delete ``r`` and, for a directory, everything below it."""
-        below = await self.subtree(r.path) if r.type == "directory" else []
-        await self.delete_rows([*below, r])
+        if r.type == "directory":
+            below = await self.subtree(r.path)
+            lo, hi = _paths.subtree_bounds(r.path)
+            # One range delete (never LIKE: "%" and "_" in names are ordinary characters).
+            await self.conn.execute(
+                "DELETE FROM workspace_entries WHERE workspace_id = ? AND path >= ? AND path < ?",
+                (self.ws_id, lo, hi),
+            )
+            self.known_dirs.clear()
+            for gone in reversed(below):
+                if gone.blob_key:
+                    self.dead_blobs.append(gone.blob_key)
+                self.events.append(ChangeEvent("delete", gone.path, gone.type))
+        await self.delete_rows([r])
+
+
+class _BlobMissing(WorkspaceError):
+    """A row's blob vanished: usually a writer replaced the file and deleted the old blob
+    between our reading the row and reading the blob. Re-reading the row resolves it."""
+
+
+async def _retrying_blob_reads(attempt: Callable[[], Awaitable[_T]]) -> _T:
+    for _ in range(2):
+        try:
+            return await attempt()
+        except _BlobMissing:
+            await asyncio.sleep(0)
+    return await attempt()
 
 
 def _link_destination(link: _Row) -> str:
@@ -574,7 +614,7 @@ class WorkspaceStore:
         try:
             return self._blob_path(key).read_bytes()
         except FileNotFoundError as exc:
-            raise WorkspaceError(f"blob {key} is missing from the blob directory", code="EIO") from exc
+            raise _BlobMissing(f"blob {key} is missing from the blob directory", code="EIO") from exc
 
     def _read_blobs(self, wanted: list[tuple[str, str]]) -> dict[str, bytes]:
         out: dict[str, bytes] = {}
@@ -660,6 +700,9 @@ class Workspace:
 
     async def read_bytes(self, path: str) -> bytes | None:
         """Content of the file at ``path`` (symlinks followed); None when missing."""
+        return await _retrying_blob_reads(lambda: self._read_bytes(path))
+
+    async def _read_bytes(self, path: str) -> bytes | None:
         p = _paths.normalize(path)
         async with self._txn(write=False) as t:
             _, found, _ = await t.resolve(p, content=True)
@@ -676,6 +719,9 @@ class Workspace:
 
     async def read_with_stat(self, path: str) -> tuple[Stat, bytes] | None:
         """Stat and content read in one transaction (so they always agree)."""
+        return await _retrying_blob_reads(lambda: self._read_with_stat(path))
+
+    async def _read_with_stat(self, path: str) -> tuple[Stat, bytes] | None:
         p = _paths.normalize(path)
         async with self._txn(write=False) as t:
             _, found, _ = await t.resolve(p, content=True)
@@ -1016,6 +1062,7 @@ class Workspace:
             version = t.next_version()
             now = time.time()
             assert t.ws_id is not None
+            t.known_dirs.clear()
             await t.conn.execute(
                 "UPDATE workspace_entries SET path = ?, parent_path = ?, name = ?, version = ?, modified_at = ?"
                 " WHERE workspace_id = ? AND path = ?",
