@@ -1,1 +1,160 @@
-"""codemode package."""
+"""codemode: the execute tool's host side - tool definitions, typed declarations,
+search, remote tool calls and output normalisation.
+
+Glossary (the durable vocabulary, used the same way everywhere):
+    execution   one run of model-written code, with an id and a journal
+    host call   one call the guest makes through a namespace (``tools.x(...)``)
+    entry       the journal record of one host call or ``codemode.step``, keyed
+                ``(execution_id, seq)``
+    park        stop an execution at a host call that needs a decision, durably
+    approval    the human decision that lets a parked call run
+    resume      re-run the code in a fresh isolate, answering recorded calls from
+                the journal
+    divergence  a resumed run asked for something other than what was recorded
+"""
+
+from .errors import (
+    ApprovalRejected,
+    CodeModeError,
+    DurableSizeError,
+    NameCollisionError,
+    NotSerialisableError,
+    ReplayDivergence,
+    SignatureError,
+    SignatureMismatch,
+    StaleSignature,
+    ToolArgumentsError,
+    ToolCallError,
+    ToolConnectionError,
+    ToolDefinitionError,
+    ToolError,
+    ToolHTTPStatusError,
+    ToolResponseError,
+    ToolResponseNotJSON,
+    ToolResponseShapeError,
+    ToolResponseTooLarge,
+    ToolTimeoutError,
+    error_details,
+)
+from .names import (
+    ensure_unique,
+    is_identifier,
+    sanitise_name,
+)
+from .tooldefs import (
+    DEFAULT_TIMEOUT_MS,
+    ParsedDocstring,
+    ToolDef,
+    Toolset,
+    bind_arguments,
+    new_toolset_secret,
+    parse_docstring,
+    requires_approval,
+    schema_problems,
+    tool_from_callable,
+    validate_arguments,
+)
+from .declarations import (
+    render_declarations,
+    render_namespace,
+    render_schema,
+    render_tool,
+)
+from .search import (
+    CodeIndex,
+    SEARCH_RESULT_LIMIT,
+    SnippetInfo,
+    normalise_search_text,
+    tokenise,
+)
+from .remote import (
+    MAX_RESPONSE_BYTES,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    call_remote_tool,
+    default_idempotency_key,
+    request_body,
+    sign,
+    verify_signature,
+)
+from .normalise import (
+    DURABLE_LIMIT,
+    LOG_LIMIT_BYTES,
+    MODEL_RESULT_CAP,
+    OUTPUT_CAP,
+    canonical_json,
+    cap_model_text,
+    check_durable_text,
+    durable_json,
+    durable_result_or_note,
+    normalise_output,
+    to_json_safe,
+    trim_logs,
+)
+
+__all__ = [
+    "ApprovalRejected",
+    "CodeIndex",
+    "CodeModeError",
+    "DEFAULT_TIMEOUT_MS",
+    "DURABLE_LIMIT",
+    "DurableSizeError",
+    "LOG_LIMIT_BYTES",
+    "MAX_RESPONSE_BYTES",
+    "MODEL_RESULT_CAP",
+    "NameCollisionError",
+    "NotSerialisableError",
+    "OUTPUT_CAP",
+    "ParsedDocstring",
+    "ReplayDivergence",
+    "SEARCH_RESULT_LIMIT",
+    "SIGNATURE_HEADER",
+    "SignatureError",
+    "SignatureMismatch",
+    "SnippetInfo",
+    "StaleSignature",
+    "TIMESTAMP_HEADER",
+    "ToolArgumentsError",
+    "ToolCallError",
+    "ToolConnectionError",
+    "ToolDef",
+    "ToolDefinitionError",
+    "ToolError",
+    "ToolHTTPStatusError",
+    "ToolResponseError",
+    "ToolResponseNotJSON",
+    "ToolResponseShapeError",
+    "ToolResponseTooLarge",
+    "ToolTimeoutError",
+    "Toolset",
+    "bind_arguments",
+    "call_remote_tool",
+    "canonical_json",
+    "cap_model_text",
+    "check_durable_text",
+    "default_idempotency_key",
+    "durable_json",
+    "durable_result_or_note",
+    "ensure_unique",
+    "error_details",
+    "is_identifier",
+    "new_toolset_secret",
+    "normalise_output",
+    "normalise_search_text",
+    "parse_docstring",
+    "render_declarations",
+    "render_namespace",
+    "render_schema",
+    "render_tool",
+    "request_body",
+    "requires_approval",
+    "sanitise_name",
+    "schema_problems",
+    "sign",
+    "to_json_safe",
+    "tokenise",
+    "tool_from_callable",
+    "trim_logs",
+    "validate_arguments",
+    "verify_signature",
+]

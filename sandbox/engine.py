@@ -112,11 +112,12 @@ def load_compiled(engine: wasmtime.Engine, guest: CompiledGuest, verify: bool = 
 
 def cache_state(cache_dir: Path | None = None) -> dict[str, object]:
     """What ``sandbox doctor`` shows: versions, paths and whether the caches are warm."""
-    from .build import source_hash
+    from .build import _existing, source_hash
 
     cache_dir = cache_dir or default_cache_dir()
     key = source_hash()
     component = cache_dir / f"guest-{key[:20]}.wasm"
+    built = _existing(component, component.with_suffix(".json"), key)
     state: dict[str, object] = {
         "wasmtime": metadata.version("wasmtime"),
         "componentize_py": metadata.version("componentize-py"),
@@ -124,8 +125,13 @@ def cache_state(cache_dir: Path | None = None) -> dict[str, object]:
         "cache_dir": str(cache_dir),
         "guest_source_hash": key,
         "component": str(component),
-        "component_built": component.is_file(),
+        "component_state": "built" if built else "missing (built on first use, ~15 s)",
     }
-    compiled = sorted(cache_dir.glob("compiled-*.cwasm")) if cache_dir.is_dir() else []
-    state["compiled_artifacts"] = [str(p) for p in compiled]
+    if built:
+        artifact, meta, fingerprint = _compiled_paths(cache_dir, built)
+        valid = _valid(artifact, meta, built, fingerprint)
+        state["compiled"] = str(artifact)
+        state["compiled_state"] = ("ready" if valid else
+                                   "damaged (will be rebuilt)" if artifact.exists() else
+                                   "missing (compiled on first use, ~10 s)")
     return state
