@@ -133,6 +133,11 @@ class Shell:
         )
         return patterns.glob(pat, self.state.cwd, self.host_path, opts)
 
+    def warn(self, message: str) -> None:
+        """A non-fatal diagnostic from inside an expansion (goes to the current stderr)."""
+        if self.cur_io is not None:
+            self.error(self.cur_io, message)
+
     def error(self, io: IO, message: str) -> None:
         io.out(2).write(f"bash: line {self.state.lineno}: {message}\n".encode("utf-8", "surrogateescape"))
 
@@ -250,7 +255,8 @@ class Shell:
         if pipe.negate:
             status = 0 if status else 1
         self.state.last_status = status
-        if pipe.timed:
+        last_redirs = getattr(pipe.commands[-1], "redirs", [])
+        if pipe.timed and not any(r.fd == 2 or r.op in ("&>", "&>>") for r in last_redirs):
             spent = time.monotonic() - started
             io.out(2).write(f"\nreal\t0m{spent:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n".encode())
         return status

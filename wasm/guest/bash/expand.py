@@ -236,6 +236,9 @@ class Expander:
             return (None if value is None else [value]), False, False
         if k < 0:
             k += (max(var.array) + 1) if var.array else 0
+            if k < 0:
+                self.sh.warn(f"{name}: bad array subscript")
+                return None, False, False
         value = var.array.get(k)
         return (None if value is None else [value]), False, False
 

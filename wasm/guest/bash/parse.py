@@ -377,6 +377,17 @@ class Parser:
             return self._scan_subcommand(j + 2)
         if nxt == "{":
             return self._scan_brace(j + 2, in_dq)
+        if nxt == "[":
+            depth, k = 0, j + 1
+            while k < self.n:
+                if s[k] == "[":
+                    depth += 1
+                elif s[k] == "]":
+                    depth -= 1
+                    if depth == 0:
+                        return k + 1
+                k += 1
+            return j + 1
         if nxt == "'" and not in_dq:
             return self._scan_ansi(j + 2)
         if nxt == '"' and not in_dq:

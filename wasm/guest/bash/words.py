@@ -409,6 +409,21 @@ def parse_word(text: str, mode: str = WORD) -> tuple[Part, ...]:
                 parts.append(CmdSub(t[i + 2 : end]))
                 i = end + 1
                 continue
+            if nxt == "[":
+                depth, k = 0, i + 1
+                while k < n:
+                    if t[k] == "[":
+                        depth += 1
+                    elif t[k] == "]":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    k += 1
+                if k < n:
+                    flush()
+                    parts.append(Arith(t[i + 2 : k]))
+                    i = k + 1
+                    continue
             if nxt == "{":
                 end = _find_brace_end(t, i + 2)
                 flush()
