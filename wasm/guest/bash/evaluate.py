@@ -255,7 +255,8 @@ class Shell:
         if pipe.negate:
             status = 0 if status else 1
         self.state.last_status = status
-        last_redirs = getattr(pipe.commands[-1], "redirs", [])
+        # bash applies a compound command's own redirections to the time report too
+        last_redirs = [] if isinstance(pipe.commands[-1], Simple) else getattr(pipe.commands[-1], "redirs", [])
         if pipe.timed and not any(r.fd == 2 or r.op in ("&>", "&>>") for r in last_redirs):
             spent = time.monotonic() - started
             io.out(2).write(f"\nreal\t0m{spent:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n".encode())
