@@ -1,4 +1,4 @@
-"""Random operation sequences against a plain in-memory filesystem model (hypothesis).
+"""Random operation sequences, symlinks included, against a plain in-memory filesystem model.
 
 Every result and every error code of the SQLite workspace must equal the model's.
 """
@@ -42,132 +42,187 @@ class ModelError(Exception):
         self.code = code
 
 
+def join(base: str, name: str) -> str:
+    return base.rstrip("/") + "/" + name
+
+
 @dataclass
 class Model:
-    """The obvious dict-of-paths filesystem the workspace must agree with."""
+    """The obvious filesystem the workspace must agree with: dicts of paths, with symlinks
+    resolved one component at a time (the textbook walk, unlike the store's range lookups)."""
 
     files: dict[str, bytes] = field(default_factory=dict)
     dirs: set[str] = field(default_factory=lambda: {"/"})
+    links: dict[str, str] = field(default_factory=dict)
 
-    def _blocked(self, path: str) -> bool:
-        return any(a in self.files for a in chain(path))
+    def _kind(self, path: str) -> str | None:
+        if path in self.dirs:
+            return "directory"
+        if path in self.files:
+            return "file"
+        if path in self.links:
+            return "symlink"
+        return None
+
+    def resolve(self, path: str, follow_last: bool = True) -> tuple[str, str | None, bool]:
+        """(real path, kind or None, blocked by a file ancestor)."""
+        parts = [p for p in norm(path).split("/") if p]
+        hops, cur, i = 0, "/", 0
+        while i < len(parts):
+            nxt = join(cur, parts[i])
+            last = i == len(parts) - 1
+            kind = self._kind(nxt)
+            if kind == "symlink" and (follow_last or not last):
+                hops += 1
+                if hops > 40:
+                    raise ModelError("ELOOP")
+                target = self.links[nxt]
+                dest = norm(target if target.startswith("/") else join(cur, target))
+                parts = [p for p in dest.split("/") if p] + parts[i + 1 :]
+                cur, i = "/", 0
+                continue
+            if not last and kind != "directory":
+                rest = "/".join(parts[i:])
+                return join(cur, rest), None, kind == "file"
+            cur, i = nxt, i + 1
+        return cur, self._kind(cur), False
 
     def _mkparents(self, path: str) -> None:
         self.dirs.update(chain(path))
 
     def _children(self, path: str) -> list[str]:
         prefix = path.rstrip("/") + "/"
-        return [p for p in [*self.files, *self.dirs] if p.startswith(prefix) and p != path]
+        return [p for p in [*self.files, *self.dirs, *self.links] if p.startswith(prefix) and p != path]
+
+    def _remove(self, path: str) -> None:
+        self.files.pop(path, None)
+        self.dirs.discard(path)
+        self.links.pop(path, None)
 
     def write(self, path: str, data: bytes) -> None:
-        p = norm(path)
-        if p in self.dirs:
-            raise ModelError("EISDIR")
-        if p not in self.files and self._blocked(p):
+        real, kind, blocked = self.resolve(path)
+        if blocked:
             raise ModelError("ENOTDIR")
-        self._mkparents(p)
-        self.files[p] = data
+        if real == "/" or kind == "directory":
+            raise ModelError("EISDIR")
+        self._mkparents(real)
+        self.files[real] = data
 
     def append(self, path: str, data: bytes) -> None:
-        p = norm(path)
-        old = self.files.get(p, b"")
-        self.write(p, old + data)
+        real, kind, blocked = self.resolve(path)
+        old = self.files.get(real, b"") if kind == "file" else b""
+        self.write(path, old + data)
 
     def read(self, path: str) -> bytes | None:
-        p = norm(path)
-        if p in self.dirs:
+        real, kind, _ = self.resolve(path)
+        if kind == "directory":
             raise ModelError("EISDIR")
-        return self.files.get(p)
+        return self.files.get(real)
 
     def delete_file(self, path: str) -> bool:
-        p = norm(path)
-        if p in self.dirs:
+        real, kind, _ = self.resolve(path, follow_last=False)
+        if kind is None:
+            return False
+        if kind == "directory":
             raise ModelError("EISDIR")
-        return self.files.pop(p, None) is not None
+        self._remove(real)
+        return True
 
     def mkdir(self, path: str, recursive: bool) -> None:
-        p = norm(path)
-        if p == "/":
+        if norm(path) == "/":
             return
-        if p in self.dirs and recursive:
-            return
-        if p in self.dirs or p in self.files:
+        real, kind, blocked = self.resolve(path, follow_last=False)
+        if kind is not None:
+            if kind == "directory" and recursive:
+                return
             raise ModelError("EEXIST")
-        if self._blocked(p):
+        if blocked:
             raise ModelError("ENOTDIR")
-        if not recursive and up(p) not in self.dirs:
+        if not recursive and up(real) not in self.dirs:
             raise ModelError("ENOENT")
-        self._mkparents(p)
-        self.dirs.add(p)
+        self._mkparents(real)
+        self.dirs.add(real)
 
     def rm(self, path: str, recursive: bool, force: bool) -> None:
-        p = norm(path)
-        if p == "/":
+        if norm(path) == "/":
             raise ModelError("EPERM")
-        if p not in self.dirs and p not in self.files:
+        real, kind, _ = self.resolve(path, follow_last=False)
+        if kind is None:
             if force:
                 return
             raise ModelError("ENOENT")
-        below = self._children(p) if p in self.dirs else []
+        if real == "/":
+            raise ModelError("EPERM")
+        below = self._children(real) if kind == "directory" else []
         if below and not recursive:
             raise ModelError("ENOTEMPTY")
-        for q in [*below, p]:
-            self.files.pop(q, None)
-            self.dirs.discard(q)
+        for q in [*below, real]:
+            self._remove(q)
+
+    def symlink(self, target: str, path: str) -> None:
+        real, kind, blocked = self.resolve(path, follow_last=False)
+        if kind is not None or real == "/":
+            raise ModelError("EEXIST")
+        if blocked:
+            raise ModelError("ENOTDIR")
+        self._mkparents(real)
+        self.links[real] = target
 
     def mv(self, src: str, dst: str) -> None:
-        s, d = norm(src), norm(dst)
-        if s == "/" or d == "/":
+        if norm(src) == "/" or norm(dst) == "/":
             raise ModelError("EPERM")
-        if s not in self.dirs and s not in self.files:
+        s, s_kind, _ = self.resolve(src, follow_last=False)
+        if s_kind is None:
             raise ModelError("ENOENT")
-        if d not in self.dirs and d not in self.files and self._blocked(d):
+        d, d_kind, blocked = self.resolve(dst, follow_last=False)
+        if blocked:
             raise ModelError("ENOTDIR")
         if d == s:
             return
         if d.startswith(s + "/"):
             raise ModelError("EINVAL")
-        if d in self.dirs:
-            if s not in self.dirs:
+        if d_kind == "directory":
+            if s_kind != "directory":
                 raise ModelError("EISDIR")
             if self._children(d):
                 raise ModelError("ENOTEMPTY")
-            self.dirs.discard(d)
-        elif d in self.files:
-            if s in self.dirs:
-                raise ModelError("ENOTDIR")
-            del self.files[d]
+        elif d_kind is not None and s_kind == "directory":
+            raise ModelError("ENOTDIR")
+        if d_kind is not None:
+            self._remove(d)
         self._mkparents(d)
-        moved = [s, *self._children(s)] if s in self.dirs else [s]
-        for q in moved:
+        for q in [s, *self._children(s)] if s_kind == "directory" else [s]:
             target = d + q[len(s) :]
             if q in self.files:
                 self.files[target] = self.files.pop(q)
+            elif q in self.links:
+                self.links[target] = self.links.pop(q)
             else:
                 self.dirs.discard(q)
                 self.dirs.add(target)
 
     def exists(self, path: str) -> bool:
-        p = norm(path)
-        return p in self.dirs or p in self.files
+        return self.resolve(path, follow_last=False)[1] is not None
 
     def stat(self, path: str) -> tuple[str, int] | None:
-        p = norm(path)
-        if p in self.dirs:
-            return ("directory", 0)
-        if p in self.files:
-            return ("file", len(self.files[p]))
-        return None
+        real, kind, _ = self.resolve(path)
+        if kind is None:
+            return None
+        return (kind, len(self.files[real]) if kind == "file" else 0)
 
     def list_dir(self, path: str) -> list[str]:
-        p = norm(path)
-        if p in self.files:
-            raise ModelError("ENOTDIR")
-        if p not in self.dirs:
+        real, kind, _ = self.resolve(path)
+        if kind is None:
             raise ModelError("ENOENT")
-        kids = [q for q in self._children(p) if up(q) == p]
+        if kind != "directory":
+            raise ModelError("ENOTDIR")
+        kids = [q for q in self._children(real) if up(q) == real]
         name = lambda q: q.rsplit("/", 1)[1]  # noqa: E731
-        return sorted(name(q) for q in kids if q in self.dirs) + sorted(name(q) for q in kids if q in self.files)
+        return [
+            *sorted(name(q) for q in kids if q in self.dirs),
+            *sorted(name(q) for q in kids if q in self.files),
+            *sorted(name(q) for q in kids if q in self.links),
+        ]
 
 
 segment = st.sampled_from(["a", "b", "c", ".", "..", ""])
@@ -184,6 +239,7 @@ operation = st.one_of(
     st.tuples(st.just("exists"), paths),
     st.tuples(st.just("stat"), paths),
     st.tuples(st.just("list_dir"), paths),
+    st.tuples(st.just("symlink"), st.sampled_from(["a", "b", "/a/b", "..", "../c", "/", "a/c", "/b"]), paths),
 )
 
 
@@ -210,6 +266,8 @@ async def run_real(ws: Any, op: tuple[Any, ...]) -> Any:
         return None if s is None else (s.type, s.size)
     if name == "list_dir":
         return [e.name for e in await ws.list_dir(args[0])]
+    if name == "symlink":
+        return await ws.symlink(args[0], args[1]) and None
     raise AssertionError(name)
 
 
@@ -242,11 +300,15 @@ async def check(ops: list[tuple[Any, ...]]) -> None:
                     actual = ("error", exc.code)
                 assert actual == expected, f"step {step}: {op}"
             stored = {s.path: s.type for s in await ws.walk("/")}
-            assert stored == {**{d: "directory" for d in model.dirs if d != "/"}, **{f: "file" for f in model.files}}
+            assert stored == {
+                **{d: "directory" for d in model.dirs if d != "/"},
+                **{f: "file" for f in model.files},
+                **{link: "symlink" for link in model.links},
+            }
 
 
 @pytest.mark.fuzz
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(operation, min_size=1, max_size=25))
 def test_random_operations_match_the_in_memory_model(ops: list[tuple[Any, ...]]) -> None:
     asyncio.run(check(ops))
