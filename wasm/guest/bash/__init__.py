@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass
+from typing import Generator
 
 from .errors import BashError, ExitShell, LimitExceeded, TimeoutExpired
 from .evaluate import IO, Shell
@@ -137,7 +138,7 @@ def run_script(
         stderr.write(f"bash: cd: {cwd}: No such file or directory\n".encode())
         return BashResult(b"", stderr.result(), 1, False, stderr.truncated, False)
 
-    def drive(gen):  # type: ignore[no-untyped-def]
+    def drive(gen: Generator[bytes, None, int]) -> int:
         while True:
             try:
                 chunk = next(gen)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from .errors import ExpansionError
 
-Node = tuple  # ('num', v) | ('var', name, index) | ('un', op, x) | ...
+Node = tuple[Any, ...]
+"""('num', v) | ('var', name, index) | ('un', op, x) | ('bin', op, a, b) | ..."""
 
 _TOKEN_RE = re.compile(
     r"\s*(?:(?P<num>[0-9][0-9A-Za-z_@#]*)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"

@@ -333,14 +333,13 @@ class Shell:
 
     # -- commands ----------------------------------------------------------------------
     def exec_command(self, cmd: Command, io: IO) -> Gen:
-        kind = type(cmd)
-        if kind is Simple:
-            return (yield from self.exec_simple(cmd, io))  # type: ignore[arg-type]
-        if kind is FuncDef:
-            self.state.functions[cmd.name] = cmd  # type: ignore[union-attr]
+        if isinstance(cmd, Simple):
+            return (yield from self.exec_simple(cmd, io))
+        if isinstance(cmd, FuncDef):
+            self.state.functions[cmd.name] = cmd
             self.state.last_status = 0
             return 0
-        redirs = cmd.redirs  # type: ignore[union-attr]
+        redirs = cmd.redirs
         if redirs:
             try:
                 io, opened = self.apply_redirs(redirs, io)
@@ -367,14 +366,13 @@ class Shell:
             raise ExitShell(1) from None
 
     def _compound(self, cmd: Command, io: IO) -> Gen:
-        kind = type(cmd)
         st = self.state
-        if kind is Group:
-            return (yield from self.exec_list(cmd.body, io))  # type: ignore[union-attr]
-        if kind is Subshell:
-            return (yield from self._subshell(cmd.body, io))  # type: ignore[union-attr]
-        if kind is If:
-            for cond, body in cmd.clauses:  # type: ignore[union-attr]
+        if isinstance(cmd, Group):
+            return (yield from self.exec_list(cmd.body, io))
+        if isinstance(cmd, Subshell):
+            return (yield from self._subshell(cmd.body, io))
+        if isinstance(cmd, If):
+            for cond, body in cmd.clauses:
                 self.cond_depth += 1
                 try:
                     status = yield from self.exec_list(cond, io)
@@ -382,46 +380,50 @@ class Shell:
                     self.cond_depth -= 1
                 if status == 0:
                     return (yield from self.exec_list(body, io))
-            if cmd.else_body is not None:  # type: ignore[union-attr]
-                return (yield from self.exec_list(cmd.else_body, io))  # type: ignore[union-attr]
+            if cmd.else_body is not None:
+                return (yield from self.exec_list(cmd.else_body, io))
             st.last_status = 0
             return 0
-        if kind is Loop:
-            return (yield from self._while(cmd, io))  # type: ignore[arg-type]
-        if kind is For:
-            return (yield from self._for(cmd, io))  # type: ignore[arg-type]
-        if kind is ArithFor:
-            return (yield from self._arith_for(cmd, io))  # type: ignore[arg-type]
-        if kind is Case:
-            return (yield from self._case(cmd, io))  # type: ignore[arg-type]
-        if kind is ArithCmd:
-            st.lineno = cmd.line  # type: ignore[union-attr]
+        if isinstance(cmd, Loop):
+            return (yield from self._while(cmd, io))
+        if isinstance(cmd, For):
+            return (yield from self._for(cmd, io))
+        if isinstance(cmd, ArithFor):
+            return (yield from self._arith_for(cmd, io))
+        if isinstance(cmd, Case):
+            return (yield from self._case(cmd, io))
+        if isinstance(cmd, ArithCmd):
+            st.lineno = cmd.line
             st.counters.tick()
             try:
-                value = self.expander.arith(cmd.expr)  # type: ignore[union-attr]
+                value = self.expander.arith(cmd.expr)
                 status = 0 if value else 1
             except FatalExpansionError:
+                raise
+            except LimitExceeded:
                 raise
             except BashError as exc:
                 self.error(io, exc.message)
                 status = 1
             if st.options.get("xtrace"):
-                io.out(2).write(f"+ (( {cmd.expr.strip()} ))\n".encode())  # type: ignore[union-attr]
+                io.out(2).write(f"+ (( {cmd.expr.strip()} ))\n".encode())
             st.last_status = status
             return status
-        if kind is CondCmd:
-            st.lineno = cmd.line  # type: ignore[union-attr]
+        if isinstance(cmd, CondCmd):
+            st.lineno = cmd.line
             st.counters.tick()
             try:
-                status = 0 if self.eval_cond(cmd.expr) else 1  # type: ignore[union-attr]
+                status = 0 if self.eval_cond(cmd.expr) else 1
             except FatalExpansionError:
+                raise
+            except LimitExceeded:
                 raise
             except BashError as exc:
                 self.error(io, exc.message)
                 status = 2
             st.last_status = status
             return status
-        raise BashError(f"unsupported command {kind.__name__}")
+        raise BashError(f"unsupported command {type(cmd).__name__}")
 
     def _subshell(self, body: ListNode, io: IO) -> Gen:
         child = self.fork()
@@ -564,21 +566,20 @@ class Shell:
 
     # -- [[ ]] -----------------------------------------------------------------------------
     def eval_cond(self, expr: CondExpr) -> bool:
-        kind = type(expr)
         ex = self.expander
-        if kind is CondAndOr:
-            left = self.eval_cond(expr.left)  # type: ignore[union-attr]
-            if expr.op == "&&":  # type: ignore[union-attr]
-                return left and self.eval_cond(expr.right)  # type: ignore[union-attr]
-            return left or self.eval_cond(expr.right)  # type: ignore[union-attr]
-        if kind is CondNot:
-            return not self.eval_cond(expr.inner)  # type: ignore[union-attr]
-        if kind is CondWord:
-            return ex.string(expr.word.raw) != ""  # type: ignore[union-attr]
-        if kind is CondUnary:
+        if isinstance(expr, CondAndOr):
+            left_ok = self.eval_cond(expr.left)
+            if expr.op == "&&":
+                return left_ok and self.eval_cond(expr.right)
+            return left_ok or self.eval_cond(expr.right)
+        if isinstance(expr, CondNot):
+            return not self.eval_cond(expr.inner)
+        if isinstance(expr, CondWord):
+            return ex.string(expr.word.raw) != ""
+        if isinstance(expr, CondUnary):
             from .commands.shell import unary_test
 
-            return unary_test(self, expr.op, ex.string(expr.operand.raw))  # type: ignore[union-attr]
+            return unary_test(self, expr.op, ex.string(expr.operand.raw))
         assert isinstance(expr, CondBinary)
         op = expr.op
         left = ex.string(expr.left.raw)
@@ -634,8 +635,8 @@ class Shell:
         host = self.host_path(path)
         try:
             if mode == "r":
-                handle = open(host, "rb")
-                return InputStream(read_file_chunks(handle), handle=handle)  # closed by the redirection
+                reader = open(host, "rb")
+                return InputStream(read_file_chunks(reader), handle=reader)  # closed by the redirection
             if mode == "w" and self.state.options.get("noclobber") and os.path.isfile(host):
                 raise BashError(f"{path}: cannot overwrite existing file")
             if mode == "rw":
@@ -807,8 +808,8 @@ class Shell:
             var = st.lookup(st.resolve_nameref(a.name))
             key = ex.string(a.index) if var is not None and var.assoc is not None else ex.arith_text(a.index)
             if a.append:
-                old, _, _ = ex.values(a.name, a.index)
-                value = _append(var, old[0] if old else "", value)
+                previous, _, _ = ex.values(a.name, a.index)
+                value = _append(var, previous[0] if previous else "", value)
             st.set_element(a.name, key, value)
             return
         if a.append:
@@ -816,8 +817,7 @@ class Shell:
             if var is not None and var.array is not None:
                 st.set_element(a.name, "0", _append(var, var.array.get(0, ""), value))
                 return
-            old = st.get(a.name) or ""
-            value = _append(var, old, value)
+            value = _append(var, st.get(a.name) or "", value)
         st.set(a.name, value)
 
     def _xtrace(self, io: IO, argv: list[str], assigns: list[str]) -> None:

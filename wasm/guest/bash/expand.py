@@ -22,6 +22,7 @@ from .words import (
 
 if TYPE_CHECKING:
     from .evaluate import Shell
+    from .state import State
 
 LIT, QUO, EXP, BRK, EMPTY_AT = 0, 1, 2, 3, 4
 Seg = tuple[str, int]
@@ -65,7 +66,7 @@ class Expander:
         self.sh = sh
 
     @property
-    def st(self):  # type: ignore[no-untyped-def]
+    def st(self) -> "State":
         return self.sh.state
 
     # -- public entry points -----------------------------------------------------------

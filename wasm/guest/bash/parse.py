@@ -774,7 +774,7 @@ class Parser:
             self.read_word()
             self.in_cond = True
             try:
-                expr = self._cond_or()
+                cond_expr = self._cond_or()
             finally:
                 self.in_cond = False
             self._cond_skip()
@@ -782,7 +782,7 @@ class Parser:
                 raise self.fail()
             self.skip_blank()
             self.read_word()
-            return CondCmd(expr, line, self._trailing_redirs())
+            return CondCmd(cond_expr, line, self._trailing_redirs())
         if word == "function":
             self.skip_blank()
             self.read_word()

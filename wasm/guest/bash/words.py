@@ -398,11 +398,11 @@ def parse_word(text: str, mode: str = WORD) -> tuple[Part, ...]:
                 continue
             if nxt == "(":
                 if t.startswith("((", i + 1):
-                    end = _find_arith_end(t, i + 3)
-                    if end is not None:
+                    arith_end = _find_arith_end(t, i + 3)
+                    if arith_end is not None:
                         flush()
-                        parts.append(Arith(t[i + 3 : end]))
-                        i = end + 2
+                        parts.append(Arith(t[i + 3 : arith_end]))
+                        i = arith_end + 2
                         continue
                 end = _find_close_paren(t, i + 2)
                 flush()

@@ -271,6 +271,8 @@ def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
     errors: list[bool] = []
     fmt_text, _ = _printf_escapes(fmt)
     pos = 0
+    used = 0
+
     def next_time_arg() -> str | None:
         nonlocal pos, used
         if pos < len(args):
@@ -297,8 +299,8 @@ def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
                 text = _strftime(tm.group(4), when)
                 if tm.group(3):
                     text = text[: int(tm.group(3))]
-                w = int(tm.group(2) or 0)
-                out.append(text.ljust(w) if "-" in tm.group(1) else text.rjust(w))
+                time_width = int(tm.group(2) or 0)
+                out.append(text.ljust(time_width) if "-" in tm.group(1) else text.rjust(time_width))
                 continue
             m = _PRINTF_SPEC.match(fmt_text, i)
             if not m:
@@ -1856,8 +1858,8 @@ def b_trap(sh: "Shell", argv: list[str], io: "IO") -> int:
     if args and args[0] == "--":
         args = args[1:]
     if not args or args == ["-p"]:
-        for sig, action in st.traps.items():
-            io.out(1).write(_enc(f"trap -- {quote_for_shell(action)} {sig}\n"))
+        for trapped, trap_action in st.traps.items():
+            io.out(1).write(_enc(f"trap -- {quote_for_shell(trap_action)} {trapped}\n"))
         return 0
     if args[0] == "-l":
         io.out(1).write(_enc(" ".join(f"{n}) SIG{s}" for s, n in _SIGNAL_NUMBERS.items()) + "\n"))
@@ -2425,7 +2427,7 @@ BUILTIN_NAMES = frozenset(n for n in list(BUILTINS) + list(GEN_BUILTINS) if n no
 def _protocol(name: str) -> Command:
     """Wrap a builtin in the ``base.py`` protocol (used via the registry and run_command)."""
 
-    def run(ctx: CommandContext, argv: list[str]) -> Iterator[bytes]:
+    def run(ctx: CommandContext, argv: list[str]) -> Gen:
         from ..evaluate import IO
 
         sh = ctx.extras.get("shell")
@@ -2449,7 +2451,7 @@ def _protocol(name: str) -> Command:
             yield sub.channel.take()
         return status
 
-    return run  # type: ignore[return-value]
+    return run
 
 
 def _drive(gen: Gen, io: "IO", box: list[int]) -> Iterator[bytes]:
