@@ -8,7 +8,7 @@ GNU coreutils semantics in the C locale (``column`` follows util-linux 2.38). ``
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .base import CommandContext, CommandResult
 from ._text_basic import file_error, with_usage
@@ -65,7 +65,8 @@ def parse_list(text: str, kind: str) -> list[tuple[int, int]]:
     ranges.sort()
     merged: list[tuple[int, int]] = []
     for low, high in ranges:
-        if merged and low <= merged[-1][1] + 1:
+        # Overlapping ranges merge; merely adjacent ones stay apart (--output-delimiter shows it).
+        if merged and low <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], high))
         else:
             merged.append((low, high))
@@ -572,7 +573,7 @@ def join(ctx: CommandContext, argv: list[str]) -> CommandResult:
     def key_of(side: int, row: list[bytes]) -> bytes:
         index = fields[side] - 1
         value = row[index] if index < len(row) else b""
-        return value.lower() if ignore_case else value
+        return value.upper() if ignore_case else value
 
     if auto_format and out_format is None:
         counts = [len(parsed[0][0]) if parsed[0] else 0, len(parsed[1][0]) if parsed[1] else 0]
@@ -607,68 +608,157 @@ def join(ctx: CommandContext, argv: list[str]) -> CommandResult:
             parts += [f for i, f in enumerate(right) if i != fields[1] - 1]
         return sep.join(parts) + eol
 
-    out: list[bytes] = []
-    rows_a, rows_b = parsed
-    i = j = 0
-    if header:
-        if rows_a or rows_b:
-            out.append(render(rows_a[0] if rows_a else None, rows_b[0] if rows_b else None))
-        i = j = 1
     show = {1: 1 in unpaired or 1 in only_unpaired, 2: 2 in unpaired or 2 in only_unpaired}
-    paired_output = not only_unpaired
-    while i < len(rows_a) or j < len(rows_b):
-        if j >= len(rows_b) or (i < len(rows_a) and key_of(0, rows_a[i]) < key_of(1, rows_b[j])):
-            if show[1]:
-                out.append(render(rows_a[i], None))
-            i += 1
-            continue
-        if i >= len(rows_a) or key_of(0, rows_a[i]) > key_of(1, rows_b[j]):
-            if show[2]:
-                out.append(render(None, rows_b[j]))
-            j += 1
-            continue
-        group_key = key_of(0, rows_a[i])
-        end_i = i
-        while end_i < len(rows_a) and key_of(0, rows_a[end_i]) == group_key:
-            end_i += 1
-        end_j = j
-        while end_j < len(rows_b) and key_of(1, rows_b[end_j]) == group_key:
-            end_j += 1
-        if paired_output:
-            for left in rows_a[i:end_i]:
-                for right in rows_b[j:end_j]:
-                    out.append(render(left, right))
-        i, j = end_i, end_j
-    # GNU checks order only while it may print unpairable lines (or with --check-order,
-    # where the first disorder is fatal; we then print nothing, GNU prints what preceded it).
-    if check_order is False or (check_order is None and not (show[1] or show[2])):
-        data = b"".join(out)
-        if data:
-            yield data
+    merger = _JoinMerge(ctx, files, tables, parsed, key_of, render, check_order, header)
+    status = merger.run(show, paired_output=not only_unpaired)
+    data = b"".join(merger.out)
+    if data:
+        yield data
+    return status
+
+
+class _JoinMerge:
+    """GNU join's merge loop, including when it reads lines and so when it notices disorder.
+
+    Disorder is reported (once per file) only after an unpairable line has been seen, or
+    always with --check-order, where it is fatal; GNU then still prints what came before.
+    """
+
+    def __init__(self, ctx: CommandContext, names: list[str], tables: list[list[bytes]],
+                 parsed: list[list[list[bytes]]], key_of: Callable[[int, list[bytes]], bytes],
+                 render: Callable[[list[bytes] | None, list[bytes] | None], bytes],
+                 check_order: bool | None, header: bool) -> None:
+        self.ctx = ctx
+        self.names = names
+        self.tables = tables
+        self.parsed = parsed
+        self.key_of = key_of
+        self.render = render
+        self.check_order = check_order
+        self.header = header
+        self.out: list[bytes] = []
+        self.next_index = [0, 0]
+        self.prev: list[int | None] = [None, None]
+        self.warned = [False, False]
+        self.seen_unpairable = False
+
+    def get_line(self, side: int) -> int | None:
+        index = self.next_index[side]
+        if index >= len(self.parsed[side]):
+            return None
+        self.next_index[side] += 1
+        prev = self.prev[side]
+        if prev is not None:
+            self._check(side, prev, index)
+        self.prev[side] = index
+        return index
+
+    def _check(self, side: int, prev: int, index: int) -> None:
+        if self.check_order is False or self.warned[side]:
+            return
+        if not (self.check_order or self.seen_unpairable):
+            return
+        rows = self.parsed[side]
+        if self.key_of(side, rows[prev]) > self.key_of(side, rows[index]):
+            shown = self.tables[side][index].decode("latin-1")
+            self.ctx.error(f"join: {self.names[side]}:{index + 1}: is not sorted: {shown}")
+            self.warned[side] = True
+            if self.check_order:
+                raise _JoinFatal()
+
+    def row(self, side: int, index: int) -> list[bytes]:
+        return self.parsed[side][index]
+
+    def run(self, show: dict[int, bool], paired_output: bool) -> int:
+        try:
+            self._merge(show, paired_output)
+        except _JoinFatal:
+            return 1
+        if self.warned[0] or self.warned[1]:
+            self.ctx.error("join: input is not in sorted order")
+            return 1
         return 0
-    if check_order is None:
-        data = b"".join(out)
-        if data:
-            yield data
-    disorder = False
-    for side, rows in enumerate(parsed):
-        start = 1 if header else 0
-        for index in range(start + 1, len(rows)):
-            if key_of(side, rows[index - 1]) > key_of(side, rows[index]):
-                shown = tables[side][index].decode("latin-1")
-                ctx.error(f"join: {files[side]}:{index + 1}: is not sorted: {shown}")
-                disorder = True
-                if check_order:
-                    return 1
-                break
-    if disorder:
-        ctx.error("join: input is not in sorted order")
-        return 1
-    if check_order:
-        data = b"".join(out)
-        if data:
-            yield data
-    return 0
+
+    def _merge(self, show: dict[int, bool], paired_output: bool) -> None:
+        if self.header:
+            h1, h2 = self.get_line(0), self.get_line(1)
+            if h1 is not None or h2 is not None:
+                self.out.append(self.render(None if h1 is None else self.row(0, h1), None if h2 is None else self.row(1, h2)))
+            self.prev = [None, None]
+        seq1: list[int] = []
+        seq2: list[int] = []
+        first = self.get_line(0)
+        if first is not None:
+            seq1.append(first)
+        first = self.get_line(1)
+        if first is not None:
+            seq2.append(first)
+        key = self.key_of
+        while seq1 and seq2:
+            k1, k2 = key(0, self.row(0, seq1[0])), key(1, self.row(1, seq2[0]))
+            if k1 < k2:
+                if show[1]:
+                    self.out.append(self.render(self.row(0, seq1[0]), None))
+                nxt = self.get_line(0)
+                seq1 = [] if nxt is None else [nxt]
+                self.seen_unpairable = True
+                continue
+            if k1 > k2:
+                if show[2]:
+                    self.out.append(self.render(None, self.row(1, seq2[0])))
+                nxt = self.get_line(1)
+                seq2 = [] if nxt is None else [nxt]
+                self.seen_unpairable = True
+                continue
+            eof1 = eof2 = False
+            while True:
+                nxt = self.get_line(0)
+                if nxt is None:
+                    eof1 = True
+                    break
+                seq1.append(nxt)
+                if key(0, self.row(0, nxt)) != k2:
+                    break
+            while True:
+                nxt = self.get_line(1)
+                if nxt is None:
+                    eof2 = True
+                    break
+                seq2.append(nxt)
+                if key(0, self.row(0, seq1[0])) != key(1, self.row(1, nxt)):
+                    break
+            group1 = seq1 if eof1 else seq1[:-1]
+            group2 = seq2 if eof2 else seq2[:-1]
+            if paired_output:
+                for left in group1:
+                    for right in group2:
+                        self.out.append(self.render(self.row(0, left), self.row(1, right)))
+            seq1 = [] if eof1 else [seq1[-1]]
+            seq2 = [] if eof2 else [seq2[-1]]
+        check_tail = self.check_order is not False and not (self.warned[0] and self.warned[1])
+        for side, seq, other in ((0, seq1, seq2), (1, seq2, seq1)):
+            if not seq or not (show[side + 1] or check_tail):
+                continue
+            if show[side + 1]:
+                self.out.append(self._render_side(side, seq[0]))
+            if other:
+                self.seen_unpairable = True
+            while True:
+                nxt = self.get_line(side)
+                if nxt is None:
+                    break
+                if show[side + 1]:
+                    self.out.append(self._render_side(side, nxt))
+                if self.warned[side] and not show[side + 1]:
+                    break
+
+    def _render_side(self, side: int, index: int) -> bytes:
+        row = self.row(side, index)
+        return self.render(row, None) if side == 0 else self.render(None, row)
+
+
+class _JoinFatal(Exception):
+    """--check-order found disorder: stop, keeping the output produced so far."""
 
 
 # --- column --------------------------------------------------------------------------------
@@ -730,7 +820,7 @@ def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
     if table:
         rows: list[list[bytes]] = []
         for line in lines:
-            if not line.strip(b" \t") if seps is None else not line:
+            if not line.strip(b" \t"):
                 if keep_empty:
                     rows.append([])
                 continue
@@ -744,7 +834,7 @@ def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
         widths = [0] * ncols
         for row in rows:
             for index, cell in enumerate(row):
-                widths[index] = max(widths[index], len(cell))
+                widths[index] = max(widths[index], _width(cell))
         out = []
         for row in rows:
             if not row:
@@ -753,21 +843,22 @@ def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
             cells = row + [b""] * (ncols - len(row))
             parts = []
             for index, cell in enumerate(cells):
+                pad = b" " * (widths[index] - _width(cell))
                 if index == ncols - 1:
-                    parts.append(cell.rjust(widths[index]) if index + 1 in right else cell)
+                    parts.append(pad + cell if index + 1 in right else cell)
                 elif index + 1 in right:
-                    parts.append(cell.rjust(widths[index]) + out_sep)
+                    parts.append(pad + cell + out_sep)
                 else:
-                    parts.append(cell.ljust(widths[index]) + out_sep)
+                    parts.append(cell + pad + out_sep)
             out.append(b"".join(parts) + b"\n")
         data = b"".join(out)
         if data:
             yield data
         return status
-    entries = [line for line in lines if line]
+    entries = [line for line in lines if line.strip(b" \t")]
     if not entries:
         return status
-    longest = max(len(e) for e in entries)
+    longest = max(_width(e) for e in entries)
     col_width = (longest + 8) & ~7
     if longest >= width:
         yield b"".join(e + b"\n" for e in entries)
@@ -788,13 +879,18 @@ def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
     return status
 
 
+def _width(cell: bytes) -> int:
+    """Display width as util-linux computes it in the C locale: control characters take none."""
+    return sum(1 for byte in cell if 32 <= byte < 127 or byte >= 128)
+
+
 def _pad_tabs(cells: list[bytes], col_width: int) -> bytes:
     parts: list[bytes] = []
     column_end = col_width
     position = 0
     for index, cell in enumerate(cells):
         parts.append(cell)
-        position += len(cell)
+        position += _width(cell)
         if index == len(cells) - 1:
             break
         while True:

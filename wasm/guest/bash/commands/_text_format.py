@@ -577,43 +577,54 @@ def unexpand(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def _unexpand_line(line: bytes, stops: list[int], every: int, convert_all: bool) -> bytes:
+    """One line through GNU unexpand's state machine (pending blanks become tabs only when
+    they reach a tab stop; a lone space before a stop stays a space unless more blanks follow)."""
     out = bytearray()
-    pending = bytearray()  # blanks seen since the last output position
     column = 0
-    pending_start = 0
-    leading = True
-    for index, byte in enumerate(line):
-        if byte in (32, 9) and (leading or convert_all):
-            if not pending:
-                pending_start = column
-            if byte == 9:
-                stop = _next_stop(column, stops, every)
-                column = stop if stop is not None else column + 1
-                pending.append(9)
+    pending = bytearray()
+    one_blank_before_stop = False
+    prev_blank = True
+    convert = True
+    for byte in line:
+        if convert:
+            blank = byte in (32, 9)
+            if blank:
+                nxt = _next_stop(column, stops, every)
+                if nxt is None:
+                    convert = False
+                else:
+                    if byte == 9:
+                        column = nxt
+                        if pending:
+                            pending[0] = 9
+                    else:
+                        column += 1
+                        if not (prev_blank and column == nxt):
+                            if column == nxt:
+                                one_blank_before_stop = True
+                            pending.append(byte)
+                            prev_blank = True
+                            continue
+                        pending[:1] = b"\t"
+                        byte = 9
+                    del pending[1 if one_blank_before_stop else 0 :]
+            elif byte == 8:
+                column = max(column - 1, 0)
             else:
                 column += 1
-                pending.append(32)
-            stop = _next_stop(pending_start, stops, every)
-            if stop is not None and column >= stop and column == stop:
-                # The blanks reach a tab stop: they become one tab (a lone space stays a space).
-                if len(pending) > 1 or pending[0] == 9:
-                    out.append(9)
-                else:
-                    out.append(32)
+            if pending:
+                if len(pending) > 1 and one_blank_before_stop:
+                    pending[0] = 9
+                out += pending
                 pending.clear()
-            continue
-        if pending:
-            out += pending
-            pending.clear()
-        if byte == 8:
-            column = max(column - 1, 0)
-        elif byte != 10:
-            column += 1
-        if byte != 10:
-            leading = False
+                one_blank_before_stop = False
+            prev_blank = blank
+            convert = convert and (convert_all or blank)
         out.append(byte)
-        del index
-    out += pending
+    if pending:
+        if len(pending) > 1 and one_blank_before_stop:
+            pending[0] = 9
+        out += pending
     return bytes(out)
 
 
