@@ -56,15 +56,35 @@ class Var:
         if self.array is not None:
             return [self.array[k] for k in sorted(self.array)]
         if self.assoc is not None:
-            return list(self.assoc.values())
+            return [self.assoc[k] for k in bash_hash_order(self.assoc)]
         return [] if self.value is None else [self.value]
 
     def keys(self) -> list[str]:
         if self.array is not None:
             return [str(k) for k in sorted(self.array)]
         if self.assoc is not None:
-            return list(self.assoc)
+            return bash_hash_order(self.assoc)
         return [] if self.value is None else ["0"]
+
+
+def _fnv1(key: str) -> int:
+    h = 2166136261
+    for byte in key.encode("utf-8", "surrogateescape"):
+        h = (h * 16777619) & 0xFFFFFFFF
+        h ^= byte
+    return h
+
+
+def bash_hash_order(assoc: dict[str, str]) -> list[str]:
+    """Keys in the order bash lists an associative array: its hash table (1024 buckets,
+    FNV-1 hash) walked bucket by bucket, newest entry first within a bucket."""
+    keys = list(assoc)
+    buckets = 1024
+    while len(keys) >= buckets * 2:
+        buckets *= 4
+    mask = buckets - 1
+    ranked = sorted(range(len(keys)), key=lambda k: (_fnv1(keys[k]) & mask, -k))
+    return [keys[k] for k in ranked]
 
 
 @dataclass

@@ -1114,7 +1114,7 @@ def _declare_line(name: str, var: Var) -> str:
         body = " ".join(f"[{k}]={_dq(v)}" for k, v in sorted(var.array.items()))
         return f"declare {flag_text} {name}=({body})"
     if var.assoc is not None:
-        body = "".join(f"[{_assoc_key(k)}]={_dq(v)} " for k, v in var.assoc.items())
+        body = "".join(f"[{_assoc_key(k)}]={_dq(var.assoc[k])} " for k in var.keys())
         return f"declare {flag_text} {name}=({body})"
     if var.value is None:
         return f"declare {flag_text} {name}"
@@ -1310,7 +1310,7 @@ def _set_line(name: str, var: Var) -> str:
         body = " ".join(f"[{k}]={_dq(v)}" for k, v in sorted(var.array.items()))
         return f"{name}=({body})"
     if var.assoc is not None:
-        body = "".join(f"[{_assoc_key(k)}]={_dq(v)} " for k, v in var.assoc.items())
+        body = "".join(f"[{_assoc_key(k)}]={_dq(var.assoc[k])} " for k in var.keys())
         return f"{name}=({body})"
     value = var.value or ""
     if re.match(r"[A-Za-z0-9_./:=,%+@^-]*\Z", value) and value:
