@@ -145,6 +145,23 @@ def test_ls_mode_overlay_is_used_where_the_platform_has_no_modes(
     assert out == b"f*\n"
 
 
+def test_overlay_modes_follow_a_renamed_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_files_common, "WASI", True)
+    sh(tmp_path, "mkdir -p d/sub && touch d/sub/f")
+    extras: dict[str, object] = {}
+    run(tmp_path, ["chmod", "-R", "700", "d"], extras=extras)
+    run(tmp_path, ["mv", "d", "e"], extras=extras)
+    out, _, _ = run(tmp_path, ["find", "e", "-printf", "%m %p\\n"], extras=extras)
+    assert out == b"700 e\n700 e/sub\n700 e/sub/f\n"
+
+
+def test_listing_dot_dot_at_the_workspace_root_uses_the_root(tmp_path: Path) -> None:
+    out, err, status = run(tmp_path, ["ls", "-a"])
+    assert (out, err, status) == (b".\n..\n", b"", 0)
+
+
 # --- tree-changing commands --------------------------------------------------------------
 
 

@@ -485,6 +485,18 @@ def set_mode(ctx: CommandContext, real: str, bits: int) -> None:
     os.chmod(real, bits)
 
 
+def move_modes(ctx: CommandContext, old: str, new: str) -> None:
+    """After a rename, carry the overlay's modes for ``old`` and everything under it."""
+    table = ctx.extras.get("file_modes")
+    if not isinstance(table, dict):
+        return
+    old_key = os.path.normpath(old)
+    new_key = os.path.normpath(new)
+    forget_mode(ctx, new_key)
+    for key in [k for k in table if k == old_key or k.startswith(old_key + "/")]:
+        table[new_key + key[len(old_key):]] = table.pop(key)
+
+
 def forget_mode(ctx: CommandContext, real: str) -> None:
     table = ctx.extras.get("file_modes")
     if isinstance(table, dict):

@@ -238,6 +238,9 @@ def _list_dir(
     entries: list[_Entry] = []
     for child in raw:
         child_real = os.path.join(real, child)
+        if child == "..":
+            # WASI refuses to step above a preopen; the workspace root is its own parent.
+            child_real = real if ctx.resolve(name) == "/" else os.path.normpath(child_real)
         try:
             info = os.lstat(child_real)
         except OSError as exc:

@@ -18,6 +18,7 @@ from ._files_common import (
     effective_mode,
     forget_mode,
     host,
+    move_modes,
     parse,
     quote_always,
     set_mode,
@@ -726,7 +727,6 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if interactive and not ask(f"overwrite {q(dst)}"):
                 continue
         try:
-            mode = effective_mode(ctx, src_real, info)
             os.replace(src_real, dst_real)
         except OSError as exc:
             if exc.errno == 39 or exc.errno == 66:
@@ -735,10 +735,7 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 ctx.error(f"mv: cannot move {q(src)} to {q(dst)}: {strerror(exc)}")
             status = 1
             continue
-        table = ctx.extras.get("file_modes")
-        if isinstance(table, dict) and os.path.normpath(src_real) in table:
-            forget_mode(ctx, src_real)
-            set_mode(ctx, dst_real, st.S_IMODE(mode))
+        move_modes(ctx, src_real, dst_real)
         if verbose:
             yield f"renamed {q(src)} -> {q(dst)}\n".encode()
     return status
