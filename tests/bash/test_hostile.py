@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
+
+import pytest
 
 from bash import BashLimits, run_script
 
@@ -91,3 +94,23 @@ def test_bad_input_is_a_status_not_a_crash(tmp_path: Path) -> None:
         result = run_script(script, root=str(tmp_path))
         assert result.exit_code == 2, script
         assert result.stderr.startswith(b"bash: "), script
+
+
+_TOKENS = (
+    "echo x=1 $x ${x } ${x:-a} ${x#*} $( ) (( )) [[ ]] && || ; | & < > >> 2>&1 ' \" ` if then fi "
+    "for in do done case esac ;; while { } ( a* ? [a-z] ~ $((1+ $@ $* $# $? ! function f() local "
+    "declare -a arr=( ${arr[@]} read printf %s \\ {1..3} {a,b} let eval set -e -u trap EXIT exit "
+    "return break shift cd .. / unset export = += -eq == =~ ^a 0 1 -1 # @ : % /# // ^^ ,, <( <<< &> |&"
+).split() + ["<<EOF\n", "EOF\n", "\n"]
+
+
+@pytest.mark.fuzz
+@pytest.mark.parametrize("seed", range(4))
+def test_random_token_soup_never_crashes(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    limits = BashLimits(timeout_ms=500, max_commands=2000, max_loop_iterations=200)
+    for _ in range(150):
+        script = " ".join(rng.choice(_TOKENS) for _ in range(rng.randint(1, 12)))
+        result = run_script(script, root=str(tmp_path), limits=limits)
+        assert 0 <= result.exit_code <= 255, script
+        assert b"internal error" not in result.stderr, (script, result.stderr)

@@ -175,6 +175,9 @@ def run_script(
     except MemoryError:
         stderr.write(b"bash: out of memory\n")
         status = 1
+    except Exception as exc:  # never let an interpreter bug escape as a crash
+        stderr.write(f"bash: internal error: {type(exc).__name__}: {exc}\n".encode("utf-8", "replace"))
+        status = 1
     shell.close_persistent()
     if channel.buf:
         stdout.write(channel.take())

@@ -989,6 +989,11 @@ class Shell:
             except BashError as exc:
                 self.error(io, f"{name}: {exc.message}" if not exc.message.startswith(name) else exc.message)
                 status = exc.status
+            except (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, GeneratorExit, RecursionError, MemoryError):
+                raise
+            except Exception as exc:  # a builtin bug must fail the command, not the interpreter
+                self.error(io, f"{name}: internal error: {type(exc).__name__}: {exc}")
+                status = 1
             finally:
                 self._decl_arrays = {}
             if io.channel.buf:

@@ -1404,6 +1404,8 @@ def b_unset(sh: "Shell", argv: list[str], io: "IO") -> int:
 def _read_fd(sh: "Shell", io: "IO", fd_text: str | None) -> InputStream:
     if fd_text is None:
         return io.stdin()
+    if not fd_text.isdigit():
+        raise BashError(f"{fd_text}: invalid file descriptor specification")
     fd = io.fds.get(int(fd_text))
     return fd if isinstance(fd, InputStream) else InputStream.empty()
 
