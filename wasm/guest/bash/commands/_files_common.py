@@ -503,3 +503,61 @@ def forget_mode(ctx: CommandContext, real: str) -> None:
         prefix = os.path.normpath(real)
         for key in [k for k in table if k == prefix or k.startswith(prefix + "/")]:
             del table[key]
+
+
+# --- helpers shared by the tree-changing commands ---------------------------------------
+
+
+def missing_operand(ctx: CommandContext, name: str, after: str | None = None, what: str = "operand") -> int:
+    if after is None:
+        ctx.error(f"{name}: missing {what}")
+    else:
+        ctx.error(f"{name}: missing {what} after {quote_always(after)}")
+    ctx.error(f"Try '{name} --help' for more information.")
+    return 1
+
+
+class Asker:
+    """Interactive prompts (-i): the question goes to stderr, the answer is a stdin line."""
+
+    def __init__(self, ctx: CommandContext, name: str) -> None:
+        self.ctx = ctx
+        self.name = name
+        self.pending = b""
+        self.done = False
+
+    def __call__(self, question: str) -> bool:
+        self.ctx.stderr.write(f"{self.name}: {question}? ".encode("utf-8", "surrogateescape"))
+        return self._line().lstrip()[:1] in (b"y", b"Y")
+
+    def _line(self) -> bytes:
+        while b"\n" not in self.pending and not self.done:
+            chunk = next(self.ctx.stdin, None)
+            if chunk is None:
+                self.done = True
+            else:
+                self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line
+
+
+def kind_name(info: os.stat_result) -> str:
+    if st.S_ISLNK(info.st_mode):
+        return "symbolic link"
+    if st.S_ISDIR(info.st_mode):
+        return "directory"
+    return "regular empty file" if info.st_size == 0 else "regular file"
+
+
+def lstat_or_none(path: str) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None
+
+
+def stat_or_none(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None

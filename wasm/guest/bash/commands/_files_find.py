@@ -489,7 +489,7 @@ def _p_const(value: bool) -> Callable[[_Parser, str], _Node]:
 
 
 def _p_perm(p: _Parser, tok: str) -> _Node:
-    from ._files_ops import parse_mode
+    from ._files_chmod import parse_mode
 
     text = p.arg(tok)
     kind = text[:1] if text[:1] in "-/" else ""

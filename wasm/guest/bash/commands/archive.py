@@ -30,7 +30,7 @@ from ._files_common import (
     strerror,
 )
 from ._files_find import glob_regex
-from ._files_ops import make_symlink
+from ._files_copy import make_symlink
 from .base import CommandContext, CommandResult
 
 
