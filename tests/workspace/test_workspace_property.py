@@ -225,9 +225,14 @@ class Model:
         ]
 
 
-segment = st.sampled_from(["a", "b", "c", ".", "..", ""])
+# Few names, so that operations keep meeting each other's paths (and links get traversed).
+segment = st.sampled_from(["a", "b", "a", "b", "c", ".", "..", ""])
 paths = st.lists(segment, min_size=1, max_size=4).map(lambda parts: "/".join(parts))
 data = st.binary(max_size=6)
+link_targets = st.sampled_from(["a", "b", "/a/b", "..", "../c", "/", "a/c", "/b", "../a", "c"])
+# Fixed places for links and for probes through them, so traversal is common.
+link_paths = st.sampled_from(["/a/b", "/b/a", "/a/l", "/l", "/a/b/l"])
+probes = st.sampled_from(["/a/b", "/a/b/x", "/b/a/x", "/l/x", "/a/l/b", "/l/l/x", "/a/b/l/x", "/a/c/x", "/c/x"])
 operation = st.one_of(
     st.tuples(st.just("write"), paths, data),
     st.tuples(st.just("append"), paths, data),
@@ -239,7 +244,11 @@ operation = st.one_of(
     st.tuples(st.just("exists"), paths),
     st.tuples(st.just("stat"), paths),
     st.tuples(st.just("list_dir"), paths),
-    st.tuples(st.just("symlink"), st.sampled_from(["a", "b", "/a/b", "..", "../c", "/", "a/c", "/b"]), paths),
+    st.tuples(st.just("symlink"), link_targets, paths),
+    st.tuples(st.just("symlink"), link_targets, link_paths),
+    st.tuples(st.just("write"), probes, data),
+    st.tuples(st.just("stat"), probes),
+    st.tuples(st.just("read"), probes),
 )
 
 
@@ -308,7 +317,7 @@ async def check(ops: list[tuple[Any, ...]]) -> None:
 
 
 @pytest.mark.fuzz
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(operation, min_size=1, max_size=25))
 def test_random_operations_match_the_in_memory_model(ops: list[tuple[Any, ...]]) -> None:
     asyncio.run(check(ops))
