@@ -115,6 +115,7 @@ class GrepOptions:
     null_after_name: bool = False
     label: str = "(standard input)"
     initial_tab: bool = False
+    context_given: bool = False
 
 
 def _context_number(value: str, what: str) -> int:
@@ -127,9 +128,17 @@ def _parse_grep(ctx: CommandContext, argv: list[str], default_mode: str) -> tupl
     opts, operands = parse_options(argv, GREP_SPEC, numeric_short=True)
     o = GrepOptions(mode=default_mode)
     have_patterns = False
+    # Explicit -A/-B win over -C whatever their order, as in GNU.
+    after: int | None = None
+    before: int | None = None
+    default_context = 0
+    matchers = {default_mode} if default_mode != "G" else set()
     for key, value in opts:
         v = value or ""
         if key in "EFGP" and len(key) == 1:
+            matchers.add(key)
+            if len(matchers) > 1:
+                raise UsageError("conflicting matchers specified", hint=False)
             o.mode = key
         elif key in ("i", "y"):
             o.ignore_case = True
@@ -160,11 +169,14 @@ def _parse_grep(ctx: CommandContext, argv: list[str], default_mode: str) -> tupl
         elif key == "x":
             o.line = True
         elif key == "A":
-            o.after = _context_number(v, "A")
+            after = _context_number(v, "A")
+            o.context_given = True
         elif key == "B":
-            o.before = _context_number(v, "B")
+            before = _context_number(v, "B")
+            o.context_given = True
         elif key in ("C", "#"):
-            o.after = o.before = _context_number(v, "C")
+            default_context = _context_number(v, "C")
+            o.context_given = True
         elif key == "m":
             try:
                 o.max_count = int(v)
@@ -206,6 +218,8 @@ def _parse_grep(ctx: CommandContext, argv: list[str], default_mode: str) -> tupl
             o.label = v
         elif key == "T":
             o.initial_tab = True
+    o.after = after if after is not None else default_context
+    o.before = before if before is not None else default_context
     if not have_patterns:
         if not operands:
             raise UsageError("", hint=True)
@@ -361,6 +375,10 @@ def grep_main(ctx: CommandContext, argv: list[str], prog: str, default_mode: str
         if err.hint:
             ctx.error(f"Try '{prog} --help' for more information.")
         return 2
+    # GNU returns at once, reading nothing, when no line can be selected.
+    nothing_selectable = (not o.patterns and not o.invert) or (o.patterns == [""] and o.invert)
+    if o.max_count == 0 or (nothing_selectable and not o.line and not o.word and o.list_files != "L"):
+        return 1
     try:
         matcher = Matcher(o)
     except RegexError as err:
@@ -372,6 +390,7 @@ def grep_main(ctx: CommandContext, argv: list[str], prog: str, default_mode: str
         o.with_filename = len(operands) > 1 or (o.recursive and not (len(operands) == 1 and not os.path.isdir(ctx.host_path(operands[0]))))
     errors = [False]
     selected_any = False
+    shared = _Shared()
     for target in _expand_targets(ctx, o, operands, prog, errors):
         if target.name != "-" and os.path.isdir(ctx.host_path(target.name)):
             if not o.no_messages:
@@ -382,7 +401,7 @@ def grep_main(ctx: CommandContext, argv: list[str], prog: str, default_mode: str
             continue
         try:
             chunks = open_input(ctx, target.name)
-            data_iter = _GrepFile(ctx, o, matcher, target, chunks, prog)
+            data_iter = _GrepFile(ctx, o, matcher, target, chunks, prog, shared)
             yield from data_iter.run()
         except OSError as err:
             if not o.no_messages:
@@ -400,7 +419,8 @@ def grep_main(ctx: CommandContext, argv: list[str], prog: str, default_mode: str
 
 class _GrepFile:
     def __init__(self, ctx: CommandContext, o: GrepOptions, matcher: Matcher, target: _Target,
-                 chunks: Iterator[bytes], prog: str) -> None:
+                 chunks: Iterator[bytes], prog: str, shared: "_Shared | None" = None) -> None:
+        self.shared = shared if shared is not None else _Shared()
         self.ctx = ctx
         self.o = o
         self.matcher = matcher
@@ -455,6 +475,17 @@ class _GrepFile:
         suppress_output = o.quiet or o.count or bool(o.list_files)
         number = 0
         since_selected: list[bytes] = []
+
+        def context_line(num: int, off: int, raw: bytes) -> bytes:
+            # With -o a context line shows only its matches (there are some only under -v).
+            if o.only_matching:
+                text = raw.decode("latin-1")
+                return b"".join(
+                    self._prefix(num, off + start, "-") + raw[start:end] + self.eol
+                    for start, end in self.matcher.spans(text)
+                )
+            return self._prefix(num, off, "-") + raw + self.eol
+
         for raw, terminated in self._lines():
             since_selected.append(raw + self.eol if terminated else raw)
             number += 1
@@ -473,7 +504,7 @@ class _GrepFile:
             if o.max_count >= 0 and self.selected >= o.max_count:
                 # GNU prints the trailing context of the last match, matching or not.
                 if after_left > 0 and not suppress_output and not binary:
-                    ready = out.add(self._prefix(number, line_offset, "-") + raw + self.eol)
+                    ready = out.add(context_line(number, line_offset, raw))
                     after_left -= 1
                     if ready:
                         yield ready
@@ -488,7 +519,7 @@ class _GrepFile:
                 if suppress_output or binary:
                     continue
                 if after_left > 0:
-                    ready = out.add(self._prefix(number, line_offset, "-") + raw + self.eol)
+                    ready = out.add(context_line(number, line_offset, raw))
                     last_printed = number
                     after_left -= 1
                     if ready:
@@ -505,11 +536,12 @@ class _GrepFile:
             if binary:
                 break
             pieces: list[bytes] = []
-            if (o.before or o.after) and last_printed and (before[0][0] if before else number) > last_printed + 1:
+            group_start = before[0][0] if before else number
+            if o.context_given and self.shared.printed_any and (last_printed == 0 or group_start > last_printed + 1):
                 pieces.append(b"--\n")
             while before:
                 num, off, old = before.popleft()
-                pieces.append(self._prefix(num, off, "-") + old + self.eol)
+                pieces.append(context_line(num, off, old))
             if o.only_matching:
                 if not o.invert:
                     for start, end in self.matcher.spans(text):
@@ -517,23 +549,33 @@ class _GrepFile:
             else:
                 pieces.append(self._prefix(number, line_offset, ":") + raw + self.eol)
             last_printed = number
+            self.shared.printed_any = True
             after_left = o.after
             ready = out.add(b"".join(pieces))
             if ready:
                 yield ready
         if out.parts:
             yield out.take()
-        if o.count:
-            prefix = b""
-            if o.with_filename:
-                prefix = self.target.display.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b":")
-            yield prefix + b"%d\n" % self.selected
+        if o.quiet:
+            return
         if o.list_files:
             if (o.list_files == "l") == bool(self.selected):
                 terminator = b"\0" if o.null_after_name else b"\n"
                 yield self.target.display.encode("utf-8", "surrogateescape") + terminator
-        elif binary and self.selected and not o.quiet and not o.count:
+        elif o.count:
+            prefix = b""
+            if o.with_filename:
+                prefix = self.target.display.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b":")
+            yield prefix + b"%d\n" % self.selected
+        if binary and self.selected and not o.count and not o.list_files:
             self.ctx.error(f"{self.prog}: {self.target.display}: binary file matches")
+
+
+@dataclass
+class _Shared:
+    """State GNU keeps across all files of one grep run."""
+
+    printed_any: bool = False
 
 
 def grep(ctx: CommandContext, argv: list[str]) -> CommandResult:
@@ -632,6 +674,7 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
             line_numbers = False
         elif key in "ABC" and len(key) == 1:
             amount = int(v) if v.isdigit() else 0
+            o.context_given = True
             if key in "AC":
                 o.after = amount
             if key in "BC":
@@ -701,8 +744,9 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
             yield target.display.encode("utf-8", "surrogateescape") + b"\n"
         return 0 if targets else 1
     selected_any = False
+    shared = _Shared()
     for target in targets:
-        worker = _GrepFile(ctx, o, matcher, target, open_input(ctx, target.name), "rg")
+        worker = _GrepFile(ctx, o, matcher, target, open_input(ctx, target.name), "rg", shared)
         yield from worker.run()
         if worker.selected:
             selected_any = True
