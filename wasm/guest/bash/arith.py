@@ -286,9 +286,11 @@ class _Eval:
         if kind == "assign":
             op, target = node[1], node[2]
             index = self._index(target[2])
+            # bash reads the old value of ``x`` before evaluating the right side of ``x op= e``
+            old = self.value_of(target[1], index) if op != "=" else 0
             value = self.run(node[3])
             if op != "=":
-                value = self.binop(op[:-1], self.value_of(target[1], index), value)
+                value = self.binop(op[:-1], old, value)
             self.env.arith_set(target[1], index, value)
             return value
         raise ExpansionError(f"{self.expr}: syntax error")
