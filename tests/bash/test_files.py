@@ -20,7 +20,7 @@ import pytest
 from bash.commands import _files_common, files
 from bash.commands._files_common import OptSpec, UsageError, human, parse, quote_always
 from bash.commands._files_dates import DateError, parse_date, parse_touch_stamp
-from bash.commands._files_misc import sniff
+from bash.commands._files_type import sniff
 from bash.commands.base import CommandContext, CommandResult
 
 Runner = Callable[[list[str], Iterator[bytes]], CommandResult]

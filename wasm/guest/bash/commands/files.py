@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from . import _files_chmod, _files_copy, _files_find, _files_ls, _files_misc, _files_ops, _files_paths
+from . import (
+    _files_chmod,
+    _files_copy,
+    _files_du,
+    _files_find,
+    _files_ls,
+    _files_ops,
+    _files_paths,
+    _files_split,
+    _files_tree,
+    _files_type,
+)
 from .base import Command
 
 COMMANDS: dict[str, Command] = {}
-for _module in (_files_chmod, _files_copy, _files_find, _files_ls, _files_misc, _files_ops,
-                _files_paths):
+for _module in (_files_chmod, _files_copy, _files_du, _files_find, _files_ls, _files_ops,
+                _files_paths, _files_split, _files_tree, _files_type):
     COMMANDS.update(_module.COMMANDS)
