@@ -346,7 +346,7 @@ def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
                     value = _backslash_quote(arg)
                 out.append((spec + "s") % value)
             elif conv == "c":
-                value = (arg or "")[:1] if arg != "" else "\0"
+                value = arg[:1] if arg else "\0"
                 out.append((spec + "s") % value)
             elif conv in "diouxX":
                 number = _printf_number(arg, io, errors) if arg is not None else 0
