@@ -8,7 +8,6 @@ through ``ctx.run_command`` (the interpreter's dispatcher); without one it is an
 from __future__ import annotations
 
 import os
-import re
 import stat as st
 import time
 from dataclasses import dataclass, field
@@ -27,6 +26,8 @@ from ._files_common import (
     strerror,
     usage_blocks,
 )
+from ._files_findfmt import render_printf, type_char
+from ._files_glob import find_regex, glob_regex
 from .base import CommandContext, CommandResult
 
 
@@ -221,103 +222,11 @@ class _Parser:
             self.opts.regextype = value
 
 
-# --- glob and regex ----------------------------------------------------------------------
-
-
-def glob_regex(pattern: str, ignore_case: bool = False) -> re.Pattern[str]:
-    """fnmatch(3) without FNM_PATHNAME/FNM_PERIOD: ``*`` also matches ``/`` and dots."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        i += 1
-        if c == "*":
-            out.append(".*")
-        elif c == "?":
-            out.append(".")
-        elif c == "\\" and i < len(pattern):
-            out.append(re.escape(pattern[i]))
-            i += 1
-        elif c == "[":
-            j = i
-            if j < len(pattern) and pattern[j] in "!^":
-                j += 1
-            if j < len(pattern) and pattern[j] == "]":
-                j += 1
-            while j < len(pattern) and pattern[j] != "]":
-                if pattern.startswith("[:", j) and pattern.find(":]", j + 2) > 0:
-                    j = pattern.find(":]", j + 2) + 2
-                else:
-                    j += 1
-            if j >= len(pattern):
-                out.append(re.escape("["))
-                continue
-            body = pattern[i:j]
-            i = j + 1
-            negate = body[:1] in ("!", "^")
-            if negate:
-                body = body[1:]
-            body = _class_body(body)
-            out.append("[" + ("^" if negate else "") + body + "]")
-        else:
-            out.append(re.escape(c))
-    flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
-    return re.compile("".join(out) + r"\Z", flags)
-
-
-_CLASSES = {
-    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
-    "space": r" \t\n\r\f\v", "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"),
-    "xdigit": "0-9A-Fa-f", "blank": r" \t",
-}
-
-
-def _class_body(body: str) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        if body.startswith("[:", i):
-            end = body.find(":]", i + 2)
-            if end > 0 and body[i + 2 : end] in _CLASSES:
-                out.append(_CLASSES[body[i + 2 : end]])
-                i = end + 2
-                continue
-        c = body[i]
-        if c == "\\" and i + 1 < len(body):
-            out.append(re.escape(body[i + 1]))
-            i += 2
-            continue
-        out.append("\\" + c if c in "\\]^[" else c)
-        i += 1
-    return "".join(out)
-
-
-def find_regex(pattern: str, kind: str, ignore_case: bool) -> re.Pattern[str]:
-    """Translate emacs/basic syntax (``\\(``, ``\\|`` are operators) into Python's."""
-    if kind in ("emacs", "posix-basic", "grep", "sed", "findutils-default"):
-        out: list[str] = []
-        i = 0
-        while i < len(pattern):
-            c = pattern[i]
-            if c == "\\" and i + 1 < len(pattern):
-                n = pattern[i + 1]
-                out.append(n if n in "(){}|+?" else "\\" + n)
-                i += 2
-                continue
-            if c in "(){}|" or (c in "+?" and kind != "emacs"):
-                out.append("\\" + c)
-            else:
-                out.append(c)
-            i += 1
-        pattern = "".join(out)
-    flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
-    try:
-        return re.compile("(?:" + pattern + r")\Z", flags)
-    except re.error as exc:
-        raise FindError(f"Invalid regular expression `{pattern}': {exc}") from None
-
-
 # --- primaries ---------------------------------------------------------------------------
+
+
+def _b(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
 
 
 def _basename(path: str) -> str:
@@ -340,17 +249,11 @@ def _p_path(p: _Parser, tok: str) -> _Node:
 
 
 def _p_regex(p: _Parser, tok: str) -> _Node:
-    rx = find_regex(p.arg(tok), p.opts.regextype, tok == "-iregex")
+    try:
+        rx = find_regex(p.arg(tok), p.opts.regextype, tok == "-iregex")
+    except ValueError as exc:
+        raise FindError(str(exc)) from None
     return _Node("pred", pred=lambda s, i: bool(rx.match(i.path)), name=tok)
-
-
-def _type_char(mode: int) -> str:
-    for test, char in ((st.S_ISREG, "f"), (st.S_ISDIR, "d"), (st.S_ISLNK, "l"),
-                       (st.S_ISFIFO, "p"), (st.S_ISSOCK, "s"), (st.S_ISCHR, "c"),
-                       (st.S_ISBLK, "b")):
-        if test(mode):
-            return char
-    return "U"
 
 
 def _p_type(p: _Parser, tok: str) -> _Node:
@@ -370,7 +273,7 @@ def _p_type(p: _Parser, tok: str) -> _Node:
                 info = os.lstat(i.real) if s.follow else os.stat(i.real)
             except OSError:
                 info = i.info
-        return _type_char(info.st_mode) in wanted
+        return type_char(info.st_mode) in wanted
 
     return _Node("pred", pred=test, name=tok)
 
@@ -545,7 +448,7 @@ def _p_printf(p: _Parser, tok: str) -> _Node:
     fmt = p.arg(tok)
 
     def act(s: _State, i: _Item) -> bool:
-        s.out.append(_b(_printf(s, fmt, i)))
+        s.out.append(_b(render_printf(s, fmt, i)))
         return True
 
     return _Node("pred", pred=act, action=True, name=tok)
@@ -674,166 +577,6 @@ _PRIMARIES: dict[str, Callable[[_Parser, str], _Node]] = {
 for _x in "amc":
     for _y in "amct":
         _PRIMARIES[f"-newer{_x}{_y}"] = _p_newer_xy
-
-
-# --- -printf -----------------------------------------------------------------------------
-
-
-def _b(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
-
-
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "0": "\0", "a": "\a", "b": "\b", "f": "\f",
-            "r": "\r", "v": "\v"}
-
-
-def _printf(s: _State, fmt: str, i: _Item) -> str:
-    out: list[str] = []
-    k = 0
-    while k < len(fmt):
-        c = fmt[k]
-        if c == "\\" and k + 1 < len(fmt):
-            n = fmt[k + 1]
-            if n in "01234567" and n != "0" or (n == "0" and fmt[k + 2 : k + 3].isdigit()):
-                j = k + 1
-                while j < len(fmt) and j < k + 4 and fmt[j] in "01234567":
-                    j += 1
-                out.append(chr(int(fmt[k + 1 : j], 8)))
-                k = j
-                continue
-            if n == "c":
-                # \c ends this -printf's output, like GNU.
-                break
-            out.append(_ESCAPES.get(n, "\\" + n))
-            k += 2
-            continue
-        if c != "%" or k + 1 >= len(fmt):
-            out.append(c)
-            k += 1
-            continue
-        j = k + 1
-        while j < len(fmt) and fmt[j] in "-+ #0":
-            j += 1
-        while j < len(fmt) and (fmt[j].isdigit() or fmt[j] == "."):
-            j += 1
-        flags = fmt[k + 1 : j]
-        if j >= len(fmt):
-            out.append(fmt[k:])
-            break
-        d = fmt[j]
-        if d in "TAC" and j + 1 < len(fmt):
-            value = _time_directive(i.info, d, fmt[j + 1])
-            j += 1
-        else:
-            value = _directive(s, d, i)
-        if value is None:
-            out.append(fmt[k : j + 1])
-        else:
-            out.append(_pad(value, flags))
-        k = j + 1
-    return "".join(out)
-
-
-def _pad(value: str, flags: str) -> str:
-    spec = flags.lstrip("-+ #0")
-    lead = flags[: len(flags) - len(spec)]
-    width_text, _, prec = spec.partition(".")
-    if prec:
-        value = value[: int(prec)]
-    width = int(width_text) if width_text else 0
-    if "-" in lead:
-        return value.ljust(width)
-    if "0" in lead and value.isdigit():
-        return value.rjust(width, "0")
-    return value.rjust(width)
-
-
-def _directive(s: _State, d: str, i: _Item) -> str | None:
-    info = i.info
-    if d == "%":
-        return "%"
-    if d == "p":
-        return i.path
-    if d == "f":
-        # The last component keeps any trailing slashes, as gnulib's base_name does.
-        stripped = i.path.rstrip("/")
-        if not stripped:
-            return "/"
-        return i.path[stripped.rfind("/") + 1 :]
-    if d == "h":
-        # GNU cuts at the last slash, even a trailing one ("d/" -> "d").
-        cut = i.path.rfind("/")
-        if cut < 0:
-            return "."
-        return i.path[:cut] or "/"
-    if d == "H":
-        return i.start
-    if d == "P":
-        rel = i.path[len(i.start):]
-        return rel.lstrip("/") if i.depth else ""
-    if d == "d":
-        return str(i.depth)
-    if d == "s":
-        return str(shown_size(info) if not st.S_ISLNK(info.st_mode) else info.st_size)
-    if d == "y":
-        return _type_char(info.st_mode)
-    if d == "Y":
-        if st.S_ISLNK(info.st_mode):
-            try:
-                return _type_char(os.stat(i.real).st_mode)
-            except OSError:
-                return "N"
-        return _type_char(info.st_mode)
-    if d == "m":
-        return f"{st.S_IMODE(effective_mode(s.ctx, i.real, info)):o}"
-    if d == "M":
-        return mode_string(effective_mode(s.ctx, i.real, info))
-    if d in ("u", "g"):
-        return OWNER_NAME
-    if d in ("U", "G"):
-        return str(OWNER_ID)
-    if d == "l":
-        return os.readlink(i.real) if st.S_ISLNK(info.st_mode) else ""
-    if d == "i":
-        return str(info.st_ino)
-    if d == "n":
-        return str(link_count(i.real, info))
-    if d == "k":
-        return str(usage_blocks(info))
-    if d == "b":
-        return str(usage_blocks(info) * 2)
-    if d in ("t", "a", "c"):
-        value = {"t": info.st_mtime_ns, "a": info.st_atime_ns, "c": info.st_ctime_ns}[d]
-        secs, frac = divmod(value, 1_000_000_000)
-        tm = time.gmtime(secs)
-        return time.strftime("%a %b ", tm) + f"{tm.tm_mday:2d}" + time.strftime(
-            " %H:%M:%S", tm) + f".{frac:09d}0 " + str(tm.tm_year)
-    return None
-
-
-def _time_directive(info: os.stat_result, d: str, k: str) -> str | None:
-    ns = {"T": info.st_mtime_ns, "A": info.st_atime_ns, "C": info.st_ctime_ns}[d]
-    secs, frac = divmod(ns, 1_000_000_000)
-    tm = time.gmtime(secs)
-    if k == "@":
-        return f"{secs}.{frac:09d}0"
-    if k == "+":
-        return time.strftime("%Y-%m-%d+%H:%M:%S", tm) + f".{frac:09d}0"
-    if k == "S":
-        return time.strftime("%S", tm) + f".{frac:09d}0"
-    if k == "T":
-        return time.strftime("%H:%M:%S", tm) + f".{frac:09d}0"
-    if k in "YmdHMyjbBaAhDFpIrRUWwZ":
-        if k == "Z":
-            return "UTC"
-        return time.strftime("%" + k, tm)
-    if k == "k":
-        return f"{tm.tm_hour:2d}"
-    if k == "l":
-        return f"{(tm.tm_hour % 12) or 12:2d}"
-    if k == "e":
-        return f"{tm.tm_mday:2d}"
-    return None
 
 
 # --- traversal ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from ._files_common import (
     quote_always,
     usage_fail,
 )
-from ._files_find import glob_regex
+from ._files_glob import glob_regex
 from .base import CommandContext, CommandResult
 
 q = quote_always

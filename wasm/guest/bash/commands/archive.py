@@ -29,7 +29,7 @@ from ._files_common import (
     set_mode,
     strerror,
 )
-from ._files_find import glob_regex
+from ._files_glob import glob_regex
 from ._files_copy import make_symlink
 from .base import CommandContext, CommandResult
 
