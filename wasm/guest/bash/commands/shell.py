@@ -1557,10 +1557,11 @@ def _split_read(chars: list[tuple[str, bool]], ifs: str, count: int | None) -> l
                 end -= 1
             # a lone field followed by one delimiter loses that delimiter ("x:y:" -> "y")
             if end > i and not chars[end - 1][1] and chars[end - 1][0] in delims:
-                if not any(not esc and c in delims for c, esc in chars[i : end - 1]):
-                    end -= 1
-                    while end > i and not chars[end - 1][1] and chars[end - 1][0] in ws:
-                        end -= 1
+                cut = end - 1
+                while cut > i and not chars[cut - 1][1] and chars[cut - 1][0] in ws:
+                    cut -= 1
+                if not any(not esc and c in delims for c, esc in chars[i:cut]):
+                    end = cut
             fields.append("".join(c for c, _ in chars[i:end]))
             return fields
         buf: list[str] = []
