@@ -18,6 +18,7 @@ __all__ = [
     "compile_glob",
     "depth",
     "glob_prefix",
+    "glob_suffix",
     "is_within",
     "join",
     "normalize",
@@ -110,6 +111,14 @@ def glob_prefix(pattern: str) -> str:
             cut = pattern.rfind("/", 0, idx)
             return pattern[: cut + 1] if cut >= 0 else "/"
     return pattern
+
+
+def glob_suffix(pattern: str) -> str:
+    """The literal tail every match must end with (``/**/*.py`` -> ``.py``); "" if none."""
+    cut = max(pattern.rfind(ch) for ch in "*?]}")
+    if cut < 0 or "\\" in pattern:
+        return ""
+    return pattern[cut + 1 :]
 
 
 def normalize_glob(pattern: str) -> str:

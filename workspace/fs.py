@@ -808,15 +808,57 @@ class Workspace:
 
     async def glob(self, pattern: str) -> list[Stat]:
         """Entries whose path matches ``pattern`` (see ``_paths.compile_glob``), by path."""
+        return [stat for stat, _ in await self._glob(pattern, content_up_to=None)]
+
+    async def glob_files_with_content(self, pattern: str, max_bytes: int) -> list[tuple[Stat, bytes | None]]:
+        """Files matching ``pattern`` with their bytes, in one scan; None for files over ``max_bytes``."""
+        found = await self._glob(pattern, content_up_to=max_bytes)
+        return [(stat, data) for stat, data in found if stat.type == "file"]
+
+    async def _glob(self, pattern: str, *, content_up_to: int | None) -> list[tuple[Stat, bytes | None]]:
         pat = _paths.normalize_glob(_text_arg(pattern, "pattern"))
         regex = _paths.compile_glob(pat)
         prefix = _paths.glob_prefix(pat)
         async with self._txn(write=False) as t:
+            if t.ws_id is None:
+                return []
             if prefix == pat:
                 found = await t.row(pat)
-                return [found.stat()] if found is not None and pat != "/" else []
-            rows = await t.subtree(prefix.rstrip("/") or "/")
-        return [r.stat() for r in rows if regex.match(r.path)]
+                if found is None or pat == "/":
+                    return []
+                single: bytes | None = None
+                if content_up_to is not None and found.type == "file" and found.size <= content_up_to:
+                    single = await t.content_of(found)
+                return [(found.stat(), single)]
+            lo, hi = _paths.subtree_bounds(prefix.rstrip("/") or "/")
+            suffix = _paths.glob_suffix(pat)
+            # The range and the suffix are necessary conditions only; the regex decides.
+            cols = _COLUMNS
+            params: list[Any] = []
+            if content_up_to is not None:
+                cols += ", CASE WHEN type = 'file' AND size <= ? THEN content END"
+                params.append(content_up_to)
+            sql = f"SELECT {cols} FROM workspace_entries WHERE workspace_id = ? AND path >= ? AND path < ?"
+            params += [t.ws_id, lo, hi]
+            if suffix:
+                sql += " AND substr(path, ?) = ?"
+                params += [-len(suffix), suffix]
+            async with t.conn.execute(sql + " ORDER BY path", params) as cur:
+                rows = await cur.fetchall()
+            match = regex.match
+            out: list[tuple[Stat, bytes | None]] = []
+            for values in rows:
+                if not match(values[0]):
+                    continue
+                r = _row(values[:12])
+                data: bytes | None = None
+                if content_up_to is not None and r.type == "file" and r.size <= content_up_to:
+                    # Blob-stored files carry no inline content; read them from the blob directory.
+                    data = bytes(values[12]) if r.storage == "inline" and values[12] is not None else None
+                    if data is None:
+                        data = await t.content_of(r) if r.storage == "blob" else b""
+                out.append((r.stat(), data))
+            return out
 
     async def walk(self, path: str = "/") -> list[Stat]:
         """Every entry strictly below ``path`` (not following symlinks), by path."""

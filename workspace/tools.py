@@ -255,14 +255,12 @@ async def _grep(
         regex = re.compile(re.escape(query) if fixed_string else query, 0 if case_sensitive else re.IGNORECASE)
     except re.error:
         return {"error": f"Invalid regex: {query}"}
-    candidates = [s for s in await ws.glob(include) if s.type == "file"]
-    small = [s.path for s in candidates if s.size <= GREP_MAX_FILE_BYTES]
-    skipped = len(candidates) - len(small)
-    contents = await ws.read_many(small)
+    candidates = await ws.glob_files_with_content(include, GREP_MAX_FILE_BYTES)
+    skipped = sum(1 for _, data in candidates if data is None)
     matches: list[Any] = []
     searched = with_matches = total = 0
-    for path in small:
-        data = contents.get(path)
+    for stat, data in candidates:
+        path = stat.path
         if data is None or not looks_like_text(data):
             continue
         searched += 1

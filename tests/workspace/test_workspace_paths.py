@@ -112,3 +112,13 @@ def test_glob_normalisation_and_prefix() -> None:
     assert glob_prefix("/a/b/*.ts") == "/a/b/"
     assert glob_prefix("/a/{b,c}/x") == "/a/"
     assert glob_prefix("/plain.txt") == "/plain.txt"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "suffix"),
+    [("/**/*.py", ".py"), ("/a/*/b.txt", "/b.txt"), ("/src/**", ""), ("/app.{ts,js}", ""), ("/plain", ""), ("/a\\*b", "")],
+)
+def test_glob_suffix_is_the_literal_tail(pattern: str, suffix: str) -> None:
+    from workspace._paths import glob_suffix
+
+    assert glob_suffix(pattern) == suffix

@@ -197,3 +197,16 @@ async def test_tool_path_errors_are_values(ws: Workspace) -> None:
     assert out["error"].startswith("EINVAL")
     await ws.write_file("/file", "x")
     assert (await tool(ws, "write", path="/file/child", content="x"))["error"].startswith("ENOTDIR")
+
+
+async def test_grep_reads_spilled_files_and_exact_include(tmp_path: Any) -> None:
+    from workspace import WorkspaceStore
+
+    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=20) as store:
+        ws = store.workspace()
+        await ws.write_file("/spilled.txt", "padding padding padding\nneedle\n")
+        await ws.write_file("/inline.txt", "needle")
+        out = await tool(ws, "grep", query="needle")
+        assert out["matches"] == ["/inline.txt:1: needle", "/spilled.txt:2: needle"]
+        out = await tool(ws, "grep", query="needle", include="/spilled.txt")
+        assert out["matches"] == ["/spilled.txt:2: needle"]
