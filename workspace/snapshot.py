@@ -522,6 +522,6 @@ async def _apply(
             "directories_deleted": sorted(dirs_deleted),
         },
         "skipped_files": snap.skipped_files,
-        "errors": errors,
+        "errors": sorted(errors),
         "conflicts": sorted(conflicts, key=lambda c: c["path"]),
     }
