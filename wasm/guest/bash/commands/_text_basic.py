@@ -336,6 +336,9 @@ def tail(ctx: CommandContext, argv: list[str]) -> CommandResult:
             count = parse_count(value[1:] if value[:1] in "+-" else value, mode)
         elif key == "z":
             sep = b"\0"
+    if count == 0 and not from_start:
+        # GNU tail has nothing to print and does not even open the files.
+        return 0
     files = files or ["-"]
     headers = _header_policy(opts, len(files))
     status = 0
@@ -600,7 +603,11 @@ def rev(ctx: CommandContext, argv: list[str]) -> CommandResult:
     for name in files or ["-"]:
         try:
             out = Batcher()
-            for line in split_lines(open_input(ctx, name)):
+            # util-linux rev reads stdin only without operands: "-" is an ordinary file name.
+            chunks = open_input(ctx, name) if files else iter(ctx.stdin)
+            if files and name == "-":
+                chunks = _open_named(ctx, name)
+            for line in split_lines(chunks):
                 if line.endswith(b"\n"):
                     piece = line[-2::-1] + b"\n"
                 else:
@@ -614,6 +621,12 @@ def rev(ctx: CommandContext, argv: list[str]) -> CommandResult:
             ctx.error(f"rev: cannot open {name}: {describe_oserror(err)}")
             status = 1
     return status
+
+
+def _open_named(ctx: CommandContext, name: str) -> Iterator[bytes]:
+    with open(ctx.host_path(name), "rb") as handle:
+        data = handle.read()
+    return iter([data])
 
 
 # --- yes -----------------------------------------------------------------------------------

@@ -308,13 +308,14 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "s":
             seek = _xxd_int(v.lstrip("+"))
         elif key == "p":
-            plain = True
+            # The dump styles override each other: the last one given wins.
+            plain, include, bits = True, False, False
         elif key == "r":
             revert = True
         elif key == "i":
-            include = True
+            plain, include, bits = False, True, False
         elif key == "b":
-            bits = True
+            plain, include, bits = False, False, True
         elif key == "u":
             upper = True
     if len(files) > 2:
@@ -331,6 +332,10 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
     else:
         if seek < 0:
             seek = max(len(data) + seek, 0)
+        elif seek > len(data) and source == "-":
+            # A pipe cannot be skipped past its end.
+            ctx.error("xxd: Sorry, cannot seek.")
+            return 4
         data = data[seek:]
         if length is not None:
             data = data[:length]
@@ -384,7 +389,7 @@ def _xxd_dump(data: bytes, width: int, group: int, upper: bool, base: int, bits:
 
 def _xxd_include(data: bytes, width: int, upper: bool, name: str | None) -> bytes:
     lines: list[str] = []
-    fmt = "0x%02X" if upper else "0x%02x"
+    fmt = "0X%02X" if upper else "0x%02x"
     for offset in range(0, len(data), width):
         chunk = data[offset : offset + width]
         lines.append("  " + ", ".join(fmt % b for b in chunk))

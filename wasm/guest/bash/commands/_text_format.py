@@ -663,6 +663,12 @@ def strings(ctx: CommandContext, argv: list[str]) -> CommandResult:
             radix = "o"
         elif key == "f":
             show_name = True
+    # binutils strings reads stdin only without operands; a lone "-" is a usage error and
+    # a "-" among other operands is skipped.
+    if files == ["-"]:
+        ctx.error("Usage: strings [option(s)] [file(s)]")
+        return 1
+    files = [name for name in files if name != "-"] if files else []
     pattern = re.compile(rb"[\t\x20-\x7e]{%d,}" % minimum)
     status = 0
     for name in files or ["-"]:
