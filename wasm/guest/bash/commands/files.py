@@ -11,6 +11,7 @@ from . import (
     _files_ops,
     _files_paths,
     _files_split,
+    _files_stat,
     _files_tree,
     _files_type,
 )
@@ -18,5 +19,5 @@ from .base import Command
 
 COMMANDS: dict[str, Command] = {}
 for _module in (_files_chmod, _files_copy, _files_du, _files_find, _files_ls, _files_ops,
-                _files_paths, _files_split, _files_tree, _files_type):
+                _files_paths, _files_split, _files_stat, _files_tree, _files_type):
     COMMANDS.update(_module.COMMANDS)
