@@ -129,6 +129,10 @@ def workspace_router() -> APIRouter:
         result = await call_tool(store.workspace(ws), tool, await _json_body(request))
         return JSONResponse(result)
 
+    @router.get("/{ws}/files")
+    async def get_root(request: Request, ws: str) -> Response:
+        return await get_file(request, ws, "")
+
     @router.get("/{ws}/files/{path:path}")
     async def get_file(request: Request, ws: str, path: str) -> Response:
         workspace = _store(request).workspace(ws)

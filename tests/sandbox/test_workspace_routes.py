@@ -66,6 +66,8 @@ async def test_put_get_delete_a_file_keeps_content_type(client: httpx.AsyncClien
     assert r.headers["etag"]
     listing = (await client.get("/v1/workspaces/main/files/docs")).json()
     assert [e["name"] for e in listing["entries"]] == ["page.html"]
+    root = (await client.get("/v1/workspaces/main/files")).json()
+    assert root["path"] == "/" and [e["name"] for e in root["entries"]] == ["docs"]
     r = await client.delete("/v1/workspaces/main/files/docs")
     assert r.status_code == 409 and r.json()["error"]["code"] == "ENOTEMPTY"
     r = await client.delete("/v1/workspaces/main/files/docs?recursive=true")
