@@ -145,6 +145,22 @@ def test_ls_mode_overlay_is_used_where_the_platform_has_no_modes(
     assert out == b"f*\n"
 
 
+def test_overlay_lives_on_the_interpreter_across_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_files_common, "WASI", True)
+    (tmp_path / "f").touch()
+
+    class Interpreter:
+        pass
+
+    shell = Interpreter()
+    # Each command gets a fresh extras dict, as the interpreter builds one per command.
+    run(tmp_path, ["chmod", "600", "f"], extras={"shell": shell})
+    out, _, _ = run(tmp_path, ["stat", "-c", "%a", "f"], extras={"shell": shell})
+    assert out == b"600\n"
+
+
 def test_overlay_modes_follow_a_renamed_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -447,16 +447,39 @@ def iter_chunks(path: str, size: int = 65536) -> Iterable[bytes]:
 
 # --- permission bits ---------------------------------------------------------------------
 # WASI has no permission bits: inside the isolate chmod fails and stat reports none. The
-# modes the script set are then kept in ``ctx.extras["file_modes"]`` (real path -> bits),
-# which lives as long as the interpreter keeps handing commands the same extras dict.
+# modes a script sets are kept in an overlay (real path -> bits) that must outlive each
+# command: ``ctx.extras["file_modes"]`` when the interpreter provides that dict, otherwise a
+# ``file_modes`` attribute on the interpreter object in ``ctx.extras["shell"]``, otherwise
+# ``ctx.extras`` itself (one command's lifetime, as in direct tests).
 
 UMASK = 0o022
 WASI = sys.platform == "wasi"
 
 
+def _mode_table(ctx: CommandContext, create: bool) -> dict[str, int] | None:
+    table = ctx.extras.get("file_modes")
+    if isinstance(table, dict):
+        return table
+    shell = ctx.extras.get("shell")
+    if shell is not None:
+        table = getattr(shell, "file_modes", None)
+        if isinstance(table, dict):
+            return table
+        if create:
+            table = {}
+            setattr(shell, "file_modes", table)
+            return table
+        return None
+    if create:
+        table = {}
+        ctx.extras["file_modes"] = table
+        return table
+    return None
+
+
 def _overlay(ctx: CommandContext) -> dict[str, int]:
-    table = ctx.extras.setdefault("file_modes", {})
-    assert isinstance(table, dict)
+    table = _mode_table(ctx, create=True)
+    assert table is not None
     return table
 
 
@@ -465,8 +488,8 @@ def effective_mode(ctx: CommandContext, real: str, info: os.stat_result) -> int:
     kind = st.S_IFMT(info.st_mode)
     if st.S_ISLNK(info.st_mode):
         return kind | 0o777
-    table = ctx.extras.get("file_modes")
-    if isinstance(table, dict):
+    table = _mode_table(ctx, create=False)
+    if table is not None:
         key = os.path.normpath(real)
         if key in table:
             return kind | int(table[key])
@@ -487,8 +510,8 @@ def set_mode(ctx: CommandContext, real: str, bits: int) -> None:
 
 def move_modes(ctx: CommandContext, old: str, new: str) -> None:
     """After a rename, carry the overlay's modes for ``old`` and everything under it."""
-    table = ctx.extras.get("file_modes")
-    if not isinstance(table, dict):
+    table = _mode_table(ctx, create=False)
+    if table is None:
         return
     old_key = os.path.normpath(old)
     new_key = os.path.normpath(new)
@@ -498,8 +521,8 @@ def move_modes(ctx: CommandContext, old: str, new: str) -> None:
 
 
 def forget_mode(ctx: CommandContext, real: str) -> None:
-    table = ctx.extras.get("file_modes")
-    if isinstance(table, dict):
+    table = _mode_table(ctx, create=False)
+    if table is not None:
         prefix = os.path.normpath(real)
         for key in [k for k in table if k == prefix or k.startswith(prefix + "/")]:
             del table[key]
