@@ -151,8 +151,14 @@ def test_overlay_lives_on_the_interpreter_across_commands(
     monkeypatch.setattr(_files_common, "WASI", True)
     (tmp_path / "f").touch()
 
-    class Interpreter:
+    class Counters:
         pass
+
+    class State:
+        counters = Counters()
+
+    class Interpreter:
+        state = State()
 
     shell = Interpreter()
     # Each command gets a fresh extras dict, as the interpreter builds one per command.

@@ -447,9 +447,11 @@ def iter_chunks(path: str, size: int = 65536) -> Iterable[bytes]:
 
 # --- permission bits ---------------------------------------------------------------------
 # WASI has no permission bits: inside the isolate chmod fails and stat reports none. The
-# modes a script sets are kept in an overlay (real path -> bits) that must outlive each
-# command: ``ctx.extras["file_modes"]`` when the interpreter provides that dict, otherwise a
-# ``file_modes`` attribute on the interpreter object in ``ctx.extras["shell"]``, otherwise
+# modes a script sets are kept in an overlay (real path -> bits) that must live as long as
+# the run, across subshells and pipelines. Where it lives, first match wins:
+# ``ctx.extras["file_modes"]`` (the interpreter's run-wide dict, the intended home); else a
+# ``file_modes`` attribute on the run-wide counters of the interpreter in
+# ``ctx.extras["shell"]`` (``shell.state.counters``, shared by all subshells); else
 # ``ctx.extras`` itself (one command's lifetime, as in direct tests).
 
 UMASK = 0o022
@@ -460,14 +462,14 @@ def _mode_table(ctx: CommandContext, create: bool) -> dict[str, int] | None:
     table = ctx.extras.get("file_modes")
     if isinstance(table, dict):
         return table
-    shell = ctx.extras.get("shell")
-    if shell is not None:
-        table = getattr(shell, "file_modes", None)
+    holder = getattr(getattr(ctx.extras.get("shell"), "state", None), "counters", None)
+    if holder is not None:
+        table = getattr(holder, "file_modes", None)
         if isinstance(table, dict):
             return table
         if create:
             table = {}
-            setattr(shell, "file_modes", table)
+            setattr(holder, "file_modes", table)
             return table
         return None
     if create:
