@@ -1,0 +1,264 @@
+"""JSON values for jq: parsing input streams, printing exactly as jq 1.6, and jq's ordering.
+
+Numbers are Python floats throughout (jq uses doubles). Printing uses the shortest
+round-trip digits, laid out like jq 1.6's ``jvp_dtoa_fmt``: exponential when the decimal
+exponent is below -4 or more than 15 past the last significant digit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterator
+
+DBL_MAX = 1.7976931348623157e308
+
+
+def type_name(v: Any) -> str:
+    if v is None:
+        return "null"
+    if v is True or v is False:
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
+
+
+def format_number(x: float) -> str:
+    if x != x:
+        return "null"
+    if x > DBL_MAX:
+        x = DBL_MAX
+    elif x < -DBL_MAX:
+        x = -DBL_MAX
+    if isinstance(x, int) and not isinstance(x, bool):
+        x = float(x)
+    if x == 0:
+        return "-0" if math.copysign(1.0, x) < 0 else "0"
+    text = repr(x)
+    sign = ""
+    if text[0] == "-":
+        sign = "-"
+        text = text[1:]
+    mantissa, _, exp_text = text.partition("e")
+    exponent = int(exp_text) if exp_text else 0
+    whole, _, frac = mantissa.partition(".")
+    digits = (whole + frac).lstrip("0")
+    # decpt: position of the decimal point relative to the first significant digit.
+    lead_zeros = len(whole + frac) - len((whole + frac).lstrip("0"))
+    decpt = len(whole) - lead_zeros + exponent
+    digits = digits.rstrip("0") or "0"
+    n = len(digits)
+    if decpt <= -4 or decpt > n + 15:
+        e = decpt - 1
+        body = digits[0] + ("." + digits[1:] if n > 1 else "")
+        return f"{sign}{body}e{'+' if e >= 0 else '-'}{abs(e):02d}"
+    if decpt <= 0:
+        return f"{sign}0.{'0' * (-decpt)}{digits}"
+    if decpt >= n:
+        return sign + digits + "0" * (decpt - n)
+    return f"{sign}{digits[:decpt]}.{digits[decpt:]}"
+
+
+def _encode_string(s: str, ascii_only: bool) -> str:
+    out = json.dumps(s, ensure_ascii=ascii_only)
+    if "\x7f" in out:
+        out = out.replace("\x7f", "\\u007f")
+    return out
+
+
+def dumps(v: Any, indent: int | str = 0, sort_keys: bool = False, ascii_only: bool = False) -> str:
+    """Serialise like jq: ``indent`` 0 is compact, a number of spaces, or ``"\\t"``."""
+    parts: list[str] = []
+    unit = indent if isinstance(indent, str) else " " * indent
+    pretty = bool(unit)
+
+    def emit(x: Any, level: int) -> None:
+        if x is None:
+            parts.append("null")
+        elif x is True:
+            parts.append("true")
+        elif x is False:
+            parts.append("false")
+        elif isinstance(x, (int, float)):
+            parts.append(format_number(x))
+        elif isinstance(x, str):
+            parts.append(_encode_string(x, ascii_only))
+        elif isinstance(x, list):
+            if not x:
+                parts.append("[]")
+                return
+            parts.append("[")
+            for i, item in enumerate(x):
+                if i:
+                    parts.append(",")
+                if pretty:
+                    parts.append("\n" + unit * (level + 1))
+                emit(item, level + 1)
+            if pretty:
+                parts.append("\n" + unit * level)
+            parts.append("]")
+        else:
+            if not x:
+                parts.append("{}")
+                return
+            parts.append("{")
+            keys = sorted(x) if sort_keys else list(x)
+            for i, key in enumerate(keys):
+                if i:
+                    parts.append(",")
+                if pretty:
+                    parts.append("\n" + unit * (level + 1))
+                parts.append(_encode_string(key, ascii_only))
+                parts.append(": " if pretty else ":")
+                emit(x[key], level + 1)
+            if pretty:
+                parts.append("\n" + unit * level)
+            parts.append("}")
+
+    emit(v, 0)
+    return "".join(parts)
+
+
+def sort_keys_deep(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: sort_keys_deep(v[k]) for k in sorted(v)}
+    if isinstance(v, list):
+        return [sort_keys_deep(x) for x in v]
+    return v
+
+
+_ORDER = {"null": 0, "boolean": 1, "number": 3, "string": 4, "array": 5, "object": 6}
+
+
+def compare(a: Any, b: Any) -> int:
+    ta, tb = type_name(a), type_name(b)
+    if ta != tb:
+        ra = _ORDER[ta] if ta != "boolean" else (1 if a is False else 2)
+        rb = _ORDER[tb] if tb != "boolean" else (1 if b is False else 2)
+        return -1 if ra < rb else 1
+    if ta == "boolean":
+        return (a > b) - (a < b)
+    if ta == "number":
+        # jq sorts nan below every number (nan < nan is true as well).
+        if a != a:
+            return -1
+        if b != b:
+            return 1
+        return (a > b) - (a < b)
+    if ta == "string":
+        return (a > b) - (a < b)
+    if ta == "null":
+        return 0
+    if ta == "array":
+        for x, y in zip(a, b):
+            c = compare(x, y)
+            if c:
+                return c
+        return (len(a) > len(b)) - (len(a) < len(b))
+    ka, kb = sorted(a), sorted(b)
+    c = compare(ka, kb)
+    if c:
+        return c
+    for k in ka:
+        c = compare(a[k], b[k])
+        if c:
+            return c
+    return 0
+
+
+class SortKey:
+    """Wraps a value so Python's sort uses jq ordering (sort is stable, like jq's)."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: Any) -> None:
+        self.v = v
+
+    def __lt__(self, other: "SortKey") -> bool:
+        return compare(self.v, other.v) < 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SortKey) and compare(self.v, other.v) == 0
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def equal(a: Any, b: Any) -> bool:
+    return compare(a, b) == 0
+
+
+class JSONParseError(ValueError):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"Invalid literal {name}")
+
+
+_DECODER = json.JSONDecoder(parse_int=float, parse_constant=_reject_constant)
+_WS = " \t\n\r"
+
+
+def loads(text: str) -> Any:
+    """Parse exactly one JSON text (surrounding whitespace allowed)."""
+    values = list(iter_values(iter([text])))
+    if len(values) != 1:
+        raise JSONParseError("Expected exactly one JSON value")
+    return values[0]
+
+
+def iter_values(chunks: Iterator[str]) -> Iterator[Any]:
+    """Parse a stream of whitespace-separated JSON texts from text chunks, lazily."""
+    buf = ""
+    eof = False
+    pos = 0
+    line = 1
+    while True:
+        while pos < len(buf) and buf[pos] in _WS:
+            pos += 1
+        if pos >= len(buf):
+            if eof:
+                return
+            try:
+                chunk = next(chunks)
+            except StopIteration:
+                eof = True
+                continue
+            line += buf.count("\n", 0, pos)
+            buf = buf[pos:] + chunk
+            pos = 0
+            continue
+        try:
+            value, end = _DECODER.raw_decode(buf, pos)
+        except (ValueError, RecursionError) as exc:
+            if not eof:
+                try:
+                    chunk = next(chunks)
+                except StopIteration:
+                    eof = True
+                else:
+                    line += buf.count("\n", 0, pos)
+                    buf = buf[pos:] + chunk
+                    pos = 0
+                continue
+            raise JSONParseError(f"{exc}") from None
+        # A number or literal at the end of a chunk may continue in the next chunk.
+        if end >= len(buf) and not eof and not isinstance(value, (dict, list, str)):
+            try:
+                chunk = next(chunks)
+            except StopIteration:
+                eof = True
+            else:
+                line += buf.count("\n", 0, pos)
+                buf = buf[pos:] + chunk
+                pos = 0
+            continue
+        if end < len(buf) and buf[end] not in _WS + "[{\"" and not isinstance(value, (dict, list, str)):
+            raise JSONParseError("Invalid numeric literal")
+        pos = end
+        yield value

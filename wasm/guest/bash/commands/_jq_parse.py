@@ -1,0 +1,722 @@
+"""jq lexer and parser: filter text to a tuple AST (jq 1.6 grammar).
+
+Precedence, lowest first: ``|`` (and ``def``, ``as``, ``label``), ``,``, ``//``, the
+assignment operators, ``or``, ``and``, comparisons, ``+ -``, ``* / %``, unary minus,
+postfix terms (``.a``, ``[i]``, ``[]``, ``[a:b]``, ``?``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Node = tuple[Any, ...]
+
+
+class JqCompileError(Exception):
+    """A syntax error; reported as a compile error (exit status 3)."""
+
+
+KEYWORDS = {"def", "if", "then", "elif", "else", "end", "as", "reduce", "foreach", "try",
+            "catch", "label", "import", "include", "and", "or", "__loc__"}
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+|\#[^\n]*)
+  | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
+  | (?P<field>\.[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<var>\$(?:__loc__|[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*))
+  | (?P<format>@[A-Za-z0-9_]+)
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*)
+  | (?P<op>\?//|\|=|\+=|-=|\*=|/=|%=|//=|==|!=|<=|>=|//|\.\.|[.\[\](){}|,:;=<>+\-*/%?$])
+""", re.VERBOSE)
+
+
+def _lex_string(src: str, i: int) -> tuple[list[Any], int]:
+    """Lex a string literal starting at the opening quote; parts are str or Node (interpolation)."""
+    parts: list[Any] = []
+    buf: list[str] = []
+    i += 1
+    n = len(src)
+    while True:
+        if i >= n:
+            raise JqCompileError("unterminated string literal")
+        c = src[i]
+        if c == '"':
+            i += 1
+            break
+        if c == "\\":
+            if i + 1 >= n:
+                raise JqCompileError("unterminated string literal")
+            d = src[i + 1]
+            if d == "(":
+                depth = 1
+                j = i + 2
+                while j < n and depth:
+                    ch = src[j]
+                    if ch == '"':
+                        _, j = _lex_string(src, j)
+                        continue
+                    if ch == "(":
+                        depth += 1
+                    elif ch == ")":
+                        depth -= 1
+                    j += 1
+                if depth:
+                    raise JqCompileError("unterminated string interpolation")
+                if buf:
+                    parts.append("".join(buf))
+                    buf = []
+                parts.append(Parser(src[i + 2 : j - 1]).parse())
+                i = j
+                continue
+            simple = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+            if d in simple:
+                buf.append(simple[d])
+                i += 2
+                continue
+            if d == "u":
+                hexs = src[i + 2 : i + 6]
+                if len(hexs) < 4 or not all(h in "0123456789abcdefABCDEF" for h in hexs):
+                    raise JqCompileError("invalid \\u escape")
+                code = int(hexs, 16)
+                i += 6
+                if 0xD800 <= code < 0xDC00 and src.startswith("\\u", i):
+                    low = int(src[i + 2 : i + 6], 16)
+                    if 0xDC00 <= low < 0xE000:
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                buf.append(chr(code))
+                continue
+            raise JqCompileError(f"invalid escape \\{d}")
+        buf.append(c)
+        i += 1
+    if buf or not parts:
+        parts.append("".join(buf))
+    return parts, i
+
+
+def tokenize(src: str) -> list[tuple[str, Any]]:
+    toks: list[tuple[str, Any]] = []
+    i = 0
+    n = len(src)
+    while i < n:
+        if src[i] == '"':
+            parts, i = _lex_string(src, i)
+            toks.append(("str", parts))
+            continue
+        m = _TOKEN.match(src, i)
+        if m is None:
+            raise JqCompileError(f"syntax error, unexpected INVALID_CHARACTER (Unix shell quoting issues?) at <top-level>, line 1:\n{src}")
+        kind = m.lastgroup
+        text = m.group()
+        i = m.end()
+        if kind == "ws":
+            continue
+        if kind == "num":
+            toks.append(("num", float(text)))
+        elif kind == "field":
+            toks.append(("field", text[1:]))
+        elif kind == "var":
+            toks.append(("var", text[1:]))
+        elif kind == "format":
+            toks.append(("format", text))
+        elif kind == "ident":
+            toks.append(("kw" if text in KEYWORDS else "ident", text))
+        else:
+            toks.append(("op", text))
+    toks.append(("eof", None))
+    return toks
+
+
+class Parser:
+    def __init__(self, src: str) -> None:
+        self.src = src
+        self.toks = tokenize(src)
+        self.pos = 0
+        # pipe() tries each term as the source of a binding first; memoising postfix terms
+        # keeps that backtracking linear in nesting depth.
+        self.memo: dict[int, tuple[Node, int]] = {}
+
+    def peek(self, offset: int = 0) -> tuple[str, Any]:
+        return self.toks[min(self.pos + offset, len(self.toks) - 1)]
+
+    def at(self, kind: str, value: Any = None) -> bool:
+        t = self.toks[self.pos]
+        return t[0] == kind and (value is None or t[1] == value)
+
+    def at_op(self, *ops: str) -> bool:
+        t = self.toks[self.pos]
+        return t[0] == "op" and t[1] in ops
+
+    def at_kw(self, *words: str) -> bool:
+        t = self.toks[self.pos]
+        return t[0] == "kw" and t[1] in words
+
+    def advance(self) -> tuple[str, Any]:
+        t = self.toks[self.pos]
+        self.pos += 1
+        return t
+
+    def error(self) -> JqCompileError:
+        t = self.toks[self.pos]
+        if t[0] == "eof":
+            what = "$end"
+        elif t[0] == "str":
+            what = "QQSTRING_START"
+        elif t[0] == "num":
+            what = "LITERAL"
+        elif t[0] == "ident":
+            what = "IDENT"
+        else:
+            what = str(t[1])
+        return JqCompileError(f"syntax error, unexpected {what} (Unix shell quoting issues?) at <top-level>, line 1:\n{self.src}")
+
+    def expect_op(self, op: str) -> None:
+        if not self.at_op(op):
+            raise self.error()
+        self.pos += 1
+
+    def expect_kw(self, word: str) -> None:
+        if not self.at_kw(word):
+            raise self.error()
+        self.pos += 1
+
+    def parse(self) -> Node:
+        if self.at("eof"):
+            return ("identity",)
+        node = self.pipe()
+        if not self.at("eof"):
+            raise self.error()
+        return node
+
+    # -- pipe level ------------------------------------------------------------------
+    def pipe(self, no_comma: bool = False) -> Node:
+        if self.at_kw("def"):
+            fdef = self.funcdef()
+            body = self.pipe(no_comma)
+            return ("def", fdef[0], fdef[1], fdef[2], body)
+        if self.at_kw("label"):
+            self.advance()
+            t = self.advance()
+            if t[0] != "var":
+                raise self.error()
+            self.expect_op("|")
+            return ("label", t[1], self.pipe(no_comma))
+        save = self.pos
+        try:
+            term = self.postfix()
+            is_binding = self.at_kw("as")
+        except JqCompileError:
+            is_binding = False
+        if is_binding:
+            self.advance()
+            patterns = [self.pattern()]
+            while self.at_op("?//"):
+                self.advance()
+                patterns.append(self.pattern())
+            self.expect_op("|")
+            body = self.pipe(no_comma)
+            return ("as", term, patterns, body)
+        self.pos = save
+        left = self.comma() if not no_comma else self.alternative()
+        if self.at_op("|"):
+            self.advance()
+            right = self.pipe(no_comma)
+            return ("pipe", left, right)
+        return left
+
+    def funcdef(self) -> tuple[str, list[str], Node]:
+        self.expect_kw("def")
+        t = self.advance()
+        if t[0] not in ("ident", "kw"):
+            raise self.error()
+        name = t[1]
+        params: list[str] = []
+        if self.at_op("("):
+            self.advance()
+            while True:
+                p = self.advance()
+                if p[0] == "var":
+                    params.append("$" + p[1])
+                elif p[0] in ("ident", "kw"):
+                    params.append(p[1])
+                else:
+                    self.pos -= 1
+                    raise self.error()
+                if self.at_op(";"):
+                    self.advance()
+                    continue
+                self.expect_op(")")
+                break
+        self.expect_op(":")
+        body = self.pipe()
+        self.expect_op(";")
+        return name, params, body
+
+    def pattern(self) -> Node:
+        t = self.peek()
+        if t[0] == "var":
+            self.advance()
+            return ("pvar", t[1])
+        if self.at_op("["):
+            self.advance()
+            items: list[Node] = []
+            if not self.at_op("]"):
+                while True:
+                    items.append(self.pattern())
+                    if self.at_op(","):
+                        self.advance()
+                        continue
+                    break
+            self.expect_op("]")
+            return ("parray", items)
+        if self.at_op("{"):
+            self.advance()
+            entries: list[tuple[Any, Node | None]] = []
+            while True:
+                t = self.advance()
+                if t[0] == "var":
+                    key: Any = ("literal", t[1])
+                    value: Node | None = ("pvar", t[1])
+                    if self.at_op(":"):
+                        self.advance()
+                        entries.append((("bindkey", t[1]), self.pattern()))
+                        if self.at_op(","):
+                            self.advance()
+                            continue
+                        break
+                    entries.append((key, value))
+                elif t[0] in ("ident", "kw"):
+                    self.expect_op(":")
+                    entries.append((("literal", t[1]), self.pattern()))
+                elif t[0] == "str":
+                    self.expect_op(":")
+                    entries.append((("string", t[1], None), self.pattern()))
+                elif t[0] == "op" and t[1] == "(":
+                    key = self.pipe()
+                    self.expect_op(")")
+                    self.expect_op(":")
+                    entries.append((key, self.pattern()))
+                else:
+                    self.pos -= 1
+                    raise self.error()
+                if self.at_op(","):
+                    self.advance()
+                    continue
+                break
+            self.expect_op("}")
+            return ("pobject", entries)
+        raise self.error()
+
+    def comma(self) -> Node:
+        left = self.alternative()
+        while self.at_op(","):
+            self.advance()
+            left = ("comma", left, self.alternative())
+        return left
+
+    def alternative(self) -> Node:
+        left = self.assignment()
+        if self.at_op("//"):
+            self.advance()
+            right = self.alternative()
+            return ("alt", left, right)
+        return left
+
+    def assignment(self) -> Node:
+        left = self.or_expr()
+        if self.at_op("=", "|=", "+=", "-=", "*=", "/=", "%=", "//="):
+            op = self.advance()[1]
+            right = self.alternative()
+            return ("assign", op, left, right)
+        return left
+
+    def or_expr(self) -> Node:
+        left = self.and_expr()
+        while self.at_kw("or"):
+            self.advance()
+            left = ("or", left, self.and_expr())
+        return left
+
+    def and_expr(self) -> Node:
+        left = self.compare()
+        while self.at_kw("and"):
+            self.advance()
+            left = ("and", left, self.compare())
+        return left
+
+    def compare(self) -> Node:
+        left = self.additive()
+        if self.at_op("==", "!=", "<", "<=", ">", ">="):
+            op = self.advance()[1]
+            right = self.additive()
+            return ("binop", op, left, right)
+        return left
+
+    def additive(self) -> Node:
+        left = self.multiplicative()
+        while self.at_op("+", "-"):
+            op = self.advance()[1]
+            left = ("binop", op, left, self.multiplicative())
+        return left
+
+    def multiplicative(self) -> Node:
+        left = self.unary()
+        while self.at_op("*", "/", "%"):
+            op = self.advance()[1]
+            left = ("binop", op, left, self.unary())
+        return left
+
+    def unary(self) -> Node:
+        if self.at_op("-"):
+            self.advance()
+            return ("neg", self.unary())
+        return self.postfix()
+
+    # -- terms -------------------------------------------------------------------------
+    def postfix(self) -> Node:
+        start = self.pos
+        cached = self.memo.get(start)
+        if cached is not None:
+            self.pos = cached[1]
+            return cached[0]
+        node = self._postfix()
+        self.memo[start] = (node, self.pos)
+        return node
+
+    def _postfix(self) -> Node:
+        node = self.primary()
+        while True:
+            t = self.peek()
+            if t[0] == "field":
+                self.advance()
+                node = ("index", node, ("literal", t[1]))
+            elif t[0] == "op" and t[1] == "." and self.peek(1)[0] == "str":
+                self.advance()
+                s = self.advance()
+                node = ("index", node, ("string", s[1], None))
+            elif t[0] == "op" and t[1] == "[":
+                node = self.bracket_suffix(node)
+            elif t[0] == "op" and t[1] == "." and self.peek(1) == ("op", "["):
+                self.advance()
+                node = self.bracket_suffix(node)
+            elif t[0] == "op" and t[1] == "?":
+                self.advance()
+                if node[0] in ("index", "iterate", "slice") and node[-1] != "opt":
+                    # jq applies ? to the last suffix only, separately for each input.
+                    node = node + ("opt",)
+                else:
+                    node = ("try", node, None)
+            else:
+                break
+        return node
+
+    def bracket_suffix(self, node: Node) -> Node:
+        self.expect_op("[")
+        if self.at_op("]"):
+            self.advance()
+            return ("iterate", node)
+        if self.at_op(":"):
+            self.advance()
+            upper = self.pipe()
+            self.expect_op("]")
+            return ("slice", node, None, upper)
+        index = self.pipe()
+        if self.at_op(":"):
+            self.advance()
+            if self.at_op("]"):
+                self.advance()
+                return ("slice", node, index, None)
+            upper = self.pipe()
+            self.expect_op("]")
+            return ("slice", node, index, upper)
+        self.expect_op("]")
+        return ("index", node, index)
+
+    def primary(self) -> Node:
+        t = self.advance()
+        kind, value = t
+        if kind == "num":
+            return ("literal", value)
+        if kind == "str":
+            return ("string", value, None)
+        if kind == "format":
+            if self.at("str"):
+                s = self.advance()
+                return ("string", s[1], value)
+            return ("format", value)
+        if kind == "field":
+            return ("index", ("identity",), ("literal", value))
+        if kind == "var":
+            if value == "__loc__":
+                return ("literal", {"file": "<top-level>", "line": 1})
+            return ("var", value)
+        if kind == "op":
+            if value == ".":
+                if self.at("str"):
+                    s = self.advance()
+                    return ("index", ("identity",), ("string", s[1], None))
+                if self.at_op("["):
+                    return self.bracket_suffix(("identity",))
+                return ("identity",)
+            if value == "..":
+                return ("call", "recurse", [])
+            if value == "(":
+                inner = self.pipe()
+                self.expect_op(")")
+                return inner
+            if value == "[":
+                if self.at_op("]"):
+                    self.advance()
+                    return ("array", None)
+                inner = self.pipe()
+                self.expect_op("]")
+                return ("array", inner)
+            if value == "{":
+                return self.object()
+            if value == "-":
+                return ("neg", self.postfix())
+            if value == "$" and self.at_kw("__loc__"):
+                self.advance()
+                return ("literal", {"file": "<top-level>", "line": 1})
+        if kind == "kw":
+            if value == "if":
+                return self.if_expr()
+            if value == "try":
+                body = self.postfix_for_try()
+                handler = None
+                if self.at_kw("catch"):
+                    self.advance()
+                    handler = self.postfix_for_try()
+                return ("try", body, handler)
+            if value == "reduce":
+                source = self.postfix()
+                self.expect_kw("as")
+                pattern = self.pattern()
+                self.expect_op("(")
+                init = self.pipe()
+                self.expect_op(";")
+                update = self.pipe()
+                self.expect_op(")")
+                return ("reduce", source, pattern, init, update)
+            if value == "foreach":
+                source = self.postfix()
+                self.expect_kw("as")
+                pattern = self.pattern()
+                self.expect_op("(")
+                init = self.pipe()
+                self.expect_op(";")
+                update = self.pipe()
+                extract = None
+                if self.at_op(";"):
+                    self.advance()
+                    extract = self.pipe()
+                self.expect_op(")")
+                return ("foreach", source, pattern, init, update, extract)
+            if value == "def":
+                self.pos -= 1
+                fdef = self.funcdef()
+                body = self.pipe()
+                return ("def", fdef[0], fdef[1], fdef[2], body)
+            if value == "label":
+                self.pos -= 1
+                return self.pipe()
+        if kind == "ident":
+            if value in ("null", "true", "false") and not self.at_op("("):
+                return ("literal", {"null": None, "true": True, "false": False}[value])
+            if value == "break":
+                v = self.advance()
+                if v[0] != "var":
+                    raise self.error()
+                return ("break", v[1])
+            args: list[Node] = []
+            if self.at_op("("):
+                self.advance()
+                while True:
+                    args.append(self.pipe())
+                    if self.at_op(";"):
+                        self.advance()
+                        continue
+                    break
+                self.expect_op(")")
+            return ("call", value, args)
+        self.pos -= 1
+        raise self.error()
+
+    def postfix_for_try(self) -> Node:
+        return self.postfix()
+
+    def if_expr(self) -> Node:
+        cond = self.pipe()
+        self.expect_kw("then")
+        then = self.pipe()
+        if self.at_kw("elif"):
+            self.advance()
+            other = self.if_expr()
+            return ("if", cond, then, other)
+        other_node: Node | None = None
+        if self.at_kw("else"):
+            self.advance()
+            other_node = self.pipe()
+        self.expect_kw("end")
+        return ("if", cond, then, other_node)
+
+    def object(self) -> Node:
+        entries: list[tuple[Node, Node | None]] = []
+        if self.at_op("}"):
+            self.advance()
+            return ("object", entries)
+        while True:
+            t = self.advance()
+            kind, value = t
+            key: Node
+            if kind == "var":
+                if value == "__loc__":
+                    entries.append((("literal", "__loc__"), ("literal", {"file": "<top-level>", "line": 1})))
+                else:
+                    entries.append((("literal", value), ("var", value)))
+                if self.at_op(","):
+                    self.advance()
+                    continue
+                break
+            if kind in ("ident", "kw"):
+                key = ("literal", value)
+            elif kind == "num":
+                self.pos -= 1
+                raise self.error()
+            elif kind == "str":
+                key = ("string", value, None)
+            elif kind == "format":
+                if self.at("str"):
+                    s = self.advance()
+                    key = ("string", s[1], value)
+                else:
+                    key = ("format", value)
+            elif kind == "op" and value == "(":
+                key = self.pipe()
+                self.expect_op(")")
+            else:
+                self.pos -= 1
+                raise self.error()
+            if self.at_op(":"):
+                self.advance()
+                val = self.object_value()
+                entries.append((key, val))
+            else:
+                entries.append((key, None))
+            if self.at_op(","):
+                self.advance()
+                continue
+            break
+        self.expect_op("}")
+        return ("object", entries)
+
+    def object_value(self) -> Node:
+        left = self.object_value_term()
+        while self.at_op("|"):
+            self.advance()
+            left = ("pipe", left, self.object_value_term())
+        return left
+
+    def object_value_term(self) -> Node:
+        # jq 1.6 allows only terms (with unary minus and pipes) as object values; we also
+        # accept the usual binary operators, which jq would reject, for robustness.
+        return self.alternative()
+
+
+def _pattern_vars(pattern: Node, out: set[str]) -> None:
+    tag = pattern[0]
+    if tag == "pvar":
+        out.add(pattern[1])
+    elif tag == "parray":
+        for p in pattern[1]:
+            _pattern_vars(p, out)
+    elif tag == "pobject":
+        for key, sub in pattern[1]:
+            if key[0] == "bindkey":
+                out.add(key[1])
+            if sub is not None:
+                _pattern_vars(sub, out)
+
+
+def check(node: Node, funcs: frozenset[tuple[str, int]], variables: frozenset[str], src: str) -> None:
+    """Compile-time checks jq makes: every function and variable is defined, and constant
+    division by zero is rejected. Raises JqCompileError."""
+    where = f" at <top-level>, line 1:\n{src}"
+
+    def walk(n: Any, fs: frozenset[tuple[str, int]], vs: frozenset[str]) -> None:
+        if not isinstance(n, tuple) or not n:
+            if isinstance(n, list):
+                for item in n:
+                    walk(item, fs, vs)
+            return
+        tag = n[0]
+        if tag == "call":
+            if (n[1], len(n[2])) not in fs:
+                raise JqCompileError(f"{n[1]}/{len(n[2])} is not defined{where}")
+            for a in n[2]:
+                walk(a, fs, vs)
+            return
+        if tag == "var":
+            if n[1] not in vs:
+                raise JqCompileError(f"${n[1]} is not defined{where}")
+            return
+        if tag == "def":
+            _, name, params, body, rest = n
+            inner_fs = fs | {(name, len(params))} | {(p.lstrip("$"), 0) for p in params}
+            inner_vs = vs | {p[1:] for p in params if p.startswith("$")}
+            walk(body, inner_fs, inner_vs)
+            walk(rest, fs | {(name, len(params))}, vs)
+            return
+        if tag == "as":
+            walk(n[1], fs, vs)
+            bound: set[str] = set()
+            for p in n[2]:
+                _pattern_vars(p, bound)
+                walk_pattern_keys(p, fs, vs)
+            walk(n[3], fs, vs | bound)
+            return
+        if tag in ("reduce", "foreach"):
+            walk(n[1], fs, vs)
+            bound = set()
+            _pattern_vars(n[2], bound)
+            walk(n[3], fs, vs)
+            for sub in n[4:]:
+                walk(sub, fs, vs | bound)
+            return
+        if tag == "label":
+            walk(n[2], fs, vs | {"*label-" + n[1]})
+            return
+        if tag == "break":
+            if "*label-" + n[1] not in vs:
+                raise JqCompileError(f"$*label-{n[1]} is not defined{where}")
+            return
+        if tag == "binop" and n[1] in ("/", "%") and n[2][0] == "literal" and n[3][0] == "literal":
+            a, b = n[2][1], n[3][1]
+            if isinstance(a, float) and isinstance(b, float) and b == 0:
+                raise JqCompileError(("Division by zero?" if n[1] == "/" else "Remainder by zero?") + where)
+        if tag == "string":
+            for part in n[1]:
+                if not isinstance(part, str):
+                    walk(part, fs, vs)
+            return
+        if tag == "object":
+            for key, value in n[1]:
+                walk(key, fs, vs)
+                if value is not None:
+                    walk(value, fs, vs)
+            return
+        for child in n[1:]:
+            walk(child, fs, vs)
+
+    def walk_pattern_keys(p: Node, fs: frozenset[tuple[str, int]], vs: frozenset[str]) -> None:
+        if p[0] == "pobject":
+            for key, sub in p[1]:
+                if key[0] not in ("bindkey", "literal"):
+                    walk(key, fs, vs)
+                if sub is not None:
+                    walk_pattern_keys(sub, fs, vs)
+        elif p[0] == "parray":
+            for sub in p[1]:
+                walk_pattern_keys(sub, fs, vs)
+
+    walk(node, funcs, variables)
