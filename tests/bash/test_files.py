@@ -91,6 +91,14 @@ def test_touch_dates_are_utc() -> None:
         parse_date("not a date")
 
 
+def test_help_and_version_answer_on_stdout_with_status_0(tmp_path: Path) -> None:
+    out, err, status = run(tmp_path, ["cp", "-r", "--help"])
+    assert (out.splitlines()[0], err, status) == (b"Usage: cp [OPTION]... SOURCE... DIRECTORY", b"", 0)
+    assert run(tmp_path, ["find", "--version"])[0] == b"find (GNU findutils) 4.9.0\n"
+    _, err, status = run(tmp_path, ["ls", "--", "--help"])
+    assert status == 2 and err == b"ls: cannot access '--help': No such file or directory\n"
+
+
 # --- ls ----------------------------------------------------------------------------------
 
 

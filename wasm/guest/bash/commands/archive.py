@@ -12,6 +12,7 @@ from typing import Callable, Generator
 
 from . import _files_tar
 from ._files_common import effective_mode, host, set_mode, strerror
+from ._files_help import with_help
 from ._files_gzipfmt import (
     GzipFormatError,
     member_info,
@@ -306,5 +307,7 @@ def _gzip_list(
 
 
 COMMANDS: dict[str, Callable[[CommandContext, list[str]], CommandResult]] = {
-    "gzip": gzip_cmd, "gunzip": gunzip_cmd, "zcat": zcat_cmd, **_files_tar.COMMANDS,
+    name: with_help(name, command)
+    for name, command in {"gzip": gzip_cmd, "gunzip": gunzip_cmd, "zcat": zcat_cmd,
+                          **_files_tar.COMMANDS}.items()
 }
