@@ -272,3 +272,13 @@ gzip a b
 gzip -l a.gz b.gz
 gzip -lv a.gz b.gz
 gzip -l a.gz nosuch.gz 2>/dev/null; echo $?
+### gzip-recursive
+mkdir -p d/e
+echo a > d/x
+echo b > d/e/y
+touch -d '2020-01-01' d/x d/e/y
+gzip -r d
+find d -type f | sort
+gunzip -r d
+find d -type f | sort
+cat d/x d/e/y

@@ -48,6 +48,7 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
     prog = "gzip"
     keep = force = verbose = quiet = listing = test = False
     save_name = True
+    recursive = False
     level = 6
     suffix = ".gz"
     names: list[str] = []
@@ -110,7 +111,7 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
             elif c in "123456789":
                 level = int(c)
             elif c == "r":
-                pass
+                recursive = True
             elif c == "S":
                 rest = letters[pos + 1 :]
                 if rest:
@@ -138,6 +139,8 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
 
     if listing:
         return (yield from _gzip_list(ctx, prog, names or ["-"], verbose))
+    if recursive:
+        names = _expand_recursive(ctx, names, suffix if decompress else None)
     for name in names or ["-"]:
         if name == "-":
             data = ctx.read_all_stdin()
@@ -230,6 +233,34 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
         if not keep:
             os.unlink(real)
     return status
+
+
+def _expand_recursive(ctx: CommandContext, names: list[str], only_suffix: str | None) -> list[str]:
+    """``-r``: a directory operand stands for every file beneath it, in name order.
+
+    When decompressing, files found this way without the suffix are skipped quietly.
+    """
+    out: list[str] = []
+    for name in names:
+        real = host(ctx, name)
+        if name == "-" or not os.path.isdir(real):
+            out.append(name)
+            continue
+        for base, dirs, files in _sorted_walk(real):
+            rel = os.path.relpath(base, real)
+            prefix = name.rstrip("/") + ("" if rel == "." else "/" + rel)
+            out.extend(prefix + "/" + f for f in files
+                       if only_suffix is None or f.endswith(only_suffix))
+            del dirs
+    return out
+
+
+def _sorted_walk(real: str) -> list[tuple[str, list[str], list[str]]]:
+    result: list[tuple[str, list[str], list[str]]] = []
+    for base, dirs, files in os.walk(real):
+        dirs.sort()
+        result.append((base, dirs, sorted(files)))
+    return result
 
 
 def _gzip_error(prog: str, name: str, err: GzipFormatError) -> str:
