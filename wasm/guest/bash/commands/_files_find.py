@@ -3,6 +3,8 @@
 GNU find lists a directory in readdir order, which no filesystem promises; here entries are
 visited in byte order of their names so output is deterministic. ``-exec`` runs commands
 through ``ctx.run_command`` (the interpreter's dispatcher); without one it is an error.
+``-execdir`` runs in the current directory (the dispatcher has no per-command directory)
+and so names a file deeper down by its path, not ``./name``.
 """
 
 from __future__ import annotations
@@ -536,7 +538,11 @@ def _p_exec(p: _Parser, tok: str) -> _Node:
         p.batch_words[ident] = words[:-1]
 
     def act(s: _State, i: _Item) -> bool:
-        target = ("./" + _basename(i.path)) if in_dir else i.path
+        # -execdir cannot change the interpreter's directory for one command, so the file is
+        # named by its path from here; "./name" only when it already lies in this directory.
+        target = i.path
+        if in_dir and "/" not in i.path.rstrip("/").removeprefix("./"):
+            target = "./" + _basename(i.path)
         if batch:
             s.batches.setdefault(ident, []).append(target)
             return True
