@@ -11,8 +11,8 @@ Sandbox conventions documented here because several commands depend on them:
 - Disk usage is the apparent size rounded up to 4 KiB allocation blocks (what ext4 does for
   ordinary files) and 4 KiB for a directory, so ``du`` and ``ls -s`` are deterministic and
   match GNU on a typical Linux filesystem for non-sparse files.
-- A directory's size is reported as 4096 and its link count as 2 plus its subdirectories;
-  a file's link count is 1 (hard links are emulated by copying).
+- A directory's size is reported as 4096 and its link count as 2 plus its subdirectories
+  (what ext4 reports), whatever the isolate's filesystem says.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import re
 import stat as st
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from .base import CommandContext
 
@@ -315,13 +314,6 @@ def canonicalize(ctx: CommandContext, path: str, mode: str) -> str | None:
     return "/" + "/".join(done)
 
 
-def is_dir(path: str) -> bool:
-    try:
-        return st.S_ISDIR(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
 def usage_blocks(info: os.stat_result) -> int:
     """1 KiB blocks charged to a file (see module docstring for the convention)."""
     if st.S_ISDIR(info.st_mode):
@@ -337,7 +329,7 @@ def shown_size(info: os.stat_result) -> int:
 
 def link_count(real: str, info: os.stat_result) -> int:
     if not st.S_ISDIR(info.st_mode):
-        return 1
+        return max(1, info.st_nlink)
     count = 2
     try:
         with os.scandir(real) as it:
@@ -420,29 +412,8 @@ def human(size: int, base: int = 1024) -> str:
     return f"{whole}{units[exp - 1]}"
 
 
-def walk_sorted(real: str) -> list[os.DirEntry[str]]:
-    """Directory entries sorted by name (bytewise, as LC_ALL=C)."""
-    with os.scandir(real) as it:
-        entries = list(it)
-    entries.sort(key=lambda e: e.name.encode("utf-8", "surrogateescape"))
-    return entries
-
-
 def c_sort_key(name: str) -> bytes:
     return name.encode("utf-8", "surrogateescape")
-
-
-def write_err(ctx: CommandContext, name: str, text: str) -> None:
-    ctx.error(f"{name}: {text}")
-
-
-def iter_chunks(path: str, size: int = 65536) -> Iterable[bytes]:
-    with open(path, "rb") as fh:
-        while True:
-            chunk = fh.read(size)
-            if not chunk:
-                return
-            yield chunk
 
 
 # --- permission bits ---------------------------------------------------------------------
