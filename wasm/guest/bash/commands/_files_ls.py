@@ -203,6 +203,8 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
             follow = o.deref or not (o.long or o.directory or o.classify == "F")
             if follow and entry.target_info is not None:
                 entry.info = entry.target_info
+                # Read the target through the workspace's view of the link, not the host's.
+                entry.real = host(ctx, name)
         if not o.directory and entry.info is not None and st.S_ISDIR(entry.info.st_mode):
             dirs.append(entry)
         else:
