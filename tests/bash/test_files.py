@@ -77,6 +77,15 @@ def test_quoting_matches_coreutils_shell_escape() -> None:
     assert quote_always("a\nb") == "'a'$'\\n''b'"
 
 
+def test_messages_use_curly_quotes_in_a_utf8_locale(tmp_path: Path) -> None:
+    err = io.BytesIO()
+    ctx = CommandContext(stdin=iter(()), stderr=err, cwd="/", env={"LANG": "C.UTF-8"},
+                         root=str(tmp_path))
+    (tmp_path / "f").touch()
+    assert b"".join(files.COMMANDS["mkdir"](ctx, ["mkdir", "f"])) == b""
+    assert err.getvalue().decode() == "mkdir: cannot create directory \u2018f\u2019: File exists\n"
+
+
 def test_human_sizes_round_up_like_gnu() -> None:
     assert [human(n) for n in (5, 1023, 1024, 1500, 10235, 1048575, 5_000_000)] == [
         "5", "1023", "1.0K", "1.5K", "10K", "1.0M", "4.8M"]

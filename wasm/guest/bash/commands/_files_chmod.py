@@ -13,6 +13,7 @@ from ._files_common import (
     host,
     missing_operand,
     quote_always,
+    quote_locale,
     set_mode,
     stat_or_none,
     strerror,
@@ -141,7 +142,7 @@ def chmod(ctx: CommandContext, argv: list[str]) -> CommandResult:
             return 1
         ref_mode = st.S_IMODE(effective_mode(ctx, host(ctx, reference), ref_info))
     if mode_text is not None and parse_mode(mode_text, 0o644, False) is None:
-        ctx.error(f"chmod: invalid mode: {q(mode_text)}")
+        ctx.error(f"chmod: invalid mode: {quote_locale(ctx, mode_text)}")
         ctx.error("Try 'chmod --help' for more information.")
         return 1
     status = 0

@@ -92,6 +92,22 @@ def quote_always(name: str) -> str:
     return _shell_quote(name, always=True)
 
 
+def utf8_locale(env: dict[str, str]) -> bool:
+    """Whether the character set named by LC_ALL, LC_CTYPE or LANG (first set wins) is UTF-8."""
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(var)
+        if value:
+            return "utf-8" in value.lower() or "utf8" in value.lower()
+    return False
+
+
+def quote_locale(ctx: CommandContext, text: str) -> str:
+    """gnulib ``quote``: 'text' in the C locale, \u2018text\u2019 in a UTF-8 one."""
+    if utf8_locale(ctx.env):
+        return "\u2018" + text + "\u2019"
+    return "'" + text + "'"
+
+
 def quote_if_needed(name: str) -> str:
     """coreutils ``quotef``: shell-escape quoting only when the name needs it."""
     return _shell_quote(name, always=False)
@@ -508,7 +524,7 @@ def missing_operand(ctx: CommandContext, name: str, after: str | None = None, wh
     if after is None:
         ctx.error(f"{name}: missing {what}")
     else:
-        ctx.error(f"{name}: missing {what} after {quote_always(after)}")
+        ctx.error(f"{name}: missing {what} after {quote_locale(ctx, after)}")
     ctx.error(f"Try '{name} --help' for more information.")
     return 1
 

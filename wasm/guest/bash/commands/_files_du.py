@@ -18,6 +18,7 @@ from ._files_common import (
     human,
     parse,
     quote_always,
+    quote_locale,
     strerror,
     usage_blocks,
     usage_fail,
@@ -78,7 +79,8 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
             separate = True
         elif key == "d":
             if not (value or "").isdigit():
-                ctx.error(f"du: invalid maximum depth {q(value or '')}")
+                ctx.error(f"du: invalid maximum depth {quote_locale(ctx, value or '')}")
+                ctx.error("Try 'du --help' for more information.")
                 return 1
             max_depth = int(value or "0")
         elif key == "B":

@@ -23,7 +23,7 @@ from ._files_common import (
     host,
     link_count,
     mode_string,
-    quote_always,
+    quote_locale,
     shown_size,
     strerror,
     usage_blocks,
@@ -202,7 +202,7 @@ class _Parser:
             value = self.arg(tok)
             if not value.isdigit():
                 raise FindError(f"Expected a positive decimal integer argument to {tok}, "
-                                f"but got '{value}'")
+                                f"but got {quote_locale(self.ctx, value)}")
             if tok == "-maxdepth":
                 self.opts.maxdepth = int(value)
             else:
@@ -347,7 +347,7 @@ def _p_newer(p: _Parser, tok: str) -> _Node:
     try:
         ref_info = os.stat(host(p.ctx, ref))
     except OSError as exc:
-        raise FindError(f"{quote_always(ref)}: {strerror(exc)}") from None
+        raise FindError(f"{quote_locale(p.ctx, ref)}: {strerror(exc)}") from None
     ref_ns = ref_info.st_mtime_ns
     return _Node("pred", pred=lambda s, i: i.info.st_mtime_ns > ref_ns, name=tok)
 
@@ -362,12 +362,12 @@ def _p_newer_xy(p: _Parser, tok: str) -> _Node:
         try:
             ref_ns = int(parse_date(ref, p.now) * 1_000_000_000)
         except DateError:
-            raise FindError(f"I cannot figure out how to interpret {quote_always(ref)} as a date or time") from None
+            raise FindError(f"I cannot figure out how to interpret {quote_locale(p.ctx, ref)} as a date or time") from None
     else:
         try:
             ref_info = os.stat(host(p.ctx, ref))
         except OSError as exc:
-            raise FindError(f"{quote_always(ref)}: {strerror(exc)}") from None
+            raise FindError(f"{quote_locale(p.ctx, ref)}: {strerror(exc)}") from None
         ref_ns = getattr(ref_info, _TIME_FIELDS[theirs])
     field_name = _TIME_FIELDS[mine]
     return _Node("pred", pred=lambda s, i: getattr(i.info, field_name) > ref_ns, name=tok)
@@ -489,7 +489,7 @@ def _p_delete(p: _Parser, tok: str) -> _Node:
             else:
                 os.unlink(i.real)
         except OSError as exc:
-            s.ctx.error(f"find: cannot delete {quote_always(i.path)}: {strerror(exc)}")
+            s.ctx.error(f"find: cannot delete {quote_locale(s.ctx, i.path)}: {strerror(exc)}")
             s.status = 1
             return False
         return True
@@ -641,11 +641,11 @@ def _walk_start(state: _State, opts: _Options, expr: _Node, start: str) -> Itera
         else:
             info = os.lstat(real.rstrip("/") if not real.endswith("/") else real)
     except OSError as exc:
-        state.ctx.error(f"find: {quote_always(start)}: {strerror(exc)}")
+        state.ctx.error(f"find: {quote_locale(state.ctx, start)}: {strerror(exc)}")
         state.status = 1
         return
     if start.endswith("/") and not st.S_ISDIR(info.st_mode) and not st.S_ISLNK(info.st_mode):
-        state.ctx.error(f"find: {quote_always(start)}: Not a directory")
+        state.ctx.error(f"find: {quote_locale(state.ctx, start)}: Not a directory")
         state.status = 1
         return
     item = _Item(start, real.rstrip("/") or "/", 0, start, info)
@@ -668,7 +668,7 @@ def _visit(
             with os.scandir(item.real) as it:
                 names = [e.name for e in it]
         except OSError as exc:
-            state.ctx.error(f"find: {quote_always(item.path)}: {strerror(exc)}")
+            state.ctx.error(f"find: {quote_locale(state.ctx, item.path)}: {strerror(exc)}")
             state.status = 1
             names = []
         names.sort(key=c_sort_key)
@@ -681,15 +681,15 @@ def _visit(
                 try:
                     info = os.lstat(child_real)
                 except OSError as exc:
-                    state.ctx.error(f"find: {quote_always(child_path)}: {strerror(exc)}")
+                    state.ctx.error(f"find: {quote_locale(state.ctx, child_path)}: {strerror(exc)}")
                     state.status = 1
                     continue
             child = _Item(child_path, child_real, item.depth + 1, item.start, info)
             if opts.follow and st.S_ISDIR(info.st_mode):
                 loop = next((a for a in ancestors if a[:2] == (info.st_dev, info.st_ino)), None)
                 if loop is not None:
-                    state.ctx.error(f"find: File system loop detected; {quote_always(child_path)} "
-                                    f"is part of the same file system loop as {quote_always(loop[2])}.")
+                    state.ctx.error(f"find: File system loop detected; {quote_locale(state.ctx, child_path)} "
+                                    f"is part of the same file system loop as {quote_locale(state.ctx, loop[2])}.")
                     state.status = 1
                     continue
             inner = ancestors + ((info.st_dev, info.st_ino, child_path),)

@@ -13,7 +13,6 @@ from ._files_common import (
     OWNER_NAME,
     OptSpec,
     UsageError,
-    quote_always,
     c_sort_key,
     effective_mode,
     host,
@@ -22,6 +21,7 @@ from ._files_common import (
     mode_string,
     parse,
     quote_always,
+    quote_locale,
     shown_size,
     strerror,
     usage_blocks,
@@ -83,7 +83,7 @@ class _Entry:
     target_info: os.stat_result | None = None  # for symlinks
 
 
-def _options(argv: list[str]) -> tuple[_Opts, list[str]]:
+def _options(argv: list[str], ctx: CommandContext) -> tuple[_Opts, list[str]]:
     opts, operands = parse(_SPEC, argv[1:])
     o = _Opts()
     for key, value in opts:
@@ -153,30 +153,31 @@ def _options(argv: list[str]) -> tuple[_Opts, list[str]]:
             if value not in (None, "never", "no", "none", "auto", "tty", "if-tty",
                              "always", "yes", "force"):
                 raise UsageError(
-                f"invalid argument {quote_always(value or '')} for '--color'\n"
-                "Valid arguments are:\n  - 'always', 'yes', 'force'\n"
-                "  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'", status=1)
+                f"invalid argument {quote_locale(ctx, value or '')} for {quote_locale(ctx, '--color')}\n"
+                "Valid arguments are:\n  - " + _choices(ctx, "always", "yes", "force") + "\n"
+                "  - " + _choices(ctx, "never", "no", "none") + "\n"
+                "  - " + _choices(ctx, "auto", "tty", "if-tty"), status=1)
         elif key == "indicator-style":
             styles = {"none": "", "slash": "p", "file-type": "F", "classify": "F"}
             if value not in styles:
-                raise _bad_choice(value or "", "--indicator-style", list(styles))
+                raise _bad_choice(ctx, value or "", "--indicator-style", list(styles))
             o.classify = styles[value or "none"]
         elif key == "sort":
             sorts = ["none", "time", "size", "extension", "version", "width"]
             if value not in sorts:
-                raise _bad_choice(value or "", "--sort", sorts)
+                raise _bad_choice(ctx, value or "", "--sort", sorts)
             o.sort = value or "none"
         elif key == "time-style":
             # Checked only for long listings, as GNU does.
             o.time_style = value or ""
     if o.long:
-        _check_time_style(o)
+        _check_time_style(o, ctx)
     return o, operands
 
 
 def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
     try:
-        o, operands = _options(argv)
+        o, operands = _options(argv, ctx)
     except UsageError as err:
         usage_fail(ctx, "ls", err)
         return err.status or 2
@@ -302,12 +303,12 @@ def _sorted(o: _Opts, entries: list[_Entry]) -> list[_Entry]:
     return result
 
 
-def _check_time_style(o: _Opts) -> None:
+def _check_time_style(o: _Opts, ctx: CommandContext) -> None:
     value = o.time_style
     style = value.removeprefix("posix-")
     if style not in ("full-iso", "long-iso", "iso", "locale") and not style.startswith("+"):
         raise UsageError(
-            f"invalid argument {quote_always(value)} for 'time style'\n"
+            f"invalid argument {quote_locale(ctx, value)} for {quote_locale(ctx, 'time style')}\n"
             "Valid arguments are:\n  - [posix-]full-iso\n  - [posix-]long-iso\n"
             "  - [posix-]iso\n  - [posix-]locale\n"
             "  - +FORMAT (e.g., +%H:%M) for a 'date'-style format")
@@ -317,9 +318,13 @@ def _check_time_style(o: _Opts) -> None:
         o.full_time = True
 
 
-def _bad_choice(value: str, option: str, choices: list[str]) -> UsageError:
-    listing = "".join(f"\n  - {quote_always(c)}" for c in choices)
-    return UsageError(f"invalid argument {quote_always(value)} for {quote_always(option)}\n"
+def _choices(ctx: CommandContext, *names: str) -> str:
+    return ", ".join(quote_locale(ctx, n) for n in names)
+
+
+def _bad_choice(ctx: CommandContext, value: str, option: str, choices: list[str]) -> UsageError:
+    listing = "".join(f"\n  - {quote_locale(ctx, c)}" for c in choices)
+    return UsageError(f"invalid argument {quote_locale(ctx, value)} for {quote_locale(ctx, option)}\n"
                       f"Valid arguments are:{listing}", status=1)
 
 

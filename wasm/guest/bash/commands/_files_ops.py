@@ -22,6 +22,7 @@ from ._files_common import (
     missing_operand,
     parse,
     quote_always,
+    quote_locale,
     set_mode,
     stat_or_none,
     strerror,
@@ -54,7 +55,7 @@ def mkdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "m":
             parsed = parse_mode(value or "", 0o777 & ~UMASK, is_dir=True, masked=False)
             if parsed is None:
-                ctx.error(f"mkdir: invalid mode {q(value or '')}")
+                ctx.error(f"mkdir: invalid mode {quote_locale(ctx, value or '')}")
                 return 1
             mode = parsed
     if not names:
@@ -71,16 +72,16 @@ def mkdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 if info is not None:
                     if not st.S_ISDIR(info.st_mode):
                         if i == len(parts) - 1:
-                            ctx.error(f"mkdir: cannot create directory {q(name)}: File exists")
+                            ctx.error(f"mkdir: cannot create directory {quote_locale(ctx, name)}: File exists")
                         else:
-                            ctx.error(f"mkdir: cannot create directory {q(sub)}: Not a directory")
+                            ctx.error(f"mkdir: cannot create directory {quote_locale(ctx, sub)}: Not a directory")
                         status = 1
                         break
                     continue
                 try:
                     os.mkdir(real)
                 except OSError as exc:
-                    ctx.error(f"mkdir: cannot create directory {q(sub)}: {strerror(exc)}")
+                    ctx.error(f"mkdir: cannot create directory {quote_locale(ctx, sub)}: {strerror(exc)}")
                     status = 1
                     break
                 if mode is not None and i == len(parts) - 1:
@@ -92,7 +93,7 @@ def mkdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
         try:
             os.mkdir(real.rstrip("/") or "/")
         except OSError as exc:
-            ctx.error(f"mkdir: cannot create directory {q(name)}: {strerror(exc)}")
+            ctx.error(f"mkdir: cannot create directory {quote_locale(ctx, name)}: {strerror(exc)}")
             status = 1
             continue
         if mode is not None:
@@ -180,9 +181,9 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 picked.add(key)
         except DateError as err:
             if key == "t":
-                ctx.error(f"touch: invalid date format {q(value or '')}")
+                ctx.error(f"touch: invalid date format {quote_locale(ctx, value or '')}")
             else:
-                ctx.error(f"touch: invalid date format {q(str(err))}")
+                ctx.error(f"touch: invalid date format {quote_locale(ctx, str(err))}")
             return 1
     if picked:
         which = picked

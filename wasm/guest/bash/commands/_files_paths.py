@@ -18,6 +18,7 @@ from ._files_common import (
     host,
     parse,
     quote_always,
+    quote_locale,
     quote_if_needed,
     strerror,
     usage_fail,
@@ -306,18 +307,18 @@ def mktemp(ctx: CommandContext, argv: list[str]) -> CommandResult:
     if not names or under_tmp:
         parent = parent or ctx.env.get("TMPDIR") or "/tmp"
         if under_tmp and "/" in template:
-            ctx.error(f"mktemp: invalid template, {q(template)}, contains directory separator")
+            ctx.error(f"mktemp: invalid template, {quote_locale(ctx, template)}, contains directory separator")
             return 1
     given = template
     if parent is not None:
         if template.startswith("/"):
-            ctx.error(f"mktemp: invalid template, {q(template)}; with --tmpdir, it may not be absolute")
+            ctx.error(f"mktemp: invalid template, {quote_locale(ctx, template)}; with --tmpdir, it may not be absolute")
             return 1
         template = parent.rstrip("/") + "/" + template
     xs = len(template) - len(template.rstrip("X"))
     if xs < 3:
         if not quiet:
-            ctx.error(f"mktemp: too few X's in template {q(given + suffix)}")
+            ctx.error(f"mktemp: too few X's in template {quote_locale(ctx, given + suffix)}")
         return 1
     if parent == "/tmp" or template.startswith("/tmp/"):
         os.makedirs(host(ctx, "/tmp"), exist_ok=True)
@@ -343,11 +344,11 @@ def mktemp(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if not quiet:
                 what = "directory" if make_dir else "file"
                 ctx.error(f"mktemp: failed to create {what} via template "
-                          f"{q(template + suffix)}: {strerror(exc)}")
+                          f"{quote_locale(ctx, template + suffix)}: {strerror(exc)}")
             return 1
         yield _b(name) + b"\n"
         return 0
-    ctx.error(f"mktemp: failed to create file via template {q(template + suffix)}: File exists")
+    ctx.error(f"mktemp: failed to create file via template {quote_locale(ctx, template + suffix)}: File exists")
     return 1
 
 

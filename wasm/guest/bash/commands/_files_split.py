@@ -14,6 +14,7 @@ from ._files_common import (
     host,
     parse,
     quote_always,
+    quote_locale,
     strerror,
     usage_fail,
 )
@@ -52,25 +53,27 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
         if key == "l":
             if not v.isdigit() or int(v) == 0:
                 why = ": Numerical result out of range" if v.isdigit() else ""
-                ctx.error(f"split: invalid number of lines: {q(v)}{why}")
+                ctx.error(f"split: invalid number of lines: {quote_locale(ctx, v)}{why}")
                 return 1
             mode, amount = "l", int(v)
         elif key == "b":
             size = _parse_size(v)
             if size is None or size == 0:
-                ctx.error(f"split: invalid number of bytes: {q(v)}")
+                why = ": Numerical result out of range" if size == 0 else ""
+                ctx.error(f"split: invalid number of bytes: {quote_locale(ctx, v)}{why}")
                 return 1
             mode, amount = "b", size
         elif key == "C":
             size = _parse_size(v)
             if size is None or size == 0:
-                ctx.error(f"split: invalid number of bytes: {q(v)}")
+                why = ": Numerical result out of range" if size == 0 else ""
+                ctx.error(f"split: invalid number of bytes: {quote_locale(ctx, v)}{why}")
                 return 1
             mode, amount = "C", size
         elif key == "n":
             kind, _, count = v.rpartition("/")
             if kind not in ("", "l") or not count.isdigit() or int(count) == 0:
-                ctx.error(f"split: invalid number of chunks: {q(count)}")
+                ctx.error(f"split: invalid number of chunks: {quote_locale(ctx, count)}")
                 return 1
             chunks = (kind or "b", int(count))
         elif key == "d":

@@ -18,6 +18,7 @@ from ._files_common import (
     host,
     parse,
     quote_always,
+    utf8_locale,
     usage_fail,
 )
 from ._files_glob import glob_regex
@@ -73,7 +74,7 @@ def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
             noreport = True
         elif key == "dirsfirst":
             dirs_first = True
-    utf8 = _utf8_locale(ctx.env)
+    utf8 = utf8_locale(ctx.env)
     branch, last, pipe, blank = (
         ("\u251c\u2500\u2500 ", "\u2514\u2500\u2500 ", "\u2502\u00a0\u00a0 ", "    ")
         if utf8 else ("|-- ", "`-- ", "|   ", "    ")
@@ -151,14 +152,6 @@ def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
         else:
             yield _b(f"\n{dirs}, {counts[1]} file{'' if counts[1] == 1 else 's'}\n")
     return status
-
-
-def _utf8_locale(env: dict[str, str]) -> bool:
-    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = env.get(var)
-        if value:
-            return "utf-8" in value.lower() or "utf8" in value.lower()
-    return False
 
 
 COMMANDS: dict[str, Callable[[CommandContext, list[str]], CommandResult]] = {"tree": tree}
