@@ -44,7 +44,7 @@ from .errors import (
 )
 from .fs import DEFAULT_SPILL_THRESHOLD, ChangeEvent, Stat, Workspace, WorkspaceStore
 from .schema import apply_migrations, configure_connection
-from .snapshot import SCRATCH_PATHS, SkippedEntry, Snapshot, SnapshotFile, materialise
+from .snapshot import SCRATCH_PATHS, SkippedEntry, Snapshot, SnapshotFile, materialise, materialise_async
 from .tools import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
 
 __all__ = [
@@ -63,6 +63,7 @@ __all__ = [
     "IsDirectory",
     "LimitExceeded",
     "materialise",
+    "materialise_async",
     "NameTooLong",
     "normalize_path",
     "NotDirectory",

@@ -7,6 +7,8 @@ The bash tool (and anything else that runs code against a real directory) does::
         ...run the script...
         report = await ws.write_back(snap, host_dir)
 
+(``async with materialise_async(snap) as host_dir`` does the file I/O in a thread.)
+
 Decisions, each the answer to a question the reference leaves open:
 
 - Snapshot walks breadth-first (by depth, then path). A file is loaded while fewer than
@@ -41,12 +43,13 @@ Decisions, each the answer to a question the reference leaves open:
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import stat as stat_mod
 import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -65,6 +68,7 @@ __all__ = [
     "SnapshotFile",
     "default_materialise_root",
     "materialise",
+    "materialise_async",
     "take_snapshot",
     "write_back",
 ]
@@ -241,6 +245,22 @@ def materialise(
         _remove_tree(host_dir)
 
 
+@asynccontextmanager
+async def materialise_async(
+    snap: Snapshot, *, root: str | os.PathLike[str] | None = None, scratch: tuple[str, ...] = SCRATCH_PATHS
+) -> AsyncIterator[str]:
+    """``materialise`` for async callers: writing and removing the tree run in a thread."""
+    manager = materialise(snap, root=root, scratch=scratch)
+    host_dir = await asyncio.to_thread(manager.__enter__)
+    try:
+        yield host_dir
+    except BaseException as exc:
+        await asyncio.to_thread(manager.__exit__, type(exc), exc, exc.__traceback__)
+        raise
+    else:
+        await asyncio.to_thread(manager.__exit__, None, None, None)
+
+
 _Stamp = tuple[int, int, int, int]
 
 
@@ -395,6 +415,16 @@ async def write_back(ws: Workspace, snap: Snapshot, host_dir: str | os.PathLike[
         raise InvalidArgument(f"host directory {root} is not accessible: {exc.strerror}") from exc
     if not stat_mod.S_ISDIR(root_mode):
         raise InvalidArgument(f"host directory {root} is not a directory")
+    # Scanning and reading the host tree is blocking I/O: keep it off the event loop.
+    new_dirs, writes, gone_files, gone_dirs, errors = await asyncio.to_thread(_plan, root, snap)
+    return await _apply(ws, snap, new_dirs, writes, gone_files, gone_dirs, errors)
+
+
+_Plan = tuple[list[str], list[tuple[str, bytes, "SnapshotFile | None"]], list[str], list[str], list[str]]
+
+
+def _plan(root: str, snap: Snapshot) -> _Plan:
+    """Compare the host tree with the snapshot: the four steps' inputs, plus errors."""
     scan = _scan(root, snap)
     errors = list(scan.errors)
     protected = snap.protected
@@ -439,7 +469,7 @@ async def write_back(ws: Workspace, snap: Snapshot, host_dir: str | os.PathLike[
             errors.append(f"Skipped deleting protected workspace directory: {d}")
         else:
             gone_dirs.append(d)
-    return await _apply(ws, snap, new_dirs, writes, gone_files, gone_dirs, errors)
+    return new_dirs, writes, gone_files, gone_dirs, errors
 
 
 async def _apply(

@@ -264,3 +264,20 @@ async def test_write_back_into_a_foreign_directory_compares_bytes(ws: Workspace,
     (tmp_path / "b.txt").write_text("new")
     report = await ws.write_back(snap, tmp_path)
     assert report["changed_files"]["updated"] == ["/b.txt"]
+
+
+async def test_async_materialise_round_trip_and_cleanup(ws: Workspace) -> None:
+    from workspace import materialise_async
+
+    await ws.write_file("/a.txt", "a")
+    snap = await ws.snapshot()
+    async with materialise_async(snap) as root:
+        assert host(root, "/a.txt").read_text() == "a"
+        host(root, "/b.txt").write_text("b")
+        report = await ws.write_back(snap, root)
+    assert report["changed_files"]["created"] == ["/b.txt"]
+    assert not os.path.exists(root)
+    with pytest.raises(ValueError):
+        async with materialise_async(snap) as root:
+            raise ValueError("script failed")
+    assert not os.path.exists(root)
