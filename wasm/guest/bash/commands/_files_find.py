@@ -215,12 +215,13 @@ class _Parser:
             self.opts.daystart = True
         elif tok == "-regextype":
             value = self.arg(tok)
-            if value not in ("emacs", "posix-extended", "posix-basic", "egrep", "findutils-default",
-                             "posix-egrep", "grep", "awk", "gnu-awk", "sed", "posix-awk"):
-                raise FindError(f"Unknown regular expression type `{value}'; valid types are "
-                                "`findutils-default', `ed', `emacs', `gnu-awk', `grep', "
-                                "`posix-awk', `awk', `posix-basic', `posix-egrep', `egrep', "
-                                "`posix-extended', `posix-minimal-basic', `sed'.")
+            types = ["findutils-default", "ed", "emacs", "gnu-awk", "grep", "posix-awk", "awk",
+                     "posix-basic", "posix-egrep", "egrep", "posix-extended",
+                     "posix-minimal-basic", "sed"]
+            if value not in types:
+                listing = ", ".join(quote_locale(self.ctx, t) for t in types)
+                raise FindError(f"Unknown regular expression type {quote_locale(self.ctx, value)}; "
+                                f"valid types are {listing}.")
             self.opts.regextype = value
 
 

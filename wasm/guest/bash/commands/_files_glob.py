@@ -80,7 +80,8 @@ def _class_body(body: str) -> str:
 
 def find_regex(pattern: str, kind: str, ignore_case: bool) -> re.Pattern[str]:
     """Translate emacs/basic syntax (``\\(``, ``\\|`` are operators) into Python's."""
-    if kind in ("emacs", "posix-basic", "grep", "sed", "findutils-default"):
+    if kind in ("emacs", "posix-basic", "grep", "sed", "findutils-default", "ed",
+                "posix-minimal-basic"):
         out: list[str] = []
         i = 0
         while i < len(pattern):

@@ -22,7 +22,6 @@ from ._files_common import (
     effective_mode,
     host,
     mode_string,
-    quote_always,
     set_mode,
     strerror,
 )
@@ -104,7 +103,7 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
             elif key == "strip-components":
                 text = val if eq else value("strip-components")
                 if not text.isdigit():
-                    raise _usage(ctx, f"Invalid number of elements: {quote_always(text)}")
+                    raise _usage(ctx, f"{text}: Invalid number of elements")
                 strip = int(text)
             elif key == "to-stdout":
                 to_stdout = True
