@@ -89,7 +89,7 @@ def awk_format(fmt: str, args: list[object], to_str: Callable[[object], str], na
                 ch = chr(int(arg) % 256) if math.isfinite(arg) else ""
             else:
                 text = to_str(arg)
-                ch = text[:1]
+                ch = text[:1] or "\0"
             out.append(("%" + flags + (width or "") + "s") % ch)
         elif conv == "s":
             text = to_str(next_arg())

@@ -258,9 +258,9 @@ class Parser:
             self.next()
             self.newlines()
             self.in_function = set(params)
-            body = self.block()
+            fbody = self.block()
             self.in_function = None
-            self.functions[name] = ("function", name, params, body)
+            self.functions[name] = ("function", name, params, fbody)
             return
         if t == "BEGIN" or t == "END":
             self.next()
@@ -357,19 +357,19 @@ class Parser:
                     self.newlines()
                     return ("forin", self.lvalue_name(var), self.name_ref(arr), self.statement_or_empty())
                 self.pos = save
-            init = None if self.tok == ";" else self.simple_statement()
+            init: Node | None = None if self.tok == ";" else self.simple_statement()
             self.expect(";")
             self.newlines()
-            cond = None if self.tok == ";" else self.expr()
+            for_cond = None if self.tok == ";" else self.expr()
             self.expect(";")
             self.newlines()
             step = None if self.tok == ")" else self.simple_statement()
             self.expect(")")
             if self.tok == ";":
                 self.next()
-                return ("for", init, cond, step, ("block", []))
+                return ("for", init, for_cond, step, ("block", []))
             self.newlines()
-            return ("for", init, cond, step, self.statement_or_empty())
+            return ("for", init, for_cond, step, self.statement_or_empty())
         if t == ";":
             self.next()
             return ("block", [])
@@ -648,8 +648,7 @@ class Parser:
         if t == "$":
             return ("field", self.field_operand())
         if t in ("++", "--"):
-            target = self.lvalue()
-            return ("preinc", t, target)
+            return ("preinc", t, self.lvalue())
         if t == "(":
             save_no_in = self.no_in
             self.no_in = False

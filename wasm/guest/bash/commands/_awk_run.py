@@ -293,10 +293,8 @@ class Runtime:
             elif fs == "":
                 parts = list(text)
             elif len(fs) == 1 and fs != "\\":
-                if paragraph and fs != "\n":
-                    parts = re.split("[" + re.escape(fs) + "\n]", text)
-                else:
-                    parts = text.split(fs)
+                # mawk does not add newline as a separator in paragraph mode here.
+                parts = text.split(fs)
             else:
                 rx = self.regex(fs)
                 parts = rx.split(text) if rx.groups == 0 else self._split_groups(rx, text)
@@ -535,8 +533,9 @@ class Runtime:
         arith = self.arith(op[0])
 
         def assign_op() -> Any:
-            current = to_num(get())
-            v = arith(current, to_num(value()))
+            # mawk evaluates the right-hand side before reading the target.
+            rhs = to_num(value())
+            v = arith(to_num(get()), rhs)
             put(v)
             return v
         return assign_op

@@ -22,7 +22,9 @@ class StrNum(str):
 UNINIT = StrNum("")
 UNINIT.num = 0.0
 
-_LOOKS_NUMERIC = re.compile(r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)[ \t\n\r\f\v]*\Z")
+# mawk decides with strtod, so hex (0x1A) counts as numeric input too.
+_LOOKS_NUMERIC = re.compile(
+    r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)[ \t\n\r\f\v]*\Z")
 _STRTOD = re.compile(
     r"[ \t\n\r\f\v]*([-+]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][-+]?\d+)?"
     r"|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan))", re.IGNORECASE)
@@ -32,7 +34,7 @@ def mkfield(text: str) -> str:
     """Wrap input text: numeric-looking text becomes a StrNum."""
     if text and _LOOKS_NUMERIC.match(text):
         value = StrNum(text)
-        value.num = float(text)
+        value.num = strtod(text)
         return value
     return text
 
@@ -56,8 +58,8 @@ def strtod(text: str) -> float:
 
 
 def to_num(v: object) -> float:
-    if type(v) is float:
-        return v  # type: ignore[return-value]
+    if isinstance(v, float):
+        return v
     if isinstance(v, StrNum):
         return v.num
     if isinstance(v, str):

@@ -180,11 +180,10 @@ def apply_format(name: str, v: Value) -> str:
     if fmt == "base64":
         return base64.b64encode(tostring(v).encode("utf-8")).decode("ascii")
     if fmt == "base64d":
-        s = tostring(v).encode("utf-8")
-        s = s.rstrip(b"=")
-        s = s + b"=" * (-len(s) % 4)
+        raw = tostring(v).encode("utf-8").rstrip(b"=")
+        raw += b"=" * (-len(raw) % 4)
         try:
-            data = base64.b64decode(s)
+            data = base64.b64decode(raw)
         except Exception:  # noqa: BLE001 - binascii.Error and ValueError alike
             raise JqError(f"{describe(v)} is not valid base64 data") from None
         return data.decode("utf-8", "replace")
@@ -940,11 +939,6 @@ def _halt_error1(interp: Interp, v: Value, env: Env, code: Closure) -> Iterator[
     yield  # pragma: no cover
 
 
-@native("ascii")
-def _ascii(interp: Interp, v: Value, env: Env) -> Iterator[Value]:
-    yield chr(int(v))
-
-
 @native("limit", 2)
 def _limit(interp: Interp, v: Value, env: Env, n: Closure, f: Closure) -> Iterator[Value]:
     # jq 1.6: the first output is always emitted, even for a limit of 0 or less.
@@ -1019,13 +1013,16 @@ def match_all(v: Value, pattern: Value, flags: Value, test: bool = False) -> Ite
         if m is not None:
             yield _match_object(m, v)
         return
+    # jq 1.6 stops a global search once it reaches the end of the string.
     pos = 0
-    while pos <= len(v):
+    while True:
         m = rx.search(v, pos)
         if m is None:
             break
         yield _match_object(m, v)
         pos = m.end() if m.end() > m.start() else m.end() + 1
+        if pos >= len(v):
+            break
 
 
 def _regex_args(interp: Interp, v: Value, re_c: Closure, flags_c: Closure | None) -> Iterator[tuple[Value, Value]]:
@@ -1201,7 +1198,11 @@ def _strptime(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]
             t = time.strptime(v, fmt)
         except ValueError:
             raise JqError(f"date \"{v}\" does not match format \"{fmt}\"") from None
-        yield _broken_down(float(calendar.timegm(t)))
+        seconds = float(calendar.timegm(t))
+        if not any(d in fmt for d in ("%d", "%e", "%j", "%F", "%D", "%x", "%c", "%s")):
+            # glibc leaves tm_mday at 0 when the format has no day (Python assumes 1).
+            seconds -= 86400
+        yield _broken_down(seconds)
 
 
 PRELUDE = r"""

@@ -175,27 +175,27 @@ def indices_of(v: Value, sub: Value) -> Value:
 
 
 def _clamp_slice(length: int, start: Value, end: Value) -> tuple[int, int]:
-    def conv(x: Value, default: int) -> int:
-        if x is None:
-            return default
-        if not _num(x):
+    """jq 1.6 parse_slice: negative from the end, clamp, start truncated, end rounded up."""
+    for x in (start, end):
+        if x is not None and not _num(x):
             raise JqError("Start and end indices of an array slice must be numbers")
-        if x < 0:
-            x = length + x
-        x = math.floor(x) if x == x else 0
-        return int(min(max(x, 0), length))
-    s = conv(start, 0)
-    e = conv(end, length) if end is None or not _num(end) else None  # type: ignore[assignment]
-    if end is not None:
-        if not _num(end):
-            raise JqError("Start and end indices of an array slice must be numbers")
-        x = end + length if end < 0 else end
-        e = int(min(max(math.ceil(x), 0), length))
-    else:
-        e = length
+    s = 0.0 if start is None else float(start)
+    e = float(length) if end is None else float(end)
+    if s != s:
+        s = 0.0
+    if e != e:
+        e = float(length)
+    if s < 0:
+        s += length
+    if e < 0:
+        e += length
+    s = min(max(s, 0.0), float(length))
+    e = min(e, float(length))
     if e < s:
         e = s
-    return s, e
+    si = int(s)
+    ei = int(e) + 1 if e > int(e) else int(e)
+    return si, ei
 
 
 def slice_value(v: Value, start: Value, end: Value) -> Value:
@@ -619,7 +619,7 @@ class Interp:
         for i, pattern in enumerate(patterns):
             base = Env(env, {n: None for n in names})
             try:
-                results = []
+                results: list[Value] = []
                 for bound in self.bind(pattern, value, base):
                     results.extend(body(bound))
                 yield from results

@@ -142,16 +142,16 @@ def compare(a: Any, b: Any) -> int:
         rb = _ORDER[tb] if tb != "boolean" else (1 if b is False else 2)
         return -1 if ra < rb else 1
     if ta == "boolean":
-        return (a > b) - (a < b)
+        return int(a) - int(b)
     if ta == "number":
         # jq sorts nan below every number (nan < nan is true as well).
         if a != a:
             return -1
         if b != b:
             return 1
-        return (a > b) - (a < b)
+        return -1 if a < b else (1 if a > b else 0)
     if ta == "string":
-        return (a > b) - (a < b)
+        return -1 if a < b else (1 if a > b else 0)
     if ta == "null":
         return 0
     if ta == "array":

@@ -396,9 +396,6 @@ class Parser:
                 node = ("index", node, ("string", s[1], None))
             elif t[0] == "op" and t[1] == "[":
                 node = self.bracket_suffix(node)
-            elif t[0] == "op" and t[1] == "." and self.peek(1) == ("op", "["):
-                self.advance()
-                node = self.bracket_suffix(node)
             elif t[0] == "op" and t[1] == "?":
                 self.advance()
                 if node[0] in ("index", "iterate", "slice") and node[-1] != "opt":
@@ -553,10 +550,9 @@ class Parser:
             self.advance()
             other = self.if_expr()
             return ("if", cond, then, other)
-        other_node: Node | None = None
-        if self.at_kw("else"):
-            self.advance()
-            other_node = self.pipe()
+        # jq 1.6 requires an else branch.
+        self.expect_kw("else")
+        other_node = self.pipe()
         self.expect_kw("end")
         return ("if", cond, then, other_node)
 

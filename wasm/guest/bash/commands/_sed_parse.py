@@ -177,11 +177,14 @@ class Parser:
             if self.peek() == "\n":
                 self.i += 1
         out: list[str] = []
+        consumed = False
         while self.i < len(s):
+            consumed = True
             c = s[self.i]
             if c == "\\":
                 if self.i + 1 < len(s):
-                    out.append(s[self.i + 1])
+                    d = s[self.i + 1]
+                    out.append({"n": "\n", "t": "\t", "a": "\a", "f": "\f", "v": "\v", "r": "\r"}.get(d, d))
                     self.i += 2
                 else:
                     self.i += 1
@@ -191,7 +194,8 @@ class Parser:
                 break
             out.append(c)
             self.i += 1
-        return "".join(out)
+        # The text carries its own newline; "a\" at the very end of the script adds nothing.
+        return "".join(out) + "\n" if consumed else ""
 
     def end_of_command(self) -> None:
         self.skip_ws()
@@ -240,6 +244,20 @@ class Parser:
                     lit.append("\v")
                 elif d == "a":
                     lit.append("\a")
+                elif d == "c" and i + 1 < len(text):
+                    i += 1
+                    lit.append(chr(ord(text[i].upper()) ^ 0x40))
+                elif d in "xod":
+                    base, width, digits = {"d": (10, 3, "0123456789"), "o": (8, 3, "01234567"),
+                                           "x": (16, 2, "0123456789abcdefABCDEF")}[d]
+                    j = i + 1
+                    while j < len(text) and j < i + 1 + width and text[j] in digits:
+                        j += 1
+                    if j == i + 1:
+                        lit.append(d)
+                    else:
+                        lit.append(chr(int(text[i + 1 : j], base) & 0xFF))
+                        i = j - 1
                 else:
                     lit.append(d)
             else:
@@ -380,8 +398,14 @@ class Parser:
             if not c:
                 break
             if c == "g":
+                if cmd.global_:
+                    self.i += 1
+                    raise self.error("multiple `g' options to `s' command")
                 cmd.global_ = True
             elif c == "p":
+                if cmd.print_:
+                    self.i += 1
+                    raise self.error("multiple `p' options to `s' command")
                 cmd.print_ += 1
             elif c in "iI":
                 flags += "I"

@@ -120,7 +120,7 @@ def _bracket(pat: str, i: int, awk: bool) -> tuple[str, int]:
     return ("[^" if negate else "[") + body + "]", i
 
 
-_INTERVAL = re.compile(r"(\d+)(,(\d*))?")
+_INTERVAL = re.compile(r"(?=.)(\d*)(,(\d*))?")
 
 
 def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = False) -> str:

@@ -280,7 +280,7 @@ class _Inputs:
 
     def _byte_chunks(self) -> Iterator[bytes]:
         if not self.o.files:
-            self.interp.current_filename = None
+            self.interp.current_filename = "<stdin>"
             yield from self.ctx.stdin
             return
         for name in self.o.files:
@@ -419,6 +419,13 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         except RecursionError:
             ctx.error("jq: error: stack overflow (recursion too deep)")
             return 5
+        except (ValueError, TypeError, OverflowError, KeyError, IndexError, AttributeError) as exc:
+            # A builtin met input it does not expect: report it like a jq error, never crash.
+            if out:
+                yield b"".join(out)
+                out.clear()
+            ctx.error(f"jq: error (at <stdin>:1): {exc}")
+            status = 5
         if out:
             yield b"".join(out)
     if source.parse_error is not None:

@@ -533,12 +533,12 @@ class _Sed:
                 elif name == "=":
                     self.emit(f"{self.lineno}\n")
                 elif name == "a":
-                    self.append_queue.append(cmd.text + "\n")
+                    self.append_queue.append(cmd.text)
                 elif name == "i":
-                    self.emit(cmd.text + "\n")
+                    self.emit(cmd.text)
                 elif name == "c":
                     if cmd.a2 is None or cmd.negate or not cmd.active:
-                        self.emit(cmd.text + "\n")
+                        self.emit(cmd.text)
                     autoprint = False
                     end_cycle = True
                 elif name == "y":
@@ -647,16 +647,16 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int
             if name in ("quiet", "silent"):
                 opts["quiet"] = True
             elif name == "expression":
-                v = value if eq else need("e")
-                if v is None:
+                expr = value if eq else need("e")
+                if expr is None:
                     return 1
-                scripts.append(bytes_text(v))
+                scripts.append(bytes_text(expr))
                 have_script = True
             elif name == "file":
-                v = value if eq else need("f")
-                if v is None:
+                fname = value if eq else need("f")
+                if fname is None:
                     return 1
-                text = read_script_file(v)
+                text = read_script_file(fname)
                 if text is None:
                     return 1
                 scripts.append(text)
@@ -705,12 +705,10 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int
                     opts["separate"] = True
                     break
                 elif c in "efl":
-                    if rest:
-                        v: str | None = rest
-                    else:
-                        v = need(c)
-                        if v is None:
-                            return 1
+                    got = rest if rest else need(c)
+                    if got is None:
+                        return 1
+                    v = got
                     if c == "e":
                         scripts.append(bytes_text(v))
                         have_script = True
