@@ -557,14 +557,23 @@ class WorkspaceStore:
             raise WorkspaceError("the workspace store is closed", code="EIO")
         async with self._lock:
             txn = _Txn(self, name, write)
+            committing = False
             try:
                 await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 await txn.load()
                 yield txn
                 await txn.finish()
+                committing = True
                 await self._conn.execute("COMMIT")
             except BaseException as exc:
-                await self._rollback()
+                # Statements run in aiosqlite's thread in order, so this ROLLBACK runs after
+                # anything already sent, even if our await on it was cancelled.
+                rolled_back = await self._rollback()
+                if committing and not rolled_back:
+                    # The COMMIT went through although its await was interrupted: the rows
+                    # exist, so their new blobs must stay; finish as a committed change.
+                    await self._after_commit(name, txn)
+                    raise
                 await asyncio.to_thread(self._delete_blobs, txn.new_blobs)
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise Conflict(f"the database refused a change: {exc}") from exc
@@ -572,6 +581,9 @@ class WorkspaceStore:
                     # Another process held the write lock past busy_timeout.
                     raise WorkspaceError("the database is busy; retry the operation", code="EBUSY") from exc
                 raise
+        await self._after_commit(name, txn)
+
+    async def _after_commit(self, name: str, txn: _Txn) -> None:
         if txn.dead_blobs:
             await asyncio.to_thread(self._delete_blobs, txn.dead_blobs)
         for event in txn.events:
@@ -582,11 +594,13 @@ class WorkspaceStore:
                     # The change is committed; a failing observer must not make it look failed.
                     _log.exception("workspace observer failed on %s", event)
 
-    async def _rollback(self) -> None:
+    async def _rollback(self) -> bool:
+        """Roll back; False when no transaction was open (BEGIN failed, or COMMIT already ran)."""
         try:
             await self._conn.execute("ROLLBACK")
         except sqlite3.OperationalError:
-            pass  # no transaction was open (BEGIN itself failed)
+            return False
+        return True
 
     # --- blobs ---------------------------------------------------------------------------
 
@@ -609,6 +623,11 @@ class WorkspaceStore:
             os.fsync(fd)
         finally:
             os.close(fd)
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)  # and so is its directory entry
+        finally:
+            os.close(dir_fd)
 
     def _read_blob(self, key: str) -> bytes:
         try:
