@@ -4,6 +4,9 @@
 ``WorkspaceStore`` at ``app.state.workspaces``. Errors become
 ``{"error": {"code", "message"}}`` with a status chosen by errno code. Tool-level failures
 are not HTTP errors: they come back as 200 with the tool's own ``{"error": ...}`` value.
+
+Files carry an ETag (their version); ``PUT`` with ``If-Match`` writes only over that version
+and ``If-None-Match: *`` only creates, so HTTP clients can avoid lost updates too (412).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from fastapi.routing import APIRoute
 
 from workspace import (
     TOOL_NAMES,
+    Conflict,
     InvalidArgument,
     NotFound,
     WorkspaceError,
@@ -100,6 +104,19 @@ def _int(value: str | None, default: int, what: str) -> int:
         raise InvalidArgument(f"{what} must be an integer") from exc
 
 
+def _precondition(request: Request) -> int | None:
+    """``If-Match: "<version>"`` (the ETag GET returned) or ``If-None-Match: *`` (create only)."""
+    if_match = request.headers.get("if-match")
+    if request.headers.get("if-none-match", "").strip() == "*":
+        return 0
+    if if_match is None:
+        return None
+    try:
+        return int(if_match.strip().removeprefix("W/").strip('"'))
+    except ValueError as exc:
+        raise InvalidArgument(f"If-Match must be an ETag from this service, got {if_match!r}") from exc
+
+
 def workspace_router() -> APIRouter:
     """Routes under ``/v1/workspaces``; the store comes from ``request.app.state.workspaces``."""
     router = APIRouter(prefix="/v1/workspaces", route_class=_WorkspaceErrorsRoute, tags=["workspaces"])
@@ -158,9 +175,13 @@ def workspace_router() -> APIRouter:
     async def put_file(request: Request, ws: str, path: str) -> Response:
         workspace = _store(request).workspace(ws)
         mime = request.headers.get("content-type") or "application/octet-stream"
+        condition = _precondition(request)
         existed = await workspace.exists(path or "/")
-        stat = await workspace.write_bytes(path or "/", await request.body(), mime)
-        return JSONResponse(stat.to_dict(), status_code=200 if existed else 201)
+        try:
+            stat = await workspace.write_bytes(path or "/", await request.body(), mime, if_version=condition)
+        except Conflict as exc:
+            return error_response(exc.code, str(exc), 412)
+        return JSONResponse(stat.to_dict(), status_code=200 if existed else 201, headers={"ETag": f'"{stat.version}"'})
 
     @router.delete("/{ws}/files/{path:path}")
     async def delete_file(request: Request, ws: str, path: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any
 
 from . import _paths
 from ._text import decode, looks_like_text, unified_diff
-from .errors import EditBatchError, InvalidArgument, LimitExceeded, NotFound, WorkspaceError
+from .errors import Conflict, EditBatchError, InvalidArgument, LimitExceeded, NotFound, WorkspaceError
 from .fs import Workspace
 
 __all__ = [
@@ -77,6 +77,7 @@ async def plan_edits(ws: Workspace, instructions: list[dict[str, Any]]) -> dict[
     if not isinstance(instructions, list):
         raise InvalidArgument("instructions must be a list")
     pending: dict[str, str | None] = {}
+    base_versions: dict[str, int] = {}
     edits: list[dict[str, Any]] = []
     for index, instruction in enumerate(instructions):
         if not isinstance(instruction, dict):
@@ -87,7 +88,9 @@ async def plan_edits(ws: Workspace, instructions: list[dict[str, Any]]) -> dict[
             raise InvalidArgument(f"instruction {index} needs a string path")
         path = _paths.normalize(raw_path)
         if path not in pending:
-            pending[path] = await ws.read_file(path)
+            found = await ws.read_with_stat(path)
+            pending[path] = decode(found[1]) if found is not None else None
+            base_versions[path] = found[0].version if found is not None else 0
         current = pending[path]
         options = instruction.get("options") or {}
         if not isinstance(options, dict):
@@ -119,6 +122,8 @@ async def plan_edits(ws: Workspace, instructions: list[dict[str, Any]]) -> dict[
         "edits": edits,
         "total_changed": sum(1 for e in edits if e["changed"]),
         "total_instructions": len(instructions),
+        # Version each file had when planned (0: absent); apply refuses to clobber a newer one.
+        "base_versions": base_versions,
     }
 
 
@@ -143,13 +148,19 @@ async def apply_edits(
     for index, edit in enumerate(plan["edits"]):
         if edit.get("changed"):
             final[edit["path"]] = (index, edit)
+    bases = plan.get("base_versions") or {}
     undo: list[tuple[str, tuple[bytes, str] | None]] = []
     for path, (index, edit) in final.items():
         try:
             before = await ws.read_with_stat(path)
             previous = (before[1], before[0].mime_type) if before is not None else None
             mime = previous[1] if previous is not None else _mime_for(edit)
-            await ws.write_bytes(path, str(edit["content"]).encode("utf-8"), mime)
+            # A plan from plan_edits carries the versions it read; None for a hand-made plan.
+            expected = bases.get(path)
+            if expected is not None and (before[0].version if before is not None else 0) != expected:
+                raise Conflict("changed since the edits were planned", path)
+            # The write itself is a compare-and-set, closing the gap after the check above.
+            await ws.write_bytes(path, str(edit["content"]).encode("utf-8"), mime, if_version=expected)
             undo.append((path, previous))
         except WorkspaceError as exc:
             operation = {"index": index, "kind": edit["instruction"].get("kind"), "path": path}

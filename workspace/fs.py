@@ -925,15 +925,25 @@ class Workspace:
 
     # --- writing -------------------------------------------------------------------------
 
-    async def write_bytes(self, path: str, data: bytes, mime: str = "application/octet-stream") -> Stat:
-        """Create or overwrite a file (following a symlink at ``path``); parents are created."""
-        return await self._write(path, _bytes_arg(data), _text_arg(mime, "mime"))
+    async def write_bytes(
+        self, path: str, data: bytes, mime: str = "application/octet-stream", *, if_version: int | None = None
+    ) -> Stat:
+        """Create or overwrite a file (following a symlink at ``path``); parents are created.
 
-    async def write_file(self, path: str, text: str, mime: str = "text/plain") -> Stat:
-        return await self._write(path, _text_arg(text, "text").encode("utf-8"), _text_arg(mime, "mime"))
+        ``if_version`` makes the write conditional (compare-and-set): the file must currently
+        have that version, or be absent when it is 0; otherwise ``Conflict`` and no change.
+        """
+        return await self._write(path, _bytes_arg(data), _text_arg(mime, "mime"), if_version)
 
-    async def _write(self, path: str, data: bytes, mime: str) -> Stat:
+    async def write_file(
+        self, path: str, text: str, mime: str = "text/plain", *, if_version: int | None = None
+    ) -> Stat:
+        return await self._write(path, _text_arg(text, "text").encode("utf-8"), _text_arg(mime, "mime"), if_version)
+
+    async def _write(self, path: str, data: bytes, mime: str, if_version: int | None = None) -> Stat:
         p = _paths.normalize(path)
+        if if_version is not None:
+            _int_arg(if_version, "if_version", 0)
         if len(data) > MAX_FILE_BYTES:
             raise LimitExceeded(f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}", p)
         async with self._txn(write=True) as t:
@@ -942,6 +952,10 @@ class Workspace:
                 raise NotDirectory("not a directory", blocker)
             if real == "/" or (found is not None and found.type == "directory"):
                 raise IsDirectory("illegal operation on a directory", p)
+            if if_version is not None:
+                current = found.version if found is not None else 0
+                if current != if_version:
+                    raise Conflict(f"expected version {if_version}, found {current}", p)
             await t.mkdirs(_paths.parent(real) or "/")
             return (await t.put_file(real, data, mime, found)).stat()
 

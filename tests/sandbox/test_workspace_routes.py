@@ -107,3 +107,17 @@ async def test_missing_store_is_a_clear_error(tmp_path: Path) -> None:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
         r = await c.get("/v1/workspaces")
     assert r.status_code == 503 and r.json()["error"]["code"] == "EUNAVAILABLE"
+
+
+async def test_conditional_put_prevents_lost_updates(client: httpx.AsyncClient) -> None:
+    url = "/v1/workspaces/main/files/doc.txt"
+    r = await client.put(url, content=b"v1", headers={"if-none-match": "*"})
+    assert r.status_code == 201
+    etag = (await client.get(url)).headers["etag"]
+    assert r.headers["etag"] == etag
+    assert (await client.put(url, content=b"v2", headers={"if-match": etag})).status_code == 200
+    stale = await client.put(url, content=b"v3", headers={"if-match": etag})
+    assert stale.status_code == 412 and stale.json()["error"]["code"] == "ECONFLICT"
+    assert (await client.put(url, content=b"x", headers={"if-none-match": "*"})).status_code == 412
+    assert (await client.put(url, content=b"x", headers={"if-match": "garbage"})).status_code == 400
+    assert (await client.get(url)).content == b"v2"

@@ -142,3 +142,30 @@ async def test_diff_helper_compares_two_files(ws: Workspace) -> None:
     await ws.write_file("/a", "1\n2\n")
     await ws.write_file("/b", "1\n3\n")
     assert "-2\n+3\n" in await diff(ws, "/a", "/b")
+
+
+async def test_apply_refuses_to_clobber_a_file_changed_since_planning(ws: Workspace) -> None:
+    await ws.write_file("/a.txt", "a")
+    await ws.write_file("/b.txt", "b")
+    plan = await plan_edits(ws, [
+        {"kind": "write", "path": "/a.txt", "content": "A"},
+        {"kind": "write", "path": "/b.txt", "content": "B"},
+    ])  # fmt: skip
+    await ws.write_file("/b.txt", "someone else")
+    with pytest.raises(EditBatchError) as exc:
+        await apply_edits(ws, plan)
+    assert exc.value.code == "ECONFLICT" and exc.value.rolled_back
+    assert await ws.read_file("/a.txt") == "a"
+    assert await ws.read_file("/b.txt") == "someone else"
+
+
+async def test_conditional_write_is_compare_and_set(ws: Workspace) -> None:
+    from workspace import Conflict
+
+    created = await ws.write_file("/cas.txt", "one", if_version=0)
+    with pytest.raises(Conflict):
+        await ws.write_file("/cas.txt", "again", if_version=0)
+    await ws.write_file("/cas.txt", "two", if_version=created.version)
+    with pytest.raises(Conflict):
+        await ws.write_file("/cas.txt", "stale", if_version=created.version)
+    assert await ws.read_file("/cas.txt") == "two"
