@@ -16,7 +16,7 @@ raw_paths = st.lists(pieces, max_size=12).map("/".join) | st.text(max_size=40).f
 
 
 @pytest.mark.fuzz
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(raw_paths)
 def test_normalize_never_climbs_above_root_and_is_idempotent(raw: str) -> None:
     p = normalize(raw)
@@ -59,7 +59,7 @@ async def _write_through_links(targets: list[str], writes: list[str]) -> None:
 
 
 @pytest.mark.fuzz
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     st.lists(link_targets, max_size=4),
     st.lists(st.lists(st.sampled_from(["a", "l0", "l1", "l2", "..", "x"]), min_size=1, max_size=5).map(

@@ -317,7 +317,7 @@ async def check(ops: list[tuple[Any, ...]]) -> None:
 
 
 @pytest.mark.fuzz
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(operation, min_size=1, max_size=25))
 def test_random_operations_match_the_in_memory_model(ops: list[tuple[Any, ...]]) -> None:
     asyncio.run(check(ops))
