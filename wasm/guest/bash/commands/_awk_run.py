@@ -51,11 +51,16 @@ class _Return(Exception):
 
 
 class RecordReader:
-    """Splits a stream of byte chunks into records according to RS."""
+    """Splits a stream of byte chunks into records according to RS.
+
+    ``buf[pos:]`` is the unread text; consuming a record only moves ``pos`` (slicing the
+    buffer per record would make a single large chunk quadratic to read).
+    """
 
     def __init__(self, chunks: Iterator[bytes]) -> None:
         self.chunks = chunks
         self.buf = ""
+        self.pos = 0
         self.eof = False
 
     def _fill(self) -> bool:
@@ -63,50 +68,50 @@ class RecordReader:
             return False
         for chunk in self.chunks:
             if chunk:
-                self.buf += chunk.decode("latin-1")
+                self.buf = self.buf[self.pos :] + chunk.decode("latin-1")
+                self.pos = 0
                 return True
         self.eof = True
         return False
 
+    def _take_rest(self) -> str | None:
+        if self.pos < len(self.buf):
+            record = self.buf[self.pos :]
+            self.buf = ""
+            self.pos = 0
+            return record
+        return None
+
     def read(self, rs: str) -> str | None:
-        if rs == "\n" or (len(rs) == 1):
-            start = 0
+        if len(rs) == 1:
             while True:
-                cut = self.buf.find(rs, start)
+                cut = self.buf.find(rs, self.pos)
                 if cut >= 0:
-                    record = self.buf[:cut]
-                    self.buf = self.buf[cut + 1 :]
+                    record = self.buf[self.pos : cut]
+                    self.pos = cut + 1
                     return record
-                start = len(self.buf)
                 if not self._fill():
-                    if self.buf:
-                        record, self.buf = self.buf, ""
-                        return record
-                    return None
+                    return self._take_rest()
         if rs == "":
             return self._read_paragraph()
         return self._read_regex(rs)
 
     def _read_paragraph(self) -> str | None:
         while True:
-            stripped = self.buf.lstrip("\n")
-            if stripped or self.eof:
-                self.buf = stripped
+            while self.pos < len(self.buf) and self.buf[self.pos] == "\n":
+                self.pos += 1
+            if self.pos < len(self.buf) or not self._fill():
                 break
-            self.buf = stripped
-            if not self._fill():
-                break
+        rx = re.compile(r"\n\n+")
         while True:
-            m = re.search(r"\n\n+", self.buf)
+            m = rx.search(self.buf, self.pos)
             if m is not None and (m.end() < len(self.buf) or self.eof):
-                record = self.buf[: m.start()]
-                self.buf = self.buf[m.end() :]
+                record = self.buf[self.pos : m.start()]
+                self.pos = m.end()
                 return record
             if not self._fill():
-                if self.buf:
-                    record, self.buf = self.buf.rstrip("\n"), ""
-                    return record
-                return None
+                rest = self._take_rest()
+                return rest.rstrip("\n") if rest is not None else None
 
     def _read_regex(self, rs: str) -> str | None:
         try:
@@ -114,22 +119,22 @@ class RecordReader:
         except RegexError:
             rx = re.compile(re.escape(rs))
         while True:
-            m = rx.search(self.buf)
+            m = rx.search(self.buf, self.pos)
             if m is not None and m.end() > m.start() and (m.end() < len(self.buf) or self.eof):
-                record = self.buf[: m.start()]
-                self.buf = self.buf[m.end() :]
+                record = self.buf[self.pos : m.start()]
+                self.pos = m.end()
                 return record
             if not self._fill():
-                if self.buf:
-                    record, self.buf = self.buf, ""
-                    return record
-                return None
+                return self._take_rest()
 
 
 class Runtime:
     def __init__(self, ctx: CommandContext, items: list[Node], functions: dict[str, Node],
                  assigns: list[tuple[str, str]], operands: list[str]) -> None:
         self.ctx = ctx
+        self.ticks = 0
+        check = ctx.extras.get("check_time")
+        self.check_time: Callable[[], None] | None = check if callable(check) else None
         self.out: list[str] = []
         self.g: dict[str, Any] = {
             "FS": " ", "OFS": " ", "ORS": "\n", "RS": "\n", "NR": 0.0, "FNR": 0.0,
@@ -183,6 +188,12 @@ class Runtime:
     @staticmethod
     def noop() -> None:
         return None
+
+    def tick(self) -> None:
+        """Called on every loop iteration and function call: lets the shell's timeout fire."""
+        self.ticks += 1
+        if self.ticks & 1023 == 0 and self.check_time is not None:
+            self.check_time()
 
     # -- static analysis -------------------------------------------------------------
     def _array_params(self, functions: dict[str, Node]) -> dict[str, set[str]]:
@@ -277,17 +288,23 @@ class Runtime:
         self.split_done = False
 
     def split_record(self) -> None:
-        self.fields = self.split_text(self.record, self.g.get("FS", " "), self.g.get("RS") == "")
+        self.fields = self.split_text(self.record, self.g.get("FS", " "), raw=True)
         self.nf = len(self.fields)
         self.split_done = True
 
-    def split_text(self, text: str, fs: Any, paragraph: bool = False) -> list[str]:
+    def split_text(self, text: str, fs: Any, raw: bool = False) -> list[str]:
+        """Split like awk's field splitting; ``raw`` skips the numeric-string check
+        (record fields get it lazily, on access)."""
         if isinstance(fs, re.Pattern):
-            parts = fs.split(text) if text else []
+            parts = self._split_groups(fs, text) if text else []
         else:
             fs = self.to_str(fs)
             if fs == " ":
-                parts = re.split(r"[ \t\n]+", text.strip(" \t\n")) if text.strip(" \t\n") else []
+                if "\t" not in text and "\n" not in text:
+                    parts = [p for p in text.split(" ") if p]
+                else:
+                    stripped = text.strip(" \t\n")
+                    parts = re.split(r"[ \t\n]+", stripped) if stripped else []
             elif text == "":
                 parts = []
             elif fs == "":
@@ -296,12 +313,17 @@ class Runtime:
                 # mawk does not add newline as a separator in paragraph mode here.
                 parts = text.split(fs)
             else:
-                rx = self.regex(fs)
-                parts = rx.split(text) if rx.groups == 0 else self._split_groups(rx, text)
+                parts = self._split_groups(self.regex(fs), text)
+        if raw:
+            return parts
         return [mkfield(p) for p in parts]
 
     @staticmethod
     def _split_groups(rx: re.Pattern[str], text: str) -> list[str]:
+        """Split on non-empty matches only (unlike re.split, which also splits on empty
+        matches and returns groups)."""
+        if rx.groups == 0 and rx.search("") is None:
+            return rx.split(text)
         parts: list[str] = []
         pos = 0
         for m in rx.finditer(text):
@@ -320,7 +342,10 @@ class Runtime:
         if not self.split_done:
             self.split_record()
         if i <= self.nf:
-            return self.fields[i - 1]
+            value = self.fields[i - 1]
+            if type(value) is str:
+                value = self.fields[i - 1] = mkfield(value)
+            return value
         return UNINIT
 
     def set_field(self, i: int, value: Any) -> None:
@@ -709,6 +734,7 @@ class Runtime:
                     frame[params[i]] = item()  # type: ignore[operator]
             saved = self.frame
             self.depth += 1
+            self.tick()
             if self.depth > 1000:
                 self.depth = 0
                 raise AwkError("function call nesting too deep")
@@ -1161,6 +1187,7 @@ class Runtime:
 
         def while_() -> None:
             while to_bool(cond()):
+                self.tick()
                 try:
                     body()
                 except _Break:
@@ -1175,6 +1202,7 @@ class Runtime:
 
         def do_() -> None:
             while True:
+                self.tick()
                 try:
                     body()
                 except _Break:
@@ -1195,6 +1223,7 @@ class Runtime:
         def for_() -> None:
             init_fn()
             while to_bool(cond_fn()):
+                self.tick()
                 try:
                     body()
                 except _Break:
@@ -1480,6 +1509,7 @@ class Runtime:
                     record = self.next_main_record()
                     if record is None:
                         break
+                    self.tick()
                     g["NR"] = to_num(g["NR"]) + 1.0
                     g["FNR"] = to_num(g["FNR"]) + 1.0
                     self.record = record

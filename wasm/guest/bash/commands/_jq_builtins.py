@@ -815,6 +815,7 @@ def _range1(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
             raise JqError("Range bounds must be numeric")
         i = 0.0
         while i < n:
+            interp.tick()
             yield i
             i += 1
 
@@ -849,6 +850,7 @@ def _range3(interp: Interp, v: Value, env: Env, a: Closure, b: Closure, c: Closu
                         i += step
                 elif start < end:
                     while True:
+                        interp.tick()
                         yield i
 
 

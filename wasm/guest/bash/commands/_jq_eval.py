@@ -313,6 +313,8 @@ class Interp:
         self.stderr: Callable[[bytes], object] = lambda b: None
         self.current_filename: Value = None
         self.label_counter = 0
+        self.ticks = 0
+        self.check_time: Callable[[], None] | None = None
 
     # -- evaluation --------------------------------------------------------------------
     def eval(self, node: Node, v: Value, env: Env) -> Iterator[Value]:
@@ -629,7 +631,14 @@ class Interp:
                     raise
 
     # -- function calls ----------------------------------------------------------------
+    def tick(self) -> None:
+        """Called on every function call: lets the shell's timeout fire in endless filters."""
+        self.ticks += 1
+        if self.ticks & 63 == 0 and self.check_time is not None:
+            self.check_time()
+
     def call(self, node: Node, v: Value, env: Env) -> Iterator[Value]:
+        self.tick()
         name, args = node[1], node[2]
         key = (name, len(args))
         f = env.lookup_func(key)

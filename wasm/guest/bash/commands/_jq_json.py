@@ -8,6 +8,7 @@ exponent is below -4 or more than 15 past the last significant digit.
 from __future__ import annotations
 
 import json
+import json.encoder
 import math
 from typing import Any, Iterator
 
@@ -29,6 +30,8 @@ def type_name(v: Any) -> str:
 
 
 def format_number(x: float) -> str:
+    if -1e16 < x < 1e16 and x == int(x) and (x != 0 or math.copysign(1.0, x) > 0):
+        return str(int(x))
     if x != x:
         return "null"
     if x > DBL_MAX:
@@ -64,8 +67,12 @@ def format_number(x: float) -> str:
     return f"{sign}{digits[:decpt]}.{digits[decpt:]}"
 
 
+_ENCODE = json.encoder.encode_basestring
+_ENCODE_ASCII = json.encoder.encode_basestring_ascii
+
+
 def _encode_string(s: str, ascii_only: bool) -> str:
-    out = json.dumps(s, ensure_ascii=ascii_only)
+    out = _ENCODE_ASCII(s) if ascii_only else _ENCODE(s)
     if "\x7f" in out:
         out = out.replace("\x7f", "\\u007f")
     return out

@@ -354,6 +354,8 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         ctx.error("jq: 1 compile error")
         return 3
     interp.env_vars = dict(ctx.env)
+    timeout_hook = ctx.extras.get("check_time")
+    interp.check_time = timeout_hook if callable(timeout_hook) else None
     interp.stderr = ctx.stderr.write
     env = Env(interp.root_env)
     named = dict(o.named)

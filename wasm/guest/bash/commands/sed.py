@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator
 
 from ._sed_parse import Addr, Cmd, Parser, Regex, Repl, SedError
 from ._sed_regex import argv_text, bytes_text
@@ -109,6 +109,10 @@ class _Sed:
         self.input: _Input | None = None
         self.inplace_target: str | None = None
         self.missing_newline = False
+        self.ticks = 0
+        check = ctx.extras.get("check_time")
+        # The shell's timeout hook: a branch loop like ":a;ba" must still time out.
+        self.check_time: Callable[[], None] | None = check if callable(check) else None
         for cmd in cmds:
             if cmd.a1 is not None and cmd.a1.kind == "zero":
                 cmd.active = True
@@ -118,13 +122,15 @@ class _Sed:
         sep = self.sep.encode()
         pending = b""
         for chunk in chunks:
-            pending += chunk
+            data = pending + chunk if pending else chunk
+            start = 0
             while True:
-                cut = pending.find(sep)
+                cut = data.find(sep, start)
                 if cut < 0:
                     break
-                yield pending[:cut].decode("latin-1"), True
-                pending = pending[cut + 1 :]
+                yield data[start:cut].decode("latin-1"), True
+                start = cut + 1
+            pending = data[start:]
         if pending:
             yield pending.decode("latin-1"), False
 
@@ -459,6 +465,9 @@ class _Sed:
             while pc < ncmds and not end_cycle:
                 cmd = cmds[pc]
                 pc += 1
+                self.ticks += 1
+                if self.ticks & 4095 == 0 and self.check_time is not None:
+                    self.check_time()
                 sel = self.selected(cmd, ps)
                 if cmd.negate:
                     sel = not sel
