@@ -1163,8 +1163,10 @@ class Workspace:
 
         return await take_snapshot(self, max_files=max_files, max_file_bytes=max_file_bytes)
 
-    async def write_back(self, snap: Snapshot, host_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    async def write_back(
+        self, snap: Snapshot, host_dir: str | os.PathLike[str], *, max_new_entries: int = 10_000
+    ) -> dict[str, Any]:
         """See ``workspace.snapshot.write_back``."""
         from .snapshot import write_back
 
-        return await write_back(self, snap, host_dir)
+        return await write_back(self, snap, host_dir, max_new_entries=max_new_entries)

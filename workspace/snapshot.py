@@ -378,6 +378,23 @@ def _scan(host_dir: str, snap: Snapshot) -> _HostScan:
     return scan
 
 
+def _cap_new_entries(scan: _HostScan, snap: Snapshot, limit: int) -> None:
+    new_dirs = sorted(d for d in scan.dirs if d not in snap.directories)
+    new_files = sorted(f for f in scan.files if f not in snap.files)
+    if len(new_dirs) + len(new_files) <= limit:
+        return
+    # Directories first, so every kept file still has its parents.
+    keep_dirs = new_dirs[:limit]
+    keep_files = new_files[: max(0, limit - len(keep_dirs))]
+    dropped = len(new_dirs) + len(new_files) - len(keep_dirs) - len(keep_files)
+    kept = set(keep_dirs) | set(keep_files)
+    scan.dirs = {d for d in scan.dirs if d in snap.directories or d in kept}
+    scan.files = {p: h for p, h in scan.files.items() if p in snap.files or p in kept}
+    scan.errors.append(
+        f"Skipped {dropped} new files and directories over the limit of {limit} new entries per write-back"
+    )
+
+
 def _read_host_file(host_path: str) -> bytes:
     # O_NOFOLLOW: never read through a link swapped in after the scan; O_NONBLOCK: a FIFO
     # swapped in cannot hang us, and fstat then rejects it.
@@ -406,8 +423,23 @@ def _protected_ancestor(path: str, protected: frozenset[str]) -> str | None:
     return next((a for a in _paths.ancestors(path) if a in protected), None)
 
 
-async def write_back(ws: Workspace, snap: Snapshot, host_dir: str | os.PathLike[str]) -> dict[str, Any]:
-    """Apply what changed in ``host_dir`` since ``snap`` to the workspace, in one transaction."""
+DEFAULT_MAX_NEW_ENTRIES = 10_000
+
+
+async def write_back(
+    ws: Workspace,
+    snap: Snapshot,
+    host_dir: str | os.PathLike[str],
+    *,
+    max_new_entries: int = DEFAULT_MAX_NEW_ENTRIES,
+) -> dict[str, Any]:
+    """Apply what changed in ``host_dir`` since ``snap`` to the workspace, in one transaction.
+
+    At most ``max_new_entries`` new files and directories are taken (in path order); a
+    script that floods its directory gets one error naming how many were left out.
+    """
+    if isinstance(max_new_entries, bool) or not isinstance(max_new_entries, int) or max_new_entries < 0:
+        raise InvalidArgument("max_new_entries must be a non-negative integer")
     root = os.fspath(host_dir)
     try:
         root_mode = os.lstat(root).st_mode
@@ -416,16 +448,17 @@ async def write_back(ws: Workspace, snap: Snapshot, host_dir: str | os.PathLike[
     if not stat_mod.S_ISDIR(root_mode):
         raise InvalidArgument(f"host directory {root} is not a directory")
     # Scanning and reading the host tree is blocking I/O: keep it off the event loop.
-    new_dirs, writes, gone_files, gone_dirs, errors = await asyncio.to_thread(_plan, root, snap)
+    new_dirs, writes, gone_files, gone_dirs, errors = await asyncio.to_thread(_plan, root, snap, max_new_entries)
     return await _apply(ws, snap, new_dirs, writes, gone_files, gone_dirs, errors)
 
 
 _Plan = tuple[list[str], list[tuple[str, bytes, "SnapshotFile | None"]], list[str], list[str], list[str]]
 
 
-def _plan(root: str, snap: Snapshot) -> _Plan:
+def _plan(root: str, snap: Snapshot, max_new_entries: int) -> _Plan:
     """Compare the host tree with the snapshot: the four steps' inputs, plus errors."""
     scan = _scan(root, snap)
+    _cap_new_entries(scan, snap, max_new_entries)
     errors = list(scan.errors)
     protected = snap.protected
     snap_dirs = set(snap.directories)

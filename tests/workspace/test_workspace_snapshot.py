@@ -283,3 +283,18 @@ async def test_async_materialise_round_trip_and_cleanup(ws: Workspace) -> None:
         async with materialise_async(snap) as root:
             raise ValueError("script failed")
     assert not os.path.exists(root)
+
+
+async def test_a_flood_of_new_files_is_capped_with_one_error(ws: Workspace) -> None:
+    await ws.write_file("/kept.txt", "k")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        host(root, "/flood").mkdir()
+        for i in range(30):
+            host(root, f"/flood/{i:02}.txt").write_text(str(i))
+        host(root, "/kept.txt").write_text("changed")
+        report = await ws.write_back(snap, root, max_new_entries=11)
+    assert report["changed_files"]["directories_created"] == ["/flood"]
+    assert report["changed_files"]["created"] == [f"/flood/{i:02}.txt" for i in range(10)]
+    assert report["changed_files"]["updated"] == ["/kept.txt"]  # changes to existing files are not capped
+    assert any("Skipped 20 new files and directories" in e for e in report["errors"])
