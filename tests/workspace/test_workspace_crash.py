@@ -54,7 +54,7 @@ def _run_and_kill(db: Path, blobs: Path | None, threshold: int, delay: float) ->
 async def _check(db: Path, blobs: Path | None, threshold: int) -> int:
     async with aiosqlite.connect(db) as conn:
         async with conn.execute("PRAGMA integrity_check") as cur:
-            assert await cur.fetchall() == [("ok",)]
+            assert [tuple(r) for r in await cur.fetchall()] == [("ok",)]
     async with await WorkspaceStore.open(db, blobs, spill_threshold=threshold, orphan_grace_s=None) as store:
         ws = store.workspace()
         await store.collect_orphans(min_age_s=0)

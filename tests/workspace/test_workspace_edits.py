@@ -1,5 +1,7 @@
 """The state.* edit helpers of workspace.edits: acceptance cases 21-24 and cumulative plans."""
 
+from typing import Any
+
 import pytest
 
 from workspace import (
@@ -58,7 +60,7 @@ async def test_search_text_options(ws: Workspace) -> None:
 
 async def test_plan_edits_writes_nothing_and_apply_writes_both(ws: Workspace) -> None:  # case 23
     await ws.write_file("/code.py", "x = foo()\n")
-    instructions = [
+    instructions: list[dict[str, Any]] = [
         {"kind": "replace", "path": "/code.py", "search": "foo", "replacement": "bar"},
         {"kind": "write_json", "path": "/state.json", "value": {"count": 2}},
     ]

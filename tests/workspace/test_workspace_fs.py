@@ -417,7 +417,7 @@ async def test_cancelled_await_on_a_commit_that_happened_keeps_the_blob(tmp_path
 
             return commit_then_cancel()
 
-        conn.execute = execute_then_cancel_on_commit  # type: ignore[method-assign]
+        conn.execute = execute_then_cancel_on_commit  # type: ignore[method-assign, assignment]
         with pytest.raises(asyncio.CancelledError):
             await ws.write_file("/f", "new content")
         conn.execute = real_execute  # type: ignore[method-assign]

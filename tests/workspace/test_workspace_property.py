@@ -217,7 +217,9 @@ class Model:
         if kind != "directory":
             raise ModelError("ENOTDIR")
         kids = [q for q in self._children(real) if up(q) == real]
-        name = lambda q: q.rsplit("/", 1)[1]  # noqa: E731
+        def name(q: str) -> str:
+            return q.rsplit("/", 1)[1]
+
         return [
             *sorted(name(q) for q in kids if q in self.dirs),
             *sorted(name(q) for q in kids if q in self.files),

@@ -19,7 +19,7 @@ async def test_open_creates_wal_database_with_recorded_migrations(tmp_path: Path
             assert await cur.fetchone() == ("wal",)
         async with conn.execute("SELECT component, version FROM schema_migrations ORDER BY version") as cur:
             rows = await cur.fetchall()
-    assert rows == [("workspace", v) for v, _ in WORKSPACE_MIGRATIONS]
+    assert [tuple(r) for r in rows] == [("workspace", v) for v, _ in WORKSPACE_MIGRATIONS]
 
 
 async def test_another_component_adds_its_own_versioned_tables(tmp_path: Path) -> None:
