@@ -134,6 +134,7 @@ class Isolate:
     def __init__(self, runtime: GuestRuntime, limits: Limits, preopens: Sequence[Preopen]) -> None:
         self._runtime = runtime
         self._limits = limits
+        self.preopens = tuple(preopens)
         self._store: wasmtime.Store | None = wasmtime.Store(runtime.engine)
         self._store.set_limits(memory_size=limits.memory_bytes)
         self._store.set_epoch_deadline(1)
@@ -143,6 +144,13 @@ class Isolate:
         self._store.set_wasi(wasi)
         with _translated_traps(runtime):
             self._instance = runtime.linker.instantiate(self._store, runtime.component)
+
+    def set_limits(self, limits: Limits) -> None:
+        """Adopt new limits before the call (memory applies to growth from here on)."""
+        if self._store is None:
+            raise SandboxError("isolate already used and closed")
+        self._store.set_limits(memory_size=limits.memory_bytes)
+        self._limits = limits
 
     def __enter__(self) -> "Isolate":
         return self

@@ -1,0 +1,150 @@
+"""Isolate benchmark: compile, load, fresh execute, host-call round trip, throughput.
+
+    .venv/bin/python benchmarks/isolate.py [--runs 200] [--calls 10000] [--skip-compile]
+
+Prints medians and percentiles; these machines are noisy, so compare ratios across runs
+rather than single figures. Targets (2-core machine, worker hop included): p50 fresh
+execute <= 5 ms through the Python API and <= 7 ms over HTTP; host-call round trip
+<= 0.2 ms; >= 300 trivial executes per second over HTTP.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from sandbox import AsyncSandbox, Limits
+from sandbox.build import ensure_component
+from sandbox.engine import ensure_compiled, load_compiled, make_engine
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def row(name: str, value: str, target: str = "") -> None:
+    print(f"| {name:<46} | {value:>22} | {target:<12} |")
+
+
+def measure_compile() -> None:
+    built = ensure_component()
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy2(built.path, Path(tmp) / built.path.name)
+        shutil.copy2(built.path.with_suffix(".json"), Path(tmp) / built.path.with_suffix(".json").name)
+        started = time.perf_counter()
+        ensure_compiled(Path(tmp), progress=lambda _m: None)
+        row("first compile of the guest (Cranelift)", f"{time.perf_counter() - started:.1f} s")
+
+
+def measure_load() -> None:
+    guest = ensure_compiled(progress=lambda _m: None)
+    times = []
+    for _ in range(10):
+        engine = make_engine()
+        started = time.perf_counter()
+        load_compiled(engine, guest, verify=False)
+        times.append((time.perf_counter() - started) * 1000)
+    row("load of the cached compiled guest (median)", f"{statistics.median(times):.1f} ms")
+
+
+async def measure_api(runs: int, calls: int) -> None:
+    async with AsyncSandbox(tools={"add": lambda a, b: a + b}, workers=2) as box:
+        for _ in range(20):
+            await box.execute("1 + 1")
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            outcome = await box.execute("1 + 1")
+            times.append((time.perf_counter() - started) * 1000)
+            assert outcome.result == 2
+        row(f"fresh execute of 1+1, Python API (n={runs})",
+            f"p50 {pct(times, 50):.2f} / p99 {pct(times, 99):.2f} ms", "p50 <= 5 ms")
+        code = f"for i in range({calls}):\n    tools.add(i, 1)"
+        baseline = await box.execute(f"for i in range({calls}):\n    (lambda a, b: a + b)(i, 1)",
+                                     limits=Limits(max_host_calls=calls))
+        outcome = await box.execute(code, limits=Limits(max_host_calls=calls, deadline_s=120))
+        assert outcome.status == "completed", outcome
+        per_call = (outcome.duration_ms - baseline.duration_ms) / calls
+        row(f"host-call round trip (n={calls})", f"{per_call:.3f} ms", "<= 0.2 ms")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def measure_http(runs: int) -> None:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as data:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "sandbox.cli", "serve", "--port", str(port), "--data-dir", data,
+             "--log-level", "warning"], env={**os.environ, "SANDBOX_TOKEN": ""})
+        try:
+            url = f"http://127.0.0.1:{port}"
+            async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+                for _ in range(600):
+                    try:
+                        if (await client.get("/healthz")).status_code == 200:
+                            break
+                    except httpx.TransportError:
+                        pass
+                    await asyncio.sleep(0.1)
+                for _ in range(20):
+                    await client.post("/v1/execute", json={"code": "1 + 1"})
+                times = []
+                for _ in range(runs):
+                    started = time.perf_counter()
+                    response = await client.post("/v1/execute", json={"code": "1 + 1"})
+                    times.append((time.perf_counter() - started) * 1000)
+                    assert response.json()["result"] == 2
+                row(f"fresh execute of 1+1 over HTTP (n={runs})",
+                    f"p50 {pct(times, 50):.2f} / p99 {pct(times, 99):.2f} ms", "p50 <= 7 ms")
+                for callers in (2, 8):
+                    total = 400
+                    queue = list(range(total))
+
+                    async def caller() -> None:
+                        while queue:
+                            queue.pop()
+                            response = await client.post("/v1/execute", json={"code": "1 + 1"})
+                            assert response.json()["result"] == 2
+
+                    started = time.perf_counter()
+                    await asyncio.gather(*(caller() for _ in range(callers)))
+                    rate = total / (time.perf_counter() - started)
+                    row(f"executes per second over HTTP, {callers} callers", f"{rate:.0f} /s", ">= 300 /s")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--calls", type=int, default=10_000)
+    parser.add_argument("--skip-compile", action="store_true")
+    args = parser.parse_args()
+    print(f"| {'measure':<46} | {'figure':>22} | {'target':<12} |")
+    print(f"|{'-' * 48}|{'-' * 24}|{'-' * 14}|")
+    if not args.skip_compile:
+        measure_compile()
+    measure_load()
+    asyncio.run(measure_api(args.runs, args.calls))
+    asyncio.run(measure_http(args.runs))
+
+
+if __name__ == "__main__":
+    main()
