@@ -16,6 +16,7 @@ Invariants the code relies on:
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import re
@@ -375,7 +376,11 @@ class _Txn:
             key = uuid.uuid4().hex
             # Registered before writing so a failed or cancelled write is still cleaned up.
             self.new_blobs.append(key)
-            await asyncio.to_thread(self.store._write_blob, key, data)
+            try:
+                await asyncio.to_thread(self.store._write_blob, key, data)
+            except OSError as exc:
+                code = errno.errorcode.get(exc.errno or 0, "EIO")
+                raise WorkspaceError(f"could not store the file's blob: {exc.strerror}", path, code=code) from exc
             storage, content = "blob", None
         version = self.next_version()
         if existing is not None:

@@ -1,6 +1,7 @@
 """Filesystem behaviour of workspace.fs: acceptance cases 1-20 and the reference flaws fixed."""
 
 import asyncio
+import errno
 from pathlib import Path
 
 import pytest
@@ -435,3 +436,20 @@ async def test_failed_transaction_removes_the_blob_it_wrote(tmp_path: Path) -> N
                 await t.mkdirs("/d/big/sub")  # a file in the chain: the whole transaction fails
         assert [p for p in (tmp_path / "blobs").rglob("*") if p.is_file()] == []
         assert await ws.exists("/d") is False
+
+
+async def test_a_failing_blob_write_is_a_workspace_error_and_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=4) as store:
+        ws = store.workspace()
+        await ws.write_file("/f", "ab")
+
+        def disk_full(key: str, data: bytes) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(store, "_write_blob", disk_full)
+        with pytest.raises(WorkspaceError) as exc:
+            await ws.write_file("/f", "0123456789")
+        assert exc.value.code == "ENOSPC" and str(exc.value).startswith("ENOSPC")
+        assert await ws.read_file("/f") == "ab"
