@@ -75,6 +75,8 @@ def test_quoting_matches_coreutils_shell_escape() -> None:
     assert quote_always("a b") == "'a b'"
     assert quote_always("it's") == '"it\'s"'
     assert quote_always("a\nb") == "'a'$'\\n''b'"
+    assert quote_always("\nx") == "''$'\\n''x'"
+    assert quote_always("x\udcff") == "'x'$'\\377'"  # an undecodable byte, as octal
 
 
 def test_messages_use_curly_quotes_in_a_utf8_locale(tmp_path: Path) -> None:

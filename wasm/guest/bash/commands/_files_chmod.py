@@ -169,7 +169,7 @@ def chmod(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 continue
             changed = old != new
             if "v" in flags or ("c" in flags and changed):
-                yield _chmod_report(path_name, old, new, changed).encode()
+                yield _chmod_report(path_name, old, new, changed).encode("utf-8", "surrogateescape")
     return status
 
 

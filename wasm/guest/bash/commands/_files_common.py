@@ -113,23 +113,38 @@ def quote_if_needed(name: str) -> str:
     return _shell_quote(name, always=False)
 
 
+def _is_raw(c: str) -> bool:
+    """A control character, or an undecodable byte carried as a surrogate escape."""
+    return ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF
+
+
 def _shell_quote(name: str, always: bool) -> str:
     if not always and not _needs_quotes(name):
         return name
-    if not any(ord(c) < 32 or ord(c) == 127 for c in name):
+    if not any(_is_raw(c) for c in name):
         if "'" not in name:
             return "'" + name + "'"
         if not any(c in name for c in '"$`\\'):
             return '"' + name + '"'
         return "'" + name.replace("'", "'\\''") + "'"
-    # Control characters: GNU alternates '...' runs with $'\n' runs.
+    # Control characters and invalid bytes: GNU alternates '...' runs with $'\ooo' runs,
+    # opening with '' when the name starts with one.
     escapes = {"\n": "n", "\t": "t", "\r": "r", "\a": "a", "\b": "b", "\f": "f", "\v": "v"}
-    out: list[str] = []
-    for run in re.findall(r"[\x00-\x1f\x7f]+|[^\x00-\x1f\x7f]+", name):
-        if ord(run[0]) < 32 or ord(run[0]) == 127:
-            out.append("$'" + "".join("\\" + escapes.get(c, "%03o" % ord(c)) for c in run) + "'")
+    out: list[str] = ["''"] if _is_raw(name[0]) else []
+    start = 0
+    while start < len(name):
+        raw = _is_raw(name[start])
+        end = start
+        while end < len(name) and _is_raw(name[end]) == raw:
+            end += 1
+        run = name[start:end]
+        if raw:
+            codes = (escapes.get(c, "%03o" % (ord(c) - 0xDC00 if ord(c) >= 0xDC80 else ord(c)))
+                     for c in run)
+            out.append("$'" + "".join("\\" + code for code in codes) + "'")
         else:
             out.append("'" + run.replace("'", "'\\''") + "'")
+        start = end
     return "".join(out)
 
 

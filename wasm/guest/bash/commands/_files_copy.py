@@ -210,7 +210,7 @@ def _copy(
                 return False
             created = True
         if verbose:
-            yield f"{q(src)} -> {q(dst)}\n".encode()
+            yield f"{q(src)} -> {q(dst)}\n".encode("utf-8", "surrogateescape")
         ok = True
         try:
             children = sorted(os.listdir(src_real))
@@ -268,7 +268,7 @@ def _copy(
             ctx.error(f"cp: cannot create regular file {q(dst)}: {reason}")
         return False
     if verbose:
-        yield f"{q(src)} -> {q(dst)}\n".encode()
+        yield f"{q(src)} -> {q(dst)}\n".encode("utf-8", "surrogateescape")
     return True
 
 
@@ -369,7 +369,7 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         move_modes(ctx, src_real, dst_real)
         if verbose:
-            yield f"renamed {q(src)} -> {q(dst)}\n".encode()
+            yield f"renamed {q(src)} -> {q(dst)}\n".encode("utf-8", "surrogateescape")
     return status
 
 
@@ -451,7 +451,7 @@ def ln(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         if "v" in flags:
             arrow = "->" if symbolic else "=>"
-            yield f"{q(link)} {arrow} {q(target)}\n".encode()
+            yield f"{q(link)} {arrow} {q(target)}\n".encode("utf-8", "surrogateescape")
     return status
 
 

@@ -69,7 +69,7 @@ def with_help(name: str, command: Command) -> Command:
             if arg == "--":
                 break
             if arg in ("--help", "--version"):
-                yield (help_text(name) if arg == "--help" else version_text(name)).encode()
+                yield (help_text(name) if arg == "--help" else version_text(name)).encode("utf-8", "surrogateescape")
                 return 0
         return (yield from command(ctx, argv))
 

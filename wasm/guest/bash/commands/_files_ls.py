@@ -262,7 +262,7 @@ def _list_dir(
     entries = _sorted(o, entries)
     if o.long or o.blocks:
         total = sum(usage_blocks(e.info) for e in entries if e.info is not None)
-        yield b"total " + (human(total * 1024) if o.human else str(total)).encode() + b"\n"
+        yield b"total " + (human(total * 1024) if o.human else str(total)).encode("utf-8", "surrogateescape") + b"\n"
     yield from _emit(o, entries, ctx)
     if o.recursive:
         for entry in entries:

@@ -87,7 +87,7 @@ def mkdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 if mode is not None and i == len(parts) - 1:
                     set_mode(ctx, real, mode)
                 if verbose:
-                    yield f"mkdir: created directory {q(sub)}\n".encode()
+                    yield f"mkdir: created directory {q(sub)}\n".encode("utf-8", "surrogateescape")
             continue
         real = host(ctx, name)
         try:
@@ -99,7 +99,7 @@ def mkdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
         if mode is not None:
             set_mode(ctx, real.rstrip("/"), mode)
         if verbose:
-            yield f"mkdir: created directory {q(name)}\n".encode()
+            yield f"mkdir: created directory {q(name)}\n".encode("utf-8", "surrogateescape")
     return status
 
 
@@ -127,7 +127,7 @@ def rmdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     targets.append(stripped)
         for index, target in enumerate(targets):
             if "v" in flags:
-                yield f"rmdir: removing directory, {q(target)}\n".encode()
+                yield f"rmdir: removing directory, {q(target)}\n".encode("utf-8", "surrogateescape")
             real = host(ctx, target, follow=False)
             try:
                 info = os.lstat(real.rstrip("/") or "/")
@@ -291,7 +291,7 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 continue
             forget_mode(ctx, real.rstrip("/"))
             if "v" in flags:
-                yield f"removed directory {q(name)}\n".encode()
+                yield f"removed directory {q(name)}\n".encode("utf-8", "surrogateescape")
             continue
         if interactive is not None and not interactive(f"remove {kind_name(info)} {q(name)}"):
             continue
@@ -303,7 +303,7 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         forget_mode(ctx, real)
         if "v" in flags:
-            yield f"removed {q(name)}\n".encode()
+            yield f"removed {q(name)}\n".encode("utf-8", "surrogateescape")
     return status
 
 
@@ -337,7 +337,7 @@ def _rm_tree(
             ok = False
             continue
         if verbose:
-            yield f"removed {q(child_name)}\n".encode()
+            yield f"removed {q(child_name)}\n".encode("utf-8", "surrogateescape")
     if ask is not None and not ask(f"remove directory {q(name)}"):
         return ok
     try:
@@ -347,7 +347,7 @@ def _rm_tree(
         return False
     forget_mode(ctx, real)
     if verbose:
-        yield f"removed directory {q(name)}\n".encode()
+        yield f"removed directory {q(name)}\n".encode("utf-8", "surrogateescape")
     return ok
 
 
