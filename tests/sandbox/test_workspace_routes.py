@@ -121,3 +121,21 @@ async def test_conditional_put_prevents_lost_updates(client: httpx.AsyncClient) 
     assert (await client.put(url, content=b"x", headers={"if-none-match": "*"})).status_code == 412
     assert (await client.put(url, content=b"x", headers={"if-match": "garbage"})).status_code == 400
     assert (await client.get(url)).content == b"v2"
+
+
+async def test_every_tool_is_reachable_over_http(client: httpx.AsyncClient) -> None:
+    async def call(tool: str, **args: object) -> dict[str, object]:
+        r = await client.post(f"/v1/workspaces/w/tools/{tool}", json=args)
+        assert r.status_code == 200, r.text
+        body: dict[str, object] = r.json()
+        return body
+
+    await call("write", path="/src/a.py", content="x = 1\n")
+    assert await call("edit", path="/src/a.py", old_string="x = 1", new_string="x = 2") == {
+        "path": "/src/a.py", "replaced": True, "lines": 1,
+    }  # fmt: skip
+    assert (await call("list", path="/src"))["entries"] == ["a.py (6 B)"]
+    assert (await call("find", pattern="**/*.py"))["files"] == ["/src/a.py"]
+    assert (await call("grep", query="x = 2"))["matches"] == ["/src/a.py:1: x = 2"]
+    assert await call("delete", path="/src", recursive=True) == {"deleted": "/src"}
+    assert await call("read", path="/src/a.py") == {"error": "File not found: /src/a.py"}
