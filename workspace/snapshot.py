@@ -19,10 +19,11 @@ Decisions, each the answer to a question the reference leaves open:
 - **Symlinks are not materialised.** Each is listed as skipped with reason ``symlink`` and
   protected. The host directory therefore holds no link that could redirect a write outside
   it, and a link the script creates is refused at write-back (reported in ``errors``).
-- Materialise makes a fresh ``0700`` directory under the temp root (or ``root``), recreates
-  the directories and loaded files, adds the sandbox's scratch directories (``/tmp``,
-  ``/bin``, ``/usr``, ``/dev``, ``/proc``, ``/sys``) where the workspace has nothing of that
-  name, and removes the whole tree on exit, failure included.
+- Materialise makes a fresh ``0700`` directory under ``root`` (default: ``/dev/shm`` when
+  usable, else the temp dir; see ``default_materialise_root``), recreates the directories
+  and loaded files, adds the sandbox's scratch directories (``/tmp``, ``/bin``, ``/usr``,
+  ``/dev``, ``/proc``, ``/sys``) where the workspace has nothing of that name, and removes
+  the whole tree on exit, failure included.
 - Write-back scans the host directory without following anything. Symlinks, FIFOs, sockets,
   devices, names that are not UTF-8 and paths over 4,096 characters are refused and reported,
   never followed. A scratch path is ignored unless the workspace had an entry there at
@@ -33,7 +34,9 @@ Decisions, each the answer to a question the reference leaves open:
   now absent removed deepest first; original directories now absent removed deepest first
   unless a protected path is inside ("Skipped deleting protected workspace directory: <p>").
   All of it commits in **one transaction**; inside it the removals run before the creations,
-  so a path whose type changed (file <-> directory) is freed before it is reused.
+  so a path whose type changed (file <-> directory) is freed before it is reused. Files
+  whose inode, size, mtime and ctime still equal what materialise wrote are known untouched
+  and not re-read (see ``_settled``); at most ``max_new_entries`` new paths are taken.
 - **No lost updates.** Each loaded file carries the version it had at snapshot time. The
   rule: *whenever the stored entry changed since the snapshot, the stored entry wins.* An
   update or delete of a file whose version moved, a create where something has appeared
