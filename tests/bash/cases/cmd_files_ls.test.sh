@@ -147,3 +147,16 @@ ls --sort=bogus 2>&1; echo "status=$?"
 touch a10 a9 a1 x.c y.b z
 ls -v
 ls -X
+### ls-awkward-names
+touch 'a b' "it's" $'n\nl' -- '-dash'
+ls
+ls -- -dash 'a b'
+ls -Q
+ls nosuch $'x\ny' $'\nlead' 2>&1
+echo "status=$?"
+### awkward-names-in-other-commands
+touch 'a b' "it's"
+rm -v 'a b'
+stat -c %N "it's"
+mv -v "it's" 'q"x'
+find . -type f
