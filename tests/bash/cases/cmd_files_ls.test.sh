@@ -160,3 +160,16 @@ rm -v 'a b'
 stat -c %N "it's"
 mv -v "it's" 'q"x'
 find . -type f
+### ls-ignore-and-hide
+mkdir node_modules src
+touch a.py b.txt c~ .h~
+ls -I node_modules
+ls --ignore='*.py' -a
+ls --hide='*.py'
+ls --hide='*.py' -A
+ls -B
+### ls-width-option
+for i in $(seq 1 12); do touch "long_name_$i"; done
+ls -w 40 -C
+ls -w 0 -C
+ls -w 30 -m

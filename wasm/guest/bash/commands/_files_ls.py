@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import stat as st
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generator, Iterator
 
 from ._files_common import (
@@ -27,16 +28,20 @@ from ._files_common import (
     usage_blocks,
     usage_fail,
 )
+from ._files_glob import glob_regex
 from .base import CommandContext, CommandResult
 
 _SPEC = OptSpec(
-    "aAdFlpRrSths1UCxiLGnogNqkvXcuQbm",
+    "aAdFlpRrSths1UCxiLGnogNqkvXcuQbmHI:w:B",
     {
         "all": "a", "almost-all": "A", "directory": "d", "classify": "F", "recursive": "R",
         "reverse": "r", "human-readable": "h", "size": "s", "color": "color?",
         "indicator-style": "indicator-style=", "group-directories-first": "gdf",
         "dereference": "L", "inode": "i", "no-group": "G", "full-time": "full-time",
-        "sort": "sort=", "time-style": "time-style=",
+        "sort": "sort=", "time-style": "time-style=", "ignore": "I=", "hide": "hide=",
+        "width": "w=", "dereference-command-line": "H", "ignore-backups": "B",
+        "literal": "N", "quote-name": "Q", "escape": "b", "numeric-uid-gid": "n",
+        "human": "h",
     },
 )
 
@@ -63,6 +68,9 @@ class _Opts:
     show_owner: bool = True
     time_field: str = "st_mtime"
     time_style: str = "locale"
+    deref_args: bool = False
+    width: int | None = None
+    ignore: list[tuple[re.Pattern[str], bool]] = field(default_factory=list)
     layout: str = "1"  # "1" one per line, "C" columns, "x" across, "m" commas
     quoting: str = "literal"  # "literal", "c" (-Q) or "escape" (-b)
     ctx: CommandContext | None = None
@@ -118,6 +126,18 @@ def _options(argv: list[str], ctx: CommandContext) -> tuple[_Opts, list[str]]:
             o.inode = True
         elif key == "L":
             o.deref = True
+        elif key == "H":
+            o.deref_args = True
+        elif key in ("I", "hide"):
+            # --hide patterns give way to -a/-A; -I patterns always apply.
+            o.ignore.append((glob_regex(value or ""), key == "hide"))
+        elif key == "B":
+            o.ignore.append((glob_regex("*~"), False))
+            o.ignore.append((glob_regex(".*~"), False))
+        elif key == "w":
+            if not (value or "").isdigit():
+                raise UsageError(f"invalid line width: {quote_locale(ctx, value or '')}", hint=False)
+            o.width = int(value or "0")
         elif key == "G":
             o.group = False
         elif key == "n":
@@ -201,7 +221,7 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 entry.target_info = os.stat(real)
             except OSError:
                 entry.target_info = None
-            follow = o.deref or not (o.long or o.directory or o.classify == "F")
+            follow = o.deref or o.deref_args or not (o.long or o.directory or o.classify == "F")
             if follow and entry.target_info is not None:
                 entry.info = entry.target_info
                 # Read the target through the workspace's view of the link, not the host's.
@@ -238,6 +258,9 @@ def _list_dir(
         raw += [".", ".."]
     elif o.show == "":
         raw = [n for n in raw if not n.startswith(".")]
+    if o.ignore:
+        raw = [n for n in raw
+               if not any(rx.match(n) and not (soft and o.show) for rx, soft in o.ignore)]
     entries: list[_Entry] = []
     for child in raw:
         child_real = os.path.join(real, child)
@@ -377,10 +400,13 @@ def _emit(
         if o.layout == "1" or not cells:
             for cell in cells:
                 yield _b(cell) + b"\n"
+        elif o.width == 0:
+            # -w 0: no width limit, so everything on one line (and no tab stops).
+            yield _b((", " if o.layout == "m" else "  ").join(cells) + "\n")
         elif o.layout == "m":
-            yield _b(_commas(cells, _line_length(ctx)))
+            yield _b(_commas(cells, _line_length(ctx, o)))
         else:
-            yield _b(_columns(cells, _line_length(ctx), o.layout == "C"))
+            yield _b(_columns(cells, _line_length(ctx, o), o.layout == "C"))
         return
     now = time.time()
     rows = [_long_row(o, e, now) for e in entries]
@@ -462,7 +488,9 @@ def _quote_name(o: _Opts, name: str) -> str:
     return '"' + text + '"' if o.quoting == "c" else text
 
 
-def _line_length(ctx: CommandContext) -> int:
+def _line_length(ctx: CommandContext, o: _Opts | None = None) -> int:
+    if o is not None and o.width:
+        return o.width
     value = ctx.env.get("COLUMNS", "")
     return int(value) if value.isdigit() and int(value) > 0 else 80
 
