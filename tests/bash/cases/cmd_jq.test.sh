@@ -5416,3 +5416,56 @@ printf '%s' '{"a":"x"}
 ### jq-dollar-loc
 printf '%s' 'null
 ' | jq -c '$__loc__'
+### jq-default-filter-is-identity
+printf '%s' '{"a":1}
+' | jq
+### jq-dash-file-is-stdin
+printf '%s' '[1]
+' | jq -c . -
+### jq-ascii-with-raw-output-stays-quoted
+echo '"é"' | jq -a -r .
+### jq-compact-overrides-tab
+printf '%s' '{"a":[1]}
+' | jq --tab -c .
+### jq-exit-status-without-input
+jq -e . < /dev/null
+### jq-limit-negative-outputs-all
+jq -n -c '[limit(-1; 1, 2)]' < /dev/null
+### jq-try-error-null-catches-nothing
+jq -n -c '[try error(null) catch "caught"]' < /dev/null
+### jq-numbers-split-across-reads
+printf '%s' '1.000 1.5e2 -0.0 0e10 12345.678e-2
+' | jq -c .
+### jq-nan-literal-input
+printf '%s' 'NaN
+' | jq -c .
+### jq-object-value-must-be-a-term
+jq -n '{a: 1 + 2}' < /dev/null
+### jq-object-value-pipes-and-negation
+jq -n -c '{a: 1 | . + 1, b: -2, c: (1 + 2)}' < /dev/null
+### jq-program-starting-with-minus
+jq -n '-1 - -2' < /dev/null
+### jq-remainder-by-zero-is-runtime-error
+jq -n '5 % 0' < /dev/null
+### jq-halt-error-forms
+jq -n '"bye\n" | halt_error' < /dev/null
+### jq-halt-stops-output
+jq -n '1, halt, 2' < /dev/null
+### jq-input-filename
+printf '%s' 1 > a.json
+jq input_filename a.json < /dev/null
+### jq-slurpfile-and-rawfile
+printf '%s' '1 [2]' > a.json
+printf '%s' 'raw
+text' > b.txt
+jq -n -c --slurpfile f a.json --rawfile r b.txt '[$f, $r]' < /dev/null
+### jq-duplicate-keys-last-wins
+printf '%s' '{"a":1,"b":2,"a":3}
+' | jq -c .
+### jq-big-integers-lose-precision-like-jq
+printf '%s' '[100000000000000000000000, 123456789012345678901234567890, 0.12345678901234567890]
+' | jq -c .
+### jq-error-messages-in-catch
+jq -n -c '[try ([1] | .a) catch ., try ({} | .[0]) catch ., try (1 | .[]) catch ., try ({a:"very long string value"} + 1) catch .]' < /dev/null
+### jq-sort-order-of-kinds
+jq -n -c '[{}, [], "", 0, null, false, true, {"a":1}, [0]] | sort' < /dev/null

@@ -460,6 +460,8 @@ def _tonumber(v: Value) -> Value:
     if isinstance(v, str):
         text = v.strip()
         try:
+            if text in ("nan", "-nan"):
+                return math.nan
             if re.fullmatch(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", text) is None:
                 raise ValueError
             return float(text)
@@ -949,7 +951,7 @@ def _limit(interp: Interp, v: Value, env: Env, n: Closure, f: Closure) -> Iterat
         for x in each(interp, f, v):
             yield x
             i += 1
-            if i >= count:
+            if count >= 0 and i >= count:
                 break
 
 

@@ -97,10 +97,11 @@ class Env:
         raise KeyError(name)
 
 
-def trunc_dump(v: Value, limit: int = 11) -> str:
+def trunc_dump(v: Value, bufsize: int = 15) -> str:
+    """jq's jv_dump_string_trunc: at most bufsize-1 characters, the last three "..."."""
     text = dumps(v)
-    if len(text) > limit:
-        return text[: limit - 1] + "..."
+    if len(text) > bufsize - 1:
+        return text[: bufsize - 4] + "..."
     return text
 
 
@@ -491,10 +492,9 @@ class Interp:
             except StopIteration:
                 return
             except JqError as err:
-                if node[2] is not None:
-                    if isinstance(err.value, dict) and err.value.get("__jq") is not None:
-                        return
-                    yield from self.eval(node[2], err.value if err.value is not None else None, env)
+                # error(null) behaves like backtracking in jq 1.6: nothing reaches catch.
+                if node[2] is not None and err.value is not None:
+                    yield from self.eval(node[2], err.value, env)
                 return
             yield x
 

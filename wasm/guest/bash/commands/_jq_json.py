@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import json.encoder
 import math
+import re
 from typing import Any, Iterator
 
 DBL_MAX = 1.7976931348623157e308
@@ -204,11 +205,14 @@ class JSONParseError(ValueError):
 
 
 def _reject_constant(name: str) -> Any:
+    if name == "NaN":
+        return math.nan
     raise ValueError(f"Invalid literal {name}")
 
 
 _DECODER = json.JSONDecoder(parse_int=float, parse_constant=_reject_constant)
 _WS = " \t\n\r"
+_DELIM = re.compile(r"[ \t\n\r\[\]{}\",:]")
 
 
 def loads(text: str) -> Any:
@@ -254,8 +258,9 @@ def iter_values(chunks: Iterator[str]) -> Iterator[Any]:
                     pos = 0
                 continue
             raise JSONParseError(f"{exc}") from None
-        # A number or literal at the end of a chunk may continue in the next chunk.
-        if end >= len(buf) and not eof and not isinstance(value, (dict, list, str)):
+        # A number or literal may continue in the next chunk ("1.5" then "e3"): decide
+        # only once the token is followed by a delimiter or the input has ended.
+        if not eof and not isinstance(value, (dict, list, str)) and not _DELIM.search(buf, end):
             try:
                 chunk = next(chunks)
             except StopIteration:

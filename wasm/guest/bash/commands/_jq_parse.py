@@ -614,9 +614,11 @@ class Parser:
         return left
 
     def object_value_term(self) -> Node:
-        # jq 1.6 allows only terms (with unary minus and pipes) as object values; we also
-        # accept the usual binary operators, which jq would reject, for robustness.
-        return self.alternative()
+        # jq 1.6 grammar: ExpD: ExpD '|' ExpD | '-' ExpD | Term. "{a: 1 + 2}" is an error.
+        if self.at_op("-"):
+            self.advance()
+            return ("neg", self.object_value_term())
+        return self.postfix()
 
 
 def _pattern_vars(pattern: Node, out: set[str]) -> None:
@@ -686,10 +688,10 @@ def check(node: Node, funcs: frozenset[tuple[str, int]], variables: frozenset[st
             if "*label-" + n[1] not in vs:
                 raise JqCompileError(f"$*label-{n[1]} is not defined{where}")
             return
-        if tag == "binop" and n[1] in ("/", "%") and n[2][0] == "literal" and n[3][0] == "literal":
+        if tag == "binop" and n[1] == "/" and n[2][0] == "literal" and n[3][0] == "literal":
             a, b = n[2][1], n[3][1]
             if isinstance(a, float) and isinstance(b, float) and b == 0:
-                raise JqCompileError(("Division by zero?" if n[1] == "/" else "Remainder by zero?") + where)
+                raise JqCompileError("Division by zero?" + where)
         if tag == "string":
             for part in n[1]:
                 if not isinstance(part, str):

@@ -176,6 +176,11 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> _Options | int:
                 return 2
             i += 1
             continue
+        if arg.startswith("-") and len(arg) > 1 and (arg[1].isdigit() or " " in arg):
+            # Not an option: a program such as "-1 - -2".
+            positionals.append(arg)
+            i += 1
+            continue
         if arg.startswith("-") and len(arg) > 1:
             for c in arg[1:]:
                 if c == "r":
@@ -226,8 +231,8 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> _Options | int:
     elif positionals:
         o.filter = positionals.pop(0)
     if o.filter is None:
-        ctx.error(USAGE)
-        return 2
+        # jq runs "." when given no program.
+        o.filter = "."
     if rest_mode == "args":
         o.positional = list(positionals)
     elif rest_mode == "jsonargs":
@@ -284,6 +289,10 @@ class _Inputs:
             yield from self.ctx.stdin
             return
         for name in self.o.files:
+            if name == "-":
+                self.interp.current_filename = "<stdin>"
+                yield from self.ctx.stdin
+                continue
             try:
                 with open(self.ctx.host_path(name), "rb") as handle:
                     self.interp.current_filename = name
@@ -346,7 +355,7 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return 3
     interp = make_interp()
     known_funcs = frozenset(interp.natives) | frozenset(interp.root_env.funcs)
-    known_vars = frozenset(o.named) | {"ENV", "__loc__", "ARGS", "__prog_args"}
+    known_vars = frozenset(o.named) | {"ENV", "__loc__", "ARGS"}
     try:
         check(ast, known_funcs, frozenset(known_vars), o.filter)
     except JqCompileError as exc:
@@ -367,12 +376,14 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
     source = _Inputs(ctx, o, interp)
     values = source.values()
     interp.inputs = values
-    indent: int | str = "\t" if o.tab else (0 if o.compact else o.indent)
+    indent: int | str = 0 if o.compact else ("\t" if o.tab else o.indent)
     # jq 1.6 keeps the status of the last input processed: 0 after output, 5 after an
     # uncaught error, and "no output" (4 under -e, else 0) when nothing was printed.
     status = _NO_OUTPUT
     inputs: Iterator[Any] = iter([None]) if o.null_input else values
+    processed = False
     for value in inputs:
+        processed = True
         out: list[bytes] = []
         status = _NO_OUTPUT
         try:
@@ -380,7 +391,7 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 status = 1 if o.exit_status and (result is None or result is False) else 0
                 if o.seq:
                     out.append(b"\x1e")
-                if o.raw and isinstance(result, str):
+                if o.raw and isinstance(result, str) and not o.ascii:
                     text = result
                 else:
                     text = dumps(sort_keys_deep(result) if o.sort_keys else result, indent, False, o.ascii)
@@ -411,7 +422,7 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         except Halt as halt:
             if out:
                 yield b"".join(out)
-            if halt.has_message:
+            if halt.has_message and halt.message is not None:
                 msg = halt.message
                 if isinstance(msg, str):
                     ctx.stderr.write(_encode(msg))
@@ -436,7 +447,7 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
     if source.status:
         return source.status
     if status == _NO_OUTPUT:
-        return 4 if o.exit_status else 0
+        return 4 if o.exit_status and processed else 0
     return status
 
 
