@@ -291,3 +291,10 @@ ls -d foo* | wc -l
 mktemp --suffix=.txt -p . | grep -c '\.txt$'
 rm -rf foo* tmp.*
 ls
+### du-exclude
+mkdir -p p/node_modules/x p/src
+printf '%9000s' x > p/node_modules/x/big
+printf 'x' > p/src/a
+du -s --exclude=node_modules p
+du -a --exclude=a p | sort -k2
+du --exclude=p/src p | sort -k2

@@ -7,6 +7,7 @@ Each directory costs 4 KiB of its own (see ``_files_common``); ``--apparent-size
 from __future__ import annotations
 
 import os
+import re
 import stat as st
 from typing import Callable, Generator
 
@@ -23,6 +24,7 @@ from ._files_common import (
     usage_blocks,
     usage_fail,
 )
+from ._files_glob import glob_regex
 from .base import CommandContext, CommandResult
 
 q = quote_always
@@ -47,7 +49,8 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
         "ashckmbd:SxLB:",
         {"all": "a", "summarize": "s", "human-readable": "h", "total": "c", "bytes": "b",
          "max-depth": "d=", "apparent-size": "apparent", "separate-dirs": "S",
-         "dereference": "L", "one-file-system": "x", "block-size": "B="},
+         "dereference": "L", "one-file-system": "x", "block-size": "B=",
+         "exclude": "exclude="},
     )
     try:
         opts, names = parse(spec, argv[1:])
@@ -58,8 +61,11 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
     unit = 1024
     unit_suffix = ""
     max_depth: int | None = None
+    excludes: list[re.Pattern[str]] = []
     for key, value in opts:
-        if key == "a":
+        if key == "exclude":
+            excludes.append(glob_regex(value or ""))
+        elif key == "a":
             show_all = True
         elif key == "s":
             summarize = True
@@ -140,6 +146,8 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 except OSError:
                     continue
                 child_path = path.rstrip("/") + "/" + name if path != "/" else "/" + name
+                if any(rx.match(name) or rx.match(child_path) for rx in excludes):
+                    continue
                 sub = yield from walk(child, child_path, child_info, depth + 1)
                 if not (separate and st.S_ISDIR(child_info.st_mode)):
                     size += sub
