@@ -371,3 +371,15 @@ ls -t
 ### mkdir-parents-with-dots
 mkdir -pv a/./b/../c
 find a | sort
+### cp-parents
+mkdir -p a/b d
+touch a/b/f
+cp --parents -v a/b/f d
+find d | sort
+cp --parents a/b/f nod 2>&1; echo $?
+### cp-preserve-with-list
+printf 'x' > a
+chmod 600 a
+touch -d '2020-01-01' a
+cp --preserve=mode,timestamps a b
+stat -c '%a %Y' b

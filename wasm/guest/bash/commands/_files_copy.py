@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import stat as st
-from typing import IO, Callable, Generator
+from typing import IO, Callable, Generator, Iterator
 
 from ._files_common import (
     UMASK,
@@ -102,7 +102,8 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
         "rRapnfvt:TLPdiu",
         {"recursive": "r", "archive": "a", "no-clobber": "n", "force": "f", "verbose": "v",
          "target-directory": "t=", "no-target-directory": "T", "dereference": "L",
-         "no-dereference": "P", "preserve?": "p", "update": "u", "interactive": "i"},
+         "no-dereference": "P", "preserve": "p?", "update": "u", "interactive": "i",
+         "parents": "parents", "no-preserve": "no-preserve="},
     )
     try:
         opts, names = parse(spec, argv[1:])
@@ -110,6 +111,7 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
         usage_fail(ctx, "cp", err)
         return 1
     recursive = preserve = no_clobber = verbose = no_target = update = interactive = False
+    parents = False
     deref: bool | None = None
     target_dir: str | None = None
     for key, value in opts:
@@ -138,9 +140,29 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
             no_clobber = False
         elif key == "i":
             interactive, no_clobber = True, False
+        elif key == "parents":
+            parents = True
+        elif key == "no-preserve":
+            preserve = False
     if deref is None:
         deref = not recursive
-    pairs = _split_target(ctx, "cp", names, target_dir, no_target)
+    if parents:
+        dest = target_dir if target_dir is not None else (names[-1] if len(names) > 1 else None)
+        if dest is None or not os.path.isdir(host(ctx, dest)):
+            if dest is None:
+                missing_operand(ctx, "cp", names[0] if names else None,
+                                "destination file operand" if names else "file operand")
+                return 1
+            ctx.error("cp: with --parents, the destination must be a directory")
+            ctx.error("Try 'cp --help' for more information.")
+            return 1
+        sources = names if target_dir is not None else names[:-1]
+        pairs: tuple[list[tuple[str, str]], int] | None = (
+            [(src, dest.rstrip("/") + "/" + src.lstrip("/")) for src in sources], 0)
+        for src in sources:
+            yield from _make_parents(ctx, src, dest, verbose)
+    else:
+        pairs = _split_target(ctx, "cp", names, target_dir, no_target)
     if pairs is None:
         return 1
     status = 0
@@ -185,6 +207,20 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
         if not ok:
             status = 1
     return status
+
+
+def _make_parents(ctx: CommandContext, src: str, dest: str, verbose: bool) -> Iterator[bytes]:
+    """``cp --parents``: recreate SRC's leading directories under DEST (GNU's -v lines)."""
+    parts = [p for p in src.split("/") if p][:-1]
+    for depth in range(1, len(parts) + 1):
+        rel = "/".join(parts[:depth])
+        target = dest.rstrip("/") + "/" + rel
+        real = host(ctx, target)
+        if os.path.isdir(real):
+            continue
+        os.makedirs(real, exist_ok=True)
+        if verbose:
+            yield f"{rel} -> {target}\n".encode("utf-8", "surrogateescape")
 
 
 def _parent(path: str) -> str:
