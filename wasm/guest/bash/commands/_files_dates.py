@@ -56,6 +56,16 @@ def parse_date(text: str, now: float | None = None) -> float:
     m = re.match(r"(\d{4})(\d{2})(\d{2})$", s)
     if m:
         return _utc(int(m[1]), int(m[2]), int(m[3]), 0, 0, 0, text)
+    m = re.match(r"(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$", s)
+    if m:
+        year = int(m[3])
+        if len(m[3]) == 2:
+            year += 1900 if year >= 69 else 2000
+        return _utc(year, int(m[1]), int(m[2]), int(m[4] or 0), int(m[5] or 0),
+                    int(m[6] or 0), text)
+    weekday = _weekday(low, now)
+    if weekday is not None:
+        return weekday
     named = _month_name_date(s, now, text)
     if named is not None:
         return named
@@ -106,6 +116,28 @@ def _month_name_date(s: str, now: float, text: str) -> float | None:
     return _utc(year, month, day, *clock, text)
 
 
+_DAYS = {d.lower(): i for i, d in enumerate(calendar.day_abbr)}
+
+
+def _weekday(low: str, now: float) -> float | None:
+    """``monday``, ``next friday``, ``last sunday``: midnight of that day."""
+    words = low.split()
+    shift = 0
+    if len(words) == 2 and words[0] in ("next", "last", "this"):
+        shift = {"next": 1, "last": -1, "this": 0}[words[0]]
+        words = words[1:]
+    if len(words) != 1 or words[0][:3] not in _DAYS or not words[0].isalpha():
+        return None
+    target = _DAYS[words[0][:3]]
+    today = time.gmtime(now).tm_wday
+    ahead = (target - today) % 7
+    if shift == -1:
+        ahead = ahead - 7 if ahead else -7
+    elif shift == 1 and ahead == 0:
+        ahead = 7
+    return _midnight(now) + ahead * 86400
+
+
 def _relative(s: str, text: str) -> float:
     total = 0.0
     pos = 0
@@ -114,11 +146,16 @@ def _relative(s: str, text: str) -> float:
         if s[pos] == " ":
             pos += 1
             continue
+        word = re.match(r"(next|last|this)\s+", s[pos:], re.IGNORECASE)
+        factor = 1
+        if word:
+            factor = {"next": 1, "last": -1, "this": 0}[word[1].lower()]
+            pos += word.end()
         m = _REL.match(s, pos)
         if not m or m.end() == pos:
             raise DateError(text)
         unit = m[2].lower()
-        count = int(m[1]) if m[1] else 1
+        count = (int(m[1]) if m[1] else 1) * factor
         if unit in ("month", "year"):
             seconds = count * (2629746 if unit == "month" else 31556952)
         elif unit in _UNITS:
