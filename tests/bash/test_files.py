@@ -99,7 +99,7 @@ def test_touch_dates_are_utc() -> None:
     assert parse_date("2 days ago", now=1_000_000.0) == 1_000_000.0 - 2 * 86400
     assert parse_touch_stamp("202001020304.05") == 1577934245.0
     assert parse_date("01/02/2020") == parse_date("2020-01-02")
-    sunday = 1796169600.0  # 2026-12-06 00:00 UTC, a Sunday
+    sunday = 1796515200.0  # 2026-12-06 00:00 UTC, a Sunday
     assert parse_date("next sunday", now=sunday - 3 * 86400 + 5) == sunday
     assert parse_date("last week", now=sunday) == sunday - 7 * 86400
     with pytest.raises(DateError):
