@@ -131,6 +131,27 @@ CASES: list[Case] = [
     ("streams-with-exit", ["awk", "NR == 3 { exit } { print }"], "".join(f"{i}\n" for i in range(1, 2000)), {}),
     ("printf-percent-s-number", ["awk", "BEGIN { printf \"%s %s %s\\n\", 1/4, 100, 1e6 }"], "", {}),
     ("index-empty-needle", ["awk", "BEGIN { print index(\"abc\", \"\"), index(\"\", \"a\") }"], "", {}),
+    ("pipe-output-ordering-like-mawk", ["awk", "BEGIN { print \"hdr\"; print \"b\\na\" | \"sort\"; print \"end\" }"], "", {}),
+    ("pipe-output-before-buffered-end", ["awk", "{ print | \"sort\" } END { print \"total\", NR }"], "c\nb\na\n", {}),
+    ("system-flushes-output-first", ["awk", "BEGIN { print \"x\"; system(\"echo sys\"); print \"y\" }"], "", {}),
+    ("getline-command-sets-record", ["awk", "BEGIN { \"echo a b\" | getline; print $2, NF, NR }"], "", {}),
+    ("two-file-join-idiom", ["awk", "NR == FNR { m[$1] = $2; next } $1 in m { print $0, m[$1] }", "a.txt", "b.txt"], "", {"a.txt": "1 x\n2 y\n", "b.txt": "2 B\n3 C\n"}),
+    ("argv-modified-in-begin", ["awk", "BEGIN { ARGV[2] = \"b.txt\"; ARGC = 3 } { print FILENAME \": \" $0 }", "a.txt"], "", {"a.txt": "1\n", "b.txt": "2\n"}),
+    ("nextfile", ["awk", "FNR == 2 { nextfile } { print FILENAME, $0 }", "a.txt", "b.txt"], "", {"a.txt": "1\n2\n3\n", "b.txt": "4\n5\n"}),
+    ("printf-improper-conversion", ["awk", "BEGIN { printf \"%z %s\\n\", \"a\" }"], "", {}),
+    ("regex-missing-operand", ["awk", "BEGIN { s = \"a+b\"; gsub(\"+\", \"P\", s); print s }"], "", {}),
+    ("string-escapes-hex-and-slash", ["awk", "BEGIN { print \"\\x41\", \"a\\/b\" }"], "", {}),
+    ("field-separator-empty-splits-chars", ["awk", "-F", "", "{ print NF, $2 }"], "abc\n", {}),
+    ("field-separator-single-dot-is-literal", ["awk", "-F", ".", "{ print $2 }"], "a.b.c\n", {}),
+    ("rs-regex", ["awk", "BEGIN { RS = \"[0-9]\" } { print NR \":\" $0 }"], "a1b2c", {}),
+    ("record-without-final-newline", ["awk", "{ print NR \": \" $0 }"], "a\nb", {}),
+    ("nf-zero-clears-record", ["awk", "{ NF = 0; print \"[\" $0 \"]\" }"], "a b\n", {}),
+    ("number-output-limits", ["awk", "BEGIN { x = 2147483647; x++; print x, int(2147483648), -2147483647 - 1; printf \"%d\\n\", 2147483648 }"], "", {}),
+    ("rounding-in-printf", ["awk", "BEGIN { printf \"%.2f %.2f %.0f %.0f\\n\", 2.675, 1.005, 0.5, 1.5 }"], "", {}),
+    ("uninitialized-array-param", ["awk", "function f(a) { a[1] = 5 } BEGIN { f(b); print b[1], length(b) }"], "", {}),
+    ("local-variable-shadowing", ["awk", "function g(n,  loc) { loc = n * 2; return loc } BEGIN { loc = 1; print g(3), loc }"], "", {}),
+    ("missing-file-after-good-file", ["awk", "{ print $1 }", "a.txt", "nosuch"], "", {"a.txt": "x y\n"}),
+    ("no-program-prints-usage", ["awk"], "", {}),
     ("toupper-non-ascii-untouched", ["awk", "BEGIN { s = \"abc\xc3\xa9\"; print toupper(s), length(s) }"], "", {}),
 ]
 
@@ -209,7 +230,8 @@ EXPECTED: dict[str, dict[str, Any]] = json.loads(FIXTURE.read_text()) if FIXTURE
 
 # Cases that need a shell to run commands (system(), "cmd" | getline, print | "cmd"): the
 # in-process harness has no interpreter, so they are covered by the conformance runner only.
-NEEDS_SHELL = {"getline-from-command", "system-call", "print-to-pipe"}
+NEEDS_SHELL = {"getline-from-command", "system-call", "print-to-pipe", "pipe-output-ordering-like-mawk",
+               "pipe-output-before-buffered-end", "system-flushes-output-first", "getline-command-sets-record"}
 
 
 @pytest.mark.parametrize("name,argv,stdin,files", [c for c in CASES if c[0] not in NEEDS_SHELL],

@@ -2373,5 +2373,73 @@ printf '%s' '1
 awk 'BEGIN { printf "%s %s %s\n", 1/4, 100, 1e6 }' < /dev/null
 ### awk-index-empty-needle
 awk 'BEGIN { print index("abc", ""), index("", "a") }' < /dev/null
+### awk-pipe-output-ordering-like-mawk
+awk 'BEGIN { print "hdr"; print "b\na" | "sort"; print "end" }' < /dev/null
+### awk-pipe-output-before-buffered-end
+printf '%s' 'c
+b
+a
+' | awk '{ print | "sort" } END { print "total", NR }'
+### awk-system-flushes-output-first
+awk 'BEGIN { print "x"; system("echo sys"); print "y" }' < /dev/null
+### awk-getline-command-sets-record
+awk 'BEGIN { "echo a b" | getline; print $2, NF, NR }' < /dev/null
+### awk-two-file-join-idiom
+printf '%s' '1 x
+2 y
+' > a.txt
+printf '%s' '2 B
+3 C
+' > b.txt
+awk 'NR == FNR { m[$1] = $2; next } $1 in m { print $0, m[$1] }' a.txt b.txt < /dev/null
+### awk-argv-modified-in-begin
+printf '%s' '1
+' > a.txt
+printf '%s' '2
+' > b.txt
+awk 'BEGIN { ARGV[2] = "b.txt"; ARGC = 3 } { print FILENAME ": " $0 }' a.txt < /dev/null
+### awk-nextfile
+printf '%s' '1
+2
+3
+' > a.txt
+printf '%s' '4
+5
+' > b.txt
+awk 'FNR == 2 { nextfile } { print FILENAME, $0 }' a.txt b.txt < /dev/null
+### awk-printf-improper-conversion
+awk 'BEGIN { printf "%z %s\n", "a" }' < /dev/null
+### awk-regex-missing-operand
+awk 'BEGIN { s = "a+b"; gsub("+", "P", s); print s }' < /dev/null
+### awk-string-escapes-hex-and-slash
+awk 'BEGIN { print "\x41", "a\/b" }' < /dev/null
+### awk-field-separator-empty-splits-chars
+printf '%s' 'abc
+' | awk -F '' '{ print NF, $2 }'
+### awk-field-separator-single-dot-is-literal
+printf '%s' 'a.b.c
+' | awk -F . '{ print $2 }'
+### awk-rs-regex
+printf '%s' a1b2c | awk 'BEGIN { RS = "[0-9]" } { print NR ":" $0 }'
+### awk-record-without-final-newline
+printf '%s' 'a
+b' | awk '{ print NR ": " $0 }'
+### awk-nf-zero-clears-record
+printf '%s' 'a b
+' | awk '{ NF = 0; print "[" $0 "]" }'
+### awk-number-output-limits
+awk 'BEGIN { x = 2147483647; x++; print x, int(2147483648), -2147483647 - 1; printf "%d\n", 2147483648 }' < /dev/null
+### awk-rounding-in-printf
+awk 'BEGIN { printf "%.2f %.2f %.0f %.0f\n", 2.675, 1.005, 0.5, 1.5 }' < /dev/null
+### awk-uninitialized-array-param
+awk 'function f(a) { a[1] = 5 } BEGIN { f(b); print b[1], length(b) }' < /dev/null
+### awk-local-variable-shadowing
+awk 'function g(n,  loc) { loc = n * 2; return loc } BEGIN { loc = 1; print g(3), loc }' < /dev/null
+### awk-missing-file-after-good-file
+printf '%s' 'x y
+' > a.txt
+awk '{ print $1 }' a.txt nosuch < /dev/null
+### awk-no-program-prints-usage
+awk < /dev/null
 ### awk-toupper-non-ascii-untouched
 awk 'BEGIN { s = "abcé"; print toupper(s), length(s) }' < /dev/null

@@ -50,10 +50,9 @@ def awk_format(fmt: str, args: list[object], to_str: Callable[[object], str], na
         m = _SPEC.match(fmt, cut)
         assert m is not None
         flags, width, prec, _length, conv = m.groups()
-        if conv is None:
-            out.append(fmt[cut:m.end()])
-            pos = m.end()
-            continue
+        if conv is None or (conv == "%" and m.end() - cut > 2) or conv not in "%cdiouxXeEfFgGs":
+            # mawk rejects "%5%" and unknown conversions such as "%z".
+            raise FormatError(f"improper conversion(number {argi + 1}) in {name}(\"{fmt}\")", "".join(out))
         pos = m.end()
         if conv == "%":
             out.append("%")

@@ -21,7 +21,8 @@ BUILTINS = {
     "atan2", "exp", "log", "sqrt", "int", "rand", "srand", "tolower", "toupper", "system",
     "close", "fflush",
 }
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "a": "\a",
+# String escapes. "\/" is not one: mawk keeps it as is in strings (it matters in regexes).
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a",
             "b": "\b", "f": "\f", "v": "\v"}
 _NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -63,6 +64,12 @@ def unescape(text: str) -> str:
             i = j
         elif d == "\n":
             i += 2
+        elif d == "x" and i + 2 < n and text[i + 2] in "0123456789abcdefABCDEF":
+            j = i + 2
+            while j < n and j < i + 4 and text[j] in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(chr(int(text[i + 2 : j], 16)))
+            i = j
         else:
             out.append("\\" + d)
             i += 2

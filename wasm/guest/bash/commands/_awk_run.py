@@ -136,6 +136,10 @@ class Runtime:
         check = ctx.extras.get("check_time")
         self.check_time: Callable[[], None] | None = check if callable(check) else None
         self.out: list[str] = []
+        # Output mawk would already have written to fd 1. While a "print | cmd" pipe is
+        # open, ``out`` plays the part of mawk's stdio buffer so the command's output lands
+        # where it does with the real mawk (after flushed text, before buffered text).
+        self.flushed: list[str] = []
         self.g: dict[str, Any] = {
             "FS": " ", "OFS": " ", "ORS": "\n", "RS": "\n", "NR": 0.0, "FNR": 0.0,
             "SUBSEP": "\x1c", "CONVFMT": "%.6g", "OFMT": "%.6g", "FILENAME": "",
@@ -779,9 +783,9 @@ class Runtime:
             record = reader.read(self.to_str(self.g.get("RS", "\n")))
             if record is None:
                 return 0.0
+            # mawk counts NR/FNR only for records read from the main input.
             if setter is None:
                 self.set_record(record)
-                self.g["NR"] = to_num(self.g["NR"]) + 1
             else:
                 setter(mkfield(record))
             return 1.0
@@ -805,10 +809,8 @@ class Runtime:
             record = reader.read(self.to_str(self.g.get("RS", "\n")))
             if record is None:
                 return 0.0
-            self.g["NR"] = to_num(self.g["NR"]) + 1
             if setter is None:
                 self.set_record(record)
-                self.g["FNR"] = to_num(self.g["FNR"]) + 1
             else:
                 setter(mkfield(record))
             return 1.0
@@ -1088,9 +1090,9 @@ class Runtime:
 
         def system() -> float:
             command = self.to_str(fa())
-            self.flush_pipes()
+            self.flush_stdout()
             status, data = self.run_shell_status(command, b"")
-            self.out.append(data.decode("latin-1"))
+            self.flushed.append(data.decode("latin-1"))
             return float(status)
         return system
 
@@ -1335,6 +1337,8 @@ class Runtime:
             key = "|" + name
             entry = self.outputs.get(key)
             if entry is None:
+                # mawk flushes its output before starting a command.
+                self.flush_stdout()
                 entry = self.outputs[key] = []
             entry.append(text)
             return
@@ -1387,7 +1391,7 @@ class Runtime:
         if "|" + name in self.outputs:
             chunks = self.outputs.pop("|" + name)
             status, data = self.run_shell_status(name, "".join(chunks).encode("latin-1"))
-            self.out.append(data.decode("latin-1"))
+            self.flushed.append(data.decode("latin-1"))
             result = status
         if name in self.inputs:
             del self.inputs[name]
@@ -1396,6 +1400,19 @@ class Runtime:
             del self.inputs["|" + name]
             result = 0
         return result
+
+    def flush_stdout(self) -> None:
+        self.flushed.extend(self.out)
+        self.out.clear()
+
+    def take_output(self, final: bool = False) -> str:
+        """The text to hand on now: everything when no command pipe is open (ordering
+        cannot be observed), else only what mawk would have flushed (4 KiB buffer)."""
+        if final or not any(k.startswith("|") for k in self.outputs) or sum(map(len, self.out)) >= 4096:
+            self.flush_stdout()
+        text = "".join(self.flushed)
+        self.flushed.clear()
+        return text
 
     def flush_pipes(self) -> None:
         for key in [k for k in self.outputs if k.startswith("|")]:
@@ -1498,9 +1515,9 @@ class Runtime:
             exiting = True
         except (_Next, _NextFile):
             raise AwkError("improper use of next") from None
-        if self.out:
-            yield "".join(self.out)
-            self.out.clear()
+        text = self.take_output()
+        if text:
+            yield text
         if not exiting and (self.rules or self.end):
             rules = self.rules
             g = self.g
@@ -1521,9 +1538,10 @@ class Runtime:
                         pass
                     except _NextFile:
                         self.main_reader = None
-                    if self.out:
-                        yield "".join(self.out)
-                        self.out.clear()
+                    if self.out or self.flushed:
+                        text = self.take_output()
+                        if text:
+                            yield text
             except _Exit:
                 pass
         try:
@@ -1534,6 +1552,6 @@ class Runtime:
         except (_Next, _NextFile):
             raise AwkError("improper use of next") from None
         self.close_all()
-        if self.out:
-            yield "".join(self.out)
-            self.out.clear()
+        text = self.take_output(final=True)
+        if text:
+            yield text

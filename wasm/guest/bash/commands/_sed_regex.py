@@ -258,6 +258,8 @@ def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = 
                 add_atom(r"\$")
         elif extended and c in "+?":
             if atom is None:
+                if awk:
+                    raise RegexError("missing operand")
                 add_atom(re.escape(c))
             else:
                 add_quant(c)

@@ -74,8 +74,9 @@ def awk(ctx: CommandContext, argv: list[str]) -> CommandResult:
         i += 1
     if not sources:
         if i >= len(args):
+            # mawk prints its usage and exits 0 when given no program.
             ctx.error(USAGE)
-            return 2
+            return 0
         sources.append(bytes_text(args[i]))
         i += 1
     operands = args[i:]
@@ -92,8 +93,10 @@ def awk(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if text:
                 yield text.encode("latin-1")
     except AwkError as exc:
-        if "runtime" in locals() and runtime.out:
-            yield "".join(runtime.out).encode("latin-1")
+        if "runtime" in locals():
+            pending = runtime.take_output(final=True)
+            if pending:
+                yield pending.encode("latin-1")
         ctx.error(f"awk: run time error: {exc}")
         return 2
     except RecursionError:
