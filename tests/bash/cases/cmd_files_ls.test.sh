@@ -173,3 +173,24 @@ for i in $(seq 1 12); do touch "long_name_$i"; done
 ls -w 40 -C
 ls -w 0 -C
 ls -w 30 -m
+### ls-color-needs-a-colour-terminal
+mkdir d
+touch f
+TERM=dumb ls --color=always
+ls --color=auto
+### ls-color-builtin-palette
+mkdir d
+touch f x
+chmod +x x
+ln -s f l
+ln -s nowhere dang
+mkdir -m 1777 tmpd
+TERM=xterm ls --color=always | od -c
+TERM=xterm ls --color=always -C -F | od -c
+### ls-color-from-LS_COLORS
+mkdir d
+touch f a.tar
+ln -s d ld
+ln -s nowhere dang
+LS_COLORS='di=01;31:*.tar=01;32:ln=target:or=40;31;01' ls --color=always | od -c
+LS_COLORS='di=01;31:or=40;31;01' ls -l --color=always ld dang | cut -d' ' -f9- | od -c

@@ -68,6 +68,9 @@ class _Opts:
     show_owner: bool = True
     time_field: str = "st_mtime"
     time_style: str = "locale"
+    color: bool = False
+    palette: dict[str, str] = field(default_factory=dict)
+    painted: bool = False
     deref_args: bool = False
     width: int | None = None
     ignore: list[tuple[re.Pattern[str], bool]] = field(default_factory=list)
@@ -170,6 +173,8 @@ def _options(argv: list[str], ctx: CommandContext) -> tuple[_Opts, list[str]]:
         elif key == "b":
             o.quoting = "escape"
         elif key == "color":
+            # Output is never a terminal here, so "auto" means no colour, as it does for GNU.
+            o.color = value in (None, "always", "yes", "force")
             if value not in (None, "never", "no", "none", "auto", "tty", "if-tty",
                              "always", "yes", "force"):
                 raise UsageError(
@@ -202,6 +207,12 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
         usage_fail(ctx, "ls", err)
         return err.status or 2
     o.ctx = ctx
+    if o.color:
+        spec = ctx.env.get("LS_COLORS", "")
+        # Without LS_COLORS, GNU colours only for terminal types its database lists (the
+        # sandbox's TERM=dumb is not one of them).
+        o.color = bool(spec) or _colour_term(ctx.env.get("TERM", ""))
+        o.palette = _palette(spec)
     status = 0
     if not operands:
         operands = ["."]
@@ -396,7 +407,8 @@ def _emit(
                 prefix += f"{e.info.st_ino if e.info else '?'} "
             if o.blocks:
                 prefix += _blocks_text(o, e).rjust(width) + " "
-            cells.append(prefix + _quote_name(o, e.name) + _indicator(o, o.mode(e.real, e.info)))
+            cells.append(prefix + _paint(o, e, _quote_name(o, e.name))
+                         + _indicator(o, o.mode(e.real, e.info)))
         if o.layout == "1" or not cells:
             for cell in cells:
                 yield _b(cell) + b"\n"
@@ -406,7 +418,7 @@ def _emit(
         elif o.layout == "m":
             yield _b(_commas(cells, _line_length(ctx, o)))
         else:
-            yield _b(_columns(cells, _line_length(ctx, o), o.layout == "C"))
+            yield _b(_columns(cells, _line_length(ctx, o), o.layout == "C", not o.color))
         return
     now = time.time()
     rows = [_long_row(o, e, now) for e in entries]
@@ -446,13 +458,14 @@ def _long_row(o: _Opts, e: _Entry, now: float) -> list[str]:
         _date(getattr(info, o.time_field), getattr(info, o.time_field + "_ns"), now,
               o.full_time, o.time_style),
     ]
-    name = _quote_name(o, e.name)
+    name = _paint(o, e, _quote_name(o, e.name))
     if st.S_ISLNK(info.st_mode):
         try:
             target = os.readlink(e.real)
         except OSError:
             target = "?"
-        name += " -> " + target + (_indicator(o, o.mode(e.real, e.target_info)) if o.classify == "F" else "")
+        shown = _paint_target(o, e, target)
+        name += " -> " + shown + (_indicator(o, o.mode(e.real, e.target_info)) if o.classify == "F" else "")
     else:
         name += _indicator(o, o.mode(e.real, info))
     row.append(name)
@@ -488,6 +501,108 @@ def _quote_name(o: _Opts, name: str) -> str:
     return '"' + text + '"' if o.quoting == "c" else text
 
 
+# GNU ls's built-in colours, used for any type LS_COLORS does not mention.
+_DEFAULT_PALETTE = {
+    "di": "01;34", "ln": "01;36", "pi": "33", "so": "01;35", "bd": "01;33", "cd": "01;33",
+    "ex": "01;32", "do": "01;35", "su": "37;41", "sg": "30;43", "st": "37;44", "ow": "34;42",
+    "tw": "30;42",
+}
+_SGR = re.compile("\x1b\\[[0-9;]*m")
+
+
+_COLOUR_TERMS = [glob_regex(p) for p in (
+    "Eterm", "ansi", "*color*", "con[0-9]*x[0-9]*", "cons25", "console", "cygwin", "*direct*",
+    "dtterm", "gnome", "hurd", "jfbterm", "konsole", "kterm", "linux", "linux-c", "mlterm",
+    "putty", "rxvt*", "screen*", "st", "terminator", "tmux*", "vt100", "xterm*")]
+
+
+def _colour_term(term: str) -> bool:
+    return any(rx.match(term) for rx in _COLOUR_TERMS)
+
+
+def _palette(spec: str) -> dict[str, str]:
+    palette = dict(_DEFAULT_PALETTE)
+    for item in spec.split(":"):
+        key, eq, value = item.partition("=")
+        if eq and key:
+            palette[key] = value
+    return palette
+
+
+def _paint(o: _Opts, e: _Entry, text: str) -> str:
+    """Wrap a name in its colour; GNU resets once before the first coloured name."""
+    if not o.color or e.info is None:
+        return text
+    code = _colour_of(o, e)
+    if not code or code in ("0", "00"):
+        return text
+    lead = "" if o.painted else "\x1b[0m"
+    o.painted = True
+    return f"{lead}\x1b[{code}m{text}\x1b[0m"
+
+
+def _paint_target(o: _Opts, e: _Entry, target: str) -> str:
+    """In long listings GNU colours a link's target by what it points at.
+
+    It looks at targets only when the palette needs to (ln=target, or an orphan/missing
+    colour); with the built-in palette targets stay plain.
+    """
+    p = o.palette
+    if not o.color or not (p.get("ln") == "target" or p.get("or") or p.get("mi")):
+        return target
+    if e.target_info is None:
+        code = o.palette.get("mi") or o.palette.get("or") or ""
+    else:
+        code = _colour_for(o, target.rsplit("/", 1)[-1], o.mode(e.real, e.target_info) or 0)
+    if not code or code in ("0", "00"):
+        return target
+    return f"\x1b[{code}m{target}\x1b[0m"
+
+
+def _colour_of(o: _Opts, e: _Entry) -> str:
+    assert e.info is not None
+    p = o.palette
+    mode = o.mode(e.real, e.info) or e.info.st_mode
+    if st.S_ISLNK(mode):
+        if e.target_info is None:
+            return p.get("or") or ("" if p.get("ln") == "target" else p.get("ln", ""))
+        if p.get("ln") == "target":
+            return _colour_for(o, e.name, o.mode(e.real, e.target_info) or 0)
+        return p.get("ln", "")
+    return _colour_for(o, e.name, mode)
+
+
+def _colour_for(o: _Opts, name: str, mode: int) -> str:
+    p = o.palette
+    if st.S_ISDIR(mode):
+        sticky, writable = bool(mode & st.S_ISVTX), bool(mode & st.S_IWOTH)
+        if sticky and writable and p.get("tw"):
+            return p["tw"]
+        if writable and p.get("ow"):
+            return p["ow"]
+        if sticky and p.get("st"):
+            return p["st"]
+        return p.get("di", "")
+    for test, key in ((st.S_ISFIFO, "pi"), (st.S_ISSOCK, "so"), (st.S_ISBLK, "bd"),
+                      (st.S_ISCHR, "cd")):
+        if test(mode):
+            return p.get(key, "")
+    if mode & st.S_ISUID and p.get("su"):
+        return p["su"]
+    if mode & st.S_ISGID and p.get("sg"):
+        return p["sg"]
+    if mode & 0o111 and p.get("ex"):
+        return p["ex"]
+    for key, value in p.items():
+        if key.startswith("*") and name.endswith(key[1:]):
+            return value
+    return p.get("fi", "")
+
+
+def _visible(cell: str) -> int:
+    return len(_SGR.sub("", cell))
+
+
 def _line_length(ctx: CommandContext, o: _Opts | None = None) -> int:
     if o is not None and o.width:
         return o.width
@@ -495,11 +610,14 @@ def _line_length(ctx: CommandContext, o: _Opts | None = None) -> int:
     return int(value) if value.isdigit() and int(value) > 0 else 80
 
 
-def _indent(start: int, stop: int) -> str:
-    """GNU pads columns with tabs (tab stops every 8) where a tab fits, then spaces."""
+def _indent(start: int, stop: int, tabs: bool = True) -> str:
+    """GNU pads columns with tabs (tab stops every 8) where a tab fits, then spaces.
+
+    With colours on it uses spaces only, since escapes would make tab stops land wrongly.
+    """
     out: list[str] = []
     while start < stop:
-        if stop // 8 > (start + 1) // 8:
+        if tabs and stop // 8 > (start + 1) // 8:
             out.append("\t")
             start += 8 - start % 8
         else:
@@ -508,7 +626,7 @@ def _indent(start: int, stop: int) -> str:
     return "".join(out)
 
 
-def _columns(cells: list[str], line_length: int, by_columns: bool) -> str:
+def _columns(cells: list[str], line_length: int, by_columns: bool, tabs: bool = True) -> str:
     """``ls -C`` / ``ls -x``: as many columns as fit, chosen the way GNU ls chooses."""
     n = len(cells)
     max_cols = max(1, min(line_length // 3, n))
@@ -521,7 +639,7 @@ def _columns(cells: list[str], line_length: int, by_columns: bool) -> str:
                 continue
             rows = (n + j) // (j + 1)
             col = index // rows if by_columns else index % (j + 1)
-            real = len(cell) + (0 if col == j else 2)
+            real = _visible(cell) + (0 if col == j else 2)
             if widths[j][col] < real:
                 line_len[j] += real - widths[j][col]
                 widths[j][col] = real
@@ -544,7 +662,7 @@ def _columns(cells: list[str], line_length: int, by_columns: bool) -> str:
                 index += rows
                 if index >= n:
                     break
-                parts.append(_indent(pos + len(cell), pos + col_widths[col]))
+                parts.append(_indent(pos + _visible(cell), pos + col_widths[col], tabs))
                 pos += col_widths[col]
                 col += 1
             lines.append("".join(parts))
@@ -559,7 +677,7 @@ def _columns(cells: list[str], line_length: int, by_columns: bool) -> str:
                 pos = 0
             else:
                 prev = col - 1
-                parts.append(_indent(pos + len(cells[index - 1]), pos + col_widths[prev]))
+                parts.append(_indent(pos + _visible(cells[index - 1]), pos + col_widths[prev], tabs))
                 pos += col_widths[prev]
             parts.append(cells[index])
         lines.append("".join(parts))
@@ -572,14 +690,14 @@ def _commas(cells: list[str], line_length: int) -> str:
     pos = 0
     for index, cell in enumerate(cells):
         if index:
-            if pos + len(cell) + 2 < line_length:
+            if pos + _visible(cell) + 2 < line_length:
                 out.append(", ")
                 pos += 2
             else:
                 out.append(",\n")
                 pos = 0
         out.append(cell)
-        pos += len(cell)
+        pos += _visible(cell)
     return "".join(out) + "\n"
 
 
