@@ -139,3 +139,13 @@ async def test_every_tool_is_reachable_over_http(client: httpx.AsyncClient) -> N
     assert (await call("grep", query="x = 2"))["matches"] == ["/src/a.py:1: x = 2"]
     assert await call("delete", path="/src", recursive=True) == {"deleted": "/src"}
     assert await call("read", path="/src/a.py") == {"error": "File not found: /src/a.py"}
+
+
+async def test_hostile_paths_stay_inside_the_workspace(client: httpx.AsyncClient) -> None:
+    r = await client.put("/v1/workspaces/main/files/..%2F..%2Fetc%2Fpasswd", content=b"inside")
+    assert r.status_code == 201 and r.json()["path"] == "/etc/passwd"
+    assert (await client.get("/v1/workspaces/main/files/etc/passwd")).content == b"inside"
+    r = await client.get("/v1/workspaces/main/files/a%00b")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "EINVAL"
+    r = await client.put("/v1/workspaces/main/files/" + "x" * 5000, content=b"long")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "ENAMETOOLONG"
