@@ -152,6 +152,7 @@ CASES: list[Case] = [
     ("local-variable-shadowing", ["awk", "function g(n,  loc) { loc = n * 2; return loc } BEGIN { loc = 1; print g(3), loc }"], "", {}),
     ("missing-file-after-good-file", ["awk", "{ print $1 }", "a.txt", "nosuch"], "", {"a.txt": "x y\n"}),
     ("no-program-prints-usage", ["awk"], "", {}),
+    ("time-functions", ["awk", "BEGIN { print strftime(\"%Y-%m-%d %H:%M\", 86400 * 365, 1); print (systime() > 1000), (mktime(\"2020 01 02 03 04 05\") > 0) }"], "", {}),
     ("toupper-non-ascii-untouched", ["awk", "BEGIN { s = \"abc\xc3\xa9\"; print toupper(s), length(s) }"], "", {}),
 ]
 
@@ -204,11 +205,29 @@ def run_real(argv: list[str], stdin: str, files: dict[str, str]) -> dict[str, An
                 "stderr_empty": not proc.stderr, "files": _snapshot(root)}
 
 
+def _printf_bytes(text: str) -> str:
+    """A printf command writing exactly these bytes (one character per byte); bytes that
+    are not printable ASCII become octal escapes, so the case file stays valid UTF-8."""
+    if all(" " <= c <= "~" or c in "\n\t" for c in text):
+        return f"printf '%s' {shlex.quote(text)}"
+    fmt = []
+    for c in text:
+        if c == "%":
+            fmt.append("%%")
+        elif c == "\\":
+            fmt.append("\\\\")
+        elif " " <= c <= "~" or c in "\n\t":
+            fmt.append(c)
+        else:
+            fmt.append(f"\\{ord(c):03o}")
+    return f"printf {shlex.quote(''.join(fmt))}"
+
+
 def _case_script(argv: list[str], stdin: str, files: dict[str, str]) -> str:
-    lines = [f"printf '%s' {shlex.quote(text)} > {shlex.quote(name)}" for name, text in files.items()]
+    lines = [f"{_printf_bytes(text)} > {shlex.quote(name)}" for name, text in files.items()]
     command = " ".join(shlex.quote(a) for a in argv)
     if stdin:
-        lines.append(f"printf '%s' {shlex.quote(stdin)} | {command}")
+        lines.append(f"{_printf_bytes(stdin)} | {command}")
     else:
         lines.append(f"{command} < /dev/null")
     return "\n".join(lines)
@@ -223,6 +242,7 @@ def record() -> None:
     for name, argv, stdin, files in CASES:
         body.append(f"### awk-{name}")
         body.append(_case_script(argv, stdin, files))
+    # Arguments are latin-1 views of UTF-8 bytes: write them back as those bytes.
     CASE_FILE.write_bytes(("\n".join(body) + "\n").encode("latin-1"))
 
 

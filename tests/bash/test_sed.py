@@ -132,6 +132,20 @@ CASES: list[Case] = [
     ("z-command", ["sed", "2z"], "a\nb\nc\n", {}),
     ("F-command", ["sed", "-n", "1F", "a.txt"], "", {"a.txt": "x\n"}),
     ("equals-last-line-count", ["sed", "-n", "$="], TEN, {}),
+    ("append-empty-text-adds-missing-newline", ["sed", "$a\\"], "a", {}),
+    ("text-escapes-in-one-liner", ["sed", "1a first\\nsecond\\tx"], "x\n", {}),
+    ("replacement-control-and-hex-escapes", ["sed", "s/x/[\\x41\\o102\\d067]/"], "x\n", {}),
+    ("interval-with-missing-minimum", ["sed", "s/a\\{,2\\}/X/"], "aaa\n", {}),
+    ("multiple-g-flags-error", ["sed", "s/a/b/gg"], "a\n", {}),
+    ("change-last-line-only-when-text-empty", ["sed", "1c\\"], "x\ny\n", {}),
+    ("ere-grouping-longest-alternation", ["sed", "-E", "s/(a|ab)(c|bcd)(d*)/[\\1|\\2|\\3]/"], "abcd\n", {}),
+    ("hold-space-swap-pairs", ["sed", "-n", "h;n;G;p"], "1\n2\n3\n4\n", {}),
+    ("range-with-next-inside-block", ["sed", "-n", "/start/,/end/{/start/n;/end/!p}"], "x\nstart\n1\n2\nend\ny\n", {}),
+    ("in-place-insert-multiple-files", ["sed", "-i", "-e", "1i head", "a", "b"], "", {"a": "1\n", "b": "2\n"}),
+    ("write-file-and-stdout", ["sed", "w out", "a"], "", {"a": "1\n2\n"}),
+    ("read-stdin-file", ["sed", "r /dev/stdin", "a"], "IN\n", {"a": "1\n2\n"}),
+    ("nul-data-anchor", ["sed", "-z", "s/^./X/"], "ab\0cd\0", {}),
+    ("list-nonprintable-bytes", ["sed", "-n", "l"], "\x1b[1m\xff\n", {}),
     ("unknown-command-error", ["sed", "k"], "a\n", {}),
     ("unterminated-s-error", ["sed", "s/a/b"], "a\n", {}),
     ("unknown-option-error", ["sed", "--bogus", "p"], "a\n", {}),
@@ -198,11 +212,29 @@ def run_real(argv: list[str], stdin: str, files: dict[str, str]) -> dict[str, An
                 "stderr_empty": not proc.stderr, "files": _snapshot(root)}
 
 
+def _printf_bytes(text: str) -> str:
+    """A printf command writing exactly these bytes (one character per byte); bytes that
+    are not printable ASCII become octal escapes, so the case file stays valid UTF-8."""
+    if all(" " <= c <= "~" or c in "\n\t" for c in text):
+        return f"printf '%s' {shlex.quote(text)}"
+    fmt = []
+    for c in text:
+        if c == "%":
+            fmt.append("%%")
+        elif c == "\\":
+            fmt.append("\\\\")
+        elif " " <= c <= "~" or c in "\n\t":
+            fmt.append(c)
+        else:
+            fmt.append(f"\\{ord(c):03o}")
+    return f"printf {shlex.quote(''.join(fmt))}"
+
+
 def _case_script(argv: list[str], stdin: str, files: dict[str, str]) -> str:
-    lines = [f"printf '%s' {shlex.quote(text)} > {shlex.quote(name)}" for name, text in files.items()]
+    lines = [f"{_printf_bytes(text)} > {shlex.quote(name)}" for name, text in files.items()]
     command = " ".join(shlex.quote(a) for a in argv)
     if stdin:
-        lines.append(f"printf '%s' {shlex.quote(stdin)} | {command}")
+        lines.append(f"{_printf_bytes(stdin)} | {command}")
     else:
         lines.append(f"{command} < /dev/null")
     return "\n".join(lines)
@@ -218,6 +250,7 @@ def record() -> None:
     for name, argv, stdin, files in CASES:
         body.append(f"### sed-{name}")
         body.append(_case_script(argv, stdin, files))
+    # Arguments are latin-1 views of UTF-8 bytes: write them back as those bytes.
     CASE_FILE.write_bytes(("\n".join(body) + "\n").encode("latin-1"))
 
 

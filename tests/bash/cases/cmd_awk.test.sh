@@ -2441,5 +2441,7 @@ printf '%s' 'x y
 awk '{ print $1 }' a.txt nosuch < /dev/null
 ### awk-no-program-prints-usage
 awk < /dev/null
+### awk-time-functions
+awk 'BEGIN { print strftime("%Y-%m-%d %H:%M", 86400 * 365, 1); print (systime() > 1000), (mktime("2020 01 02 03 04 05") > 0) }' < /dev/null
 ### awk-toupper-non-ascii-untouched
 awk 'BEGIN { s = "abcé"; print toupper(s), length(s) }' < /dev/null

@@ -933,7 +933,7 @@ four
 five
 ' | sed -n '2,4{/h/!{p}}'
 ### sed-list-command
-printf '%s' 'a	b\c
+printf 'a	b\\c\001
 ' | sed -n l
 ### sed-list-command-wrap
 printf '%s' 'abcdefghijklmnopqrstuvwxyz
@@ -1091,6 +1091,63 @@ printf '%s' '1
 9
 10
 ' | sed -n '$='
+### sed-append-empty-text-adds-missing-newline
+printf '%s' a | sed '$a\'
+### sed-text-escapes-in-one-liner
+printf '%s' 'x
+' | sed '1a first\nsecond\tx'
+### sed-replacement-control-and-hex-escapes
+printf '%s' 'x
+' | sed 's/x/[\x41\o102\d067]/'
+### sed-interval-with-missing-minimum
+printf '%s' 'aaa
+' | sed 's/a\{,2\}/X/'
+### sed-multiple-g-flags-error
+printf '%s' 'a
+' | sed s/a/b/gg
+### sed-change-last-line-only-when-text-empty
+printf '%s' 'x
+y
+' | sed '1c\'
+### sed-ere-grouping-longest-alternation
+printf '%s' 'abcd
+' | sed -E 's/(a|ab)(c|bcd)(d*)/[\1|\2|\3]/'
+### sed-hold-space-swap-pairs
+printf '%s' '1
+2
+3
+4
+' | sed -n 'h;n;G;p'
+### sed-range-with-next-inside-block
+printf '%s' 'x
+start
+1
+2
+end
+y
+' | sed -n '/start/,/end/{/start/n;/end/!p}'
+### sed-in-place-insert-multiple-files
+printf '%s' '1
+' > a
+printf '%s' '2
+' > b
+sed -i -e '1i head' a b < /dev/null
+### sed-write-file-and-stdout
+printf '%s' '1
+2
+' > a
+sed 'w out' a < /dev/null
+### sed-read-stdin-file
+printf '%s' '1
+2
+' > a
+printf '%s' 'IN
+' | sed 'r /dev/stdin' a
+### sed-nul-data-anchor
+printf 'ab\000cd\000' | sed -z 's/^./X/'
+### sed-list-nonprintable-bytes
+printf '\033[1m\377
+' | sed -n l
 ### sed-unknown-command-error
 printf '%s' 'a
 ' | sed k

@@ -19,7 +19,7 @@ KEYWORDS = {
 BUILTINS = {
     "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "sin", "cos",
     "atan2", "exp", "log", "sqrt", "int", "rand", "srand", "tolower", "toupper", "system",
-    "close", "fflush",
+    "close", "fflush", "systime", "strftime", "mktime",
 }
 # String escapes. "\/" is not one: mawk keeps it as is in strings (it matters in regexes).
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a",

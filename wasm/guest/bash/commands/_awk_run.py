@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import time
 from typing import Any, Callable, Iterator
 
 from ._awk_format import FormatError, awk_format
@@ -1062,7 +1063,6 @@ class Runtime:
         def srand() -> Any:
             previous = self.seed
             if fa is None:
-                import time
                 value: Any = float(int(time.time()))
             else:
                 value = fa()
@@ -1095,6 +1095,49 @@ class Runtime:
             self.flushed.append(data.decode("latin-1"))
             return float(status)
         return system
+
+    def b_systime(self, args: list[Node]) -> Fn:
+        self._nargs("systime", args, 0, 0)
+        return lambda: float(int(time.time()))
+
+    def b_mktime(self, args: list[Node]) -> Fn:
+        """mktime("YYYY MM DD HH MM SS [DST]") in local time; -1 when malformed."""
+        self._nargs("mktime", args, 1, 1)
+        fa = self.expr(args[0])
+
+        def mktime() -> float:
+            parts = self.to_str(fa()).split()
+            try:
+                nums = [int(p) for p in parts[:7]]
+            except ValueError:
+                return -1.0
+            if len(nums) < 6:
+                return -1.0
+            dst = nums[6] if len(nums) > 6 else -1
+            try:
+                return float(int(time.mktime((nums[0], nums[1], nums[2], nums[3], nums[4], nums[5], 0, 0, dst))))
+            except (OverflowError, ValueError):
+                return -1.0
+        return mktime
+
+    def b_strftime(self, args: list[Node]) -> Fn:
+        """strftime([format [, timestamp [, utc]]]) as mawk: "%c" and now by default."""
+        self._nargs("strftime", args, 0, 3)
+        fns = [self.expr(a) for a in args]
+
+        def strftime() -> str:
+            values = [f() for f in fns]
+            fmt = self.to_str(values[0]) if values else ""
+            if not fmt:
+                fmt = "%c"
+            stamp = d_to_int(to_num(values[1])) if len(values) > 1 else int(time.time())
+            utc = len(values) > 2 and d_to_int(to_num(values[2])) != 0
+            try:
+                tm = time.gmtime(stamp) if utc else time.localtime(stamp)
+                return time.strftime(fmt, tm)
+            except (OverflowError, ValueError, OSError):
+                return ""
+        return strftime
 
     def b_close(self, args: list[Node]) -> Fn:
         self._nargs("close", args, 1, 1)
