@@ -556,12 +556,24 @@ class WorkspaceStore:
     # --- transactions --------------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self, name: str, *, write: bool) -> AsyncIterator[_Txn]:
-        """One SQLite transaction on workspace ``name``; changes commit together or not at all."""
+    async def transaction(self, name: str, *, write: bool, consistent: bool = True) -> AsyncIterator[_Txn]:
+        """One SQLite transaction on workspace ``name``; changes commit together or not at all.
+
+        ``consistent=False`` (reads only) skips BEGIN/COMMIT: each statement then sees the
+        latest commit on its own. Single-lookup reads use it to save two round trips to
+        aiosqlite's thread; anything reading several rows that must agree (a snapshot) keeps
+        the default. Writes from this process are excluded either way by the store's lock.
+        """
         if self._closed:
             raise WorkspaceError("the workspace store is closed", code="EIO")
+        if write and not consistent:
+            raise InvalidArgument("write transactions are always consistent")
         async with self._lock:
             txn = _Txn(self, name, write)
+            if not write and not consistent:
+                await txn.load()
+                yield txn
+                return
             committing = False
             try:
                 await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -715,7 +727,8 @@ class Workspace:
         return f"Workspace({self.name!r})"
 
     def _txn(self, *, write: bool) -> AbstractAsyncContextManager[_Txn]:
-        return self.store.transaction(self.name, write=write)
+        # Single operations read without BEGIN/COMMIT (see WorkspaceStore.transaction).
+        return self.store.transaction(self.name, write=write, consistent=write)
 
     def on_change(self, observer: Observer) -> Callable[[], None]:
         return self.store.subscribe(self.name, observer)
@@ -742,7 +755,7 @@ class Workspace:
         return None if data is None else decode(data)
 
     async def read_with_stat(self, path: str) -> tuple[Stat, bytes] | None:
-        """Stat and content read in one transaction (so they always agree)."""
+        """Stat and content from one row read (so they always agree)."""
         return await _retrying_blob_reads(lambda: self._read_with_stat(path))
 
     async def _read_with_stat(self, path: str) -> tuple[Stat, bytes] | None:
