@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 from .limits import Limits
 from .settings import Settings, default_data_dir
+from .workspace_cli import register as register_workspace_commands
 
 
 def _print_json(value: Any) -> None:
@@ -72,6 +73,44 @@ def cmd_exec(args: argparse.Namespace) -> int:
     return 0 if outcome["status"] == "completed" else 1
 
 
+def cmd_bash(args: argparse.Namespace) -> int:
+    from workspace import WorkspaceStore
+
+    from .api import AsyncSandbox
+    from .bash_tool import BashOptions, run_bash
+
+    if args.script is not None:
+        script = args.script
+    elif args.file == "-":
+        script = sys.stdin.read()
+    elif args.file:
+        script = Path(args.file).read_text(encoding="utf-8")
+    else:
+        print("sandbox bash: give -c SCRIPT or a FILE (- for stdin)", file=sys.stderr)
+        return 2
+    settings = Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None)
+    options = BashOptions(cwd=args.cwd, timeout_ms=args.timeout_ms)
+
+    async def run() -> dict[str, Any]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        store = await WorkspaceStore.open(settings.database_path, settings.blob_dir)
+        try:
+            async with AsyncSandbox(workers=1) as sandbox:
+                return await run_bash(sandbox, store.workspace(args.workspace), script, options)
+        finally:
+            await store.close()
+
+    outcome = asyncio.run(run())
+    if args.json:
+        _print_json(outcome)
+    else:
+        sys.stdout.write(outcome["stdout"])
+        sys.stderr.write(outcome["stderr"])
+        for error in outcome["errors"]:
+            print(f"sandbox: {error}", file=sys.stderr)
+    return int(outcome["exit_code"])
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from .engine import cache_state
 
@@ -111,6 +150,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="print the whole result as JSON")
     run.set_defaults(func=cmd_exec)
 
+    shell = commands.add_parser("bash", help="run a bash script over a workspace (changes written back)")
+    shell.add_argument("file", nargs="?", help="a script file, or - for stdin")
+    shell.add_argument("-c", dest="script", help="the script to run")
+    shell.add_argument("-w", "--workspace", default="default")
+    shell.add_argument("--cwd", default="/")
+    shell.add_argument("--timeout-ms", type=int, default=30_000)
+    shell.add_argument("--data-dir")
+    shell.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    shell.set_defaults(func=cmd_bash)
+
     doctor = commands.add_parser("doctor", help="versions, cache paths and their state")
     doctor.add_argument("--cache-dir")
     doctor.set_defaults(func=cmd_doctor)
@@ -119,12 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--cache-dir")
     build.set_defaults(func=cmd_build)
 
-    try:
-        from .workspace_cli import register
-    except ImportError:  # pragma: no cover - the workspace CLI ships with the package
-        pass
-    else:
-        register(commands)
+    register_workspace_commands(commands)
     return parser
 
 

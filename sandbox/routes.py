@@ -7,8 +7,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from workspace import WorkspaceStore
+
 from . import __version__
 from .api import AsyncSandbox
+from .bash_tool import BashOptions, run_bash
 from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
 
 router = APIRouter()
@@ -75,3 +78,30 @@ async def execute(body: ExecuteRequest, request: Request) -> dict[str, Any]:
     data = outcome.to_dict()
     data.pop("host_calls", None)
     return data
+
+
+class BashRequest(BaseModel):
+    """Run a bash script over a snapshot of a workspace; changes are written back."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    script: str = Field(max_length=1_000_000)
+    workspace: str = Field("default", min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.-]+$")
+    cwd: str = Field("/", max_length=4096)
+    timeout_ms: int = Field(30_000, ge=1, le=int(MAX_DEADLINE_S * 1000))
+    max_output_bytes: int = Field(64_000, ge=1, le=64 * MIB)
+    max_workspace_files: int = Field(1_000, ge=0, le=100_000)
+    max_workspace_file_bytes: int = Field(1_000_000, ge=0, le=100 * MIB)
+    env: dict[str, str] | None = None
+    stdin: str = Field("", max_length=16 * MIB)
+
+
+@router.post("/v1/bash", tags=["bash"])
+async def bash(body: BashRequest, request: Request) -> dict[str, Any]:
+    sandbox: AsyncSandbox = request.app.state.sandbox
+    store: WorkspaceStore = request.app.state.workspaces
+    options = BashOptions(cwd=body.cwd, timeout_ms=body.timeout_ms, max_output_bytes=body.max_output_bytes,
+                          max_workspace_files=body.max_workspace_files,
+                          max_workspace_file_bytes=body.max_workspace_file_bytes, env=body.env,
+                          stdin=body.stdin)
+    return await run_bash(sandbox, store.workspace(body.workspace), body.script, options)

@@ -7,8 +7,6 @@ so a fresh isolate starts with them in memory.
 
 from __future__ import annotations
 
-import json
-
 import preload  # noqa: F401  (imports the guest's standard library into the snapshot)
 import guard
 import pyexec
@@ -16,12 +14,7 @@ import wit_world
 from componentize_py_types import Err
 from wit_world.imports import host
 
-try:
-    import bash as _bash
-    _BASH_IMPORT_ERROR = ""
-except Exception as exc:  # the bash tool reports this; execute keeps working
-    _bash = None
-    _BASH_IMPORT_ERROR = f"{type(exc).__name__}: {exc}"
+import bash_entry
 
 guard.block_modules(preload.BLOCKED_MODULES)
 guard.install()
@@ -32,7 +25,4 @@ class WitWorld(wit_world.WitWorld):
         return pyexec.run(request, host.call, Err)
 
     def bash(self, request: str) -> str:
-        if _bash is None or not hasattr(_bash, "run_request"):
-            return json.dumps({"exit_code": 1, "stdout": "", "stderr":
-                               f"bash: interpreter unavailable in this build: {_BASH_IMPORT_ERROR}\n"})
-        return _bash.run_request(request)
+        return bash_entry.run_request(request)

@@ -1,0 +1,108 @@
+"""The bash tool: snapshot the workspace, run the script in an isolate, write changes back.
+
+Each call:
+1. snapshots the workspace (at most ``max_workspace_files`` files, each at most
+   ``max_workspace_file_bytes``; the rest are skipped and protected);
+2. materialises the snapshot into a private directory, preopened as the guest's ``/``
+   (the guest's interpreter sees nothing else; WASI grants no network);
+3. runs the script with the interpreter inside the guest, under the time and output limits;
+4. writes the changes back through ``workspace`` (protected files kept, scratch paths
+   ``/tmp /bin /usr /dev /proc /sys`` ignored unless they were part of the workspace, a file
+   changed meanwhile by someone else reported as a conflict and kept), in one transaction.
+
+Changes are written back even after a timeout or a non-zero exit, as the reference does:
+a script that created ten files and then failed on the eleventh has still created ten
+files, and hiding them would make the workspace disagree with what the script printed.
+Only an internal failure of the sandbox itself (the worker crashed) skips write-back,
+because then the directory may hold a half-finished write.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from workspace import Workspace, materialise_async
+
+from .api import AsyncSandbox
+from .errors import DeadlineExceeded, SandboxError, WorkerCrashed
+from .hostcalls import HostCallError
+from .isolate import Preopen
+from .limits import Limits
+
+HOST_GRACE_MS = 2_000
+"""The host's deadline is the script's timeout plus this: the guest's own timeout (exit 124
+with a message) should fire first; the host's kill is the backstop."""
+BASH_MEMORY_BYTES = 1024 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class BashOptions:
+    """Per-call options of the bash tool (reference section 3 defaults)."""
+
+    cwd: str = "/"
+    timeout_ms: int = 30_000
+    max_output_bytes: int = 64_000
+    max_workspace_files: int = 1_000
+    max_workspace_file_bytes: int = 1_000_000
+    env: dict[str, str] | None = None
+    stdin: str = ""
+
+
+async def _no_host_calls(name: str, payload: Any) -> Any:
+    raise HostCallError("PermissionError", "the bash tool makes no host calls")
+
+
+async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
+                   options: BashOptions = BashOptions()) -> dict[str, Any]:
+    """Run ``script`` over ``ws`` and return the tool's result (see the module docstring)."""
+    started = time.perf_counter()
+    snap = await ws.snapshot(max_files=options.max_workspace_files,
+                             max_file_bytes=options.max_workspace_file_bytes)
+    skipped = [{"path": s.path, "reason": s.reason, "size": s.size} for s in snap.skipped]
+    request = json.dumps({
+        "script": script, "cwd": options.cwd, "env": options.env or {}, "stdin": options.stdin,
+        "limits": {"timeout_ms": options.timeout_ms, "max_output_bytes": options.max_output_bytes},
+        "skipped": skipped,
+    })
+    limits = Limits(deadline_s=(options.timeout_ms + HOST_GRACE_MS) / 1000,
+                    memory_bytes=BASH_MEMORY_BYTES, output_bytes=options.max_output_bytes,
+                    max_code_bytes=max(len(request), 1), max_result_bytes=4 * options.max_output_bytes + 65_536)
+    write_back = True
+    async with materialise_async(snap) as host_dir:
+        try:
+            output = await sandbox.pool.run("bash", request, limits, _no_host_calls,
+                                            [Preopen(host_dir, "/")])
+            body = json.loads(output.response)
+        except DeadlineExceeded:
+            body = {"stdout": "", "stderr": f"bash: script timed out after {options.timeout_ms} ms\n",
+                    "exit_code": 124, "timed_out": True}
+        except WorkerCrashed as error:
+            write_back = False
+            body = {"stdout": "", "stderr": f"bash: internal error: {error}\n", "exit_code": 1}
+        except SandboxError as error:
+            body = {"stdout": "", "stderr": f"bash: {error}\n", "exit_code": 1}
+        if write_back:
+            report = await ws.write_back(snap, host_dir)
+        else:
+            report = {"changed_files": {"created": [], "updated": [], "deleted": [],
+                                        "directories_created": [], "directories_deleted": []},
+                      "errors": ["changes were not written back: the sandbox failed internally"]}
+    errors = list(report.get("errors", []))
+    conflicts = report.get("conflicts") or []
+    result: dict[str, Any] = {
+        "stdout": body.get("stdout", ""),
+        "stderr": body.get("stderr", ""),
+        "exit_code": int(body.get("exit_code", 1)),
+        "changed_files": report["changed_files"],
+        "skipped_files": sorted(s["path"] for s in skipped),
+        "errors": errors,
+        "truncated": bool(body.get("stdout_truncated") or body.get("stderr_truncated")),
+        "timed_out": bool(body.get("timed_out")),
+        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+    }
+    if conflicts:
+        result["conflicts"] = conflicts
+    return result

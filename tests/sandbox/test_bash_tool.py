@@ -1,0 +1,147 @@
+"""The bash tool end to end: workspace snapshot -> real isolate -> write-back (cases 37-44)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from sandbox import AsyncSandbox
+from sandbox.bash_tool import BashOptions, run_bash
+from sandbox.engine import CompiledGuest
+from workspace import Workspace, WorkspaceStore
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def box(compiled_guest: CompiledGuest) -> AsyncIterator[AsyncSandbox]:
+    async with AsyncSandbox(workers=2, guest=compiled_guest) as sandbox:
+        yield sandbox
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def ws(tmp_path: Path) -> AsyncIterator[Workspace]:
+    store = await WorkspaceStore.open(tmp_path / "sandbox.db", tmp_path / "blobs")
+    try:
+        yield store.workspace("default")
+    finally:
+        await store.close()
+
+
+async def test_copy_append_remove_are_written_back(box: AsyncSandbox, ws: Workspace) -> None:
+    await ws.write_file("/input.txt", "one\n")
+    await ws.write_file("/remove.txt", "bye\n")
+    result = await run_bash(box, ws, "cp /input.txt /copy.txt && echo two >> /input.txt && rm /remove.txt")
+    assert result["exit_code"] == 0, result
+    changed = result["changed_files"]
+    assert changed["created"] == ["/copy.txt"] and changed["updated"] == ["/input.txt"]
+    assert changed["deleted"] == ["/remove.txt"]
+    assert await ws.read_file("/input.txt") == "one\ntwo\n"
+    assert await ws.read_file("/copy.txt") == "one\n"
+    assert await ws.read_file("/remove.txt") is None
+
+
+async def test_scratch_directories_never_reach_the_workspace(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "ls / && echo ok > /ok.txt")
+    assert result["exit_code"] == 0, result
+    assert result["changed_files"]["created"] == ["/ok.txt"]
+    assert result["changed_files"]["directories_created"] == []
+    for scratch in ("/bin", "/usr", "/dev", "/proc", "/tmp"):
+        assert not await ws.exists(scratch)
+
+
+async def test_stdout_stderr_and_exit_status(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "echo before; echo bad >&2; exit 9")
+    assert (result["stdout"], result["stderr"], result["exit_code"]) == ("before\n", "bad\n", 9)
+
+
+async def test_oversized_file_is_skipped_protected_and_explained(box: AsyncSandbox, ws: Workspace) -> None:
+    await ws.write_file("/large.txt", "0123456789")
+    options = BashOptions(max_workspace_file_bytes=3)
+    result = await run_bash(box, ws, "cat /large.txt; echo new > /large.txt", options)
+    assert result["skipped_files"] == ["/large.txt"]
+    assert any("protected workspace file" in e for e in result["errors"])
+    assert "exists in the workspace but is not available" in result["stderr"]
+    assert await ws.read_file("/large.txt") == "0123456789"
+
+
+async def test_file_exactly_at_the_size_limit_is_loaded(box: AsyncSandbox, ws: Workspace) -> None:
+    await ws.write_file("/edge.txt", "abc")
+    result = await run_bash(box, ws, "cat /edge.txt", BashOptions(max_workspace_file_bytes=3))
+    assert result["stdout"] == "abc" and result["skipped_files"] == []
+
+
+async def test_empty_directories_are_created_and_removed(box: AsyncSandbox, ws: Workspace) -> None:
+    await ws.mkdir("/remove-empty")
+    result = await run_bash(box, ws, "mkdir /created-empty && rmdir /remove-empty")
+    assert result["changed_files"]["directories_created"] == ["/created-empty"]
+    assert result["changed_files"]["directories_deleted"] == ["/remove-empty"]
+    assert await ws.exists("/created-empty") and not await ws.exists("/remove-empty")
+
+
+async def test_many_files_under_a_raised_file_limit(box: AsyncSandbox, ws: Workspace) -> None:
+    for n in range(1005):
+        await ws.write_file(f"/many/file-{n}.txt", str(n))
+    result = await run_bash(box, ws, "cat /many/file-1004.txt", BashOptions(max_workspace_files=1100))
+    assert result["stdout"] == "1004" and result["skipped_files"] == []
+    limited = await run_bash(box, ws, "ls /many | wc -l")
+    assert limited["stdout"].strip() == "1000" and len(limited["skipped_files"]) == 5
+
+
+async def test_infinite_loop_times_out_with_124_and_the_service_stays_healthy(box: AsyncSandbox, ws: Workspace) -> None:
+    started = time.perf_counter()
+    result = await run_bash(box, ws, "while true; do :; done", BashOptions(timeout_ms=300))
+    assert result["exit_code"] == 124 and "timed out" in result["stderr"]
+    assert time.perf_counter() - started < 5
+    assert (await run_bash(box, ws, "echo fine"))["stdout"] == "fine\n"
+
+
+async def test_sleep_past_the_timeout_is_stopped(box: AsyncSandbox, ws: Workspace) -> None:
+    started = time.perf_counter()
+    result = await run_bash(box, ws, "sleep 100", BashOptions(timeout_ms=300))
+    assert result["exit_code"] == 124
+    assert time.perf_counter() - started < 5
+
+
+async def test_workspace_directories_named_like_scratch_survive(box: AsyncSandbox, ws: Workspace) -> None:
+    await ws.write_file("/tmp/keep.txt", "k")
+    await ws.write_file("/bin/tool.sh", "t")
+    result = await run_bash(box, ws, "echo hi > /other.txt")
+    assert result["exit_code"] == 0
+    assert await ws.read_file("/tmp/keep.txt") == "k" and await ws.read_file("/bin/tool.sh") == "t"
+
+
+async def test_changes_are_written_back_after_a_failing_exit(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "echo partial > /p.txt; false")
+    assert result["exit_code"] == 1 and result["changed_files"]["created"] == ["/p.txt"]
+
+
+async def test_symlink_to_a_host_file_reads_nothing_from_the_host(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "ln -s /etc/passwd x; cat x")
+    assert "root:" not in result["stdout"]
+    assert result["exit_code"] != 0
+
+
+async def test_cd_above_root_stays_in_the_workspace(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "cd ../../..; pwd; ls /")
+    assert result["stdout"].splitlines()[0] == "/"
+
+
+async def test_network_commands_say_network_is_disabled(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "curl https://example.com")
+    assert result["exit_code"] != 0 and "network access is disabled" in result["stderr"]
+
+
+async def test_output_is_capped_and_marked(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "yes | head -c 100000", BashOptions(max_output_bytes=1000))
+    assert result["truncated"] is True
+    assert result["stdout"].startswith("y\ny\n") and "truncated" in result["stdout"][1000:]
+
+
+async def test_pipelines_with_infinite_producers_finish(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "yes | head -3; seq 1 100000000 | head -2", BashOptions(timeout_ms=10_000))
+    assert result["stdout"] == "y\ny\ny\n1\n2\n"

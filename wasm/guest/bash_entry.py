@@ -1,0 +1,74 @@
+"""The guest side of the bash tool: decode the request, run the interpreter, encode the result.
+
+Request (JSON): ``{"script", "cwd", "env", "stdin", "limits": {BashLimits fields},
+"skipped": [{"path", "reason", "size"}]}``. The workspace snapshot is preopened at ``/``.
+Response (JSON): ``{"stdout", "stderr", "exit_code", "stdout_truncated",
+"stderr_truncated", "timed_out"}``; output bytes that are not UTF-8 are replaced (U+FFFD).
+
+Files the snapshot skipped are absent from ``/``. When the script's errors name one of
+them, one note per file is added to stderr saying why it is missing, so a model that reads
+``No such file or directory`` learns the file exists but was not loaded.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import posixpath
+from typing import Any
+
+import bash
+from bash import BashLimits
+
+# The snapshot holds only what is imported at build time, and the interpreter finds its
+# commands lazily; import every module of the package now so all of them are in the image.
+for _module in pkgutil.walk_packages(bash.__path__, "bash."):
+    importlib.import_module(_module.name)
+
+_REASONS = {
+    "size_limit": "it is larger than the per-file limit of the bash snapshot",
+    "count_limit": "the bash snapshot already held its maximum number of files",
+    "unreadable": "it could not be loaded into the sandbox",
+    "symlink": "symlinks are not loaded into the bash snapshot",
+}
+
+
+def _limits(raw: dict[str, Any]) -> BashLimits:
+    known = set(BashLimits.__dataclass_fields__)
+    return BashLimits(**{k: v for k, v in raw.items() if k in known})
+
+
+def _skip_notes(stderr: str, cwd: str, skipped: list[dict[str, Any]]) -> str:
+    notes = []
+    for entry in skipped:
+        path = entry["path"]
+        relative = posixpath.relpath(path, cwd) if cwd != "/" else path.lstrip("/")
+        if path in stderr or (relative and f"{relative}:" in stderr):
+            reason = _REASONS.get(entry.get("reason", ""), "it was not loaded")
+            notes.append(f"bash: note: {path} exists in the workspace but is not available "
+                         f"to this script: {reason} ({entry.get('size', 0)} bytes); "
+                         "it is protected and kept unchanged\n")
+    return "".join(notes)
+
+
+def run_request(request_json: str) -> str:
+    request = json.loads(request_json)
+    cwd = request.get("cwd") or "/"
+    result = bash.run_script(
+        request["script"], root="/", cwd=cwd, env=request.get("env") or None,
+        stdin=request.get("stdin", "").encode("utf-8", "surrogateescape"),
+        limits=_limits(request.get("limits") or {}),
+    )
+    stderr = result.stderr.decode("utf-8", "replace")
+    skipped = request.get("skipped") or []
+    if skipped:
+        stderr += _skip_notes(stderr, cwd, skipped)
+    return json.dumps({
+        "stdout": result.stdout.decode("utf-8", "replace"),
+        "stderr": stderr,
+        "exit_code": result.exit_code,
+        "stdout_truncated": result.stdout_truncated,
+        "stderr_truncated": result.stderr_truncated,
+        "timed_out": result.timed_out,
+    })
