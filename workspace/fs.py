@@ -159,7 +159,8 @@ class _Txn:
         self.writable = writable
         self.ws_id: int | None = None
         self._seq = 0
-        self._seq_dirty = False
+        # Versions up to this one are already recorded in workspaces.seq.
+        self._recorded_seq = 0
         self.events: list[ChangeEvent] = []
         self.new_blobs: list[str] = []
         self.dead_blobs: list[str] = []
@@ -167,10 +168,17 @@ class _Txn:
         self.known_dirs: set[str] = set()
 
     async def load(self) -> None:
-        async with self.conn.execute("SELECT id, seq FROM workspaces WHERE name = ?", (self.name,)) as cur:
+        if self.writable:
+            # Reserve the first version in the same statement that finds the workspace: a
+            # one-entry write then needs no second update of seq (unused versions are gaps).
+            sql = "UPDATE workspaces SET seq = seq + 1 WHERE name = ? RETURNING id, seq - 1"
+        else:
+            sql = "SELECT id, seq FROM workspaces WHERE name = ?"
+        async with self.conn.execute(sql, (self.name,)) as cur:
             found = await cur.fetchone()
         if found is not None:
             self.ws_id, self._seq = int(found[0]), int(found[1])
+            self._recorded_seq = self._seq + 1 if self.writable else self._seq
 
     async def ensure_workspace(self) -> int:
         """The workspace id, creating the workspace (and its root row) on first write."""
@@ -191,11 +199,10 @@ class _Txn:
 
     def next_version(self) -> int:
         self._seq += 1
-        self._seq_dirty = True
         return self._seq
 
     async def finish(self) -> None:
-        if self._seq_dirty and self.ws_id is not None:
+        if self._seq > self._recorded_seq and self.ws_id is not None:
             await self.conn.execute("UPDATE workspaces SET seq = ? WHERE id = ?", (self._seq, self.ws_id))
 
     # --- lookups -------------------------------------------------------------------------

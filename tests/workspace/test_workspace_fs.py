@@ -453,3 +453,14 @@ async def test_a_failing_blob_write_is_a_workspace_error_and_leaves_the_old_file
             await ws.write_file("/f", "0123456789")
         assert exc.value.code == "ENOSPC" and str(exc.value).startswith("ENOSPC")
         assert await ws.read_file("/f") == "ab"
+
+
+async def test_versions_are_never_reused_even_after_delete_and_recreate(ws: Workspace) -> None:
+    seen: list[int] = []
+    for _ in range(3):
+        seen.append((await ws.write_file("/v.txt", "same")).version)
+        await ws.delete_file("/v.txt")
+        deep = await ws.write_file("/new/dir/f.txt", "x")  # creates two directories too
+        seen.append(deep.version)
+        await ws.rm("/new", recursive=True)
+    assert seen == sorted(seen) and len(set(seen)) == len(seen)
