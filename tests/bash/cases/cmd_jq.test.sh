@@ -5416,6 +5416,20 @@ printf '%s' '{"a":"x"}
 ### jq-dollar-loc
 printf '%s' 'null
 ' | jq -c '$__loc__'
+### jq-stream-option
+printf '%s' '{"a":[1,{"b":2}],"c":3}
+5
+[]
+{}
+[[1]]
+' | jq -c --stream .
+### jq-stream-roundtrip-with-fromstream
+printf '%s' '{"a":[1,{"b":2}]}
+' | jq -c -n --stream 'fromstream(inputs)'
+### jq-getpath-errors-on-scalars
+jq -n -c '{"a":1} | getpath(["a","b"])' < /dev/null
+### jq-delete-first-and-limit-paths
+jq -n -c '[1,2,3] | del(first(.[])), del(limit(2; .[]))' < /dev/null
 ### jq-default-filter-is-identity
 printf '%s' '{"a":1}
 ' | jq

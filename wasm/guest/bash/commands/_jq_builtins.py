@@ -770,21 +770,14 @@ def _getpath(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
     for p in each(interp, f, v):
         if not isinstance(p, list):
             raise JqError("Path must be specified as an array")
-        try:
-            yield getpath(v, p)
-        except JqError:
-            yield None
+        yield getpath(v, p)
 
 
 def _getpath_paths(interp: Interp, v: Value, env: Env, base: Path, f: Closure) -> Iterator[tuple[Path, Value]]:
     for p in each(interp, f, v):
         if not isinstance(p, list):
             raise JqError("Path must be specified as an array")
-        try:
-            value = getpath(v, p)
-        except JqError:
-            value = None
-        yield base + p, value
+        yield base + p, getpath(v, p)
 
 
 NATIVE_PATHS[("getpath", 1)] = _getpath_paths
@@ -861,6 +854,26 @@ def _first(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
     for x in each(interp, f, v):
         yield x
         return
+
+
+def _first_paths(interp: Interp, v: Value, env: Env, base: Path, f: Closure) -> Iterator[tuple[Path, Value]]:
+    for item in interp.paths(f.node, v, f.env, base):
+        yield item
+        return
+
+
+def _limit_paths(interp: Interp, v: Value, env: Env, base: Path, n: Closure, f: Closure) -> Iterator[tuple[Path, Value]]:
+    for count in each(interp, n, v):
+        i = 0
+        for item in interp.paths(f.node, v, f.env, base):
+            yield item
+            i += 1
+            if count >= 0 and i >= count:
+                break
+
+
+NATIVE_PATHS[("first", 1)] = _first_paths
+NATIVE_PATHS[("limit", 2)] = _limit_paths
 
 
 @native("isempty", 1)

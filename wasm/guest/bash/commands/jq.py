@@ -47,6 +47,7 @@ class _Options:
         self.tab = False
         self.indent = 2
         self.seq = False
+        self.stream = False
         self.raw0 = False
         self.filter: str | None = None
         self.files: list[str] = []
@@ -111,6 +112,8 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> _Options | int:
                 o.tab = True
             elif name == "seq":
                 o.seq = True
+            elif name == "stream":
+                o.stream = True
             elif name in ("color-output", "monochrome-output", "unbuffered", "stream-errors"):
                 pass
             elif name == "indent":
@@ -270,6 +273,31 @@ def _decode_utf8(chunks: Iterator[bytes]) -> Iterator[str]:
         yield pending.decode("utf-8", "replace")
 
 
+def _events(value: Any, path: list[Any], top: bool) -> Iterator[Any]:
+    """jq --stream events for one value: [path, leaf] for each leaf, [path] after the last
+    element of each non-empty container."""
+    if isinstance(value, (list, dict)) and value:
+        items = list(enumerate(value)) if isinstance(value, list) else list(value.items())
+        last: list[Any] = path
+        for key, item in items:
+            k = float(key) if isinstance(value, list) else key
+            last = path + [k]
+            yield from _events(item, last, False)
+        yield [last]
+    else:
+        yield [path, value]
+
+
+def _stream_events(values: Iterator[Any], slurp: bool) -> Iterator[Any]:
+    if slurp:
+        # --stream --slurp: all events of all inputs in one array.
+        for batch in values:
+            yield [e for v in (batch if isinstance(batch, list) else [batch]) for e in _events(v, [], True)]
+        return
+    for value in values:
+        yield from _events(value, [], True)
+
+
 class _Inputs:
     """The input values: from files or stdin, parsed lazily (or raw lines with -R)."""
 
@@ -375,6 +403,8 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
     env.vars["ARGS"] = {"positional": list(o.positional), "named": named}
     source = _Inputs(ctx, o, interp)
     values = source.values()
+    if o.stream:
+        values = _stream_events(values, o.slurp)
     interp.inputs = values
     indent: int | str = 0 if o.compact else ("\t" if o.tab else o.indent)
     # jq 1.6 keeps the status of the last input processed: 0 after output, 5 after an
