@@ -78,10 +78,7 @@ def _split_lines(text: str) -> list[str]:
 
 async def _read(ws: Workspace, path: str, offset: int | None = None, limit: int | None = None) -> ToolResult:
     p = _paths.normalize(path)
-    try:
-        stat = await ws.stat(p)
-    except IsDirectory:
-        stat = None
+    stat = await ws.stat(p)
     if stat is None:
         return {"error": f"File not found: {path}"}
     if stat.type == "directory":
