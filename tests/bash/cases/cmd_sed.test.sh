@@ -1148,6 +1148,29 @@ printf 'ab\000cd\000' | sed -z 's/^./X/'
 ### sed-list-nonprintable-bytes
 printf '\033[1m\377
 ' | sed -n l
+### sed-options-after-operands-are-options
+printf '%s' '1
+2
+' > a.txt
+sed a.txt -e s/1/one/ -n -e p < /dev/null
+### sed-script-operand-after-options
+printf '%s' '1
+' > a.txt
+sed -n a.txt -s < /dev/null
+### sed-reverse-each-line
+printf '%s' 'abc
+hello
+' | sed '/\n/!G;s/\(.\)\(.*\n\)/&\2\1/;//D;s/.//'
+### sed-number-commas-loop
+printf '%s' '1234567
+12
+' | sed -e :a -e 's/\(.*[0-9]\)\([0-9]\{3\}\)/\1,\2/;ta'
+### sed-tail-two-lines
+printf '%s' '1
+2
+3
+4
+' | sed '$!N;$!D'
 ### sed-unknown-command-error
 printf '%s' 'a
 ' | sed k

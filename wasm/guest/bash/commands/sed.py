@@ -741,15 +741,15 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int
                 j += 1
             i += 1
             continue
-        if not have_script:
-            scripts.append(bytes_text(arg))
-            have_script = True
-        else:
-            files.append(arg)
+        # GNU getopt permutes: options anywhere count, so whether the first operand is the
+        # script is only known once every option has been seen.
+        files.append(arg)
         i += 1
     if not have_script:
-        ctx.error(USAGE)
-        return 1
+        if not files:
+            ctx.error(USAGE)
+            return 1
+        scripts.append(bytes_text(files.pop(0)))
     script = "\n".join(scripts)
     if script.startswith("#n\n") or script == "#n":
         opts["quiet"] = True
