@@ -12,6 +12,7 @@ offsets. ``read()`` is not supported.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -454,6 +455,8 @@ class Interpreter:
     last: Num = field(default_factory=lambda: Num(0))
     column: int = 0
     current_function: str = "(main)"
+    tick: Callable[[], None] = lambda: None
+    """Called on every loop iteration and function call: the interpreter's deadline check."""
 
     # Output with GNU's line splitting for numbers: 68 characters, then a backslash.
     def out_number(self, value: Num) -> None:
@@ -539,6 +542,9 @@ class Interpreter:
             pass
         except _Return:
             self.error("Return outside of a function.")
+        except RecursionError:
+            self.error(f"Runtime error (func={self.current_function}, adr=0): function calls nested too deeply")
+            self.current_function = "(main)"
 
     def execute(self, node: Node, top: bool = False) -> None:
         kind = node[0]
@@ -569,6 +575,7 @@ class Interpreter:
                 self.execute(node[3])
         elif kind == "while":
             while not self.eval(node[1]).is_zero():
+                self.tick()
                 try:
                     self.execute(node[2])
                 except _Break:
@@ -580,6 +587,7 @@ class Interpreter:
             if init is not None:
                 self.eval(init)
             while cond is None or not self.eval(cond).is_zero():
+                self.tick()
                 try:
                     self.execute(body)
                 except _Break:
@@ -661,7 +669,7 @@ class Interpreter:
             return left.div(right, self.scale)
         if op == "%":
             return left.mod(right, self.scale)
-        if right.scale and right.n % 10**right.scale:
+        if right.scale:
             self.error(f"Runtime warning (func={self.current_function}, adr=0): non-zero scale in exponent")
         return left.power(right, self.scale)
 
@@ -673,6 +681,7 @@ class Interpreter:
             self.array(target[1])[self.index(target[2])] = value
 
     def call(self, name: str, args: list[Node]) -> Num:
+        self.tick()
         function = self.functions.get(name)
         if function is None:
             raise BcRuntimeError(f"Function {name} not defined.")
@@ -779,6 +788,9 @@ def bc(ctx: CommandContext, argv: list[str]) -> CommandResult:
     flags = {key for key, _ in opts}
     output: list[str] = []
     interp = Interpreter(write=output.append, error=ctx.error)
+    check_time = ctx.extras.get("check_time")
+    if callable(check_time):
+        interp.tick = check_time
     if "l" in flags:
         from ._text_bclib import LIBRARY
 
@@ -792,14 +804,21 @@ def bc(ctx: CommandContext, argv: list[str]) -> CommandResult:
             ctx.error(f"File {name} is unavailable.")
             return 1
     sources.append(("standard_in", iter(ctx.stdin)))
-    for name, chunks in sources:
-        text = b"".join(chunks).decode("latin-1")
-        keep_going = run_program(text, interp, name)
-        if output:
-            yield "".join(output).encode("latin-1")
-            output.clear()
-        if not keep_going:
-            return 0
+    # bc functions recurse through several Python frames per call; allow deep bc recursion
+    # (pure-Python frames do not use the C stack in CPython >= 3.11).
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        for name, chunks in sources:
+            text = b"".join(chunks).decode("latin-1")
+            keep_going = run_program(text, interp, name)
+            if output:
+                yield "".join(output).encode("latin-1")
+                output.clear()
+            if not keep_going:
+                return 0
+    finally:
+        sys.setrecursionlimit(limit)
     return 0
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 DIGITS = "0123456789ABCDEF"
+MAX_DIGITS = 1_000_000
+"""Largest exact power we compute; beyond it ``^`` is a runtime error (a sandbox limit)."""
 
 
 class BcMathError(Exception):
@@ -21,6 +23,8 @@ class BcMathError(Exception):
 class Num:
     n: int
     scale: int = 0
+    negative_zero: bool = False
+    """GNU keeps the sign when ``^`` truncates a negative result to zero: it prints ``-0``."""
 
     @staticmethod
     def of(value: int) -> "Num":
@@ -80,16 +84,25 @@ class Num:
         power = exponent.to_int()
         if power == 0:
             return Num(1, 0)
+        # An exact power with millions of digits would stall the isolate (GNU just grinds).
+        if abs(power) * max(len(str(abs(self.n))), self.scale + 1) > MAX_DIGITS:
+            raise BcMathError("exponent too large in raise")
         if power < 0:
-            positive = self.power(Num(-power, 0), scale)
-            return Num(1, 0).div(positive, scale)
+            # 1 / x^n with x^n exact (GNU's repeated squaring never truncates).
+            return Num(1, 0).div(Num(self.n ** -power, self.scale * -power), scale)
         rscale = min(self.scale * power, max(scale, self.scale))
         full = Num(self.n**power, self.scale * power)
-        return full.rescale(rscale)
+        result = full.rescale(rscale)
+        if result.n == 0 and full.n < 0:
+            return Num(0, rscale, negative_zero=True)
+        return result
 
     def sqrt(self, scale: int) -> "Num":
         if self.n < 0:
             raise BcMathError("Square root of a negative number")
+        if self.n == 0 or self.compare(Num(1)) == 0:
+            # GNU returns 0 and 1 themselves, with scale 0.
+            return Num(self.n // 10**self.scale, 0)
         rscale = max(scale, self.scale)
         # isqrt of n * 10^(2*rscale - scale) gives the root with rscale digits, truncated.
         shifted = self.n * 10 ** (2 * rscale - self.scale) if 2 * rscale >= self.scale else self.n // 10 ** (self.scale - 2 * rscale)
@@ -104,7 +117,7 @@ class Num:
 
     def format(self, base: int) -> str:
         if self.n == 0:
-            return "0"
+            return "-0" if self.negative_zero else "0"
         sign = "-" if self.n < 0 else ""
         magnitude = abs(self.n)
         if base == 10:

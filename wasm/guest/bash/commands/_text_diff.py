@@ -311,7 +311,9 @@ class _Differ:
         keys_r: list[object] = [self._key(x) for x in lines_r]
         # GNU widens the region it analyses to the context size so shifts can use it.
         horizon = self.o.context if self.o.style != "normal" else 0
-        flags_l, flags_r = changed_lines(keys_l, keys_r, lines_l, lines_r, horizon)
+        check_time = self.ctx.extras.get("check_time")
+        tick = check_time if callable(check_time) else None
+        flags_l, flags_r = changed_lines(keys_l, keys_r, lines_l, lines_r, horizon, tick)
         hunks = _hunks(flags_l, flags_r)
         if self.o.ignore_blank_lines:
             hunks = [h for h in hunks if not _all_blank(h, lines_l, lines_r)]

@@ -10,16 +10,20 @@ discards, giving up on costly searches) are not reproduced; they only matter for
 
 from __future__ import annotations
 
-import sys
+from typing import Callable
+
+TOO_EXPENSIVE_CAP = 256
 
 
 def changed_lines(a: list[object], b: list[object], raw_a: list[bytes] | None = None,
-                  raw_b: list[bytes] | None = None, horizon: int = 0) -> tuple[list[bool], list[bool]]:
+                  raw_b: list[bytes] | None = None, horizon: int = 0,
+                  tick: Callable[[], None] | None = None) -> tuple[list[bool], list[bool]]:
     """Return per-line "changed" flags for ``a`` and ``b`` (lists of hashable line keys).
 
     ``raw_a``/``raw_b`` are the lines as read: like GNU, identical leading and trailing runs
     of raw lines are set aside (all but ``horizon`` lines of each), which bounds how far
-    ``shift_boundaries`` may slide a change.
+    ``shift_boundaries`` may slide a change. ``tick`` is called as the search deepens, so
+    a deadline can interrupt a very costly comparison.
     """
     raw_a = raw_a if raw_a is not None else [repr(x).encode() for x in a]
     raw_b = raw_b if raw_b is not None else [repr(x).encode() for x in b]
@@ -34,7 +38,7 @@ def changed_lines(a: list[object], b: list[object], raw_a: list[bytes] | None = 
     keep_suffix = min(suffix, horizon)
     hi_a = len(a) - suffix + keep_suffix
     hi_b = len(b) - suffix + keep_suffix
-    inner_a, inner_b = _changed_region(a[lo:hi_a], b[lo:hi_b])
+    inner_a, inner_b = _changed_region(a[lo:hi_a], b[lo:hi_b], tick or (lambda: None))
     flags_a = [False] * len(a)
     flags_b = [False] * len(b)
     flags_a[lo:hi_a] = inner_a
@@ -42,7 +46,7 @@ def changed_lines(a: list[object], b: list[object], raw_a: list[bytes] | None = 
     return flags_a, flags_b
 
 
-def _changed_region(a: list[object], b: list[object]) -> tuple[list[bool], list[bool]]:
+def _changed_region(a: list[object], b: list[object], tick: Callable[[], None]) -> tuple[list[bool], list[bool]]:
     classes: dict[object, int] = {}
     ea = [classes.setdefault(x, len(classes)) for x in a]
     eb = [classes.setdefault(x, len(classes)) for x in b]
@@ -68,7 +72,7 @@ def _changed_region(a: list[object], b: list[object]) -> tuple[list[bool], list[
     ys = [eb[i] for i in keep_b]
     flags_x = [False] * len(xs)
     flags_y = [False] * len(ys)
-    _Compare(xs, ys, flags_x, flags_y).run()
+    _Compare(xs, ys, flags_x, flags_y, tick).run()
     for index, flag in enumerate(flags_x):
         if flag:
             changed_a[keep_a[index]] = True
@@ -81,21 +85,30 @@ def _changed_region(a: list[object], b: list[object]) -> tuple[list[bool], list[
 
 
 class _Compare:
-    def __init__(self, xs: list[int], ys: list[int], fx: list[bool], fy: list[bool]) -> None:
+    def __init__(self, xs: list[int], ys: list[int], fx: list[bool], fy: list[bool],
+                 tick: Callable[[], None]) -> None:
+        self.tick = tick
         self.xs = xs
         self.ys = ys
         self.fx = fx
         self.fy = fy
         size = len(xs) + len(ys) + 3
+        # GNU gives up on a minimal script once the edit cost reaches about the square root
+        # of the input size (at least 4096); Python is slower, so we stop at 256 at most.
+        # Diffs that costly may then differ from GNU's (still correct) output.
+        expensive = 1
+        diagonals = len(xs) + len(ys) + 3
+        while diagonals:
+            expensive <<= 1
+            diagonals >>= 2
+        self.too_expensive = min(max(4096, expensive), TOO_EXPENSIVE_CAP)
         self.fd = [0] * (2 * size + 2)
         self.bd = [0] * (2 * size + 2)
         self.offset = len(ys) + 1
 
     def run(self) -> None:
-        limit = sys.getrecursionlimit()
-        # Recursion depth is logarithmic in practice; keep a margin for pathological input.
+        # An explicit work stack instead of GNU's recursion: no depth limit to worry about.
         stack = [(0, len(self.xs), 0, len(self.ys))]
-        del limit
         while stack:
             xoff, xlim, yoff, ylim = stack.pop()
             xs, ys = self.xs, self.ys
@@ -129,7 +142,11 @@ class _Compare:
         fd[fmid + off] = xoff
         bd[bmid + off] = xlim
         big = 1 << 62
+        cost = 0
         while True:
+            cost += 1
+            if cost % 64 == 0:
+                self.tick()
             if fmin > dmin:
                 fmin -= 1
                 fd[fmin - 1 + off] = -1
@@ -176,6 +193,32 @@ class _Compare:
                 if not odd and fmin <= d <= fmax and x <= fd[d + off]:
                     return x, y
                 d -= 2
+            if cost >= self.too_expensive:
+                return self._best_split(xoff, xlim, yoff, ylim, fmin, fmax, bmin, bmax)
+
+    def _best_split(self, xoff: int, xlim: int, yoff: int, ylim: int,
+                    fmin: int, fmax: int, bmin: int, bmax: int) -> tuple[int, int]:
+        """GNU's give-up heuristic: split at the furthest forward or backward reach so far."""
+        fd, bd, off = self.fd, self.bd, self.offset
+        fxybest, fxbest = -1, 0
+        for d in range(fmax, fmin - 1, -2):
+            x = min(fd[d + off], xlim)
+            y = x - d
+            if ylim < y:
+                x, y = ylim + d, ylim
+            if fxybest < x + y:
+                fxybest, fxbest = x + y, x
+        bxybest, bxbest = 1 << 62, 0
+        for d in range(bmax, bmin - 1, -2):
+            x = max(xoff, bd[d + off])
+            y = x - d
+            if y < yoff:
+                x, y = yoff + d, yoff
+            if x + y < bxybest:
+                bxybest, bxbest = x + y, x
+        if (xlim + ylim) - bxybest < fxybest - (xoff + yoff):
+            return fxbest, fxybest - fxbest
+        return bxbest, bxybest - bxbest
 
 
 def _shift_boundaries(equivs: list[int], changed_list: list[bool], other_list: list[bool]) -> None:
