@@ -5416,6 +5416,15 @@ printf '%s' '{"a":"x"}
 ### jq-dollar-loc
 printf '%s' 'null
 ' | jq -c '$__loc__'
+### jq-color-output
+printf '%s' '{"a":[1,"x",null,true,{"b":false}],"c":{},"d":[]}
+' | jq -C .
+### jq-color-output-compact-sorted
+printf '%s' '{"b":[1,{}],"a":"s"}
+' | jq -C -c -S .
+### jq-monochrome-wins-over-color
+printf '%s' '{"a":1}
+' | jq -M -C .
 ### jq-stream-option
 printf '%s' '{"a":[1,{"b":2}],"c":3}
 5

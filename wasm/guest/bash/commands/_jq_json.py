@@ -274,3 +274,53 @@ def iter_values(chunks: Iterator[str]) -> Iterator[Any]:
             raise JSONParseError("Invalid numeric literal")
         pos = end
         yield value
+
+
+_COLORS = {"null": "1;30", "boolean": "0;39", "number": "0;39", "string": "0;32", "array": "1;39",
+           "object": "1;39"}
+_FIELD = "\x1b[34;1m"
+_RESET = "\x1b[0m"
+
+
+def dumps_color(v: Any, indent: int | str = 2) -> str:
+    """``jq -C`` output, byte for byte as jq 1.6's jv_dump_term with its default colours."""
+    parts: list[str] = []
+    unit = indent if isinstance(indent, str) else " " * indent
+    pretty = bool(unit)
+
+    def emit(x: Any, level: int) -> None:
+        kind = type_name(x)
+        color = "\x1b[" + _COLORS[kind] + "m"
+        parts.append(color)
+        if kind == "array" and x:
+            parts.append("[")
+            for i, item in enumerate(x):
+                if i:
+                    parts.append(",")
+                if pretty:
+                    parts.append("\n" + unit * (level + 1))
+                emit(item, level + 1)
+                parts.append(color)
+            if pretty:
+                parts.append("\n" + unit * level)
+            parts.append(color + "]")
+        elif kind == "object" and x:
+            parts.append("{")
+            if pretty:
+                parts.append("\n" + unit * (level + 1))
+            for i, (key, value) in enumerate(x.items()):
+                if i:
+                    parts.append(",\n" + unit * (level + 1) if pretty else ",")
+                parts.append(_RESET + _FIELD + _encode_string(key, False) + _RESET)
+                parts.append(color + (": " if pretty else ":") + _RESET)
+                emit(value, level + 1)
+                parts.append(color)
+            if pretty:
+                parts.append("\n" + unit * level)
+            parts.append(color + "}")
+        else:
+            parts.append(dumps(x))
+        parts.append(_RESET)
+
+    emit(v, 0)
+    return "".join(parts)

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ._jq_builtins import make_interp
 from ._jq_eval import BreakOut, Env, Halt, JqError
-from ._jq_json import JSONParseError, dumps, iter_values, loads, sort_keys_deep
+from ._jq_json import JSONParseError, dumps, dumps_color, iter_values, loads, sort_keys_deep
 from ._jq_parse import JqCompileError, Parser, check
 from .base import Command, CommandContext, CommandResult
 
@@ -48,6 +48,8 @@ class _Options:
         self.indent = 2
         self.seq = False
         self.stream = False
+        self.color = False
+        self.mono = False
         self.raw0 = False
         self.filter: str | None = None
         self.files: list[str] = []
@@ -114,7 +116,11 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> _Options | int:
                 o.seq = True
             elif name == "stream":
                 o.stream = True
-            elif name in ("color-output", "monochrome-output", "unbuffered", "stream-errors"):
+            elif name == "color-output":
+                o.color = True
+            elif name == "monochrome-output":
+                o.mono = True
+            elif name in ("unbuffered", "stream-errors"):
                 pass
             elif name == "indent":
                 vals = need(1, "--indent")
@@ -205,8 +211,10 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> _Options | int:
                     o.ascii = True
                 elif c == "S":
                     o.sort_keys = True
-                elif c in "CM":
-                    pass
+                elif c == "C":
+                    o.color = True
+                elif c == "M":
+                    o.mono = True
                 elif c == "f":
                     vals = need(1, "-f")
                     if vals is None:
@@ -423,6 +431,8 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     out.append(b"\x1e")
                 if o.raw and isinstance(result, str) and not o.ascii:
                     text = result
+                elif o.color and not o.mono:
+                    text = dumps_color(sort_keys_deep(result) if o.sort_keys else result, indent)
                 else:
                     text = dumps(sort_keys_deep(result) if o.sort_keys else result, indent, False, o.ascii)
                 out.append(_encode(text))
