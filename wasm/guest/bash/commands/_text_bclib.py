@@ -134,13 +134,13 @@ define a(x) {
 }
 define j(n, x) {
   auto a, b, d, e, f, i, m, s, v, z
+  z = scale
+  scale = 0
   n = n / 1
   if (n < 0) {
     n = -n
     if (n % 2 == 1) m = 1
   }
-  z = scale
-  scale = 0
   b = 1
   for (i = 2; i <= n; i++) b *= i
   scale = 1.5 * z
