@@ -538,30 +538,20 @@ class Parser:
             left = ("getline_cmd", left, target)
         return left
 
+    # Tokens that can start the right operand of an implicit concatenation. "+", "-" and
+    # "!" are excluded: after an operand they are binary operators (or "!=", "!~").
+    _CONCAT_START = ("NUMBER", "STRING", "ERE", "NAME", "FUNC_NAME", "BUILTIN", "$", "(", "++", "--")
+
     def concat(self, no_gt: bool) -> Node:
         left = self.additive()
-        while True:
-            t = self.tok
-            if t in ("NUMBER", "STRING", "ERE", "NAME", "FUNC_NAME", "BUILTIN", "$", "!", "(", "-", "+", "++", "--"):
-                if t in ("-", "+"):
-                    break
-                if t == "!":
-                    break
-                if t == "in":
-                    break
-                left = ("concat", left, self.additive())
-            elif t == "getline":
-                # "x" getline is not valid; a bare getline after an operand ends the operand.
-                break
-            else:
-                break
+        while self.tok in self._CONCAT_START:
+            left = ("concat", left, self.additive())
         return left
 
     def additive(self) -> Node:
         left = self.multiplicative()
         while self.tok in ("+", "-"):
             op = self.next()[0]
-            self.newlines() if False else None
             left = ("binop", op, left, self.multiplicative())
         return left
 

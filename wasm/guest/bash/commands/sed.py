@@ -175,6 +175,10 @@ class _Sed:
             return
         path = self.ctx.host_path(self.inplace_target)
         suffix = str(self.in_place)
+        try:
+            mode: int | None = os.stat(path).st_mode & 0o7777
+        except OSError:
+            mode = None
         if suffix:
             if "*" in suffix:
                 base = os.path.basename(self.inplace_target)
@@ -194,6 +198,9 @@ class _Sed:
         try:
             with open(path, "wb") as handle:
                 handle.write(data)
+            if mode is not None:
+                # The backup took the original inode; the new file keeps its permissions.
+                os.chmod(path, mode)
         except OSError as exc:
             self.ctx.error(f"sed: couldn't open file {self.inplace_target}: {exc.strerror}")
             self.status = 4
