@@ -219,8 +219,11 @@ class Shell:
                     self.cond_depth -= 1
             last = pipe
             ran_last = final
+        # -e and the ERR trap react to a failing simple command, subshell or pipeline; a
+        # compound command (if, loop, group, case) failing was already handled inside it
         if status != 0 and ran_last and not last.negate and self.cond_depth == 0:
-            yield from self._on_failure(status, io)
+            if len(last.commands) > 1 or not isinstance(last.commands[0], _COMPOUND_TYPES):
+                yield from self._on_failure(status, io)
         return status
 
     def _on_failure(self, status: int, io: IO) -> Gen:
@@ -246,7 +249,9 @@ class Shell:
         try:
             if len(pipe.commands) == 1:
                 status = yield from self.exec_command(pipe.commands[0], io)
-                self.state.pipestatus = [status]
+                # after a compound command PIPESTATUS still describes its last pipeline
+                if not isinstance(pipe.commands[0], _COMPOUND_TYPES):
+                    self.state.pipestatus = [status]
             else:
                 status = yield from self._multi_pipeline(pipe, io)
         finally:
@@ -463,12 +468,12 @@ class Shell:
             if exc.levels > 1:
                 exc.levels -= 1
                 raise
-            return self.state.last_status, "break"
+            return 0, "break"
         except ContinueLoop as exc:
             if exc.levels > 1:
                 exc.levels -= 1
                 raise
-            return self.state.last_status, "continue"
+            return 0, "continue"
         finally:
             self.state.loop_depth -= 1
         return status, None
@@ -1282,7 +1287,7 @@ class Shell:
         return "/tmp/" + name
 
 
-ControlFlowTypes = (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, GeneratorExit)
+_COMPOUND_TYPES = (Group, If, Loop, For, ArithFor, Case)
 
 
 def _lone_input_redirect(node: ListNode) -> str | None:

@@ -798,7 +798,7 @@ class Parser:
                     raise self.fail()
                 self.i += 1
             return self._function_body(name.raw, line)
-        if word in ("then", "elif", "else", "fi", "do", "done", "esac", "}", "in", "]]"):
+        if word in ("then", "elif", "else", "fi", "do", "done", "esac", "}", "in", "]]", "!"):
             raise self.fail(word)
         # a function definition `name () body`?
         save = self.i
