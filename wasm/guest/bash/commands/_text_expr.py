@@ -59,34 +59,35 @@ class _Parser:
         return token
 
     def parse(self) -> str | int:
-        value = self.or_expr()
+        value = self.or_expr(True)
         if self.pos < len(self.args):
             raise ExprError(f"syntax error: unexpected argument '{self.args[self.pos]}'")
         return value
 
-    def or_expr(self) -> str | int:
-        left = self.and_expr()
+    # ``ev`` is False inside the side of | or & that GNU parses but does not evaluate.
+    def or_expr(self, ev: bool) -> str | int:
+        left = self.and_expr(ev)
         while self.peek() == "|":
             self.pos += 1
-            right = self.and_expr()
+            right = self.and_expr(ev and not _truthy(left))
             if not _truthy(left):
                 left = right if _truthy(right) else 0
         return left
 
-    def and_expr(self) -> str | int:
-        left = self.compare()
+    def and_expr(self, ev: bool) -> str | int:
+        left = self.compare(ev)
         while self.peek() == "&":
             self.pos += 1
-            right = self.compare()
+            right = self.compare(ev and _truthy(left))
             if not _truthy(left) or not _truthy(right):
                 left = 0
         return left
 
-    def compare(self) -> str | int:
-        left = self.additive()
+    def compare(self, ev: bool) -> str | int:
+        left = self.additive(ev)
         while self.peek() in ("<", "<=", "=", "==", "!=", ">=", ">"):
             op = self.take()
-            right = self.additive()
+            right = self.additive(ev)
             if _is_int(left) and _is_int(right):
                 a: object = _as_int(left)
                 b: object = _as_int(right)
@@ -99,20 +100,26 @@ class _Parser:
             left = 1 if result else 0
         return left
 
-    def additive(self) -> str | int:
-        left = self.multiplicative()
+    def additive(self, ev: bool) -> str | int:
+        left = self.multiplicative(ev)
         while self.peek() in ("+", "-"):
             op = self.take()
-            right = self.multiplicative()
+            right = self.multiplicative(ev)
+            if not ev:
+                left = 0
+                continue
             a, b = _as_int(left), _as_int(right)
             left = a + b if op == "+" else a - b
         return left
 
-    def multiplicative(self) -> str | int:
-        left = self.match_expr()
+    def multiplicative(self, ev: bool) -> str | int:
+        left = self.match_expr(ev)
         while self.peek() in ("*", "/", "%"):
             op = self.take()
-            right = self.match_expr()
+            right = self.match_expr(ev)
+            if not ev:
+                left = 0
+                continue
             a, b = _as_int(left), _as_int(right)
             if op == "*":
                 left = a * b
@@ -123,18 +130,18 @@ class _Parser:
             left = quotient if op == "/" else a - b * quotient
         return left
 
-    def match_expr(self) -> str | int:
-        left = self.primary()
+    def match_expr(self, ev: bool) -> str | int:
+        left = self.primary(ev)
         while self.peek() == ":":
             self.pos += 1
-            right = self.primary()
-            left = _match(str(left), str(right))
+            right = self.primary(ev)
+            left = _match(str(left), str(right)) if ev else 0
         return left
 
-    def primary(self) -> str | int:
+    def primary(self, ev: bool) -> str | int:
         token = self.take()
         if token == "(":
-            value = self.or_expr()
+            value = self.or_expr(ev)
             if self.peek() != ")":
                 if self.peek() is None:
                     raise ExprError("syntax error: expecting ')' after " + f"'{self.args[self.pos - 1]}'")
@@ -144,11 +151,11 @@ class _Parser:
         if token == "+":
             return self.take()
         if token == "match":
-            string = self.primary()
-            pattern = self.primary()
-            return _match(str(string), str(pattern))
+            string = self.primary(ev)
+            pattern = self.primary(ev)
+            return _match(str(string), str(pattern)) if ev else 0
         if token == "substr":
-            string, start, length = str(self.primary()), self.primary(), self.primary()
+            string, start, length = str(self.primary(ev)), self.primary(ev), self.primary(ev)
             if not _is_int(start) or not _is_int(length):
                 return ""
             begin, count = _as_int(start), _as_int(length)
@@ -156,13 +163,13 @@ class _Parser:
                 return ""
             return string[begin - 1 : begin - 1 + count]
         if token == "index":
-            string, chars = str(self.primary()), str(self.primary())
+            string, chars = str(self.primary(ev)), str(self.primary(ev))
             for position, char in enumerate(string, 1):
                 if char in chars:
                     return position
             return 0
         if token == "length":
-            return len(str(self.primary()))
+            return len(str(self.primary(ev)))
         if token == ")":
             raise ExprError("syntax error: unexpected ')'")
         return token
