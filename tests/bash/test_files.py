@@ -342,6 +342,7 @@ def test_find_bad_expression_messages(tmp_path: Path) -> None:
     assert run(tmp_path, ["find", ".", "-bogus"])[1] == b"find: unknown predicate `-bogus'\n"
     assert run(tmp_path, ["find", ".", "-name"])[1] == b"find: missing argument to `-name'\n"
     assert run(tmp_path, ["find", ".", "(", "-name", "a"])[2] == 1
+    assert run(tmp_path, ["find", "nosuch", "("])[1].startswith(b"find: invalid expression;")
 
 
 # --- streaming ---------------------------------------------------------------------------

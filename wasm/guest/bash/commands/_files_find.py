@@ -113,6 +113,8 @@ class _Parser:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
 
     def take(self) -> str:
+        if self.pos >= len(self.tokens):
+            raise FindError("invalid expression")
         token = self.tokens[self.pos]
         self.pos += 1
         return token
@@ -174,6 +176,9 @@ class _Parser:
             self.take()
             if self.peek() == ")":
                 raise FindError("invalid expression; empty parentheses are not allowed.")
+            if self.peek() is None:
+                raise FindError("invalid expression; expected to find a ')' but didn't see one. "
+                                "Perhaps you need an extra predicate after '('")
             inner = self.comma()
             if self.peek() != ")":
                 raise FindError("invalid expression; I was expecting to find a ')' somewhere "
