@@ -52,6 +52,41 @@ def test_random_edits_match_gnu_diff(seed: int) -> None:
             assert (_body(ours.stdout, skip), ours.status) == (_body(gnu.stdout, skip), gnu.status), (a, b, argv)
 
 
+def _vary(rng: random.Random, line: str) -> str:
+    roll = rng.random()
+    if roll < 0.2:
+        return line.upper()
+    if roll < 0.4:
+        return line.replace(" ", "  ")
+    if roll < 0.5:
+        return line + " "
+    if roll < 0.6:
+        return " " + line
+    if roll < 0.7:
+        return ""
+    return line
+
+
+@pytest.mark.fuzz
+@pytest.mark.parametrize("seed", range(3))
+def test_whitespace_case_and_blank_line_options_match_gnu_diff(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(30):
+        base = ["".join(rng.choice("ab ") for _ in range(rng.randint(0, 4))) for _ in range(rng.randint(0, 10))]
+        other = [_vary(rng, line) for line in base]
+        for _ in range(rng.randint(0, 3)):
+            if other and rng.random() < 0.5:
+                del other[rng.randrange(len(other))]
+            else:
+                other.insert(rng.randint(0, len(other)), rng.choice(["", "x", "a b"]))
+        files: dict[str, bytes | str] = {"a": "".join(x + "\n" for x in base), "b": "".join(x + "\n" for x in other)}
+        style = rng.choice([[], ["-u"], ["-c"], ["-U1"], ["-q"]])
+        argv = ["diff", *rng.sample(["-i", "-b", "-w", "-B", "-E", "--strip-trailing-cr", "-Z"], rng.randint(1, 2)), *style, "a", "b"]
+        skip = 2 if style and style != ["-q"] else 0
+        ours, gnu = run_ours(argv, b"", files), run_gnu(argv, b"", files)
+        assert (_body(ours.stdout, skip), ours.status) == (_body(gnu.stdout, skip), gnu.status), (argv, files)
+
+
 def test_changed_lines_marks_only_the_inserted_line() -> None:
     flags_a, flags_b = changed_lines(["a", "b", "c"], ["a", "b", "x", "c"])
     assert flags_a == [False, False, False]

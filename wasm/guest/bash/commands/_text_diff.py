@@ -315,9 +315,13 @@ class _Differ:
         tick = check_time if callable(check_time) else None
         flags_l, flags_r = changed_lines(keys_l, keys_r, lines_l, lines_r, horizon, tick)
         hunks = _hunks(flags_l, flags_r)
+        ignorable: set[Hunk] = set()
         if self.o.ignore_blank_lines:
-            hunks = [h for h in hunks if not _all_blank(h, lines_l, lines_r)]
-        if not hunks:
+            # GNU marks blank-only changes ignorable; they are printed only inside a hunk
+            # that also holds a real change.
+            skip_space = self.o.ignore_trailing_space or self.o.ignore_space_change or self.o.ignore_all_space
+            ignorable = {h for h in hunks if _all_blank(h, lines_l, lines_r, skip_space)}
+        if all(h in ignorable for h in hunks):
             return 0
         if self.o.brief:
             yield f"Files {left} and {right} differ\n".encode("utf-8", "surrogateescape")
@@ -325,15 +329,15 @@ class _Differ:
         if announce:
             yield self._command_line(left, right)
         if self.o.style == "normal":
-            yield _normal(hunks, lines_l, lines_r)
+            yield _normal([h for h in hunks if h not in ignorable], lines_l, lines_r)
         else:
             labels = self.o.labels or []
             name_l = labels[0] if len(labels) > 0 else f"{left}\t{self._stamp(left, absent_l)}"
             name_r = labels[1] if len(labels) > 1 else f"{right}\t{self._stamp(right, absent_r)}"
             if self.o.style == "unified":
-                yield _unified(hunks, lines_l, lines_r, self.o.context, name_l, name_r)
+                yield _unified(hunks, lines_l, lines_r, self.o.context, name_l, name_r, ignorable)
             else:
-                yield _context(hunks, lines_l, lines_r, self.o.context, name_l, name_r)
+                yield _context(hunks, lines_l, lines_r, self.o.context, name_l, name_r, ignorable)
         return 1
 
 
@@ -358,8 +362,13 @@ def _hunks(flags_l: list[bool], flags_r: list[bool]) -> list[Hunk]:
     return hunks
 
 
-def _all_blank(h: Hunk, a: list[bytes], b: list[bytes]) -> bool:
-    return all(not x.strip(b"\n") for x in a[h[0] : h[1]]) and all(not x.strip(b"\n") for x in b[h[2] : h[3]])
+def _all_blank(h: Hunk, a: list[bytes], b: list[bytes], skip_space: bool) -> bool:
+    """GNU -B: every changed line is empty (or only whitespace, with -Z, -b or -w)."""
+    def blank(line: bytes) -> bool:
+        body = line.rstrip(b"\n")
+        return not (body.strip(b" \t\v\f\r") if skip_space else body)
+
+    return all(blank(x) for x in a[h[0] : h[1]]) and all(blank(x) for x in b[h[2] : h[3]])
 
 
 _NO_NEWLINE = b"\\ No newline at end of file\n"
@@ -396,14 +405,17 @@ def _normal(hunks: list[Hunk], a: list[bytes], b: list[bytes]) -> bytes:
     return b"".join(out)
 
 
-def _group(hunks: list[Hunk], context: int) -> list[list[Hunk]]:
+def _group(hunks: list[Hunk], context: int, ignorable: set[Hunk]) -> list[list[Hunk]]:
+    """Hunks close enough to share context; blank-only groups (-B) are dropped, like GNU's
+    find_hunk: an ignorable change joins only when nearer than ``context`` lines."""
     groups: list[list[Hunk]] = []
     for hunk in hunks:
-        if groups and hunk[0] - groups[-1][-1][1] <= 2 * context:
+        threshold = context if hunk in ignorable else 2 * context + 1
+        if groups and hunk[0] - groups[-1][-1][1] < threshold:
             groups[-1].append(hunk)
         else:
             groups.append([hunk])
-    return groups
+    return [g for g in groups if not all(h in ignorable for h in g)]
 
 
 def _unified_range(start: int, count: int) -> str:
@@ -414,9 +426,10 @@ def _unified_range(start: int, count: int) -> str:
     return f"{start + 1},{count}"
 
 
-def _unified(hunks: list[Hunk], a: list[bytes], b: list[bytes], context: int, name_l: str, name_r: str) -> bytes:
+def _unified(hunks: list[Hunk], a: list[bytes], b: list[bytes], context: int, name_l: str, name_r: str,
+             ignorable: set[Hunk]) -> bytes:
     out = [f"--- {name_l}\n".encode("utf-8", "surrogateescape"), f"+++ {name_r}\n".encode("utf-8", "surrogateescape")]
-    for group in _group(hunks, context):
+    for group in _group(hunks, context, ignorable):
         first, last = group[0], group[-1]
         lo_l = max(first[0] - context, 0)
         lo_r = first[2] - (first[0] - lo_l)
@@ -445,9 +458,10 @@ def _context_range(start: int, end: int) -> str:
     return f"{start + 1},{end}"
 
 
-def _context(hunks: list[Hunk], a: list[bytes], b: list[bytes], context: int, name_l: str, name_r: str) -> bytes:
+def _context(hunks: list[Hunk], a: list[bytes], b: list[bytes], context: int, name_l: str, name_r: str,
+             ignorable: set[Hunk]) -> bytes:
     out = [f"*** {name_l}\n".encode("utf-8", "surrogateescape"), f"--- {name_r}\n".encode("utf-8", "surrogateescape")]
-    for group in _group(hunks, context):
+    for group in _group(hunks, context, ignorable):
         first, last = group[0], group[-1]
         lo_l = max(first[0] - context, 0)
         lo_r = first[2] - (first[0] - lo_l)
