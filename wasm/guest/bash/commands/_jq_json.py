@@ -223,55 +223,75 @@ def loads(text: str) -> Any:
     return values[0]
 
 
-def iter_values(chunks: Iterator[str]) -> Iterator[Any]:
-    """Parse a stream of whitespace-separated JSON texts from text chunks, lazily."""
+class StreamPosition:
+    """Where the parser is: ``line`` is what jq reports in "error (at <stdin>:N)"."""
+
+    def __init__(self) -> None:
+        self.line = 0
+        self.parsed = False
+
+
+def iter_values(chunks: Iterator[str], where: StreamPosition | None = None) -> Iterator[Any]:
+    """Parse a stream of whitespace-separated JSON texts from text chunks, lazily.
+
+    When a value is incomplete, more input is read until the unparsed text has at least
+    doubled before parsing again, so a large value split into many small chunks costs
+    O(n log n), not O(n^2).
+    """
     buf = ""
     eof = False
     pos = 0
-    line = 1
-    while True:
-        while pos < len(buf) and buf[pos] in _WS:
-            pos += 1
-        if pos >= len(buf):
-            if eof:
-                return
+    lines_before = 0  # newlines in text already dropped from the front of buf
+
+    def more(minimum: int) -> bool:
+        """Append chunks until ``minimum`` new characters arrived (or the input ended)."""
+        nonlocal buf, pos, eof, lines_before
+        if eof:
+            return False
+        lines_before += buf.count("\n", 0, pos)
+        pieces = [buf[pos:]]
+        got = 0
+        while got < minimum:
             try:
                 chunk = next(chunks)
             except StopIteration:
                 eof = True
-                continue
-            line += buf.count("\n", 0, pos)
-            buf = buf[pos:] + chunk
-            pos = 0
+                break
+            pieces.append(chunk)
+            got += len(chunk)
+        buf = "".join(pieces)
+        pos = 0
+        return got > 0
+
+    while True:
+        while pos < len(buf) and buf[pos] in _WS:
+            pos += 1
+        if pos >= len(buf):
+            if eof or not more(1):
+                if eof and pos >= len(buf):
+                    return
             continue
         try:
             value, end = _DECODER.raw_decode(buf, pos)
         except (ValueError, RecursionError) as exc:
             if not eof:
-                try:
-                    chunk = next(chunks)
-                except StopIteration:
-                    eof = True
-                else:
-                    line += buf.count("\n", 0, pos)
-                    buf = buf[pos:] + chunk
-                    pos = 0
+                more(max(len(buf) - pos, 4096))
                 continue
             raise JSONParseError(f"{exc}") from None
         # A number or literal may continue in the next chunk ("1.5" then "e3"): decide
         # only once the token is followed by a delimiter or the input has ended.
         if not eof and not isinstance(value, (dict, list, str)) and not _DELIM.search(buf, end):
-            try:
-                chunk = next(chunks)
-            except StopIteration:
-                eof = True
-            else:
-                line += buf.count("\n", 0, pos)
-                buf = buf[pos:] + chunk
-                pos = 0
+            more(1)
+            continue
+        if not eof and end == len(buf) and where is not None and more(1):
+            # Look at the character after the value first: jq counts a newline there.
             continue
         if end < len(buf) and buf[end] not in _WS + "[{\"" and not isinstance(value, (dict, list, str)):
             raise JSONParseError("Invalid numeric literal")
+        if where is not None:
+            # jq counts the newline that ends the value's line as consumed.
+            where.line = lines_before + buf.count("\n", 0, end) + (1 if buf.startswith("\n", end) else 0)
+            where.parsed = True
         pos = end
         yield value
 

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ._jq_builtins import make_interp
 from ._jq_eval import BreakOut, Env, Halt, JqError
-from ._jq_json import JSONParseError, dumps, dumps_color, iter_values, loads, sort_keys_deep
+from ._jq_json import JSONParseError, StreamPosition, dumps, dumps_color, iter_values, loads, sort_keys_deep
 from ._jq_parse import JqCompileError, Parser, check
 from .base import Command, CommandContext, CommandResult
 
@@ -315,6 +315,7 @@ class _Inputs:
         self.interp = interp
         self.status = 0
         self.parse_error: str | None = None
+        self.where = StreamPosition()
 
     def _chunks(self) -> Iterator[str]:
         return _decode_utf8(self._byte_chunks())
@@ -344,6 +345,12 @@ class _Inputs:
                 self.ctx.error(f"jq: error: Could not open {name}: {exc.strerror}")
                 self.status = 2
 
+    def location(self) -> str:
+        if not self.where.parsed:
+            return "<unknown>"
+        name = self.interp.current_filename
+        return f"{name if isinstance(name, str) else '<stdin>'}:{self.where.line}"
+
     def values(self) -> Iterator[Any]:
         if self.o.raw_input:
             if self.o.slurp:
@@ -363,9 +370,9 @@ class _Inputs:
             return
         try:
             if self.o.slurp:
-                yield list(iter_values(self._chunks()))
+                yield list(iter_values(self._chunks(), self.where))
                 return
-            yield from iter_values(self._chunks())
+            yield from iter_values(self._chunks(), self.where)
         except JSONParseError as exc:
             self.parse_error = str(exc)
 
@@ -450,8 +457,7 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if err.value is None:
                 # jq 1.6 ends this input silently for error(null).
                 continue
-            where = "<unknown>" if o.null_input else "<stdin>:1"
-            ctx.error(f"jq: error (at {where}): {err.message()}")
+            ctx.error(f"jq: error (at {source.location()}): {err.message()}")
             status = 5
         except BreakOut:
             if out:
@@ -477,12 +483,12 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if out:
                 yield b"".join(out)
                 out.clear()
-            ctx.error(f"jq: error (at <stdin>:1): {exc}")
+            ctx.error(f"jq: error (at {source.location()}): {exc}")
             status = 5
         if out:
             yield b"".join(out)
     if source.parse_error is not None:
-        ctx.error(f"jq: error (at <stdin>:1): {source.parse_error}")
+        ctx.error(f"parse error: {source.parse_error} at line {source.where.line + 1}")
         return 2 if source.status else 4
     if source.status:
         return source.status
