@@ -16,9 +16,14 @@ TREE: dict[str, bytes | str] = {
 }
 
 
-def test_rg_searches_cwd_recursively_with_path_line_text() -> None:
+def test_rg_searches_cwd_recursively_printing_path_and_text() -> None:
     out = run_ours(["rg", "needle"], b"", TREE)
     assert out.status == 0
+    assert out.stdout == b"src/main.py:print('needle')\nsrc/util/helpers.py:def needle():\n"
+
+
+def test_rg_line_numbers_only_on_request() -> None:
+    out = run_ours(["rg", "-n", "needle"], b"", TREE)
     assert out.stdout == b"src/main.py:2:print('needle')\nsrc/util/helpers.py:1:def needle():\n"
 
 
@@ -39,23 +44,23 @@ def test_rg_no_match_exits_one_and_bad_path_exits_two() -> None:
     assert b"nowhere" in missing.stderr
 
 
-def test_rg_single_file_omits_file_name_and_keeps_line_numbers() -> None:
+def test_rg_single_file_omits_file_name() -> None:
     out = run_ours(["rg", "needle", "src/main.py"], b"", TREE)
-    assert out.stdout == b"2:print('needle')\n"
+    assert out.stdout == b"print('needle')\n"
 
 
 def test_rg_ignore_case_count_and_glob() -> None:
     tree = {"a.txt": "Foo\nfoo\n", "b.md": "foo\n"}
     assert run_ours(["rg", "-i", "-c", "FOO"], b"", tree).stdout == b"a.txt:2\nb.md:1\n"
-    assert run_ours(["rg", "-g", "*.md", "foo"], b"", tree).stdout == b"b.md:1:foo\n"
+    assert run_ours(["rg", "-g", "*.md", "-n", "foo"], b"", tree).stdout == b"b.md:1:foo\n"
     assert run_ours(["rg", "-g", "!*.md", "-N", "foo"], b"", tree).stdout == b"a.txt:foo\n"
 
 
 def test_rg_smart_case_and_fixed_strings() -> None:
     tree = {"t": "a.c\nabc\nABC\n"}
-    assert run_ours(["rg", "-F", "a.c", "t"], b"", tree).stdout == b"1:a.c\n"
-    assert run_ours(["rg", "-S", "abc", "t"], b"", tree).stdout == b"2:abc\n3:ABC\n"
-    assert run_ours(["rg", "-S", "ABC", "t"], b"", tree).stdout == b"3:ABC\n"
+    assert run_ours(["rg", "-F", "a.c", "t"], b"", tree).stdout == b"a.c\n"
+    assert run_ours(["rg", "-S", "abc", "t"], b"", tree).stdout == b"abc\nABC\n"
+    assert run_ours(["rg", "-S", "-n", "ABC", "t"], b"", tree).stdout == b"3:ABC\n"
 
 
 def test_rg_files_lists_searchable_files() -> None:

@@ -6,9 +6,12 @@ files reported as "binary file matches" on stderr, exit 0 (selected) / 1 (none) 
 unless ``-q`` found a match). Recursive search visits directory entries in on-disk
 (readdir) order like GNU's fts walk, so the order matches GNU on the same filesystem.
 
-``rg`` follows ripgrep's non-tty output: ``path:line:text`` when searching a directory
-(line numbers on, hidden files and ``.gitignore``d paths skipped - .gitignore is not read
-here), bare ``text`` for stdin, smart-case off; regex syntax is Python's (close to Rust's).
+``rg`` follows ripgrep's output when stdout is not a terminal (always the case here):
+``path:text`` lines, no headings, no colour, line numbers only with ``-n``; a single file
+operand or stdin prints bare ``text``. It searches ``.`` recursively (or stdin when stdin
+carries data), skips hidden files and directories unless ``--hidden``, and visits files in
+sorted order. Differences from ripgrep: ``.gitignore``/``.ignore`` files are not read, binary
+files are searched like grep does, and patterns use Python's regex syntax (close to Rust's).
 """
 
 from __future__ import annotations
@@ -714,7 +717,8 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
     o.recursive = True
     if o.with_filename is None:
         o.with_filename = not searching_stdin and (len(operands) > 1 or os.path.isdir(ctx.host_path(operands[0])))
-    o.line_numbers = line_numbers if line_numbers is not None else not searching_stdin
+    # ripgrep numbers lines by default only when stdout is a terminal, which it never is here.
+    o.line_numbers = bool(line_numbers)
     try:
         matcher = Matcher(o)
     except RegexError as err:
