@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import subprocess
 import tarfile
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import pytest
 
@@ -142,3 +143,31 @@ def test_tar_errors_follow_gnu(tmp_path: Path) -> None:
     assert status == 2 and err.startswith(b"tar: Cowardly refusing to create an empty archive")
     _, err, status = run(tmp_path, ["tar"])
     assert status == 2 and b"You must specify one of the '-Acdtrux'" in err
+
+
+def test_gzip_streams_an_endless_input(tmp_path: Path) -> None:
+    err = io.BytesIO()
+    ctx = CommandContext(stdin=itertools.repeat(b"y\n" * 4096), stderr=err, cwd="/", env={},
+                         root=str(tmp_path))
+    gen = archive.COMMANDS["gzip"](ctx, ["gzip"])
+    produced = b""
+    for _ in range(200):
+        produced += next(gen)
+        if len(produced) > 1000:
+            break
+    gen.close()
+    assert produced[:2] == b"\x1f\x8b" and len(produced) > 1000
+
+
+def test_zcat_yields_before_its_input_ends(tmp_path: Path) -> None:
+    member = gzip_compress(b"first\n")
+
+    def stdin() -> Iterator[bytes]:
+        yield member
+        raise AssertionError("zcat read past the data it needed")
+
+    err = io.BytesIO()
+    ctx = CommandContext(stdin=stdin(), stderr=err, cwd="/", env={}, root=str(tmp_path))
+    gen = archive.COMMANDS["zcat"](ctx, ["zcat"])
+    assert next(gen) == b"first\n"
+    gen.close()

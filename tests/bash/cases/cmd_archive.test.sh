@@ -282,3 +282,8 @@ find d -type f | sort
 gunzip -r d
 find d -type f | sort
 cat d/x d/e/y
+### gzip-streams-in-pipelines
+yes | gzip | head -c 2 | od -c
+seq 1 100000 | gzip | gzip -d | tail -1
+yes abc | head -c 100000 | gzip -9 | zcat | wc -c
+printf 'plain\n' | gzip -dcf

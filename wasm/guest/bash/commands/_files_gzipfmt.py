@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from typing import Iterable, Iterator
 
 
 class GzipFormatError(Exception):
@@ -95,3 +96,113 @@ def member_info(data: bytes) -> tuple[int, int, int]:
         return 0, 0, mtime
     crc, size = struct.unpack("<II", data[-8:])
     return crc, size, mtime
+
+
+# --- streaming ---------------------------------------------------------------------------
+# Pipelines must not wait for the end of their input (``yes | gzip | head -c 100``), so the
+# commands compress and decompress chunk by chunk with these.
+
+
+def compress_stream(
+    chunks: Iterable[bytes], level: int = 6, name: str | None = None, mtime: int = 0
+) -> Iterator[bytes]:
+    """The gzip file ``gzip_compress`` would write, produced as the input arrives."""
+    flags = 0x08 if name else 0
+    xfl = 2 if level == 9 else (4 if level == 1 else 0)
+    header = b"\x1f\x8b\x08" + bytes([flags]) + struct.pack("<I", mtime & 0xFFFFFFFF)
+    header += bytes([xfl, 3])
+    if name:
+        header += name.encode("latin-1", "replace") + b"\0"
+    yield header
+    comp = zlib.compressobj(level, zlib.DEFLATED, -15, 8)
+    crc = 0
+    size = 0
+    for chunk in chunks:
+        crc = zlib.crc32(chunk, crc)
+        size += len(chunk)
+        out = comp.compress(chunk)
+        if out:
+            yield out
+    yield comp.flush() + struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF)
+
+
+class _Reader:
+    """A byte buffer over an iterator of chunks, refilled on demand."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self.chunks = iter(chunks)
+        self.buf = b""
+        self.eof = False
+
+    def fill(self, size: int) -> bool:
+        """Ensure ``size`` bytes are buffered; False if the input ends first."""
+        while len(self.buf) < size and not self.eof:
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                self.eof = True
+            else:
+                self.buf += chunk
+        return len(self.buf) >= size
+
+    def take(self) -> bytes:
+        """Everything buffered, or else the next non-empty chunk (b"" at the end)."""
+        data, self.buf = self.buf, b""
+        while not data and not self.eof:
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                self.eof = True
+            else:
+                data = chunk
+        return data
+
+
+def decompress_stream(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """Decompress gzip members as they arrive; raises GzipFormatError like gzip_decompress."""
+    reader = _Reader(chunks)
+    first = True
+    while True:
+        if not reader.fill(2):
+            if first or reader.buf:
+                raise GzipFormatError("unexpected end of file")
+            return
+        if reader.buf[:2] != b"\x1f\x8b":
+            if first:
+                raise GzipFormatError("not in gzip format")
+            while reader.fill(len(reader.buf) + 1):
+                pass
+            if reader.buf.strip(b"\0") == b"":
+                return
+            raise GzipFormatError("decompression OK, trailing garbage ignored")
+        while True:
+            try:
+                start = header_end(reader.buf, 0)
+                break
+            except GzipFormatError as err:
+                if err.message != "unexpected end of file" or not reader.fill(len(reader.buf) + 1):
+                    raise
+        reader.buf = reader.buf[start:]
+        engine = zlib.decompressobj(-15)
+        crc = 0
+        size = 0
+        while not engine.eof:
+            data = reader.take()
+            if not data:
+                raise GzipFormatError("unexpected end of file")
+            try:
+                out = engine.decompress(data)
+            except zlib.error:
+                raise GzipFormatError("invalid compressed data--format violated") from None
+            if out:
+                crc = zlib.crc32(out, crc)
+                size += len(out)
+                yield out
+        reader.buf = engine.unused_data
+        if not reader.fill(8):
+            raise GzipFormatError("unexpected end of file")
+        want_crc, want_size = struct.unpack("<II", reader.buf[:8])
+        if want_crc != crc & 0xFFFFFFFF:
+            raise GzipFormatError("invalid compressed data--crc error")
+        if want_size != size & 0xFFFFFFFF:
+            raise GzipFormatError("invalid compressed data--length error")
+        reader.buf = reader.buf[8:]
+        first = False

@@ -5,16 +5,19 @@ gunzip and zcat are gzip under other names, and their messages say "gzip" as GNU
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat as st
 import time
-from typing import Callable, Generator
+from typing import Callable, Generator, Iterator
 
 from . import _files_tar
 from ._files_common import effective_mode, host, set_mode, strerror
 from ._files_help import with_help
 from ._files_gzipfmt import (
     GzipFormatError,
+    compress_stream,
+    decompress_stream,
     member_info,
     header_end,
     gzip_compress,
@@ -143,18 +146,13 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
         names = _expand_recursive(ctx, names, suffix if decompress else None)
     for name in names or ["-"]:
         if name == "-":
-            data = ctx.read_all_stdin()
             try:
-                if decompress:
-                    result = gzip_decompress(data) if (data[:2] == b"\x1f\x8b" or not force) else data
-                else:
-                    result = gzip_compress(data, level)
+                for piece in _transform(ctx.stdin, decompress, force, level, None, 0):
+                    if not test:
+                        yield piece
             except GzipFormatError as err:
                 ctx.error(_gzip_error(prog, "stdin", err))
                 warn(1 if "trailing garbage" not in err.message else 2)
-                continue
-            if not test:
-                yield result
             continue
         real = host(ctx, name)
         shown = name
@@ -185,6 +183,24 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
             if not quiet:
                 ctx.error(f"{prog}: {shown}: unknown suffix -- ignored")
             warn(2)
+            continue
+        if to_stdout or test:
+            base = shown.rsplit("/", 1)[-1]
+            try:
+                with open(real, "rb") as fh:
+                    chunks = iter(lambda: fh.read(1 << 16), b"")
+                    stream = _transform(chunks, decompress, force and to_stdout, level,
+                                        base if save_name else None,
+                                        int(info.st_mtime) if save_name else 0)
+                    for piece in stream:
+                        if not test:
+                            yield piece
+            except GzipFormatError as err:
+                ctx.error(_gzip_error(prog, shown, err))
+                warn(1 if "trailing garbage" not in err.message else 2)
+                continue
+            if test and verbose:
+                ctx.error(f"{shown}:\t OK")
             continue
         with open(real, "rb") as fh:
             data = fh.read()
@@ -233,6 +249,26 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
         if not keep:
             os.unlink(real)
     return status
+
+
+def _transform(
+    chunks: Iterator[bytes], decompress: bool, passthrough: bool, level: int,
+    name: str | None, mtime: int,
+) -> Iterator[bytes]:
+    """Compress or decompress a stream; with ``passthrough`` (-dcf) non-gzip data is copied."""
+    if not decompress:
+        return compress_stream(chunks, level, name, mtime)
+    if not passthrough:
+        return decompress_stream(chunks)
+    head = b""
+    for chunk in chunks:
+        head += chunk
+        if len(head) >= 2:
+            break
+    rest = itertools.chain([head], chunks)
+    if head[:2] == b"\x1f\x8b":
+        return decompress_stream(rest)
+    return (piece for piece in rest if piece)
 
 
 def _expand_recursive(ctx: CommandContext, names: list[str], only_suffix: str | None) -> list[str]:
