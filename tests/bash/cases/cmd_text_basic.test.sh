@@ -134,3 +134,10 @@ printf 'header\n3\n1\n2\n' > f
 { head -c 3; cat; } < f
 ### head-on-pipe-consumes-buffer
 printf 'header\n3\n1\n2\n' | { head -n 1; sort; }
+### dev-files-as-operands
+echo hi | cat /dev/stdin
+cat /dev/null
+echo "rc=$?"
+head -c 5 /dev/zero | od -c
+wc /dev/null
+head -c 8 /dev/urandom | wc -c

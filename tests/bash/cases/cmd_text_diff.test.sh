@@ -119,3 +119,9 @@ echo "rc=$?"
 printf 'line1\nline2\nline3\n' > old
 printf 'line1\nline2 changed\nline3\nline4\n' > new
 diff old new | grep -c '^[<>]'
+### diff-process-substitution-and-dev-null
+diff <(printf 'a\nb\n') <(printf 'a\nc\n')
+echo "rc=$?"
+printf 'x\n' > f
+diff /dev/null f
+echo "rc=$?"

@@ -23,6 +23,7 @@ from ._text_common import (
     UsageError,
     describe_oserror,
     give_back_stdin,
+    is_device,
     open_input,
     stdin_regular_file,
     parse_options,
@@ -498,6 +499,8 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     min_width = 7
                 else:
                     size_sum += stdin_size
+            elif is_device(ctx.resolve(name)):
+                min_width = 7
             else:
                 host = ctx.host_path(name)
                 st = os.stat(host)

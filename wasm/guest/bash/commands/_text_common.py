@@ -182,10 +182,54 @@ class _FileChunks:
             handle.close()
 
 
+def _zeros() -> Iterator[bytes]:
+    block = bytes(CHUNK)
+    while True:
+        yield block
+
+
+def _random_bytes() -> Iterator[bytes]:
+    while True:
+        yield os.urandom(CHUNK)
+
+
+def special_device(ctx: CommandContext, name: str) -> Iterator[bytes] | None:
+    """The sandbox's ``/dev`` files as inputs: null, zero, urandom, stdin and ``/dev/fd/N``.
+
+    ``/dev/fd/N`` reads the interpreter's descriptor table (``extras["io"].fds``), which is
+    also how process substitution hands a command its pipe; None when ``name`` is no device.
+    """
+    if not name.startswith("/dev/"):
+        return None
+    if name == "/dev/null":
+        return iter(())
+    if name == "/dev/zero":
+        return _zeros()
+    if name in ("/dev/urandom", "/dev/random"):
+        return _random_bytes()
+    if name in ("/dev/stdin", "/dev/fd/0"):
+        return iter(ctx.stdin)
+    if name.startswith("/dev/fd/") and name[8:].isdigit():
+        fds = getattr(ctx.extras.get("io"), "fds", None)
+        stream = fds.get(int(name[8:])) if isinstance(fds, dict) else None
+        chunks = getattr(stream, "chunks", None)
+        if callable(chunks):
+            source: Iterator[bytes] = iter(chunks())
+            return source
+    return None
+
+
+def is_device(name: str) -> bool:
+    return name.startswith("/dev/")
+
+
 def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
-    """Like read_file_chunks but opens eagerly so errors surface before any output."""
+    """Open ``name`` (``-`` is stdin) for reading; errors surface here, before any output."""
     if name == "-":
         return iter(ctx.stdin)
+    device = special_device(ctx, ctx.resolve(name))
+    if device is not None:
+        return device
     path = ctx.host_path(name)
     if os.path.isdir(path):
         raise IsADirectoryError(21, "Is a directory")

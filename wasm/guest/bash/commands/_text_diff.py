@@ -8,6 +8,7 @@ format (``%Y-%m-%d %H:%M:%S.%N %z``, UTC in the sandbox); stdin gets the current
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import stat
@@ -15,7 +16,17 @@ import time
 from dataclasses import dataclass
 
 from .base import CommandContext, CommandResult
-from ._text_common import NONE, OPTIONAL, REQUIRED, OptSpec, UsageError, describe_oserror, parse_options, usage_error
+from ._text_common import (
+    NONE,
+    OPTIONAL,
+    REQUIRED,
+    OptSpec,
+    UsageError,
+    describe_oserror,
+    parse_options,
+    special_device,
+    usage_error,
+)
 from ._text_diffcore import changed_lines
 
 DIFF_SPEC = OptSpec(
@@ -143,7 +154,7 @@ class _Differ:
         self.o = o
 
     def _kind(self, name: str) -> str | None:
-        if name == "-":
+        if name == "-" or special_device(self.ctx, self.ctx.resolve(name)) is not None:
             return "file"
         try:
             st = os.stat(self.ctx.host_path(name))
@@ -238,6 +249,9 @@ class _Differ:
             return b""
         if name == "-":
             return b"".join(self.ctx.stdin)
+        device = special_device(self.ctx, self.ctx.resolve(name))
+        if device is not None:
+            return b"".join(itertools.islice(device, 1024))
         with open(self.ctx.host_path(name), "rb") as handle:
             return handle.read()
 
@@ -247,14 +261,19 @@ class _Differ:
         return self._iso_stamp(name, absent)
 
     def _ctime(self, name: str, absent: bool) -> str:
-        seconds = 0 if absent else (time.time_ns() // 10**9 if name == "-" else os.stat(self.ctx.host_path(name)).st_mtime_ns // 10**9)
+        if absent:
+            seconds = 0
+        elif name == "-" or special_device(self.ctx, self.ctx.resolve(name)) is not None:
+            seconds = time.time_ns() // 10**9
+        else:
+            seconds = os.stat(self.ctx.host_path(name)).st_mtime_ns // 10**9
         moment = time.gmtime(seconds)
         return time.strftime("%a %b ", moment) + f"{moment.tm_mday:2d}" + time.strftime(" %H:%M:%S %Y", moment)
 
     def _iso_stamp(self, name: str, absent: bool) -> str:
         if absent:
             seconds, nanos = 0, 0
-        elif name == "-":
+        elif name == "-" or special_device(self.ctx, self.ctx.resolve(name)) is not None:
             now = time.time_ns()
             seconds, nanos = now // 10**9, now % 10**9
         else:
