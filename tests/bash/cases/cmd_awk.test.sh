@@ -2443,5 +2443,25 @@ awk '{ print $1 }' a.txt nosuch < /dev/null
 awk < /dev/null
 ### awk-time-functions
 awk 'BEGIN { print strftime("%Y-%m-%d %H:%M", 86400 * 365, 1); print (systime() > 1000), (mktime("2020 01 02 03 04 05") > 0) }' < /dev/null
+### awk-for-in-order-mixed-keys
+awk 'BEGIN { a["x"]; a["b"]; a["z"]; a["a"]; a[10]; a[9]; a[100]; for (k in a) printf "%s ", k; print "" }' < /dev/null
+### awk-for-in-order-integer-keys
+awk 'BEGIN { for (i = 1; i <= 12; i++) a[i]; for (k in a) printf "%s ", k; print "" }' < /dev/null
+### awk-for-in-order-word-count
+printf '%s' 'the cat the dog a cat
+and the bird sat on a mat
+' | awk '{ for (i = 1; i <= NF; i++) c[$i]++ } END { for (w in c) print w, c[w] }'
+### awk-for-in-order-after-table-growth
+awk 'BEGIN { for (i = 0; i < 2000; i++) a["k" i]; for (k in a) if (n++ < 40) printf "%s ", k; print "" }' < /dev/null
+### awk-for-in-order-after-deletes-and-lookups
+awk 'BEGIN { for (i = 0; i < 60; i++) a[i]; for (i = 0; i < 60; i += 3) delete a[i]; x = (5 in a); y = a[7]; for (k in a) printf "%s ", k; print "" }' < /dev/null
+### awk-for-in-order-split-array
+awk 'BEGIN { n = split("a b c d e f g h i j k l m", arr); arr["x"] = 1; for (k in arr) printf "%s ", k; print "" }' < /dev/null
+### awk-for-in-key-is-a-string
+awk 'BEGIN { a[10]; a[9]; for (k in a) if (k < 5) print "string compare", k }' < /dev/null
+### awk-for-in-iterates-snapshot
+awk 'BEGIN { a[1]; a[2]; a[3]; for (k in a) { delete a; print k } }' < /dev/null
+### awk-for-in-argv
+awk 'BEGIN { for (k in ARGV) printf "%s=%s ", k, ARGV[k]; print "" }' a b c < /dev/null
 ### awk-toupper-non-ascii-untouched
 awk 'BEGIN { s = "abcé"; print toupper(s), length(s) }' < /dev/null

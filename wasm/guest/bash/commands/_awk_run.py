@@ -13,6 +13,7 @@ import re
 import time
 from typing import Any, Callable, Iterator
 
+from ._awk_array import MawkArray
 from ._awk_format import FormatError, awk_format
 from ._awk_parse import Node
 from ._awk_value import UNINIT, Glibc, StrNum, d_to_int, is_numeric, mkfield, num_to_str, to_bool, to_num
@@ -146,11 +147,15 @@ class Runtime:
             "SUBSEP": "\x1c", "CONVFMT": "%.6g", "OFMT": "%.6g", "FILENAME": "",
             "RSTART": 0.0, "RLENGTH": -1.0,
         }
-        env: dict[str, Any] = {bytes_text(k): mkfield(bytes_text(v)) for k, v in ctx.env.items()}
+        env = self.new_array()
+        for key, value in ctx.env.items():
+            env[bytes_text(key)] = mkfield(bytes_text(value))
         self.g["ENVIRON"] = env
-        argv: dict[str, Any] = {"0": "awk"}
+        # mawk fills ARGV by number (its integer table), which shapes for-in order.
+        argv = self.new_array()
+        argv[0.0] = "awk"
         for i, operand in enumerate(operands, 1):
-            argv[str(i)] = mkfield(bytes_text(operand))
+            argv[float(i)] = mkfield(bytes_text(operand))
         self.g["ARGV"] = argv
         self.g["ARGC"] = float(len(operands) + 1)
         for name, value in assigns:
@@ -390,23 +395,25 @@ class Runtime:
         self.rebuild()
 
     # -- variables -------------------------------------------------------------------
-    def get_array(self, ref: Node) -> dict[str, Any]:
+    def new_array(self) -> MawkArray:
+        return MawkArray(self.to_str)
+
+    def get_array(self, ref: Node) -> MawkArray:
         store = self.frame if ref[0] == "local" else self.g
         name = ref[1]
         value = store.get(name)
-        if isinstance(value, dict):
+        if isinstance(value, MawkArray):
             return value
         if value is None or value is UNINIT:
-            arr: dict[str, Any] = {}
+            arr = self.new_array()
             store[name] = arr
             return arr
         raise AwkError(f"can't use scalar {name} as array")
 
     def subscript(self, subs: list[Node]) -> Fn:
         if len(subs) == 1:
-            fn = self.expr(subs[0])
-            to_str = self.to_str
-            return lambda: to_str(fn())
+            # The raw value: mawk looks integral numbers up in its integer table.
+            return self.expr(subs[0])
         fns = [self.expr(s) for s in subs]
         return lambda: self.to_str(self.g.get("SUBSEP", "\x1c")).join(self.to_str(f()) for f in fns)
 
@@ -440,12 +447,7 @@ class Runtime:
             sub = self.subscript(node[2])
 
             def get_index() -> Any:
-                arr = self.get_array(ref)
-                key = sub()
-                v = arr.get(key)
-                if v is None:
-                    arr[key] = v = UNINIT
-                return v
+                return self.get_array(ref).get(sub())
             return get_index
         raise AssertionError(tag)
 
@@ -503,10 +505,7 @@ class Runtime:
             key = sub()
             key_cell[0] = arr
             key_cell[1] = key
-            v = arr.get(key)
-            if v is None:
-                arr[key] = v = UNINIT
-            return v
+            return arr.get(key)
 
         def set_i(v: Any) -> None:
             key_cell[0][key_cell[1]] = v
@@ -902,10 +901,7 @@ class Runtime:
             text = self.to_str(fs_text())
             fs = sep() if sep is not None else self.g.get("FS", " ")
             parts = self.split_text(text, fs)
-            arr = self.get_array(ref)
-            arr.clear()
-            for i, part in enumerate(parts, 1):
-                arr[str(i)] = part
+            self.get_array(ref).load(parts)
             return float(len(parts))
         return split
 
@@ -1285,10 +1281,9 @@ class Runtime:
 
         def forin() -> None:
             arr = self.get_array(ref)
-            for key in list(arr.keys()):
-                if key not in arr:
-                    continue
-                setter(mkfield(key))
+            # mawk loops over a snapshot of the keys, as plain strings.
+            for key in arr.keys():
+                setter(key)
                 try:
                     body()
                 except _Break:
@@ -1505,7 +1500,7 @@ class Runtime:
             argc = d_to_int(to_num(self.g.get("ARGC", 1.0)))
             if self.argind >= argc:
                 break
-            arg = argv.get(str(self.argind)) if isinstance(argv, dict) else None
+            arg = argv.peek(float(self.argind)) if isinstance(argv, MawkArray) else None
             if arg is None:
                 continue
             text = self.to_str(arg)
