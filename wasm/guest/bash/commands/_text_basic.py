@@ -425,6 +425,7 @@ WC_SPEC = OptSpec(
 _SPACE = frozenset(b" \t\n\v\f\r")
 _PRINTABLE = frozenset(range(32, 127))
 _WORD_SPLIT = re.compile(rb"[ \t\n\v\f\r]+")
+_TEXT_BYTES = bytes(range(32, 127)) + b" \t\n\v\f\r"
 _HAS_PRINTABLE = re.compile(rb"[\x20-\x7e]")
 
 
@@ -448,6 +449,16 @@ class _WcCounts:
     def _words(self, chunk: bytes) -> None:
         # A word is a maximal run of non-space bytes containing a printable byte: GNU wc
         # (C locale) starts a word only on a printable byte and ends it on a space.
+        if not chunk:
+            return
+        if not chunk.translate(None, _TEXT_BYTES):
+            # Plain text (printable and spaces only): bytes.split() counts the runs in C.
+            count = len(chunk.split())
+            if self.in_word and chunk[0] not in _SPACE:
+                count -= 1
+            self.words += count
+            self.in_word = chunk[-1] not in _SPACE
+            return
         pieces = _WORD_SPLIT.split(chunk)
         for index, piece in enumerate(pieces):
             if index > 0:

@@ -295,6 +295,30 @@ def split_lines(chunks: Iterable[bytes], sep: bytes = b"\n") -> Iterator[bytes]:
         yield pending
 
 
+def line_batches(chunks: Iterable[bytes], sep: bytes = b"\n") -> Iterator[list[bytes]]:
+    """Lists of complete lines *without* their terminator, one list per input chunk.
+
+    Every line in a batch was terminated by ``sep`` except possibly the very last line of
+    the input, which comes alone in a final batch flagged by ``UNTERMINATED``.
+    Whole-batch processing keeps per-line Python overhead low on large inputs.
+    """
+    pending = b""
+    for chunk in chunks:
+        if not chunk:
+            continue
+        data = pending + chunk if pending else chunk
+        lines = data.split(sep)
+        pending = lines.pop()
+        if lines:
+            yield lines
+    if pending:
+        yield [pending, UNTERMINATED]
+
+
+UNTERMINATED = b"\x00<unterminated>"
+"""Marker appended to the final batch when the input does not end with the separator."""
+
+
 def arg_bytes(text: str) -> bytes:
     """Command-line text back to the bytes the user typed (argv is decoded with surrogateescape)."""
     return text.encode("utf-8", "surrogateescape")

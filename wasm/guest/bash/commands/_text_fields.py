@@ -19,7 +19,9 @@ from ._text_common import (
     OptSpec,
     UsageError,
     arg_bytes,
+    UNTERMINATED,
     describe_oserror,
+    line_batches,
     open_input,
     parse_options,
     split_lines,
@@ -112,7 +114,8 @@ def cut(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "complement":
             complement = True
         elif key == "output-delimiter":
-            out_delim = arg_bytes(value or "")
+            # GNU quirk: an empty output delimiter is a NUL byte.
+            out_delim = arg_bytes(value or "") or b"\0"
         elif key == "z":
             eol = b"\0"
     if not mode:
@@ -129,27 +132,29 @@ def cut(ctx: CommandContext, argv: list[str]) -> CommandResult:
     status = 0
     for name in files or ["-"]:
         try:
-            out = Batcher()
-            for line in split_lines(open_input(ctx, name), eol):
-                ended = line.endswith(eol)
-                body = line[:-1] if ended else line
-                if mode == "f":
-                    if tab not in body:
-                        if only_delimited:
+            for batch in line_batches(open_input(ctx, name), eol):
+                if batch[-1] is UNTERMINATED:
+                    batch = batch[:-1]
+                pieces: list[bytes] = []
+                for body in batch:
+                    if mode == "f":
+                        if tab not in body:
+                            if only_delimited:
+                                continue
+                            pieces.append(body)
                             continue
-                        piece = body
-                    else:
                         fields = body.split(tab)
-                        chosen = [fields[i - 1] for low, high in ranges for i in range(low, min(high, len(fields)) + 1)]
-                        piece = (joiner or tab).join(chosen)
-                else:
-                    parts = [body[low - 1 : high] for low, high in ranges if low <= len(body)]
-                    piece = (joiner if joiner is not None else b"").join(parts)
-                ready = out.add(piece + eol)
-                if ready:
-                    yield ready
-            if out.parts:
-                yield out.take()
+                        count = len(fields)
+                        pieces.append((joiner if joiner is not None else tab).join(
+                            [fields[i - 1] for low, high in ranges for i in range(low, min(high, count) + 1)]
+                        ))
+                    else:
+                        pieces.append((joiner if joiner is not None else b"").join(
+                            [body[low - 1 : high] for low, high in ranges if low <= len(body)]
+                        ))
+                if pieces:
+                    pieces.append(b"")
+                    yield eol.join(pieces)
         except OSError as err:
             file_error(ctx, "cut", name, err)
             status = 1
