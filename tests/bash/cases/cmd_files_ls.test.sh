@@ -194,3 +194,9 @@ ln -s d ld
 ln -s nowhere dang
 LS_COLORS='di=01;31:*.tar=01;32:ln=target:or=40;31;01' ls --color=always | od -c
 LS_COLORS='di=01;31:or=40;31;01' ls -l --color=always ld dang | cut -d' ' -f9- | od -c
+### ls-time-word
+touch -d '2020-01-01' a
+touch -a -d '2021-01-01' a
+ls -l --time=atime a | cut -d' ' -f6-
+ls -l --time=use a | cut -d' ' -f6-
+ls -l --time=mtime a 2>&1; echo "status=$?"

@@ -41,7 +41,7 @@ _SPEC = OptSpec(
         "sort": "sort=", "time-style": "time-style=", "ignore": "I=", "hide": "hide=",
         "width": "w=", "dereference-command-line": "H", "ignore-backups": "B",
         "literal": "N", "quote-name": "Q", "escape": "b", "numeric-uid-gid": "n",
-        "human": "h",
+        "human": "h", "time": "time=",
     },
 )
 
@@ -153,6 +153,18 @@ def _options(argv: list[str], ctx: CommandContext) -> tuple[_Opts, list[str]]:
             o.sort = "version"
         elif key == "X":
             o.sort = "extension"
+        elif key == "time":
+            fields = {"atime": "st_atime", "access": "st_atime", "use": "st_atime",
+                      "ctime": "st_ctime", "status": "st_ctime", "birth": "st_ctime",
+                      "creation": "st_ctime"}
+            if value not in fields:
+                raise UsageError(
+                    f"invalid argument {quote_locale(ctx, value or '')} for "
+                    f"{quote_locale(ctx, '--time')}\nValid arguments are:\n"
+                    "  - " + _choices(ctx, "atime", "access", "use") + "\n"
+                    "  - " + _choices(ctx, "ctime", "status") + "\n"
+                    "  - " + _choices(ctx, "birth", "creation"), status=1)
+            o.time_field = fields[value or "atime"]
         elif key == "c":
             o.time_field = "st_ctime"
         elif key == "u":
