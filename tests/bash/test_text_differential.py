@@ -96,6 +96,8 @@ CASES: dict[str, list[str]] = {
         "od f", "od -c bin", "od -An -tx1 f", "od -Ad -tx1 -c f", "od -a bin", "od -tx1z g", "od -w4 -tx1 g",
         "od -j2 -N3 -c f", "od -t d1 -t u4 g", "od -b f", "od -x f", "od -s f", "od -tx4 f", "od -td4 f",
         "od -i f", "od -l f", "od -tx8 f", "od -c nosuch", "od -f <<< b'\\x00\\x00\\x80\\x3f'", "xxd bin",
+        "od -tf8 <<< b'\\x9a\\x99\\x99\\x99\\x99\\x99\\xb9\\x3f\\x00\\x00\\x00\\x00\\x00\\x88\\xc3\\x40'",
+        "od -tf4 <<< b'\\xc3\\xf5\\x48\\x40\\x01\\x00\\x00\\x00\\x00\\x00\\x80\\x7f'", "od --endian=big -tx2 f",
         "xxd -p f", "xxd -r -p <<< b'616263\\n'", "xxd -g 4 -c 8 -u -s 2 -l 10 f", "xxd -i g", "xxd -c 4 f",
         "xxd -g 1 f", "xxd -g 0 f", "xxd -b g", "xxd -l 4 f", "xxd -s -3 f",
         "xxd -r <<< b'00000000: 6162 6364  abcd\\n'", "base64 f", "base64 -w 4 g", "base64 -w0 f",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64 as b64
 import binascii
 import hashlib
+import math
 import re
 import struct
 from dataclasses import dataclass
@@ -65,6 +66,8 @@ class OdType:
     width: int
     show_text: bool = False
 
+    big_endian: bool = False
+
     def render(self, chunk: bytes) -> list[str]:
         if self.kind == "c":
             return [_od_char(b) for b in chunk]
@@ -73,11 +76,12 @@ class OdType:
         values: list[str] = []
         for start in range(0, len(chunk), self.size):
             piece = chunk[start : start + self.size].ljust(self.size, b"\0")
+            order = ">" if self.big_endian else "<"
             if self.kind == "f":
-                number = struct.unpack("<f" if self.size == 4 else "<d", piece)[0]
+                number = struct.unpack(order + ("f" if self.size == 4 else "d"), piece)[0]
                 values.append(_od_float(number, self.size))
                 continue
-            value = int.from_bytes(piece, "little", signed=self.kind == "d")
+            value = int.from_bytes(piece, "big" if self.big_endian else "little", signed=self.kind == "d")
             if self.kind == "o":
                 values.append(format(value, "o").rjust(self.width, "0"))
             elif self.kind == "x":
@@ -105,16 +109,22 @@ def _od_named(byte: int) -> str:
 
 
 def _od_float(number: float, size: int) -> str:
-    digits = 8 if size == 4 else 17
-    text = f"{number:.{digits - 1}e}" if number and (abs(number) >= 1e16 or abs(number) < 1e-4) else repr(number)
-    if size == 4:
-        text = f"{number:.8g}"
-        if "e" in text:
-            mantissa, exponent = text.split("e")
-            text = mantissa + "e" + exponent[0] + exponent[1:].rjust(2, "0")
-    else:
-        text = f"{number:.17g}"
-    return text
+    """The shortest ``%g`` text that reads back as the same float (what GNU od prints)."""
+    if number != number:
+        return "nan" if math.copysign(1.0, number) > 0 else "-nan"
+    if number in (math.inf, -math.inf):
+        return "inf" if number > 0 else "-inf"
+    # Like gnulib's ftoastr: start at FLT_DIG/DBL_DIG digits (1 for subnormals), then widen.
+    smallest_normal = 1.1754943508222875e-38 if size == 4 else 2.2250738585072014e-308
+    start = 1 if abs(number) < smallest_normal else (6 if size == 4 else 15)
+    for precision in range(start, 18):
+        text = f"{number:.{precision}g}"
+        back = float(text)
+        if size == 4:
+            back = struct.unpack("<f", struct.pack("<f", back))[0]
+        if back == number:
+            return text
+    return f"{number:.17g}"
 
 
 def _parse_od_type(spec: str) -> list[OdType]:
@@ -195,6 +205,12 @@ def od(ctx: CommandContext, argv: list[str]) -> CommandResult:
             types.extend(_parse_od_type(shorthand[key]))
     if not types:
         types = _parse_od_type("o2")
+    for key, value in opts:
+        if key == "endian":
+            if value not in ("big", "little"):
+                raise UsageError(f"invalid argument '{value}' for '--endian'")
+            for odtype in types:
+                odtype.big_endian = value == "big"
     data_parts: list[bytes] = []
     status = 0
     for name in files or ["-"]:
