@@ -281,6 +281,15 @@ def test_touch_stamp_sets_mtime(tmp_path: Path) -> None:
     assert os.stat(tmp_path / "f").st_mtime == 1577934245
 
 
+def test_chown_to_the_sandbox_user_succeeds_and_to_others_is_not_permitted(tmp_path: Path) -> None:
+    (tmp_path / "f").touch()
+    assert run(tmp_path, ["chown", "user:user", "f"]) == (b"", b"", 0)
+    _, err, status = run(tmp_path, ["chown", "root", "f"])
+    assert (err, status) == (b"chown: changing ownership of 'f': Operation not permitted\n", 1)
+    _, err, status = run(tmp_path, ["chgrp", "wheel", "f"])
+    assert (err, status) == (b"chgrp: invalid group: 'wheel'\n", 1)
+
+
 # --- find --------------------------------------------------------------------------------
 
 

@@ -33,6 +33,8 @@ _USAGE = {
     "mv": ("[OPTION]... SOURCE... DIRECTORY", "Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY."),
     "ln": ("[OPTION]... TARGET... DIRECTORY", "Create links to each TARGET."),
     "chmod": ("[OPTION]... MODE[,MODE]... FILE...", "Change the mode of each FILE to MODE."),
+    "chown": ("[OPTION]... [OWNER][:[GROUP]] FILE...", "Change the owner and/or group of each FILE to OWNER and/or GROUP."),
+    "chgrp": ("[OPTION]... GROUP FILE...", "Change the group of each FILE to GROUP."),
     "readlink": ("[OPTION]... FILE...", "Print value of a symbolic link or canonical file name."),
     "realpath": ("[OPTION]... FILE...", "Print the resolved absolute file name."),
     "basename": ("NAME [SUFFIX]", "Print NAME with any leading directory components removed."),
