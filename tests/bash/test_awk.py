@@ -162,6 +162,7 @@ CASES: list[Case] = [
     ("for-in-key-is-a-string", ["awk", "BEGIN { a[10]; a[9]; for (k in a) if (k < 5) print \"string compare\", k }"], "", {}),
     ("for-in-iterates-snapshot", ["awk", "BEGIN { a[1]; a[2]; a[3]; for (k in a) { delete a; print k } }"], "", {}),
     ("for-in-argv", ["awk", "BEGIN { for (k in ARGV) printf \"%s=%s \", k, ARGV[k]; print \"\" }", "a", "b", "c"], "", {}),
+    ("regex-alternation-longest-match", ["awk", "{ match($0, /x|xy/); print RSTART, RLENGTH; gsub(/in|inter/, \"#\"); print }"], "xyz international inn\n", {}),
     ("toupper-non-ascii-untouched", ["awk", "BEGIN { s = \"abc\xc3\xa9\"; print toupper(s), length(s) }"], "", {}),
 ]
 

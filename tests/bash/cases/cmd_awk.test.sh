@@ -2463,5 +2463,8 @@ awk 'BEGIN { a[10]; a[9]; for (k in a) if (k < 5) print "string compare", k }' <
 awk 'BEGIN { a[1]; a[2]; a[3]; for (k in a) { delete a; print k } }' < /dev/null
 ### awk-for-in-argv
 awk 'BEGIN { for (k in ARGV) printf "%s=%s ", k, ARGV[k]; print "" }' a b c < /dev/null
+### awk-regex-alternation-longest-match
+printf '%s' 'xyz international inn
+' | awk '{ match($0, /x|xy/); print RSTART, RLENGTH; gsub(/in|inter/, "#"); print }'
 ### awk-toupper-non-ascii-untouched
 awk 'BEGIN { s = "abcé"; print toupper(s), length(s) }' < /dev/null

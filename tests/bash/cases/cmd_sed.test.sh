@@ -1171,6 +1171,15 @@ printf '%s' '1
 3
 4
 ' | sed '$!N;$!D'
+### sed-alternation-prefers-longest-match
+printf '%s' 'https://a xyz
+' | sed -E 's/(http|https):/X:/;s/x|xy/Q/'
+### sed-bre-alternation-prefers-longest
+printf '%s' 'category cat
+' | sed 's/cat\|category/<&>/g'
+### sed-alternation-groups-like-glibc
+printf '%s' 'abcd abcabc
+' | sed -E 's/(a|ab)(c|bcd)(d*)/[\1|\2|\3]/;s/(a|ab|abc)+/<&>/'
 ### sed-unknown-command-error
 printf '%s' 'a
 ' | sed k

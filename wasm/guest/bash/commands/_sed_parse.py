@@ -28,6 +28,9 @@ class Regex:
     icase: bool = False
     multiline: bool = False
     compiled: re.Pattern[str] | None = None
+    groups: re.Pattern[str] | None = None
+    """The same pattern without longest-first reordering (None when identical): it gives
+    the groups glibc reports for the span ``compiled`` found."""
 
 
 @dataclass
@@ -120,6 +123,9 @@ class Parser:
         if rx.source is not None:
             try:
                 rx.compiled = compile_posix(rx.source, self.extended, icase=rx.icase, multiline=rx.multiline)
+                plain = compile_posix(rx.source, self.extended, icase=rx.icase, multiline=rx.multiline,
+                                      longest=False)
+                rx.groups = plain if plain.pattern != rx.compiled.pattern else None
             except RegexError as exc:
                 raise self.error(str(exc)) from None
         return rx

@@ -123,8 +123,39 @@ def _bracket(pat: str, i: int, awk: bool) -> tuple[str, int]:
 _INTERVAL = re.compile(r"(?=.)(\d*)(,(\d*))?")
 
 
-def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = False) -> str:
-    """Translate a POSIX BRE/ERE (GNU extensions included) into Python regex syntax."""
+class _Lit(str):
+    """One literal character of the pattern, as emitted (escaped) into the Python regex."""
+
+
+def _longest_first(out: list[str], start: int) -> None:
+    """POSIX picks the longest match, Python the first alternative that matches. When
+    every alternative of a group is a plain literal string ("http|https"), trying longer
+    alternatives first makes Python's choice the POSIX one."""
+    seg = out[start:]
+    if "|" not in seg or not all(isinstance(e, _Lit) or e == "|" for e in seg):
+        return
+    alts: list[list[str]] = [[]]
+    for e in seg:
+        if e == "|" and not isinstance(e, _Lit):
+            alts.append([])
+        else:
+            alts[-1].append(e)
+    alts.sort(key=len, reverse=True)
+    rebuilt: list[str] = []
+    for k, alt in enumerate(alts):
+        if k:
+            rebuilt.append("|")
+        rebuilt.extend(alt)
+    out[start:] = rebuilt
+
+
+def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = False,
+              longest: bool = True) -> str:
+    """Translate a POSIX BRE/ERE (GNU extensions included) into Python regex syntax.
+
+    ``longest`` reorders all-literal alternations longest first, so the match found is
+    the POSIX (longest) one; glibc still fills groups first-alternative-first, so sed
+    re-matches the found span with ``longest=False`` to get its groups."""
     out: list[str] = []
     # Index in ``out`` where the last quantifiable atom starts (None: nothing to repeat).
     atom: int | None = None
@@ -148,10 +179,10 @@ def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = 
         out.append(q)
         quantified = True
 
-    def add_atom(text: str) -> None:
+    def add_atom(text: str, literal: bool = False) -> None:
         nonlocal atom, quantified
         atom = len(out)
-        out.append(text)
+        out.append(_Lit(text) if literal else text)
         quantified = False
 
     group_starts: list[int] = []
@@ -174,6 +205,8 @@ def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = 
                 if not group_starts:
                     raise RegexError("Unmatched ) or \\)")
                 start = group_starts.pop()
+                if longest:
+                    _longest_first(out, start + 1)
                 inner = "".join(out[start:]) + ")"
                 del out[start:]
                 add_atom(inner)
@@ -210,7 +243,7 @@ def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = 
                 out.append(r"\Z")
                 atom = None
             elif d in _SIMPLE_ESCAPES:
-                add_atom(re.escape(_SIMPLE_ESCAPES[d]))
+                add_atom(re.escape(_SIMPLE_ESCAPES[d]), literal=True)
             elif awk and d in "01234567":
                 j = i
                 while j < n and j < i + 2 and pat[j] in "01234567":
@@ -231,7 +264,7 @@ def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = 
                 add_atom(re.escape(chr(ord(pat[i].upper()) ^ 0x40)))
                 i += 1
             else:
-                add_atom(re.escape(d))
+                add_atom(re.escape(d), literal=True)
             continue
         i += 1
         if c == "[":
@@ -285,6 +318,8 @@ def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = 
                 add_atom(r"\)")
                 continue
             start = group_starts.pop()
+            if longest:
+                _longest_first(out, start + 1)
             inner = "".join(out[start:]) + ")"
             del out[start:]
             add_atom(inner)
@@ -292,14 +327,16 @@ def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = 
             out.append("|")
             atom = None
         else:
-            add_atom(re.escape(c))
+            add_atom(re.escape(c), literal=True)
     if group_starts:
         raise RegexError("Unmatched ( or \\(")
+    if longest:
+        _longest_first(out, 0)
     return "".join(out)
 
 
 def compile_posix(pat: str, extended: bool, *, awk: bool = False, icase: bool = False,
-                  multiline: bool = False) -> re.Pattern[str]:
+                  multiline: bool = False, longest: bool = True) -> re.Pattern[str]:
     """Compile a POSIX pattern; raises RegexError with a POSIX-style message."""
     flags = re.ASCII
     if icase:
@@ -307,6 +344,6 @@ def compile_posix(pat: str, extended: bool, *, awk: bool = False, icase: bool = 
     if multiline:
         flags |= re.MULTILINE
     try:
-        return re.compile(translate(pat, extended, awk=awk, multiline=multiline), flags)
+        return re.compile(translate(pat, extended, awk=awk, multiline=multiline, longest=longest), flags)
     except re.error as exc:
         raise RegexError(str(exc)) from None

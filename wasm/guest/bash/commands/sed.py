@@ -101,7 +101,7 @@ class _Sed:
         self.files: list[str] = list(opts["files"])  # type: ignore[call-overload]
         self.status = 0
         self.lineno = 0
-        self.last_regex: re.Pattern[str] | None = None
+        self.last_regex: tuple[re.Pattern[str], re.Pattern[str] | None] | None = None
         self.append_queue: list[str] = []
         self.out: list[str] = []
         self.wfiles: dict[str, IO[bytes]] = {}
@@ -259,12 +259,16 @@ class _Sed:
 
     # -- matching --------------------------------------------------------------------
     def regex(self, rx: Regex) -> re.Pattern[str]:
+        return self.regex_pair(rx)[0]
+
+    def regex_pair(self, rx: Regex) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
+        """The pattern to search with and, if different, the one giving glibc's groups."""
         if rx.compiled is None:
             if self.last_regex is None:
                 raise SedError("no previous regular expression")
             return self.last_regex
-        self.last_regex = rx.compiled
-        return rx.compiled
+        self.last_regex = (rx.compiled, rx.groups)
+        return self.last_regex
 
     def match_addr(self, addr: Addr, ps: str) -> bool:
         kind = addr.kind
@@ -335,7 +339,7 @@ class _Sed:
     # -- commands --------------------------------------------------------------------
     def substitute(self, cmd: Cmd, ps: str) -> tuple[str, bool]:
         assert cmd.regex is not None and cmd.repl is not None
-        rx = self.regex(cmd.regex)
+        rx, groups_rx = self.regex_pair(cmd.regex)
         pieces: list[str] = []
         pos = 0
         copied = 0
@@ -355,6 +359,8 @@ class _Sed:
             count += 1
             if count >= cmd.occurrence:
                 pieces.append(ps[copied:start])
+                if groups_rx is not None:
+                    m = groups_rx.fullmatch(ps, start, end) or m
                 pieces.append(self.expand(cmd.repl, m))
                 copied = end
                 done = True
