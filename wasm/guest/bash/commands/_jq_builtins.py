@@ -916,7 +916,7 @@ def _input_filename(interp: Interp, v: Value, env: Env) -> Iterator[Value]:
 
 @native("input_line_number")
 def _input_line_number(interp: Interp, v: Value, env: Env) -> Iterator[Value]:
-    yield 0.0
+    yield float(interp.line_number())
 
 
 @native("env")

@@ -316,6 +316,7 @@ class Interp:
         self.label_counter = 0
         self.ticks = 0
         self.check_time: Callable[[], None] | None = None
+        self.line_number: Callable[[], int] = lambda: 0
 
     # -- evaluation --------------------------------------------------------------------
     def eval(self, node: Node, v: Value, env: Env) -> Iterator[Value]:

@@ -4,7 +4,9 @@ Used by ``sed`` (BRE by default, ERE with ``-E``) and ``awk`` (ERE with awk's es
 Text is handled as latin-1 decoded strings so one character is one byte, as in the C
 locale; callers compile with ``re.ASCII`` so case folding and classes stay ASCII-only.
 
-Known divergence: POSIX alternation is leftmost-longest, Python's is leftmost-first.
+POSIX matching is leftmost-longest, Python's alternation leftmost-first. Alternations
+whose branches are all literal strings ("http|https") are reordered longest first, which
+gives the POSIX match; other alternations keep Python's choice (known divergence).
 """
 
 from __future__ import annotations

@@ -417,6 +417,7 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
     env.vars["__prog_args"] = None
     env.vars["ARGS"] = {"positional": list(o.positional), "named": named}
     source = _Inputs(ctx, o, interp)
+    interp.line_number = lambda: source.where.line
     values = source.values()
     if o.stream:
         values = _stream_events(values, o.slurp)
