@@ -383,3 +383,17 @@ chmod 600 a
 touch -d '2020-01-01' a
 cp --preserve=mode,timestamps a b
 stat -c '%a %Y' b
+### touch-symlinks
+ln -s nowhere dang
+touch dang
+ls
+touch -d '2020-01-01' real
+ln -s real l
+touch -h -d '2021-01-01' l
+stat -c %Y real
+touch -h newf 2>&1; echo $?
+### touch-reference-copies-both-times
+touch -d '2019-05-05 05:05:05' ref
+touch -a -d '2018-01-01' ref
+touch -r ref g
+stat -c '%X %Y' g

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat as st
+import time
 from typing import Callable, Generator
 
 from ._files_common import (
@@ -159,24 +160,29 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
         usage_fail(ctx, "touch", err)
         return 1
     create = True
-    stamp: float | None = None
+    no_deref = False
+    stamp: tuple[int, int] | None = None  # (atime, mtime) in nanoseconds
     which = {"a", "m"}
     picked: set[str] = set()
     for key, value in opts:
         try:
             if key == "c":
                 create = False
+            elif key == "h":
+                no_deref = True
             elif key == "d":
-                stamp = parse_date(value or "")
+                when = int(parse_date(value or "") * 1_000_000_000)
+                stamp = (when, when)
             elif key == "t":
-                stamp = parse_touch_stamp(value or "")
+                when = int(parse_touch_stamp(value or "") * 1_000_000_000)
+                stamp = (when, when)
             elif key == "r":
                 ref = stat_or_none(host(ctx, value or ""))
                 if ref is None:
                     ctx.error(f"touch: failed to get attributes of {q(value or '')}: "
                               "No such file or directory")
                     return 1
-                stamp = ref.st_mtime
+                stamp = (ref.st_atime_ns, ref.st_mtime_ns)
             elif key in ("a", "m"):
                 picked.add(key)
         except DateError as err:
@@ -191,26 +197,30 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return missing_operand(ctx, "touch", what="file operand")
     status = 0
     for name in names:
-        real = host(ctx, name)
+        real = host(ctx, name, follow=not no_deref)
         try:
-            if not os.path.lexists(real.rstrip("/")):
+            # A dangling symlink is followed and its target created, as GNU does (not -h).
+            present = os.path.lexists(real) if no_deref else os.path.exists(real)
+            if not present:
                 if not create:
+                    continue
+                if no_deref:
+                    ctx.error(f"touch: setting times of {q(name)}: No such file or directory")
+                    status = 1
                     continue
                 if real.endswith("/"):
                     raise IsADirectoryError(21, "Is a directory")
                 with open(real, "ab"):
                     pass
-            info = os.stat(real)
-            when = stamp
-            atime = info.st_atime if "a" not in which else (when if when is not None else None)
-            mtime = info.st_mtime if "m" not in which else (when if when is not None else None)
-            if atime is None or mtime is None:
-                import time as _time
-
-                now = _time.time()
-                atime = now if atime is None else atime
-                mtime = now if mtime is None else mtime
-            os.utime(real, (atime, mtime))
+            info = os.lstat(real) if no_deref else os.stat(real)
+            now = time.time_ns()
+            new_a, new_m = stamp if stamp is not None else (now, now)
+            atime = new_a if "a" in which else info.st_atime_ns
+            mtime = new_m if "m" in which else info.st_mtime_ns
+            if no_deref:
+                os.utime(real, ns=(atime, mtime), follow_symlinks=False)
+            else:
+                os.utime(real, ns=(atime, mtime))
         except OSError as exc:
             ctx.error(f"touch: cannot touch {q(name)}: {strerror(exc)}")
             status = 1
