@@ -6,6 +6,7 @@ line at a time from standard input, as GNU reads them from the terminal.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat as st
 import time
@@ -218,7 +219,10 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
             atime = new_a if "a" in which else info.st_atime_ns
             mtime = new_m if "m" in which else info.st_mtime_ns
             if no_deref:
-                os.utime(real, ns=(atime, mtime), follow_symlinks=False)
+                try:
+                    os.utime(real, ns=(atime, mtime), follow_symlinks=False)
+                except NotImplementedError:
+                    raise OSError(errno.ENOTSUP, "Operation not supported") from None
             else:
                 os.utime(real, ns=(atime, mtime))
         except OSError as exc:
