@@ -171,3 +171,23 @@ def test_zcat_yields_before_its_input_ends(tmp_path: Path) -> None:
     gen = archive.COMMANDS["zcat"](ctx, ["zcat"])
     assert next(gen) == b"first\n"
     gen.close()
+
+
+def test_tar_lists_members_as_the_archive_streams_in(tmp_path: Path) -> None:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        for name in ("first", "second"):
+            entry = tarfile.TarInfo(name)
+            entry.size = 600
+            tar.addfile(entry, io.BytesIO(b"x" * 600))
+    data = buffer.getvalue()
+
+    def stdin() -> Iterator[bytes]:
+        yield data[:2048]  # the first member's header and data, and the second's header
+        raise AssertionError("tar read the whole archive before listing")
+
+    err = io.BytesIO()
+    ctx = CommandContext(stdin=stdin(), stderr=err, cwd="/", env={}, root=str(tmp_path))
+    gen = archive.COMMANDS["tar"](ctx, ["tar", "tf", "-"])
+    assert next(gen) == b"first\n"
+    gen.close()

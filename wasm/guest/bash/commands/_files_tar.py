@@ -9,6 +9,7 @@ the directory given with ``-C``.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import stat as st
 import tarfile
@@ -27,7 +28,7 @@ from ._files_common import (
 )
 from ._files_copy import make_symlink
 from ._files_glob import glob_regex
-from ._files_gzipfmt import GzipFormatError, gzip_compress, gzip_decompress
+from ._files_gzipfmt import GzipFormatError, decompress_stream, gzip_compress
 from .base import CommandContext, CommandResult
 
 
@@ -327,28 +328,30 @@ def _tar_read(
     ctx: CommandContext, mode: str, archive: str, members: list[str], verbose: int,
     directory: str | None, excludes: list[str], strip: int, to_stdout: bool, keep_old: bool,
 ) -> CommandResult:
+    # The archive is read as a stream (tarfile's "r|" mode), so a pipeline such as
+    # ``tar cf - d | tar tf -`` lists members as they arrive.
     if archive == "-":
-        data = ctx.read_all_stdin()
+        chunks: Iterator[bytes] = ctx.stdin
     else:
         try:
-            with open(host(ctx, archive), "rb") as fh:
-                data = fh.read()
+            handle = open(host(ctx, archive), "rb")
         except OSError as exc:
             ctx.error(f"tar: {archive}: Cannot open: {strerror(exc)}")
             ctx.error("tar: Error is not recoverable: exiting now")
             raise _TarExit(2) from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip_decompress(data)
-        except GzipFormatError as err:
-            ctx.error(f"gzip: stdin: {err.message}")
-            ctx.error("tar: Child returned status 1")
-            ctx.error("tar: Error is not recoverable: exiting now")
-            raise _TarExit(2) from None
-    if not data:
+        chunks = _file_chunks(handle)
+    head = b""
+    for chunk in chunks:
+        head += chunk
+        if len(head) >= 2:
+            break
+    if not head:
         ctx.error("tar: This does not look like a tar archive")
         ctx.error("tar: Exiting with failure status due to previous errors")
         raise _TarExit(2)
+    chunks = itertools.chain([head], chunks)
+    if head[:2] == b"\x1f\x8b":
+        chunks = decompress_stream(chunks)
     target_root = ctx.cwd
     if directory is not None:
         if not os.path.isdir(host(ctx, directory)):
@@ -357,17 +360,72 @@ def _tar_read(
             raise _TarExit(2)
         target_root = ctx.resolve(directory)
     try:
-        tar = tarfile.open(fileobj=io.BytesIO(data), mode="r:")
-        entries = tar.getmembers()
+        tar = tarfile.open(fileobj=io.BufferedReader(_ChunkFile(chunks)), mode="r|")
     except tarfile.TarError:
         ctx.error("tar: This does not look like a tar archive")
         ctx.error("tar: Exiting with failure status due to previous errors")
         raise _TarExit(2) from None
+    except GzipFormatError as err:
+        raise _gzip_failure(ctx, err) from None
+    try:
+        return (yield from _tar_members(ctx, tar, mode, members, verbose, target_root, excludes,
+                                        strip, to_stdout, keep_old))
+    except GzipFormatError as err:
+        raise _gzip_failure(ctx, err) from None
+    except tarfile.TarError:
+        ctx.error("tar: Unexpected EOF in archive")
+        ctx.error("tar: Error is not recoverable: exiting now")
+        raise _TarExit(2) from None
+
+
+def _gzip_failure(ctx: CommandContext, err: GzipFormatError) -> _TarExit:
+    ctx.error(f"gzip: stdin: {err.message}")
+    ctx.error("tar: Child returned status 1")
+    ctx.error("tar: Error is not recoverable: exiting now")
+    return _TarExit(2)
+
+
+def _file_chunks(handle: io.BufferedReader) -> Iterator[bytes]:
+    with handle:
+        while True:
+            chunk = handle.read(1 << 16)
+            if not chunk:
+                return
+            yield chunk
+
+
+class _ChunkFile(io.RawIOBase):
+    """A read-only raw file over byte chunks, for tarfile's stream mode."""
+
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        super().__init__()
+        self.chunks = chunks
+        self.pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: "bytearray | memoryview") -> int:  # type: ignore[override]
+        while not self.pending:
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                return 0
+            self.pending = chunk
+        size = min(len(buffer), len(self.pending))
+        buffer[:size] = self.pending[:size]
+        self.pending = self.pending[size:]
+        return size
+
+
+def _tar_members(
+    ctx: CommandContext, tar: tarfile.TarFile, mode: str, members: list[str], verbose: int,
+    target_root: str, excludes: list[str], strip: int, to_stdout: bool, keep_old: bool,
+) -> CommandResult:
     status = 0
     found = {m: False for m in members}
     warned: set[str] = set()
     deferred_dirs: list[tuple[str, tarfile.TarInfo]] = []
-    for entry in entries:
+    for entry in tar:
         name = entry.name
         if members:
             hit = [m for m in members if name.rstrip("/") == m.rstrip("/")
