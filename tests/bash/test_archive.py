@@ -176,14 +176,16 @@ def test_zcat_yields_before_its_input_ends(tmp_path: Path) -> None:
 def test_tar_lists_members_as_the_archive_streams_in(tmp_path: Path) -> None:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as tar:
-        for name in ("first", "second"):
+        for name in ("first", "second", "third"):
             entry = tarfile.TarInfo(name)
-            entry.size = 600
-            tar.addfile(entry, io.BytesIO(b"x" * 600))
+            entry.size = 50_000
+            tar.addfile(entry, io.BytesIO(b"x" * 50_000))
     data = buffer.getvalue()
 
     def stdin() -> Iterator[bytes]:
-        yield data[:2048]  # the first member's header and data, and the second's header
+        # tar reads 10 KiB records, like GNU tar; two records hold the first header.
+        for start in range(0, 20480, 4096):
+            yield data[start : start + 4096]
         raise AssertionError("tar read the whole archive before listing")
 
     err = io.BytesIO()
