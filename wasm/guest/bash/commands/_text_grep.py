@@ -22,7 +22,7 @@ import os
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .base import CommandContext, CommandResult
 from ._text_common import (
@@ -33,8 +33,10 @@ from ._text_common import (
     OptSpec,
     UsageError,
     arg_latin,
+    UNTERMINATED,
     describe_oserror,
     give_back_stdin,
+    line_batches,
     open_input,
     parse_options,
     usage_error,
@@ -259,6 +261,30 @@ class Matcher:
             self.combined = re.compile("|".join("(?:" + s + ")" for s in sources) or "(?!)", flags) if len(sources) > 1 and not _has_backref(sources) else None
         except re.error as err:
             raise RegexError(str(err)) from None
+        self.byte_select = self._byte_selector(sources, o.ignore_case)
+
+    def _byte_selector(self, sources: list[str], ignore_case: bool) -> Callable[[bytes], bool] | None:
+        """The same selection on raw bytes (no per-line decoding), or None if not expressible.
+
+        Bytes patterns are ASCII-only for ``\\w`` and case folding, exactly like ``re.ASCII``.
+        """
+        flags = re.IGNORECASE if ignore_case else 0
+        try:
+            compiled = [re.compile(s.encode("latin-1"), flags) for s in sources]
+        except (re.error, UnicodeEncodeError):
+            return None
+        if self.line_mode:
+            return lambda line: any(r.fullmatch(line) for r in compiled)
+        if len(compiled) == 1:
+            search = compiled[0].search
+            return lambda line: search(line) is not None
+        if self.combined is not None:
+            try:
+                joined = re.compile(self.combined.pattern.encode("latin-1"), flags).search
+            except re.error:
+                return None
+            return lambda line: joined(line) is not None
+        return lambda line: any(r.search(line) for r in compiled)
 
     def selects(self, text: str) -> bool:
         if self.line_mode:
@@ -466,7 +492,95 @@ class _GrepFile:
     def _unread(self) -> bytes:
         return self._pending[self._next :]
 
+    def _fast_path_applies(self) -> bool:
+        o = self.o
+        return (
+            self.matcher.byte_select is not None
+            and not (o.before or o.after or o.context_given or o.only_matching or o.byte_offset)
+            and o.max_count < 0
+            and not o.null_data
+        )
+
+    def _run_fast(self) -> Iterator[bytes]:
+        """Plain line selection a chunk of lines at a time (the common case, made cheap)."""
+        o = self.o
+        select = self.matcher.byte_select
+        assert select is not None
+        invert = o.invert
+        suppress_output = o.quiet or o.count or bool(o.list_files)
+        name = self.target.display.encode("utf-8", "surrogateescape")
+        name_prefix = name + (b"\0" if o.null_after_name else b":") if o.with_filename else b""
+        binary = False
+        number = 0
+        for batch in line_batches(self.chunks, self.eol):
+            if batch[-1] is UNTERMINATED:
+                batch = batch[:-1]
+            if not o.text and not binary:
+                cut = next((i for i, line in enumerate(batch) if b"\0" in line), -1)
+                if cut >= 0:
+                    if o.binary_without_match:
+                        return
+                    yield from self._emit_fast(batch[:cut], number, select, invert, suppress_output, name_prefix)
+                    if o.quiet and self.selected:
+                        return
+                    number += cut
+                    batch = batch[cut:]
+                    binary = True
+            if binary and not suppress_output:
+                # Binary input: stop at the first selected line and just report it.
+                if any(select(line) != invert for line in batch):
+                    self.selected += 1
+                    break
+                number += len(batch)
+                continue
+            yield from self._emit_fast(batch, number, select, invert, suppress_output, name_prefix)
+            number += len(batch)
+            if self.selected and (o.quiet or o.list_files):
+                break
+        if not o.quiet:
+            yield from self._finish(binary)
+
+    def _emit_fast(self, batch: list[bytes], number: int, select: Callable[[bytes], bool], invert: bool,
+                   suppress_output: bool, name_prefix: bytes) -> Iterator[bytes]:
+        o = self.o
+        if suppress_output:
+            self.selected += sum(1 for line in batch if select(line) != invert)
+            return
+        eol = self.eol
+        if o.line_numbers:
+            hits = [
+                name_prefix + b"%d:" % index + line
+                for index, line in enumerate(batch, number + 1)
+                if select(line) != invert
+            ]
+        elif name_prefix:
+            hits = [name_prefix + line for line in batch if select(line) != invert]
+        else:
+            hits = [line for line in batch if select(line) != invert]
+        if hits:
+            self.selected += len(hits)
+            self.shared.printed_any = True
+            hits.append(b"")
+            yield eol.join(hits)
+
+    def _finish(self, binary: bool) -> Iterator[bytes]:
+        o = self.o
+        if o.list_files:
+            if (o.list_files == "l") == bool(self.selected):
+                terminator = b"\0" if o.null_after_name else b"\n"
+                yield self.target.display.encode("utf-8", "surrogateescape") + terminator
+        elif o.count:
+            prefix = b""
+            if o.with_filename:
+                prefix = self.target.display.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b":")
+            yield prefix + b"%d\n" % self.selected
+        if binary and self.selected and not o.count and not o.list_files:
+            self.ctx.error(f"{self.prog}: {self.target.display}: binary file matches")
+
     def run(self) -> Iterator[bytes]:
+        if self._fast_path_applies():
+            yield from self._run_fast()
+            return
         o = self.o
         out = Batcher()
         before: deque[tuple[int, int, bytes]] = deque(maxlen=o.before or None) if o.before else deque(maxlen=0)
@@ -480,8 +594,11 @@ class _GrepFile:
         since_selected: list[bytes] = []
 
         def context_line(num: int, off: int, raw: bytes) -> bytes:
-            # With -o a context line shows only its matches (there are some only under -v).
+            # With -o a context line shows its matches only under -v (GNU treats context lines
+            # as "matching" exactly when the selection is inverted); otherwise nothing.
             if o.only_matching:
+                if not o.invert:
+                    return b""
                 text = raw.decode("latin-1")
                 return b"".join(
                     self._prefix(num, off + start, "-") + raw[start:end] + self.eol
@@ -561,17 +678,7 @@ class _GrepFile:
             yield out.take()
         if o.quiet:
             return
-        if o.list_files:
-            if (o.list_files == "l") == bool(self.selected):
-                terminator = b"\0" if o.null_after_name else b"\n"
-                yield self.target.display.encode("utf-8", "surrogateescape") + terminator
-        elif o.count:
-            prefix = b""
-            if o.with_filename:
-                prefix = self.target.display.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b":")
-            yield prefix + b"%d\n" % self.selected
-        if binary and self.selected and not o.count and not o.list_files:
-            self.ctx.error(f"{self.prog}: {self.target.display}: binary file matches")
+        yield from self._finish(binary)
 
 
 @dataclass
