@@ -287,3 +287,18 @@ yes | gzip | head -c 2 | od -c
 seq 1 100000 | gzip | gzip -d | tail -1
 yes abc | head -c 100000 | gzip -9 | zcat | wc -c
 printf 'plain\n' | gzip -dcf
+### tar-archive-inside-the-tree
+mkdir d
+touch d/f
+tar cvf t.tar . 2>/dev/null
+echo "status=$?"
+tar tf t.tar | sort
+rm t.tar
+### tar-streams-in-pipelines
+mkdir -p d/e
+seq 1 20000 > d/e/f
+tar czf - d | head -c 2 | od -c
+tar cf - d | wc -c
+mkdir o
+tar cf - d | (cd o && tar xf -)
+tail -1 o/d/e/f

@@ -28,7 +28,7 @@ from ._files_common import (
 )
 from ._files_copy import make_symlink
 from ._files_glob import glob_regex
-from ._files_gzipfmt import GzipFormatError, decompress_stream, gzip_compress
+from ._files_gzipfmt import GzipFormatError, compress_stream, decompress_stream
 from .base import CommandContext, CommandResult
 
 
@@ -179,6 +179,7 @@ def _tar_create(
     ctx: CommandContext, archive: str, members: list[str], gz: bool, verbose: int,
     directory: str | None, excludes: list[str], info_out: object,
 ) -> CommandResult:
+    """Write the archive as it is built (stream mode), like GNU tar feeding its output."""
     if not members:
         raise _usage(ctx, "Cowardly refusing to create an empty archive")
     base_cwd = ctx.cwd
@@ -188,63 +189,102 @@ def _tar_create(
             ctx.error(f"tar: {directory}: Cannot open: No such file or directory")
             ctx.error("tar: Error is not recoverable: exiting now")
             raise _TarExit(2)
-    buffer = io.BytesIO()
-    status = 0
-    listing: list[bytes] = []
-    warned_abs = False
-    archive_real = os.path.normpath(host(ctx, archive)) if archive != "-" else ""
-    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as tar:
-        for member in members:
-            script_path = member if member.startswith("/") else base_cwd.rstrip("/") + "/" + member
-            real = host(ctx, script_path, follow=False)
-            arcname = member
-            if arcname.startswith("/"):
-                arcname = arcname.lstrip("/")
-                if not warned_abs:
-                    ctx.error("tar: Removing leading `/' from member names")
-                    warned_abs = True
-            try:
-                os.lstat(real)
-            except OSError as exc:
-                ctx.error(f"tar: {member}: Cannot stat: {strerror(exc)}")
-                status = 2
-                continue
-            for path_real, name in _tar_walk(real, arcname.rstrip("/") or ".", excludes):
-                if os.path.normpath(path_real) == archive_real:
-                    ctx.error(f"tar: {name}: file is the archive; not dumped")
-                    continue
-                entry = _tar_info(ctx, tar, path_real, name)
-                if entry is None:
-                    continue
-                if entry.isreg():
-                    with open(path_real, "rb") as fh:
-                        tar.addfile(entry, fh)
-                else:
-                    tar.addfile(entry)
-                if verbose:
-                    listing.append(_b(_tar_line(entry, verbose) + "\n"))
-    data = buffer.getvalue()
-    if gz:
-        data = gzip_compress(data, 6)
-    if info_out is not None:
-        for line in listing:
-            ctx.stderr.write(line)
-        listing = []
-    if archive == "-":
-        yield data
-    else:
+    out: io.BufferedWriter | None = None
+    archive_real = ""
+    if archive != "-":
+        # Opened first, as GNU does, so archiving the directory that holds it is noticed.
         try:
-            with open(host(ctx, archive), "wb") as out:
-                out.write(data)
+            out = open(host(ctx, archive), "wb")
         except OSError as exc:
             ctx.error(f"tar: {archive}: Cannot open: {strerror(exc)}")
             ctx.error("tar: Error is not recoverable: exiting now")
             raise _TarExit(2) from None
-    for line in listing:
-        yield line
-    if status:
+        archive_real = os.path.normpath(host(ctx, archive))
+    state = {"status": 0}
+    listing: list[bytes] = []
+    raw = _build(ctx, members, base_cwd, excludes, archive_real, verbose, listing, state)
+    stream = compress_stream(raw, 6) if gz else raw
+    try:
+        for chunk in stream:
+            if out is not None:
+                out.write(chunk)
+            elif chunk:
+                yield chunk
+            if listing:
+                # Names go to stdout unless the archive itself is written there.
+                for line in listing:
+                    if info_out is not None:
+                        ctx.stderr.write(line)
+                    else:
+                        yield line
+                listing.clear()
+    finally:
+        if out is not None:
+            out.close()
+    if state["status"]:
         ctx.error("tar: Exiting with failure status due to previous errors")
-    return status
+    return state["status"]
+
+
+class _Sink(io.RawIOBase):
+    """Collects what tarfile writes so it can be passed on chunk by chunk."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: "bytes | bytearray | memoryview") -> int:  # type: ignore[override]
+        self.parts.append(bytes(data))
+        return len(data)
+
+    def drain(self) -> bytes:
+        data = b"".join(self.parts)
+        self.parts.clear()
+        return data
+
+
+def _build(
+    ctx: CommandContext, members: list[str], base_cwd: str, excludes: list[str],
+    archive_real: str, verbose: int, listing: list[bytes], state: dict[str, int],
+) -> Iterator[bytes]:
+    sink = _Sink()
+    warned_abs = False
+    tar = tarfile.open(fileobj=sink, mode="w|", format=tarfile.GNU_FORMAT)
+    for member in members:
+        script_path = member if member.startswith("/") else base_cwd.rstrip("/") + "/" + member
+        real = host(ctx, script_path, follow=False)
+        arcname = member
+        if arcname.startswith("/"):
+            arcname = arcname.lstrip("/")
+            if not warned_abs:
+                ctx.error("tar: Removing leading `/' from member names")
+                warned_abs = True
+        try:
+            os.lstat(real)
+        except OSError as exc:
+            ctx.error(f"tar: {member}: Cannot stat: {strerror(exc)}")
+            state["status"] = 2
+            continue
+        for path_real, name in _tar_walk(real, arcname.rstrip("/") or ".", excludes):
+            if os.path.normpath(path_real) == archive_real:
+                ctx.error(f"tar: {name}: file is the archive; not dumped")
+                continue
+            entry = _tar_info(ctx, tar, path_real, name)
+            if entry is None:
+                continue
+            if entry.isreg():
+                with open(path_real, "rb") as fh:
+                    tar.addfile(entry, fh)
+            else:
+                tar.addfile(entry)
+            if verbose:
+                listing.append(_b(_tar_line(entry, verbose) + "\n"))
+            yield sink.drain()
+    tar.close()
+    yield sink.drain()
 
 
 def _tar_walk(real: str, name: str, excludes: list[str]) -> Iterator[tuple[str, str]]:
