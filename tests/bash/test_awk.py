@@ -163,6 +163,10 @@ CASES: list[Case] = [
     ("for-in-iterates-snapshot", ["awk", "BEGIN { a[1]; a[2]; a[3]; for (k in a) { delete a; print k } }"], "", {}),
     ("for-in-argv", ["awk", "BEGIN { for (k in ARGV) printf \"%s=%s \", k, ARGV[k]; print \"\" }", "a", "b", "c"], "", {}),
     ("regex-alternation-longest-match", ["awk", "{ match($0, /x|xy/); print RSTART, RLENGTH; gsub(/in|inter/, \"#\"); print }"], "xyz international inn\n", {}),
+    ("hex-looking-fields", ["awk", "{ for (i = 1; i <= NF; i++) printf \"%s:%d:%s \", $i, ($i == $i+0), $i+0; print \"\" }"], "0x19 0xff 0x1f 0xA 0X10 -0x10 0x1.8\n", {}),
+    ("printf-char-from-numeric-field", ["awk", "{ printf \"%c|%c|%c|%c\\n\", $1, $2, $3, $1 + 0 }"], "65 66.7 abc\n", {}),
+    ("printf-flags-and-star", ["awk", "BEGIN { printf \"%#x|%#o|%#.3g|%*.*f|%-*s|%.3d|%+5d|% 5d|\\n\", 255, 8, 1, 8, 2, 3.14159, 6, \"ab\", 5, 5, 5 }"], "", {}),
+    ("convfmt-and-ofmt-differ", ["awk", "BEGIN { OFMT = \"%.2g\"; CONVFMT = \"%.3g\"; x = 123.456; print x, x \"\"; a[x] = 1; for (k in a) print k }"], "", {}),
     ("toupper-non-ascii-untouched", ["awk", "BEGIN { s = \"abc\xc3\xa9\"; print toupper(s), length(s) }"], "", {}),
 ]
 

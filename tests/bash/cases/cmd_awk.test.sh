@@ -2466,5 +2466,15 @@ awk 'BEGIN { for (k in ARGV) printf "%s=%s ", k, ARGV[k]; print "" }' a b c < /d
 ### awk-regex-alternation-longest-match
 printf '%s' 'xyz international inn
 ' | awk '{ match($0, /x|xy/); print RSTART, RLENGTH; gsub(/in|inter/, "#"); print }'
+### awk-hex-looking-fields
+printf '%s' '0x19 0xff 0x1f 0xA 0X10 -0x10 0x1.8
+' | awk '{ for (i = 1; i <= NF; i++) printf "%s:%d:%s ", $i, ($i == $i+0), $i+0; print "" }'
+### awk-printf-char-from-numeric-field
+printf '%s' '65 66.7 abc
+' | awk '{ printf "%c|%c|%c|%c\n", $1, $2, $3, $1 + 0 }'
+### awk-printf-flags-and-star
+awk 'BEGIN { printf "%#x|%#o|%#.3g|%*.*f|%-*s|%.3d|%+5d|% 5d|\n", 255, 8, 1, 8, 2, 3.14159, 6, "ab", 5, 5, 5 }' < /dev/null
+### awk-convfmt-and-ofmt-differ
+awk 'BEGIN { OFMT = "%.2g"; CONVFMT = "%.3g"; x = 123.456; print x, x ""; a[x] = 1; for (k in a) print k }' < /dev/null
 ### awk-toupper-non-ascii-untouched
 awk 'BEGIN { s = "abcé"; print toupper(s), length(s) }' < /dev/null

@@ -6,7 +6,7 @@ import math
 import re
 from typing import Callable
 
-from ._awk_value import d_to_int, fmt_special, to_num
+from ._awk_value import StrNum, d_to_int, fmt_special, to_num
 
 _SPEC = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|L|q|j|z|t)?([a-zA-Z%])?")
 
@@ -72,7 +72,15 @@ def awk_format(fmt: str, args: list[object], to_str: Callable[[object], str], na
             out.append((spec + "d") % value)
         elif conv in "ouxX":
             value = _d_to_unsigned(to_num(next_arg()))
-            out.append((spec + ("d" if conv == "u" else conv)) % value)
+            if conv == "o" and "#" in flags:
+                # C's "%#o" prefixes a 0 (Python would write "0o").
+                digits = ("%" + ("." + prec if prec is not None else "") + "o") % value
+                if not digits.startswith("0"):
+                    digits = "0" + digits
+                out.append(("%" + flags.replace("#", "").replace("0", "") + (width or "") + "s") % digits
+                           if "0" not in flags or "-" in flags else digits.rjust(int(width or 0), "0"))
+            else:
+                out.append((spec + ("d" if conv == "u" else conv)) % value)
         elif conv in "eEfFgG":
             x = to_num(next_arg())
             special = fmt_special(x)
@@ -84,6 +92,9 @@ def awk_format(fmt: str, args: list[object], to_str: Callable[[object], str], na
                 out.append((spec + conv) % x)
         elif conv == "c":
             arg = next_arg()
+            if isinstance(arg, StrNum) and arg != "":
+                # mawk prints a numeric-looking field ("65") as a character code too.
+                arg = arg.num
             if isinstance(arg, float):
                 ch = chr(int(arg) % 256) if math.isfinite(arg) else ""
             else:

@@ -22,9 +22,12 @@ class StrNum(str):
 UNINIT = StrNum("")
 UNINIT.num = 0.0
 
-# mawk decides with strtod, so hex (0x1A) counts as numeric input too.
+# mawk decides with strtod plus a check that the text ends in a digit or ".": so "0x10"
+# and "0x1.8" are numeric input but "0xff" is not.
 _LOOKS_NUMERIC = re.compile(
-    r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)[ \t\n\r\f\v]*\Z")
+    r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
+    r"|0[xX](?:[0-9a-fA-F]*\.?[0-9a-fA-F]*[0-9.]|[0-9a-fA-F]*\.?[0-9a-fA-F]*[pP][-+]?\d+))"
+    r"[ \t\n\r\f\v]*\Z")
 _STRTOD = re.compile(
     r"[ \t\n\r\f\v]*([-+]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][-+]?\d+)?"
     r"|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan))", re.IGNORECASE)
