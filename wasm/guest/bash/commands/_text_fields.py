@@ -769,7 +769,7 @@ class _JoinFatal(Exception):
 # --- column --------------------------------------------------------------------------------
 
 COLUMN_SPEC = OptSpec(
-    "c:s:o:txnRN:eJ:lr:d",
+    "c:s:o:txnR:N:eJLlr:dH:O:W:E:",
     {
         "columns": ("c", REQUIRED),
         "separator": ("s", REQUIRED),
@@ -779,7 +779,8 @@ COLUMN_SPEC = OptSpec(
         "table-noextreme": ("table-noextreme", REQUIRED),
         "table-right": ("R", REQUIRED),
         "table-columns": ("N", REQUIRED),
-        "keep-empty-lines": ("e", NONE),
+        "keep-empty-lines": ("L", NONE),
+        "table-header-repeat": ("e", NONE),
     },
 )
 
@@ -807,7 +808,7 @@ def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
             table = True
         elif key == "x":
             fill_rows = True
-        elif key == "e":
+        elif key == "L":
             keep_empty = True
         elif key == "R":
             right |= {int(x) for x in v.split(",") if x.isdigit()}
@@ -827,7 +828,7 @@ def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
         for line in lines:
             if not line.strip(b" \t"):
                 if keep_empty:
-                    rows.append([])
+                    rows.append([b""])
                 continue
             if seps is None:
                 rows.append(line.split())
@@ -842,15 +843,13 @@ def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 widths[index] = max(widths[index], _width(cell))
         out = []
         for row in rows:
-            if not row:
-                out.append(b"\n")
-                continue
             cells = row + [b""] * (ncols - len(row))
             parts = []
             for index, cell in enumerate(cells):
                 pad = b" " * (widths[index] - _width(cell))
                 if index == ncols - 1:
-                    parts.append(pad + cell if index + 1 in right else cell)
+                    # A missing last cell stays empty even when right-aligned.
+                    parts.append(pad + cell if index + 1 in right and index < len(row) else cell)
                 elif index + 1 in right:
                     parts.append(pad + cell + out_sep)
                 else:
@@ -860,7 +859,7 @@ def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
         if data:
             yield data
         return status
-    entries = [line for line in lines if line.strip(b" \t")]
+    entries = [line for line in lines if keep_empty or line.strip(b" \t")]
     if not entries:
         return status
     longest = max(_width(e) for e in entries)
