@@ -56,6 +56,8 @@ CASES: dict[str, list[str]] = {
         "egrep 'x|y'", "fgrep -x y", "grep -w -o 'fo*' f", "grep -E '^(a|b)$' f", "grep '^[^a-c]' f",
         "grep -e foo -e bar -o f", "grep -n -b foo f", "grep -ri FOO d/s", "grep -x -v a u",
         "grep -P '\\d+' -o", "grep -e a -f nosuch f", "grep -c a bin", "grep -a x bin", "grep -r foo d/s",
+        "grep --color=always -n foo f g", "grep --color=always -C1 a f", "grep --color=always -c foo f g",
+        "grep --color=always -vC1 b f", "grep --colour=always -o -i FOO f", "grep --color=auto foo f",
     ],
     "sort": [
         "sort f", "sort -r f", "sort -n n", "sort -rn n", "sort -g n", "sort -h n", "sort -u u", "sort -f u",

@@ -121,6 +121,7 @@ class GrepOptions:
     label: str = "(standard input)"
     initial_tab: bool = False
     context_given: bool = False
+    color: bool = False
 
 
 def _context_number(value: str, what: str) -> int:
@@ -223,6 +224,9 @@ def _parse_grep(ctx: CommandContext, argv: list[str], default_mode: str) -> tupl
             o.label = v
         elif key == "T":
             o.initial_tab = True
+        elif key == "color":
+            # Output is never a terminal here, so only "always" colours (GNU's default SGR).
+            o.color = v in ("always", "yes", "force")
     o.after = after if after is not None else default_context
     o.before = before if before is not None else default_context
     if not have_patterns:
@@ -461,14 +465,32 @@ class _GrepFile:
 
     def _prefix(self, number: int, offset: int, sep: str) -> bytes:
         parts = []
+        separator = _paint(SGR_SEPARATOR, sep.encode()) if self.o.color else sep.encode()
         if self.o.with_filename:
             name = self.target.display.encode("utf-8", "surrogateescape")
-            parts.append(name + (b"\0" if self.o.null_after_name else sep.encode()))
+            if self.o.color:
+                name = _paint(SGR_FILENAME, name)
+            parts.append(name + (b"\0" if self.o.null_after_name else separator))
         if self.o.line_numbers:
-            parts.append(b"%d" % number + sep.encode())
+            number_text = b"%d" % number
+            parts.append((_paint(SGR_NUMBER, number_text) if self.o.color else number_text) + separator)
         if self.o.byte_offset:
-            parts.append(b"%d" % offset + sep.encode())
+            offset_text = b"%d" % offset
+            parts.append((_paint(SGR_NUMBER, offset_text) if self.o.color else offset_text) + separator)
         return b"".join(parts)
+
+    def _body(self, raw: bytes, text: str, matching: bool) -> bytes:
+        """The line itself, with GNU's match highlighting under --color=always."""
+        if not (self.o.color and matching):
+            return raw
+        pieces: list[bytes] = []
+        last = 0
+        for start, end in self.matcher.spans(text):
+            pieces.append(raw[last:start])
+            pieces.append(_paint(SGR_MATCH, raw[start:end]))
+            last = end
+        pieces.append(raw[last:])
+        return b"".join(pieces)
 
     def _lines(self) -> Iterator[tuple[bytes, bool]]:
         # The buffer lives on self so a stop after -m can hand the unread rest back.
@@ -499,6 +521,7 @@ class _GrepFile:
             and not (o.before or o.after or o.context_given or o.only_matching or o.byte_offset)
             and o.max_count < 0
             and not o.null_data
+            and not o.color
         )
 
     def _run_fast(self) -> Iterator[bytes]:
@@ -565,14 +588,18 @@ class _GrepFile:
 
     def _finish(self, binary: bool) -> Iterator[bytes]:
         o = self.o
+        name = self.target.display.encode("utf-8", "surrogateescape")
+        if o.color:
+            name = _paint(SGR_FILENAME, name)
         if o.list_files:
             if (o.list_files == "l") == bool(self.selected):
                 terminator = b"\0" if o.null_after_name else b"\n"
-                yield self.target.display.encode("utf-8", "surrogateescape") + terminator
+                yield name + terminator
         elif o.count:
             prefix = b""
             if o.with_filename:
-                prefix = self.target.display.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b":")
+                colon = _paint(SGR_SEPARATOR, b":") if o.color else b":"
+                prefix = name + (b"\0" if o.null_after_name else colon)
             yield prefix + b"%d\n" % self.selected
         if binary and self.selected and not o.count and not o.list_files:
             self.ctx.error(f"{self.prog}: {self.target.display}: binary file matches")
@@ -601,9 +628,13 @@ class _GrepFile:
                     return b""
                 text = raw.decode("latin-1")
                 return b"".join(
-                    self._prefix(num, off + start, "-") + raw[start:end] + self.eol
+                    self._prefix(num, off + start, "-")
+                    + (_paint(SGR_MATCH, raw[start:end]) if o.color else raw[start:end])
+                    + self.eol
                     for start, end in self.matcher.spans(text)
                 )
+            if o.color and o.invert:
+                return self._prefix(num, off, "-") + self._body(raw, raw.decode("latin-1"), True) + self.eol
             return self._prefix(num, off, "-") + raw + self.eol
 
         for raw, terminated in self._lines():
@@ -658,16 +689,19 @@ class _GrepFile:
             pieces: list[bytes] = []
             group_start = before[0][0] if before else number
             if o.context_given and self.shared.printed_any and (last_printed == 0 or group_start > last_printed + 1):
-                pieces.append(b"--\n")
+                pieces.append((_paint(SGR_SEPARATOR, b"--") if o.color else b"--") + b"\n")
             while before:
                 num, off, old = before.popleft()
                 pieces.append(context_line(num, off, old))
             if o.only_matching:
                 if not o.invert:
                     for start, end in self.matcher.spans(text):
-                        pieces.append(self._prefix(number, line_offset + start, ":") + raw[start:end] + self.eol)
+                        match_text = raw[start:end]
+                        if o.color:
+                            match_text = _paint(SGR_MATCH, match_text)
+                        pieces.append(self._prefix(number, line_offset + start, ":") + match_text + self.eol)
             else:
-                pieces.append(self._prefix(number, line_offset, ":") + raw + self.eol)
+                pieces.append(self._prefix(number, line_offset, ":") + self._body(raw, text, not o.invert) + self.eol)
             last_printed = number
             self.shared.printed_any = True
             after_left = o.after
@@ -679,6 +713,17 @@ class _GrepFile:
         if o.quiet:
             return
         yield from self._finish(binary)
+
+
+SGR_MATCH = b"01;31"
+SGR_FILENAME = b"35"
+SGR_NUMBER = b"32"
+SGR_SEPARATOR = b"36"
+
+
+def _paint(sgr: bytes, text: bytes) -> bytes:
+    """GNU grep's colouring of one field: SGR on, erase-to-end, text, SGR off."""
+    return b"\33[" + sgr + b"m\33[K" + text + b"\33[m\33[K"
 
 
 @dataclass

@@ -16,8 +16,8 @@ All aim at byte-identical GNU output in the C locale (bytes are characters). Kno
 deliberate differences:
 
 - ``grep -P`` uses Python's ``re`` (close to PCRE, not identical); POSIX leftmost-longest
-  matching is approximated for ``-o`` when a pattern has alternation; ``--color`` is
-  accepted and ignored (output is never coloured).
+  matching is approximated for ``-o`` when a pattern has alternation; ``--color=always``
+  uses GNU's default colours (``GREP_COLORS`` is not read), ``auto`` never colours.
 - ``rg``: no ``.gitignore`` support, binary files are not skipped, Python regex syntax,
   files visited in sorted order (see ``_text_grep``).
 - ``sort -R`` orders by an MD5 of the key (fixed, not random per run); ``sort -V`` does
