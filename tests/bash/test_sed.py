@@ -154,6 +154,8 @@ CASES: list[Case] = [
     ("alternation-prefers-longest-match", ["sed", "-E", "s/(http|https):/X:/;s/x|xy/Q/"], "https://a xyz\n", {}),
     ("bre-alternation-prefers-longest", ["sed", "s/cat\\|category/<&>/g"], "category cat\n", {}),
     ("alternation-groups-like-glibc", ["sed", "-E", "s/(a|ab)(c|bcd)(d*)/[\\1|\\2|\\3]/;s/(a|ab|abc)+/<&>/"], "abcd abcabc\n", {}),
+    ("list-wrap-widths", ["sed", "-n", "l 1;l 3;l 0"], "abc\tdef\\g\n", {}),
+    ("list-with-null-data", ["sed", "-z", "-n", "l"], "a\nb\0c", {}),
     ("unknown-command-error", ["sed", "k"], "a\n", {}),
     ("unterminated-s-error", ["sed", "s/a/b"], "a\n", {}),
     ("unknown-option-error", ["sed", "--bogus", "p"], "a\n", {}),

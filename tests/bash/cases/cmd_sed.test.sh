@@ -1180,6 +1180,12 @@ printf '%s' 'category cat
 ### sed-alternation-groups-like-glibc
 printf '%s' 'abcd abcabc
 ' | sed -E 's/(a|ab)(c|bcd)(d*)/[\1|\2|\3]/;s/(a|ab|abc)+/<&>/'
+### sed-list-wrap-widths
+printf '%s' 'abc	def\g
+' | sed -n 'l 1;l 3;l 0'
+### sed-list-with-null-data
+printf 'a
+b\000c' | sed -z -n l
 ### sed-unknown-command-error
 printf '%s' 'a
 ' | sed k

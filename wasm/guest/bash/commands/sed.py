@@ -424,11 +424,13 @@ class _Sed:
         lines: list[str] = []
         current = ""
         for piece in pieces:
-            if width > 1 and len(current) + len(piece) > width - 1:
+            # Width 0 never wraps; otherwise each output line holds at most width-1
+            # characters before its "\\" (so width 1 puts every character on its own line).
+            if width > 0 and len(current) + len(piece) > width - 1:
                 lines.append(current + "\\\n")
                 current = ""
             current += piece
-        lines.append(current + "$\n")
+        lines.append(current + "$" + self.sep)
         return "".join(lines)
 
     def emit(self, text: str) -> None:
