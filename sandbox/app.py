@@ -26,7 +26,7 @@ from .api import AsyncSandbox
 from .errors import SandboxError
 from .routes import router
 from .settings import Settings
-from .workspace_routes import workspace_router
+from .workspace_routes import STATUS_BY_CODE, workspace_router
 
 log = logging.getLogger("sandbox.app")
 
@@ -97,8 +97,7 @@ def _install_edges(app: FastAPI, settings: Settings) -> None:
 
     @app.exception_handler(WorkspaceError)
     async def workspace_error(_: Request, exc: WorkspaceError) -> JSONResponse:
-        status = {"ENOENT": 404, "EEXIST": 409, "ENOTEMPTY": 409, "EPERM": 403,
-                  "EFBIG": 413}.get(getattr(exc, "code", ""), 400)
+        status = STATUS_BY_CODE.get(getattr(exc, "code", ""), 400)
         return JSONResponse(error_body(getattr(exc, "code", "EINVAL"), str(exc)), status_code=status)
 
     @app.exception_handler(SandboxError)

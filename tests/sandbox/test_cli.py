@@ -59,3 +59,11 @@ def test_doctor_shows_versions_and_cache_state(compiled_guest: CompiledGuest) ->
     state = json.loads(done.stdout)
     assert state["wasmtime"].startswith("50.") and state["componentize_py"].startswith("0.25.")
     assert state["cache_dir"] == str(compiled_guest.path.parent)
+
+
+def test_bash_exit_status_is_the_scripts_and_changes_persist(compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    cache = compiled_guest.path.parent
+    done = _sandbox("bash", "--data-dir", str(tmp_path), "-c", "echo saved > f.txt; echo out; exit 3", cache=cache)
+    assert done.returncode == 3 and done.stdout == "out\n"
+    done = _sandbox("bash", "--data-dir", str(tmp_path), "-c", "cat f.txt", cache=cache)
+    assert done.returncode == 0 and done.stdout == "saved\n"

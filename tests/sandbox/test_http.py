@@ -162,3 +162,32 @@ def test_token_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     assert Settings.from_env().token == "from-env"
     monkeypatch.delenv("SANDBOX_TOKEN")
     assert Settings.from_env().token is None
+
+
+def test_bash_runs_over_a_workspace_and_writes_back(client: httpx.Client) -> None:
+    response = client.post("/v1/bash", json={"script": "mkdir -p notes && echo hello > notes/a.txt && wc -c notes/a.txt",
+                                             "workspace": "http-bash"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["stdout"] == "6 notes/a.txt\n" and body["exit_code"] == 0
+    assert body["changed_files"]["created"] == ["/notes/a.txt"]
+    assert body["changed_files"]["directories_created"] == ["/notes"]
+    assert client.get("/v1/workspaces/http-bash/files/notes/a.txt").text == "hello\n"
+    again = client.post("/v1/bash", json={"script": "cat notes/a.txt", "workspace": "http-bash", "cwd": "/"}).json()
+    assert again["stdout"] == "hello\n" and again["changed_files"]["created"] == []
+
+
+def test_bash_timeout_is_exit_124(client: httpx.Client) -> None:
+    body = client.post("/v1/bash", json={"script": "while :; do :; done", "timeout_ms": 200}).json()
+    assert body["exit_code"] == 124 and "timed out" in body["stderr"]
+
+
+@pytest.mark.parametrize("payload", [
+    {"script": "echo", "workspace": "../escape"},
+    {"script": "echo", "timeout_ms": -1},
+    {"script": "echo", "unknown": 1},
+    {"workspace": "x"},
+])
+def test_bash_rejects_invalid_requests(client: httpx.Client, payload: dict[str, object]) -> None:
+    response = client.post("/v1/bash", json=payload)
+    assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_request"
