@@ -29,6 +29,7 @@ from ._text_common import (
     parse_options,
     split_lines,
     usage_error,
+    stdin_chunks,
 )
 
 TextMain = Callable[[CommandContext, list[str]], CommandResult]
@@ -618,7 +619,7 @@ def rev(ctx: CommandContext, argv: list[str]) -> CommandResult:
         try:
             out = Batcher()
             # util-linux rev reads stdin only without operands: "-" is an ordinary file name.
-            chunks = open_input(ctx, name) if files else iter(ctx.stdin)
+            chunks = open_input(ctx, name) if files else stdin_chunks(ctx)
             if files and name == "-":
                 chunks = _open_named(ctx, name)
             for line in split_lines(chunks):

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 from .base import CommandContext, CommandResult
 from ._text_bcnum import BcMathError, Num, parse_number
-from ._text_common import NONE, OptSpec, UsageError, open_input, parse_options, usage_error
+from ._text_common import NONE, OptSpec, UsageError, open_input, parse_options, stdin_chunks, usage_error
 
 # --- lexer ---------------------------------------------------------------------------------
 
@@ -803,7 +803,7 @@ def bc(ctx: CommandContext, argv: list[str]) -> CommandResult:
         except OSError:
             ctx.error(f"File {name} is unavailable.")
             return 1
-    sources.append(("standard_in", iter(ctx.stdin)))
+    sources.append(("standard_in", stdin_chunks(ctx)))
     # bc functions recurse through several Python frames per call; allow deep bc recursion
     # (pure-Python frames do not use the C stack in CPython >= 3.11).
     limit = sys.getrecursionlimit()

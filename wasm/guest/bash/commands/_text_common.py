@@ -193,6 +193,23 @@ def _random_bytes() -> Iterator[bytes]:
         yield os.urandom(CHUNK)
 
 
+def stdin_chunks(ctx: CommandContext) -> Iterator[bytes]:
+    """Standard input, checking the interpreter's deadline now and then.
+
+    A command that must read everything before writing (``sort``, ``tac``...) never yields
+    while it reads, so without this an endless producer (``yes | sort``) could not be stopped
+    by the script's timeout. ``extras["check_time"]`` raises when the deadline has passed.
+    """
+    check = ctx.extras.get("check_time")
+    if not callable(check):
+        yield from ctx.stdin
+        return
+    for count, chunk in enumerate(ctx.stdin):
+        if count % 16 == 15:
+            check()
+        yield chunk
+
+
 def special_device(ctx: CommandContext, name: str) -> Iterator[bytes] | None:
     """The sandbox's ``/dev`` files as inputs: null, zero, urandom, stdin and ``/dev/fd/N``.
 
@@ -208,7 +225,7 @@ def special_device(ctx: CommandContext, name: str) -> Iterator[bytes] | None:
     if name in ("/dev/urandom", "/dev/random"):
         return _random_bytes()
     if name in ("/dev/stdin", "/dev/fd/0"):
-        return iter(ctx.stdin)
+        return stdin_chunks(ctx)
     if name.startswith("/dev/fd/") and name[8:].isdigit():
         fds = getattr(ctx.extras.get("io"), "fds", None)
         stream = fds.get(int(name[8:])) if isinstance(fds, dict) else None
@@ -226,7 +243,7 @@ def is_device(name: str) -> bool:
 def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
     """Open ``name`` (``-`` is stdin) for reading; errors surface here, before any output."""
     if name == "-":
-        return iter(ctx.stdin)
+        return stdin_chunks(ctx)
     device = special_device(ctx, ctx.resolve(name))
     if device is not None:
         return device

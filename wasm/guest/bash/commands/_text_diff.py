@@ -26,6 +26,7 @@ from ._text_common import (
     parse_options,
     special_device,
     usage_error,
+    stdin_chunks,
 )
 from ._text_diffcore import changed_lines
 
@@ -248,7 +249,7 @@ class _Differ:
         if absent:
             return b""
         if name == "-":
-            return b"".join(self.ctx.stdin)
+            return b"".join(stdin_chunks(self.ctx))
         device = special_device(self.ctx, self.ctx.resolve(name))
         if device is not None:
             return b"".join(itertools.islice(device, 1024))

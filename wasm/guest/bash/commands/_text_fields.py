@@ -25,6 +25,7 @@ from ._text_common import (
     open_input,
     parse_options,
     split_lines,
+    stdin_chunks,
 )
 
 # --- cut -----------------------------------------------------------------------------------
@@ -206,7 +207,7 @@ def paste(ctx: CommandContext, argv: list[str]) -> CommandResult:
         try:
             if name == "-":
                 if stdin_lines is None:
-                    stdin_lines = split_lines(ctx.stdin, eol)
+                    stdin_lines = split_lines(stdin_chunks(ctx), eol)
                 readers.append(stdin_lines)
             else:
                 readers.append(split_lines(open_input(ctx, name), eol))

@@ -19,6 +19,7 @@ from ._text_common import (
     open_input,
     parse_options,
     split_lines,
+    stdin_chunks,
 )
 from ._text_regex import RegexError, compile_posix
 
@@ -209,7 +210,7 @@ def tr(ctx: CommandContext, argv: list[str]) -> CommandResult:
         squeeze_set = members1
     squeeze_re = re.compile(b"([" + b"".join(re.escape(bytes([c])) for c in sorted(squeeze_set)) + b"])\\1+") if squeeze_set else None
     last = -1
-    for chunk in ctx.stdin:
+    for chunk in stdin_chunks(ctx):
         if table is not None or deletions:
             chunk = chunk.translate(table, deletions)
         if squeeze_re is not None and chunk:
