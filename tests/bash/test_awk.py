@@ -167,6 +167,10 @@ CASES: list[Case] = [
     ("printf-char-from-numeric-field", ["awk", "{ printf \"%c|%c|%c|%c\\n\", $1, $2, $3, $1 + 0 }"], "65 66.7 abc\n", {}),
     ("printf-flags-and-star", ["awk", "BEGIN { printf \"%#x|%#o|%#.3g|%*.*f|%-*s|%.3d|%+5d|% 5d|\\n\", 255, 8, 1, 8, 2, 3.14159, 6, \"ab\", 5, 5, 5 }"], "", {}),
     ("convfmt-and-ofmt-differ", ["awk", "BEGIN { OFMT = \"%.2g\"; CONVFMT = \"%.3g\"; x = 123.456; print x, x \"\"; a[x] = 1; for (k in a) print k }"], "", {}),
+    ("return-outside-function-error", ["awk", "BEGIN { return 1 }"], "", {}),
+    ("break-outside-loop-error", ["awk", "BEGIN { break }"], "", {}),
+    ("next-in-function-error", ["awk", "function f() { next } { f() }"], "x\n", {}),
+    ("next-in-end-error", ["awk", "END { next }"], "x\n", {}),
     ("toupper-non-ascii-untouched", ["awk", "BEGIN { s = \"abc\xc3\xa9\"; print toupper(s), length(s) }"], "", {}),
 ]
 

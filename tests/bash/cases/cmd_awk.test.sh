@@ -2476,5 +2476,15 @@ printf '%s' '65 66.7 abc
 awk 'BEGIN { printf "%#x|%#o|%#.3g|%*.*f|%-*s|%.3d|%+5d|% 5d|\n", 255, 8, 1, 8, 2, 3.14159, 6, "ab", 5, 5, 5 }' < /dev/null
 ### awk-convfmt-and-ofmt-differ
 awk 'BEGIN { OFMT = "%.2g"; CONVFMT = "%.3g"; x = 123.456; print x, x ""; a[x] = 1; for (k in a) print k }' < /dev/null
+### awk-return-outside-function-error
+awk 'BEGIN { return 1 }' < /dev/null
+### awk-break-outside-loop-error
+awk 'BEGIN { break }' < /dev/null
+### awk-next-in-function-error
+printf '%s' 'x
+' | awk 'function f() { next } { f() }'
+### awk-next-in-end-error
+printf '%s' 'x
+' | awk 'END { next }'
 ### awk-toupper-non-ascii-untouched
 awk 'BEGIN { s = "abcé"; print toupper(s), length(s) }' < /dev/null

@@ -203,6 +203,8 @@ class Parser:
         self.items: list[Node] = []
         self.in_function: set[str] | None = None
         self.no_in = False
+        self.loop_depth = 0
+        self.section = ""  # "BEGIN", "END", "main" or "" inside a function
 
     # -- helpers ---------------------------------------------------------------------
     @property
@@ -265,6 +267,7 @@ class Parser:
             self.next()
             self.newlines()
             self.in_function = set(params)
+            self.section = ""
             fbody = self.block()
             self.in_function = None
             self.functions[name] = ("function", name, params, fbody)
@@ -274,10 +277,12 @@ class Parser:
             self.newlines()
             if self.tok != "{":
                 raise self.error()
+            self.section = t
             self.items.append((t, self.block()))
             return
         pattern: Node | None = None
         pattern2: Node | None = None
+        self.section = "main"
         if t != "{":
             pattern = self.expr()
             if self.tok == ",":
@@ -339,11 +344,11 @@ class Parser:
                 self.next()
                 return ("while", cond, ("block", []))
             self.newlines()
-            return ("while", cond, self.statement_or_empty())
+            return ("while", cond, self.loop_body())
         if t == "do":
             self.next()
             self.newlines()
-            body = self.statement_or_empty()
+            body = self.loop_body()
             self.terminators()
             self.expect("while")
             self.expect("(")
@@ -362,7 +367,7 @@ class Parser:
                     arr = self.next()[1]
                     self.next()
                     self.newlines()
-                    return ("forin", self.lvalue_name(var), self.name_ref(arr), self.statement_or_empty())
+                    return ("forin", self.lvalue_name(var), self.name_ref(arr), self.loop_body())
                 self.pos = save
             init: Node | None = None if self.tok == ";" else self.simple_statement()
             self.expect(";")
@@ -376,11 +381,16 @@ class Parser:
                 self.next()
                 return ("for", init, for_cond, step, ("block", []))
             self.newlines()
-            return ("for", init, for_cond, step, self.statement_or_empty())
+            return ("for", init, for_cond, step, self.loop_body())
         if t == ";":
             self.next()
             return ("block", [])
         if t in ("break", "continue", "next", "nextfile"):
+            line = self.toks[self.pos][2]
+            if t in ("break", "continue") and self.loop_depth == 0:
+                raise AwkSyntaxError(f"{t} statement outside of loop", line)
+            if t in ("next", "nextfile") and self.section != "main":
+                raise AwkSyntaxError(f"improper use of {t}", line)
             self.next()
             self.simple_end()
             return (t,)
@@ -390,6 +400,8 @@ class Parser:
             self.simple_end()
             return ("exit", value)
         if t == "return":
+            if self.in_function is None:
+                raise AwkSyntaxError("return outside function body", self.toks[self.pos][2])
             self.next()
             value = None if self.tok in (";", "NEWLINE", "}", "EOF") else self.expr()
             self.simple_end()
@@ -397,6 +409,13 @@ class Parser:
         node = self.simple_statement()
         self.simple_end()
         return node
+
+    def loop_body(self) -> Node:
+        self.loop_depth += 1
+        try:
+            return self.statement_or_empty()
+        finally:
+            self.loop_depth -= 1
 
     def statement_or_empty(self) -> Node:
         if self.tok == ";":

@@ -1551,7 +1551,7 @@ class Runtime:
                 action()
         except _Exit:
             exiting = True
-        except (_Next, _NextFile):
+        except (_Next, _NextFile, _Break, _Continue, _Return):
             raise AwkError("improper use of next") from None
         text = self.take_output()
         if text:
@@ -1576,6 +1576,8 @@ class Runtime:
                         pass
                     except _NextFile:
                         self.main_reader = None
+                    except (_Break, _Continue, _Return):
+                        raise AwkError("statement outside of its context") from None
                     if self.out or self.flushed:
                         text = self.take_output()
                         if text:
@@ -1587,7 +1589,7 @@ class Runtime:
                 action()
         except _Exit:
             pass
-        except (_Next, _NextFile):
+        except (_Next, _NextFile, _Break, _Continue, _Return):
             raise AwkError("improper use of next") from None
         self.close_all()
         text = self.take_output(final=True)
