@@ -98,3 +98,24 @@ def test_tail_keeps_bounded_window() -> None:
     data = itertools.islice(CountingInput(b"a\nb\nc\n"), 10000)
     gen = COMMANDS["tail"](_ctx(data), ["tail", "-n", "2"])
     assert b"".join(gen) == b"b\nc\n"
+
+
+class DeadlinePassed(Exception):
+    pass
+
+
+@pytest.mark.parametrize("argv", [["sort"], ["tac"], ["wc", "-l"], ["tr", "y", "n"], ["bc"], ["diff", "-", "/dev/null"]])
+def test_commands_reading_endless_stdin_honour_the_deadline(argv: list[str]) -> None:
+    calls = {"n": 0}
+
+    def check_time() -> None:
+        calls["n"] += 1
+        if calls["n"] > 3:
+            raise DeadlinePassed()
+
+    ctx = _ctx(CountingInput(b"y\n" * 100))
+    ctx.extras["check_time"] = check_time
+    gen = COMMANDS[argv[0]](ctx, argv)
+    with pytest.raises(DeadlinePassed):
+        for _ in itertools.islice(gen, 100000):
+            pass
