@@ -11,6 +11,10 @@ from ._awk_value import StrNum, d_to_int, fmt_special, to_num
 _SPEC = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|L|q|j|z|t)?([a-zA-Z%])?")
 
 
+# Widths beyond this would only build huge strings (mawk itself caps sprintf at 8 KiB).
+_MAX_WIDTH = 1_000_000
+
+
 class FormatError(Exception):
     def __init__(self, message: str, partial: str) -> None:
         super().__init__(message)
@@ -66,6 +70,8 @@ def awk_format(fmt: str, args: list[object], to_str: Callable[[object], str], na
         if prec == "*":
             p = d_to_int(to_num(next_arg()))
             prec = str(p) if p >= 0 else None
+        if int(width or 0) > _MAX_WIDTH or int(prec or 0) > _MAX_WIDTH:
+            raise FormatError(f"{name}: field width or precision too large", "".join(out))
         spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
         if conv in "di":
             value = d_to_int(to_num(next_arg()))

@@ -56,6 +56,8 @@ def binop(op: str, a: Value, b: Value) -> Value:
             count = int(n) if math.isfinite(n) else 0
             if count <= 0:
                 return None
+            if len(s) * count > _MAX_STRING:
+                raise JqError(f"Repeat string result too long")
             return s * count
         if isinstance(a, dict) and isinstance(b, dict):
             return _deep_merge(a, b)
@@ -91,6 +93,9 @@ def binop(op: str, a: Value, b: Value) -> Value:
     if op == ">=":
         return c >= 0
     raise JqError(f"unknown operator {op}")
+
+
+_MAX_STRING = 256 * 1024 * 1024
 
 
 def _to_intmax(x: float) -> int:
