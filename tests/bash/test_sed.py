@@ -156,6 +156,8 @@ CASES: list[Case] = [
     ("alternation-groups-like-glibc", ["sed", "-E", "s/(a|ab)(c|bcd)(d*)/[\\1|\\2|\\3]/;s/(a|ab|abc)+/<&>/"], "abcd abcabc\n", {}),
     ("list-wrap-widths", ["sed", "-n", "l 1;l 3;l 0"], "abc\tdef\\g\n", {}),
     ("list-with-null-data", ["sed", "-z", "-n", "l"], "a\nb\0c", {}),
+    ("invalid-back-reference-error", ["sed", "-E", "s/(x)/\\2/"], "x\n", {}),
+    ("zero-reference-is-whole-match", ["sed", "s/x/&\\0/"], "x\n", {}),
     ("unknown-command-error", ["sed", "k"], "a\n", {}),
     ("unterminated-s-error", ["sed", "s/a/b"], "a\n", {}),
     ("unknown-option-error", ["sed", "--bogus", "p"], "a\n", {}),

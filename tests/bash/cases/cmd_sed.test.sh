@@ -1186,6 +1186,12 @@ printf '%s' 'abc	def\g
 ### sed-list-with-null-data
 printf 'a
 b\000c' | sed -z -n l
+### sed-invalid-back-reference-error
+printf '%s' 'x
+' | sed -E 's/(x)/\2/'
+### sed-zero-reference-is-whole-match
+printf '%s' 'x
+' | sed 's/x/&\0/'
 ### sed-unknown-command-error
 printf '%s' 'a
 ' | sed k

@@ -435,6 +435,9 @@ class Parser:
             self.i += 1
         cmd.regex = self.make_regex(pattern, flags)
         cmd.repl = self.replacement(repl_text)
+        refs = [int(v) for kind, v in cmd.repl.parts if kind == "grp"]
+        if cmd.regex.compiled is not None and refs and max(refs) > cmd.regex.compiled.groups:
+            raise self.error(f"invalid reference \\{max(refs)} on `s' command's RHS")
         if cmd.wfile is None:
             c = self.peek()
             if c and c not in " \t\n;}#":
