@@ -87,6 +87,28 @@ def test_whitespace_case_and_blank_line_options_match_gnu_diff(seed: int) -> Non
         assert (_body(ours.stdout, skip), ours.status) == (_body(gnu.stdout, skip), gnu.status), (argv, files)
 
 
+@pytest.mark.fuzz
+@pytest.mark.parametrize("seed", range(2))
+def test_side_by_side_layout_matches_gnu_diff(seed: int) -> None:
+    rng = random.Random(seed)
+
+    def line() -> str:
+        return "".join(rng.choice("ab \tXYZ0123456789") for _ in range(rng.randint(0, rng.choice([5, 40, 90]))))
+
+    for _ in range(30):
+        left = [line() for _ in range(rng.randint(0, 8))]
+        right = [x if rng.random() < 0.6 else line() for x in left]
+        if rng.random() < 0.5:
+            right.insert(rng.randint(0, len(right)), line())
+        files: dict[str, bytes | str] = {"a": "".join(x + "\n" for x in left), "b": "".join(x + "\n" for x in right)}
+        argv = ["diff", "-y", *rng.sample(["--suppress-common-lines", "--left-column", "-t"], rng.randint(0, 2))]
+        if rng.random() < 0.4:
+            argv += ["-W", str(rng.choice([20, 40, 71, 80, 200]))]
+        argv += ["a", "b"]
+        ours, gnu = run_ours(argv, b"", files), run_gnu(argv, b"", files)
+        assert (ours.stdout, ours.status) == (gnu.stdout, gnu.status), (argv, files)
+
+
 def test_changed_lines_marks_only_the_inserted_line() -> None:
     flags_a, flags_b = changed_lines(["a", "b", "c"], ["a", "b", "x", "c"])
     assert flags_a == [False, False, False]

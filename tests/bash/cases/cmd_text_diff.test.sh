@@ -125,3 +125,9 @@ echo "rc=$?"
 printf 'x\n' > f
 diff /dev/null f
 echo "rc=$?"
+### diff-side-by-side
+printf 'apple\nbanana\ncherry\n' > x
+printf 'apple\nblueberry\ncherry\ndate\n' > y
+diff -y x y
+echo "rc=$?"
+diff -y --suppress-common-lines -W 60 x y

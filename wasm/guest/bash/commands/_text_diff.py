@@ -1,4 +1,4 @@
-"""diff: GNU diffutils output formats (normal, unified, context) over ``_text_diffcore``.
+"""diff: GNU diffutils output formats (normal, unified, context, side by side) over ``_text_diffcore``.
 
 Supports ``-u/-U N``, ``-c/-C N``, ``-q``, ``-s``, ``-i``, ``-w``, ``-b``, ``-B``, ``-E``,
 ``--strip-trailing-cr``, ``-N``, ``-r``, ``-a``, ``--label`` and ``-``. Exit status: 0 same,
@@ -31,7 +31,7 @@ from ._text_common import (
 from ._text_diffcore import changed_lines
 
 DIFF_SPEC = OptSpec(
-    "abBcC:dEiNqrsStTuU:wyZ",
+    "abBcC:dEiNqrsStTuU:wyW:Z",
     {
         "text": ("a", NONE),
         "ignore-space-change": ("b", NONE),
@@ -58,6 +58,9 @@ DIFF_SPEC = OptSpec(
         "expand-tabs": ("t", NONE),
         "initial-tab": ("T", NONE),
         "side-by-side": ("y", NONE),
+        "width": ("W", REQUIRED),
+        "suppress-common-lines": ("suppress-common-lines", NONE),
+        "left-column": ("left-column", NONE),
     },
 )
 
@@ -79,6 +82,10 @@ class DiffOptions:
     recursive: bool = False
     text: bool = False
     labels: list[str] | None = None
+    width: int = 130
+    suppress_common: bool = False
+    left_column: bool = False
+    expand_tabs: bool = False
 
 
 def _context_arg(value: str | None, default: int) -> int:
@@ -136,7 +143,17 @@ def diff(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 assert o.labels is not None
                 o.labels.append(value or "")
             elif key == "y":
-                raise UsageError("side-by-side output (-y) is not supported in this sandbox", hint=False)
+                o.style = "side"
+            elif key == "W":
+                if not (value or "").isdigit() or int(value or "0") == 0:
+                    raise UsageError(f"invalid width '{value}'", hint=False)
+                o.width = int(value or "130")
+            elif key == "suppress-common-lines":
+                o.suppress_common = True
+            elif key == "left-column":
+                o.left_column = True
+            elif key == "t":
+                o.expand_tabs = True
         if len(operands) < 2:
             raise UsageError(f"missing operand after '{operands[-1]}'" if operands else "missing operand")
         if len(operands) > 2:
@@ -317,6 +334,10 @@ class _Differ:
             self.ctx.error(f"diff: {right}: {describe_oserror(err)}")
             return 2
         if data_l == data_r:
+            if self.o.style == "side" and not self.o.brief:
+                # Side by side shows the whole files even when nothing differs.
+                lines = data_l.splitlines(keepends=True)
+                yield _SideBySide(self.o).render([], lines, lines)
             if self.o.report_same:
                 yield f"Files {left} and {right} are identical\n".encode("utf-8", "surrogateescape")
             return 0
@@ -342,6 +363,8 @@ class _Differ:
             skip_space = self.o.ignore_trailing_space or self.o.ignore_space_change or self.o.ignore_all_space
             ignorable = {h for h in hunks if _all_blank(h, lines_l, lines_r, skip_space)}
         if all(h in ignorable for h in hunks):
+            if self.o.style == "side" and not self.o.brief:
+                yield _SideBySide(self.o).render([], lines_l, lines_r)
             return 0
         if self.o.brief:
             yield f"Files {left} and {right} differ\n".encode("utf-8", "surrogateescape")
@@ -350,6 +373,8 @@ class _Differ:
             yield self._command_line(left, right)
         if self.o.style == "normal":
             yield _normal([h for h in hunks if h not in ignorable], lines_l, lines_r)
+        elif self.o.style == "side":
+            yield _SideBySide(self.o).render([h for h in hunks if h not in ignorable], lines_l, lines_r)
         else:
             labels = self.o.labels or []
             name_l = labels[0] if len(labels) > 0 else f"{left}\t{self._stamp(left, absent_l)}"
@@ -362,6 +387,111 @@ class _Differ:
 
 
 Hunk = tuple[int, int, int, int]  # (start_l, end_l, start_r, end_r), half-open, 0-based
+
+TAB_WIDTH = 8
+GUTTER = 3
+
+
+class _SideBySide:
+    """GNU's ``-y`` layout: two half-width columns padded with tabs and a one-character gutter
+    (``|`` changed, ``<`` only left, ``>`` only right, ``(`` / ``)`` with ``--left-column``)."""
+
+    def __init__(self, o: DiffOptions) -> None:
+        self.o = o
+        step = 1 if o.expand_tabs else TAB_WIDTH
+        offset = (o.width + step + GUTTER) // (2 * step) * step
+        self.half = max(0, min(offset - GUTTER, o.width - offset))
+        self.column2 = offset if self.half else o.width
+
+    def _tab_from_to(self, out: list[bytes], start: int, end: int) -> int:
+        if not self.o.expand_tabs:
+            while True:
+                tab = start + TAB_WIDTH - start % TAB_WIDTH
+                if tab > end:
+                    break
+                out.append(b"\t")
+                start = tab
+        if start < end:
+            out.append(b" " * (end - start))
+        return end
+
+    def _half_line(self, out: list[bytes], line: bytes, indent: int, bound: int) -> int:
+        in_pos = out_pos = indent
+        for byte in line:
+            if byte == 10:
+                break
+            if byte == 9:
+                spaces = TAB_WIDTH - in_pos % TAB_WIDTH
+                if in_pos == out_pos:
+                    tabstop = out_pos + spaces
+                    if self.o.expand_tabs:
+                        tabstop = min(tabstop, bound)
+                        if out_pos < tabstop:
+                            out.append(b" " * (tabstop - out_pos))
+                            out_pos = tabstop
+                    elif tabstop < bound:
+                        out_pos = tabstop
+                        out.append(b"\t")
+                in_pos += spaces
+            elif byte == 13:
+                out.append(b"\r")
+                in_pos = out_pos = 0
+            elif byte == 8:
+                if in_pos != 0:
+                    in_pos -= 1
+                    if in_pos < bound:
+                        out.append(b"\b")
+                        out_pos = in_pos
+            elif 32 <= byte < 127:
+                if in_pos < bound:
+                    out.append(bytes([byte]))
+                    out_pos = in_pos + 1
+                in_pos += 1
+            else:
+                if in_pos < bound:
+                    out.append(bytes([byte]))
+        return out_pos
+
+    def _row(self, left: bytes | None, sep: str, right: bytes | None) -> bytes:
+        out: list[bytes] = []
+        col = 0
+        newline = False
+        if left is not None:
+            newline = newline or left.endswith(b"\n")
+            col = self._half_line(out, left, 0, self.half)
+        if sep != " ":
+            col = self._tab_from_to(out, col, (self.half + self.column2 - 1) // 2) + 1
+            if sep == "|" and right is not None and newline != right.endswith(b"\n"):
+                sep = "/" if newline else "\\"
+            out.append(sep.encode())
+        if right is not None:
+            newline = newline or right.endswith(b"\n")
+            if right[:1] != b"\n":
+                col = self._tab_from_to(out, col, self.column2)
+                # Positions inside a column count from the column's own start.
+                self._half_line(out, right, 0, self.half)
+        if newline:
+            out.append(b"\n")
+        return b"".join(out)
+
+    def render(self, hunks: list[Hunk], a: list[bytes], b: list[bytes]) -> bytes:
+        out: list[bytes] = []
+        i = j = 0
+        for sl, el, sr, er in hunks + [(len(a), len(a), len(b), len(b))]:
+            while i < sl:
+                if not self.o.suppress_common:
+                    out.append(self._row(a[i], "(" if self.o.left_column else " ", None if self.o.left_column else b[j]))
+                i += 1
+                j += 1
+            paired = min(el - sl, er - sr)
+            for k in range(paired):
+                out.append(self._row(a[sl + k], "|", b[sr + k]))
+            for k in range(sl + paired, el):
+                out.append(self._row(a[k], "<", None))
+            for k in range(sr + paired, er):
+                out.append(self._row(None, ">", b[k]))
+            i, j = el, er
+        return b"".join(out)
 
 
 def _hunks(flags_l: list[bool], flags_r: list[bool]) -> list[Hunk]:

@@ -22,8 +22,8 @@ deliberate differences:
   files visited in sorted order (see ``_text_grep``).
 - ``sort -R`` orders by an MD5 of the key (fixed, not random per run); ``sort -V`` does
   not reproduce every corner of GNU's filevercmp on non-ASCII bytes.
-- ``diff``: ``-y`` (side by side) is not supported; for very costly comparisons (edit cost
-  above 256) we give up on minimality earlier than GNU (4096), so such diffs may differ;
+- ``diff``: for very costly comparisons (edit cost above 256) we give up on minimality
+  earlier than GNU (4096), so such diffs may differ from GNU's (still correct) output;
   unified headers carry the real mtime in GNU's format (stdin: the current time).
 - ``bc``: ``read()`` is unsupported, runtime-error addresses are not GNU's, and a power
   with more than a million digits is refused.
