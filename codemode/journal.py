@@ -1,0 +1,244 @@
+"""The execution journal: one row per host call and per ``codemode.step``, append and read.
+
+Rows are keyed ``(execution_id, seq)`` with ``seq`` counting from 0 in call order. This
+module only records and reads; deciding what a resumed call should do (replay, execute,
+park, divergence) is the replay module's job, so nothing here interprets a row.
+
+Values are written with the durable codec of :mod:`codemode.records`, so a result holding
+bytes reads back as bytes. Arguments are stored as canonical JSON text (sorted keys) because
+replay compares them as text. Sizes are checked before anything is written: arguments or a
+result over 1,000,000 characters raise :class:`~codemode.errors.DurableSizeError` and leave
+the journal unchanged.
+
+The functions take an open ``aiosqlite`` connection and run inside the caller's
+transaction; :class:`codemode.store.CodeModeStore` serialises them and commits.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+import aiosqlite
+
+from codemode.errors import CodeModeError, NotSerialisableError
+from codemode.normalise import DURABLE_LIMIT, canonical_json, check_durable_text
+from codemode.records import ENTRY_STATES, JournalEntry, decode_value, encode_value, now
+
+__all__ = [
+    "DuplicateEntry",
+    "EntryNotFound",
+    "ExecutionNotFound",
+    "JOURNAL_COLUMNS",
+    "append",
+    "canonical_args",
+    "durable_value_json",
+    "make_entry",
+    "next_seq",
+    "read",
+    "settle",
+]
+
+JOURNAL_COLUMNS = (
+    "execution_id, seq, namespace, method, args, result, error, state, requires_approval, "
+    "ephemeral, created_at, updated_at"
+)
+
+
+class DuplicateEntry(CodeModeError):
+    """A journal row already exists at ``(execution_id, seq)``; rows are never overwritten."""
+
+    def __init__(self, execution_id: str, seq: int) -> None:
+        self.execution_id = execution_id
+        self.seq = seq
+        super().__init__(
+            f"execution {execution_id} already has a journal entry at step {seq}; "
+            "each step is recorded once"
+        )
+
+
+class EntryNotFound(CodeModeError):
+    """No journal row at ``(execution_id, seq)``."""
+
+    def __init__(self, execution_id: str, seq: int) -> None:
+        self.execution_id = execution_id
+        self.seq = seq
+        super().__init__(f"execution {execution_id} has no journal entry at step {seq}")
+
+
+class ExecutionNotFound(CodeModeError):
+    """No execution with this id is stored (it never existed, or was deleted or pruned)."""
+
+    def __init__(self, execution_id: str) -> None:
+        self.execution_id = execution_id
+        super().__init__(f"execution {execution_id} not found")
+
+
+def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
+    """Canonical JSON of ``value`` in the tagged durable form; refuses over-large values.
+
+    ``what`` starts the error message, e.g. ``"The result of tools.search"``.
+    """
+    try:
+        text = canonical_json(encode_value(value))
+    except NotSerialisableError as exc:
+        raise NotSerialisableError(what, exc.reason) from exc
+    check_durable_text(what, text, limit)
+    return text
+
+
+def canonical_args(namespace: str, method: str, args: Any) -> str:
+    """The arguments of ``namespace.method`` as the journal stores and replay compares them."""
+    return durable_value_json(f"The arguments of {namespace}.{method}", args)
+
+
+def make_entry(
+    execution_id: str,
+    seq: int,
+    namespace: str,
+    method: str,
+    args: Any,
+    *,
+    state: str = "executing",
+    requires_approval: bool = False,
+    ephemeral: bool = False,
+) -> JournalEntry:
+    """A new entry for a call with Python ``args`` (canonicalised and size-checked here)."""
+    stamp = now()
+    return JournalEntry(
+        execution_id=execution_id,
+        seq=seq,
+        namespace=namespace,
+        method=method,
+        args=canonical_args(namespace, method, args),
+        state=state,
+        requires_approval=requires_approval,
+        ephemeral=ephemeral,
+        created_at=stamp,
+        updated_at=stamp,
+    )
+
+
+def _check_state(state: str) -> None:
+    if state not in ENTRY_STATES:
+        raise ValueError(f"unknown journal entry state {state!r}; expected one of {sorted(ENTRY_STATES)}")
+
+
+def _check_entry(entry: JournalEntry) -> None:
+    if not isinstance(entry.seq, int) or isinstance(entry.seq, bool) or entry.seq < 0:
+        raise ValueError(f"seq must be a non-negative integer, not {entry.seq!r}")
+    _check_state(entry.state)
+    if not isinstance(entry.args, str):
+        raise TypeError("JournalEntry.args must be canonical JSON text (see canonical_args)")
+    check_durable_text(f"The arguments of {entry.path}", entry.args)
+    try:
+        json.loads(entry.args)
+    except ValueError as exc:
+        raise ValueError(f"JournalEntry.args is not JSON text: {exc}") from exc
+
+
+def _error_json(path: str, error: dict[str, Any] | None) -> str | None:
+    if error is None:
+        return None
+    return durable_value_json(f"The error of {path}", error)
+
+
+async def _execution_exists(conn: aiosqlite.Connection, execution_id: str) -> bool:
+    async with conn.execute(
+        "SELECT 1 FROM codemode_executions WHERE id = ?", (execution_id,)
+    ) as cur:
+        return await cur.fetchone() is not None
+
+
+async def next_seq(conn: aiosqlite.Connection, execution_id: str) -> int:
+    """The seq the next entry of ``execution_id`` takes: one past the highest recorded."""
+    async with conn.execute(
+        "SELECT COALESCE(MAX(seq) + 1, 0) FROM codemode_journal WHERE execution_id = ?",
+        (execution_id,),
+    ) as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def append(conn: aiosqlite.Connection, entry: JournalEntry) -> None:
+    """Insert ``entry``; :class:`DuplicateEntry` if its seq is taken, nothing changed then."""
+    _check_entry(entry)
+    result = None if entry.result is None and entry.state != "applied" else durable_value_json(
+        f"The result of {entry.path}", entry.result
+    )
+    error = _error_json(entry.path, entry.error)
+    if not await _execution_exists(conn, entry.execution_id):
+        raise ExecutionNotFound(entry.execution_id)
+    try:
+        await conn.execute(
+            f"INSERT INTO codemode_journal ({JOURNAL_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                entry.execution_id, entry.seq, entry.namespace, entry.method, entry.args,
+                result, error, entry.state, int(entry.requires_approval),
+                int(entry.ephemeral), entry.created_at, entry.updated_at,
+            ),
+        )
+    except sqlite3.IntegrityError as exc:
+        raise DuplicateEntry(entry.execution_id, entry.seq) from exc
+
+
+async def settle(
+    conn: aiosqlite.Connection,
+    execution_id: str,
+    seq: int,
+    *,
+    state: str,
+    result: Any = None,
+    error: dict[str, Any] | None = None,
+) -> None:
+    """Record how the call at ``seq`` ended (or moved on): its state, result and error."""
+    _check_state(state)
+    async with conn.execute(
+        "SELECT namespace, method FROM codemode_journal WHERE execution_id = ? AND seq = ?",
+        (execution_id, seq),
+    ) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise EntryNotFound(execution_id, seq)
+    path = f"{row[0]}.{row[1]}"
+    # An applied call's None result is a real result and is stored as JSON null; other
+    # states without a result store SQL NULL ("no result yet").
+    result_text = (
+        durable_value_json(f"The result of {path}", result)
+        if result is not None or state == "applied"
+        else None
+    )
+    await conn.execute(
+        "UPDATE codemode_journal SET state = ?, result = ?, error = ?, updated_at = ? "
+        "WHERE execution_id = ? AND seq = ?",
+        (state, result_text, _error_json(path, error), now(), execution_id, seq),
+    )
+
+
+def _entry_from_row(row: Any) -> JournalEntry:
+    return JournalEntry(
+        execution_id=row[0],
+        seq=int(row[1]),
+        namespace=row[2],
+        method=row[3],
+        args=row[4],
+        result=None if row[5] is None else decode_value(json.loads(row[5])),
+        error=None if row[6] is None else decode_value(json.loads(row[6])),
+        state=row[7],
+        requires_approval=bool(row[8]),
+        ephemeral=bool(row[9]),
+        created_at=float(row[10]),
+        updated_at=float(row[11]),
+    )
+
+
+async def read(conn: aiosqlite.Connection, execution_id: str) -> list[JournalEntry]:
+    """Every entry of ``execution_id`` in seq order (empty for an unknown execution)."""
+    async with conn.execute(
+        f"SELECT {JOURNAL_COLUMNS} FROM codemode_journal WHERE execution_id = ? ORDER BY seq",
+        (execution_id,),
+    ) as cur:
+        rows = await cur.fetchall()
+    return [_entry_from_row(row) for row in rows]

@@ -1,0 +1,326 @@
+"""The persisted records of Code Mode: executions, journal entries and snippets, as values.
+
+These dataclasses are what :class:`codemode.store.CodeModeStore` hands out and takes in;
+``to_dict()`` gives the JSON shape the HTTP routes return. The module also owns the
+*durable value codec*: how a Python value a host call returned is written as JSON and read
+back unchanged.
+
+Why a codec and not plain JSON: a resumed execution must see exactly the values the first
+run saw (acceptance case 75: bytes read before a pause are still bytes after replay). Plain
+JSON has no bytes and no non-finite floats, so those are written in a tagged form,
+``{"$bytes": "<base64>"}`` and ``{"$float": "nan" | "inf" | "-inf"}``. A genuine dict that
+happens to look like a tag (one key, and that key is a tag name) is wrapped as
+``{"$dict": {...}}`` so decoding can never mistake data for a tag. Tuples become lists, as
+everywhere else in Code Mode, and a reference cycle becomes ``"[Circular]"``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+import time
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from codemode.errors import NotSerialisableError
+
+__all__ = [
+    "ENTRY_STATES",
+    "EXECUTION_STATES",
+    "RUNTIME_VERSION",
+    "TERMINAL_STATES",
+    "ExecutionRecord",
+    "JournalEntry",
+    "Snippet",
+    "decode_value",
+    "encode_value",
+    "new_execution_id",
+    "now",
+    "tools_called",
+    "valid_snippet_name",
+]
+
+RUNTIME_VERSION = 1
+"""The rules an execution runs under; stored per execution so a resume keeps them."""
+
+EXECUTION_STATES = frozenset(
+    {"running", "paused", "completed", "error", "rejected", "rolled_back"}
+)
+TERMINAL_STATES = frozenset({"completed", "error", "rejected", "rolled_back"})
+"""States retention may prune; ``running`` and ``paused`` executions are never pruned."""
+ENTRY_STATES = frozenset({"executing", "applied", "pending", "reverted", "error"})
+
+_BYTES_TAG = "$bytes"
+_FLOAT_TAG = "$float"
+_DICT_TAG = "$dict"
+_TAGS = frozenset({_BYTES_TAG, _FLOAT_TAG, _DICT_TAG})
+_CIRCULAR = "[Circular]"
+# Same bounds as normalise's walk: a hostile value fails cleanly instead of exhausting us.
+_MAX_NODES = 2_000_000
+_MAX_DEPTH = 200
+_NOT_TOOLS = frozenset({"__step", "codemode", "state"})
+_SNIPPET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,127}$")
+
+
+def now() -> float:
+    """Wall-clock seconds since the epoch, the unit of every stored timestamp."""
+    return time.time()
+
+
+def new_execution_id() -> str:
+    """``exec_<16-digit ms>_<uuid hex>``: sortable by creation time, unique without a lock."""
+    return f"exec_{int(time.time() * 1000):016d}_{uuid.uuid4().hex}"
+
+
+def valid_snippet_name(name: str) -> bool:
+    """Snippet names are identifiers with ``.`` and ``-`` allowed, at most 128 characters."""
+    return bool(_SNIPPET_NAME.match(name))
+
+
+class _Encoder:
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.path: set[int] = set()
+
+    def encode(self, value: Any, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > _MAX_NODES:
+            raise NotSerialisableError("value", f"more than {_MAX_NODES:,} nodes")
+        if depth > _MAX_DEPTH:
+            raise NotSerialisableError("value", f"nested deeper than {_MAX_DEPTH} levels")
+        if value is None or isinstance(value, (str, bool, int)):
+            return value
+        if isinstance(value, float):
+            if math.isfinite(value):
+                return value
+            return {_FLOAT_TAG: "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            return {_BYTES_TAG: base64.b64encode(bytes(value)).decode("ascii")}
+        if isinstance(value, (Mapping, list, tuple)):
+            marker = id(value)
+            if marker in self.path:
+                return _CIRCULAR
+            self.path.add(marker)
+            try:
+                if isinstance(value, Mapping):
+                    out = {_key(k): self.encode(v, depth + 1) for k, v in value.items()}
+                    if len(out) == 1 and next(iter(out)) in _TAGS:
+                        return {_DICT_TAG: out}
+                    return out
+                return [self.encode(item, depth + 1) for item in value]
+            finally:
+                self.path.discard(marker)
+        raise NotSerialisableError(
+            "value", f"Object of type {type(value).__name__} is not JSON serializable"
+        )
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool) or key is None:
+        return "true" if key is True else ("false" if key is False else "null")
+    if isinstance(key, int):
+        return str(key)
+    if isinstance(key, float):
+        return repr(key) if math.isfinite(key) else "null"
+    raise NotSerialisableError(
+        "value", f"keys must be str, int, float, bool or None, not {type(key).__name__}"
+    )
+
+
+def encode_value(value: Any) -> Any:
+    """The JSON-ready, tagged form of ``value`` (see the module docstring).
+
+    Raises :class:`~codemode.errors.NotSerialisableError` for values with no durable form
+    (sets, arbitrary objects, non-string-like keys).
+    """
+    try:
+        return _Encoder().encode(value, 0)
+    except RecursionError as exc:  # the caller's own stack was already deep
+        raise NotSerialisableError("value", "nested too deeply to serialise") from exc
+
+
+def decode_value(data: Any) -> Any:
+    """The inverse of :func:`encode_value`: tags become bytes and floats again."""
+    if isinstance(data, list):
+        return [decode_value(item) for item in data]
+    if isinstance(data, dict):
+        if len(data) == 1:
+            (key, inner), = data.items()
+            if key == _BYTES_TAG and isinstance(inner, str):
+                return base64.b64decode(inner.encode("ascii"), validate=True)
+            if key == _FLOAT_TAG and inner in ("nan", "inf", "-inf"):
+                return float(inner)
+            if key == _DICT_TAG and isinstance(inner, dict):
+                return {k: decode_value(v) for k, v in inner.items()}
+        return {k: decode_value(v) for k, v in data.items()}
+    return data
+
+
+@dataclass
+class JournalEntry:
+    """One host call or ``codemode.step`` of an execution, keyed ``(execution_id, seq)``."""
+
+    execution_id: str
+    seq: int
+    """Position in call order, from 0; a resumed run is matched against it by position."""
+    namespace: str
+    """``tools``, a toolset's namespace, ``state``, or ``__step`` for ``codemode.step``."""
+    method: str
+    args: str
+    """Canonical JSON of the arguments (sorted keys, tagged bytes): compared on replay."""
+    state: str = "executing"
+    """``executing | applied | pending | reverted | error``."""
+    result: Any = None
+    """The call's return value, decoded (bytes are bytes again)."""
+    error: dict[str, Any] | None = None
+    """``{name, message, ...}`` when the call failed."""
+    requires_approval: bool = False
+    ephemeral: bool = False
+    """Re-run on replay instead of answered from the journal (reads that must be fresh)."""
+    created_at: float = field(default_factory=now)
+    updated_at: float = field(default_factory=now)
+
+    @property
+    def path(self) -> str:
+        """``namespace.method``, the name divergence messages use."""
+        return f"{self.namespace}.{self.method}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form for the audit trail; ``args`` parsed, bytes in their tagged form."""
+        return {
+            "execution_id": self.execution_id,
+            "seq": self.seq,
+            "namespace": self.namespace,
+            "method": self.method,
+            "args": json.loads(self.args),
+            "result": _encoded_or_note(self.result),
+            "error": self.error,
+            "state": self.state,
+            "requires_approval": self.requires_approval,
+            "ephemeral": self.ephemeral,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+
+
+@dataclass
+class ExecutionRecord:
+    """One execution as persisted: what ran, with what, how it ended, and its journal."""
+
+    id: str
+    workspace: str
+    code: str
+    status: str = "running"
+    """``running | paused | completed | error | rejected | rolled_back``."""
+    result: Any = None
+    """The final result as recorded, or ``{"note": ...}`` when it was too large to keep."""
+    error: dict[str, Any] | None = None
+    logs: list[str] = field(default_factory=list)
+    namespaces: dict[str, list[str]] = field(default_factory=dict)
+    """Namespace -> names of the tools the execution could call."""
+    toolsets: list[str] = field(default_factory=list)
+    """Stored toolsets it named; an approval re-checks that they still exist."""
+    created_at: float = field(default_factory=now)
+    updated_at: float = field(default_factory=now)
+    runtime_version: int = RUNTIME_VERSION
+    journal: list[JournalEntry] = field(default_factory=list)
+    result_recorded: bool = True
+    """False when ``result`` is a note standing in for a result too large to record."""
+
+    @property
+    def terminal(self) -> bool:
+        return self.status in TERMINAL_STATES
+
+    def to_dict(self, *, with_journal: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "workspace": self.workspace,
+            "code": self.code,
+            "status": self.status,
+            "result": _encoded_or_note(self.result),
+            "result_recorded": self.result_recorded,
+            "error": self.error,
+            "logs": list(self.logs),
+            "namespaces": {k: list(v) for k, v in self.namespaces.items()},
+            "toolsets": list(self.toolsets),
+            "runtime_version": self.runtime_version,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+        if with_journal:
+            data["journal"] = [entry.to_dict() for entry in self.journal]
+        return data
+
+
+@dataclass
+class Snippet:
+    """Saved code from a completed execution, runnable later with ``codemode.run(name)``."""
+
+    name: str
+    code: str
+    description: str = ""
+    input_schema: dict[str, Any] | None = None
+    namespaces: dict[str, list[str]] = field(default_factory=dict)
+    """Namespace -> tool names the source execution called; a run needs all of them."""
+    created_at: float = field(default_factory=now)
+    execution_id: str | None = None
+    """The execution it was saved from, kept for provenance."""
+
+    @classmethod
+    def from_execution(
+        cls,
+        name: str,
+        execution: ExecutionRecord,
+        *,
+        description: str = "",
+        input_schema: dict[str, Any] | None = None,
+    ) -> Snippet:
+        """A snippet of ``execution``'s code, needing the tools its journal shows it called."""
+        return cls(
+            name=name,
+            code=execution.code,
+            description=description,
+            input_schema=input_schema,
+            namespaces=tools_called(execution.journal),
+            execution_id=execution.id,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "code": self.code,
+            "description": self.description,
+            "input_schema": self.input_schema,
+            "namespaces": {k: list(v) for k, v in self.namespaces.items()},
+            "created_at": self.created_at,
+            "execution_id": self.execution_id,
+        }
+
+
+def tools_called(entries: Iterable[JournalEntry]) -> dict[str, list[str]]:
+    """Namespace -> sorted tool names called in ``entries``.
+
+    Steps and ``codemode.*`` calls are not tools, and ``state`` is always available, so
+    none of them is something a later run could lack.
+    """
+    used: dict[str, set[str]] = {}
+    for entry in entries:
+        if entry.namespace in _NOT_TOOLS:
+            continue
+        used.setdefault(entry.namespace, set()).add(entry.method)
+    return {ns: sorted(methods) for ns, methods in sorted(used.items())}
+
+
+def _encoded_or_note(value: Any) -> Any:
+    # Records are built from stored values, which always encode; a caller-built record with
+    # an unserialisable value still renders instead of failing the whole response.
+    try:
+        return encode_value(value)
+    except NotSerialisableError as exc:
+        return {"note": f"value cannot be serialised: {exc.reason}"}

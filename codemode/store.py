@@ -1,0 +1,582 @@
+"""Code Mode's persistence: executions, their journals, stored toolsets and snippets.
+
+Everything lives in the service's one SQLite file, next to the workspace tables, under
+migrations of the component ``codemode`` (see ``workspace.schema.apply_migrations``).
+:class:`CodeModeStore` owns its own ``aiosqlite`` connection; one ``asyncio.Lock``
+serialises its use, and every write is one ``BEGIN IMMEDIATE`` transaction, so another
+process on the same file waits (busy timeout) instead of interleaving.
+
+Tables:
+
+``codemode_executions``
+    one row per execution: code, status, result (tagged durable JSON, see
+    :mod:`codemode.records`), error, logs, the namespaces and toolsets it ran with, the
+    runtime version it started under, timestamps.
+``codemode_journal``
+    one row per host call or step, primary key ``(execution_id, seq)``; deleted with its
+    execution (foreign key, ``ON DELETE CASCADE``, and explicitly as well).
+``codemode_toolsets``
+    a toolset's JSON including its signing secret, which an update keeps.
+``codemode_snippets``
+    saved code with the tools it needs.
+
+Caps are the reference's: code over 1,000,000 characters is refused before anything is
+written; a final result over that size is replaced by a note; logs over 1 MB are trimmed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from codemode import journal as _journal
+from codemode.errors import DurableSizeError, NotSerialisableError, ToolDefinitionError
+from codemode.journal import ExecutionNotFound
+from codemode.normalise import DURABLE_LIMIT, LOG_LIMIT_BYTES, check_durable_text
+from codemode.records import (
+    EXECUTION_STATES,
+    TERMINAL_STATES,
+    ExecutionRecord,
+    JournalEntry,
+    Snippet,
+    decode_value,
+    encode_value,
+    now,
+    valid_snippet_name,
+)
+from codemode.tooldefs import Toolset, schema_problems
+from workspace.schema import apply_migrations, configure_connection
+
+__all__ = ["CODEMODE_MIGRATIONS", "DEFAULT_KEEP", "CodeModeStore", "trim_log_lines"]
+
+DEFAULT_KEEP = 50
+"""Terminal executions kept per workspace by :meth:`CodeModeStore.prune_executions`."""
+_MAX_ERROR_MESSAGE = 10_000
+
+# (version, statements). Append new versions; never edit a released one. Status and state
+# columns carry no CHECK: later runtime versions may add states, and SQLite cannot alter
+# a CHECK without rebuilding the table. The store validates them instead.
+CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
+    (
+        1,
+        (
+            """
+            CREATE TABLE codemode_executions (
+                id              TEXT    PRIMARY KEY,
+                workspace       TEXT    NOT NULL,
+                code            TEXT    NOT NULL,
+                status          TEXT    NOT NULL,
+                result          TEXT,
+                result_recorded INTEGER NOT NULL DEFAULT 1,
+                error           TEXT,
+                logs            TEXT    NOT NULL DEFAULT '[]',
+                namespaces      TEXT    NOT NULL DEFAULT '{}',
+                toolsets        TEXT    NOT NULL DEFAULT '[]',
+                runtime_version INTEGER NOT NULL DEFAULT 1,
+                created_at      REAL    NOT NULL,
+                updated_at      REAL    NOT NULL
+            )
+            """,
+            # Listing and retention read newest-first per workspace, and by status.
+            "CREATE INDEX codemode_executions_workspace"
+            " ON codemode_executions (workspace, created_at)",
+            "CREATE INDEX codemode_executions_status ON codemode_executions (status, created_at)",
+            """
+            CREATE TABLE codemode_journal (
+                execution_id      TEXT    NOT NULL
+                                  REFERENCES codemode_executions(id) ON DELETE CASCADE,
+                seq               INTEGER NOT NULL CHECK (seq >= 0),
+                namespace         TEXT    NOT NULL,
+                method            TEXT    NOT NULL,
+                args              TEXT    NOT NULL,
+                result            TEXT,
+                error             TEXT,
+                state             TEXT    NOT NULL,
+                requires_approval INTEGER NOT NULL DEFAULT 0,
+                ephemeral         INTEGER NOT NULL DEFAULT 0,
+                created_at        REAL    NOT NULL,
+                updated_at        REAL    NOT NULL,
+                PRIMARY KEY (execution_id, seq)
+            )
+            """,
+            """
+            CREATE TABLE codemode_toolsets (
+                name        TEXT    PRIMARY KEY,
+                description TEXT,
+                definition  TEXT    NOT NULL,
+                tool_count  INTEGER NOT NULL,
+                created_at  REAL    NOT NULL,
+                updated_at  REAL    NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE codemode_snippets (
+                name         TEXT PRIMARY KEY,
+                code         TEXT NOT NULL,
+                description  TEXT NOT NULL DEFAULT '',
+                input_schema TEXT,
+                namespaces   TEXT NOT NULL DEFAULT '{}',
+                execution_id TEXT,
+                created_at   REAL NOT NULL
+            )
+            """,
+        ),
+    ),
+)
+
+_EXECUTION_COLUMNS = (
+    "id, workspace, code, status, result, result_recorded, error, logs, namespaces, "
+    "toolsets, runtime_version, created_at, updated_at"
+)
+
+
+def trim_log_lines(logs: Sequence[str], limit_bytes: int = LOG_LIMIT_BYTES) -> list[str]:
+    """Keep console lines up to ``limit_bytes`` of UTF-8 (a newline each), then a note.
+
+    The start is kept because that is where the first error usually shows.
+    """
+    total = sum(len(line.encode("utf-8")) + 1 for line in logs)
+    if total <= limit_bytes:
+        return list(logs)
+    kept: list[str] = []
+    used = 0
+    for line in logs:
+        size = len(line.encode("utf-8")) + 1
+        if used + size > limit_bytes:
+            room = limit_bytes - used - 1
+            if room > 0:
+                part = line.encode("utf-8")[:room].decode("utf-8", errors="ignore")
+                kept.append(part)
+                used += len(part.encode("utf-8")) + 1
+            break
+        kept.append(line)
+        used += size
+    kept.append(f"[logs trimmed: {total - used:,} bytes omitted]")
+    return kept
+
+
+def _check_status(status: str) -> None:
+    if status not in EXECUTION_STATES:
+        raise ValueError(
+            f"unknown execution status {status!r}; expected one of {sorted(EXECUTION_STATES)}"
+        )
+
+
+def _result_for_record(result: Any) -> tuple[str, bool]:
+    """The stored text of a final result and whether it is the result itself (not a note)."""
+    try:
+        text = _journal.durable_value_json("The result", result)
+    except DurableSizeError as exc:
+        note = f"result omitted from the audit trail: {exc.chars} characters"
+        return json.dumps({"note": note}), False
+    except NotSerialisableError as exc:
+        note = f"result omitted from the audit trail: it cannot be serialised ({exc.reason})"
+        return json.dumps({"note": note}), False
+    return text, True
+
+
+def _error_for_record(error: dict[str, Any] | None) -> str | None:
+    if error is None:
+        return None
+    try:
+        return _journal.durable_value_json("The error", error)
+    except (DurableSizeError, NotSerialisableError):
+        # An error must always be recordable: keep its name and the start of its message.
+        message = str(error.get("message", ""))[:_MAX_ERROR_MESSAGE]
+        return json.dumps(
+            {"name": str(error.get("name", "Error")), "message": message + " [truncated]"},
+            ensure_ascii=False,
+        )
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else decode_value(json.loads(text))
+
+
+def _execution_from_row(row: Any, journal: list[JournalEntry]) -> ExecutionRecord:
+    return ExecutionRecord(
+        id=row[0],
+        workspace=row[1],
+        code=row[2],
+        status=row[3],
+        result=_loads(row[4]),
+        result_recorded=bool(row[5]),
+        error=_loads(row[6]),
+        logs=json.loads(row[7]),
+        namespaces=json.loads(row[8]),
+        toolsets=json.loads(row[9]),
+        runtime_version=int(row[10]),
+        created_at=float(row[11]),
+        updated_at=float(row[12]),
+        journal=journal,
+    )
+
+
+class CodeModeStore:
+    """Executions, journals, toolsets and snippets in SQLite; safe to share between tasks."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(cls, db_path: str | Path) -> CodeModeStore:
+        """Open (creating and migrating) the database at ``db_path``."""
+        path = Path(db_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Autocommit mode: transactions are explicit, so BEGIN IMMEDIATE means what it says.
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            await configure_connection(conn)
+            await apply_migrations(conn, "codemode", CODEMODE_MIGRATIONS)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, path)
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await self._conn.close()
+
+    async def __aenter__(self) -> CodeModeStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One IMMEDIATE transaction, committed on success and rolled back on any error."""
+        async with self._lock:
+            self._check_open()
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.rollback()
+                raise
+            await self._conn.commit()
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A read transaction: several SELECTs see one snapshot even with other writers."""
+        async with self._lock:
+            self._check_open()
+            await self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                await self._conn.rollback()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("the Code Mode store is closed")
+
+    # --- toolsets ---------------------------------------------------------------------
+
+    async def put_toolset(
+        self, toolset: Toolset, *, description: str | None = None
+    ) -> tuple[Toolset, bool]:
+        """Create or replace ``toolset``; returns ``(stored, created)``.
+
+        Replacing keeps the existing secret, so agent hosts need not be reconfigured.
+        """
+        stamp = now()
+        async with self._write() as conn:
+            async with conn.execute(
+                "SELECT definition FROM codemode_toolsets WHERE name = ?", (toolset.name,)
+            ) as cur:
+                row = await cur.fetchone()
+            created = row is None
+            stored = toolset
+            if row is not None:
+                secret = json.loads(row[0])["secret"]
+                stored = Toolset(name=toolset.name, tools=toolset.tools, secret=secret)
+            definition = json.dumps(stored.to_dict(include_secret=True), ensure_ascii=False)
+            await conn.execute(
+                "INSERT INTO codemode_toolsets"
+                " (name, description, definition, tool_count, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET description = excluded.description,"
+                " definition = excluded.definition, tool_count = excluded.tool_count,"
+                " updated_at = excluded.updated_at",
+                (stored.name, description, definition, len(stored.tools), stamp, stamp),
+            )
+        return stored, created
+
+    async def get_toolset(self, name: str) -> Toolset | None:
+        async with self._read() as conn:
+            async with conn.execute(
+                "SELECT definition FROM codemode_toolsets WHERE name = ?", (name,)
+            ) as cur:
+                row = await cur.fetchone()
+        return None if row is None else Toolset.from_dict(json.loads(row[0]))
+
+    async def toolset_info(self, name: str) -> dict[str, Any] | None:
+        """``{name, description, tool_count, created_at, updated_at}`` of one toolset."""
+        rows = await self._toolset_rows("WHERE name = ?", (name,))
+        return rows[0] if rows else None
+
+    async def list_toolsets(self) -> list[dict[str, Any]]:
+        """Every toolset's summary, by name."""
+        return await self._toolset_rows("ORDER BY name", ())
+
+    async def _toolset_rows(self, tail: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        async with self._read() as conn:
+            async with conn.execute(
+                "SELECT name, description, tool_count, created_at, updated_at"
+                f" FROM codemode_toolsets {tail}",
+                params,
+            ) as cur:
+                rows = await cur.fetchall()
+        return [
+            {"name": r[0], "description": r[1], "tool_count": int(r[2]),
+             "created_at": float(r[3]), "updated_at": float(r[4])}
+            for r in rows
+        ]
+
+    async def delete_toolset(self, name: str) -> bool:
+        async with self._write() as conn:
+            cur = await conn.execute("DELETE FROM codemode_toolsets WHERE name = ?", (name,))
+            return cur.rowcount > 0
+
+    # --- executions -------------------------------------------------------------------
+
+    async def create_execution(self, record: ExecutionRecord) -> None:
+        """Insert a new execution; refuses code over the durable limit, recording nothing."""
+        _check_status(record.status)
+        check_durable_text("The code", record.code)
+        result_text, recorded = (
+            (None, True) if record.result is None else _result_for_record(record.result)
+        )
+        async with self._write() as conn:
+            async with conn.execute(
+                "SELECT 1 FROM codemode_executions WHERE id = ?", (record.id,)
+            ) as cur:
+                if await cur.fetchone() is not None:
+                    raise ValueError(f"execution {record.id} already exists")
+            await conn.execute(
+                f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.id, record.workspace, record.code, record.status, result_text,
+                    int(recorded and record.result_recorded), _error_for_record(record.error),
+                    json.dumps(trim_log_lines(record.logs), ensure_ascii=False),
+                    json.dumps(record.namespaces, ensure_ascii=False),
+                    json.dumps(record.toolsets, ensure_ascii=False),
+                    record.runtime_version, record.created_at, record.updated_at,
+                ),
+            )
+
+    async def finish_execution(
+        self,
+        execution_id: str,
+        *,
+        status: str,
+        result: Any = None,
+        error: dict[str, Any] | None = None,
+        logs: list[str] | None = None,
+    ) -> None:
+        """Record a new status with its result, error and logs (``logs=None`` keeps them).
+
+        A result too large (or impossible) to record is replaced by a note; the caller
+        still returns the real result to whoever asked.
+        """
+        _check_status(status)
+        result_text, recorded = (None, True) if result is None else _result_for_record(result)
+        error_text = _error_for_record(error)
+        logs_text = None if logs is None else json.dumps(trim_log_lines(logs), ensure_ascii=False)
+        async with self._write() as conn:
+            cur = await conn.execute(
+                "UPDATE codemode_executions SET status = ?, result = ?, result_recorded = ?,"
+                " error = ?, logs = COALESCE(?, logs), updated_at = ? WHERE id = ?",
+                (status, result_text, int(recorded), error_text, logs_text, now(), execution_id),
+            )
+            if cur.rowcount == 0:
+                raise ExecutionNotFound(execution_id)
+
+    async def get_execution(
+        self, execution_id: str, *, with_journal: bool = True
+    ) -> ExecutionRecord | None:
+        async with self._read() as conn:
+            async with conn.execute(
+                f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions WHERE id = ?",
+                (execution_id,),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            entries = await _journal.read(conn, execution_id) if with_journal else []
+        return _execution_from_row(row, entries)
+
+    async def list_executions(
+        self,
+        *,
+        workspace: str | None = None,
+        status: str | None = None,
+        limit: int = 100,
+    ) -> list[ExecutionRecord]:
+        """Executions newest first, without their journals."""
+        if status is not None:
+            _check_status(status)
+        clauses: list[str] = []
+        params: list[Any] = []
+        if workspace is not None:
+            clauses.append("workspace = ?")
+            params.append(workspace)
+        if status is not None:
+            clauses.append("status = ?")
+            params.append(status)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        params.append(max(0, int(limit)))
+        async with self._read() as conn:
+            async with conn.execute(
+                f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions {where}"
+                " ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                params,
+            ) as cur:
+                rows = await cur.fetchall()
+        return [_execution_from_row(row, []) for row in rows]
+
+    async def delete_execution(self, execution_id: str) -> bool:
+        """Delete an execution and its journal; False if there was none."""
+        async with self._write() as conn:
+            await conn.execute(
+                "DELETE FROM codemode_journal WHERE execution_id = ?", (execution_id,)
+            )
+            cur = await conn.execute(
+                "DELETE FROM codemode_executions WHERE id = ?", (execution_id,)
+            )
+            return cur.rowcount > 0
+
+    async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP) -> int:
+        """Delete all but the newest ``keep`` terminal executions of ``workspace``.
+
+        Running and paused executions are never touched: they still have work or a
+        decision ahead of them. Returns how many were deleted.
+        """
+        if keep < 0:
+            raise ValueError("keep must be zero or more")
+        terminal = sorted(TERMINAL_STATES)
+        marks = ", ".join("?" for _ in terminal)
+        async with self._write() as conn:
+            async with conn.execute(
+                f"SELECT id FROM codemode_executions WHERE workspace = ? AND status IN ({marks})"
+                " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?",
+                (workspace, *terminal, keep),
+            ) as cur:
+                doomed = [row[0] for row in await cur.fetchall()]
+            for start in range(0, len(doomed), 500):  # stay under SQLite's variable limit
+                chunk = doomed[start : start + 500]
+                chunk_marks = ", ".join("?" for _ in chunk)
+                await conn.execute(
+                    f"DELETE FROM codemode_journal WHERE execution_id IN ({chunk_marks})", chunk
+                )
+                await conn.execute(
+                    f"DELETE FROM codemode_executions WHERE id IN ({chunk_marks})", chunk
+                )
+        return len(doomed)
+
+    # --- journal ----------------------------------------------------------------------
+
+    async def append_entry(self, entry: JournalEntry) -> None:
+        """Record a new journal row; :class:`~codemode.journal.DuplicateEntry` if seq is taken."""
+        async with self._write() as conn:
+            await _journal.append(conn, entry)
+
+    async def append_next(self, entry: JournalEntry) -> int:
+        """Record ``entry`` at the next free seq of its execution (ignoring ``entry.seq``).
+
+        For callers that do not track seq themselves; the choice and the insert are one
+        transaction, so concurrent callers get distinct, gap-free seqs.
+        """
+        async with self._write() as conn:
+            entry.seq = await _journal.next_seq(conn, entry.execution_id)
+            await _journal.append(conn, entry)
+            return entry.seq
+
+    async def settle_entry(
+        self,
+        execution_id: str,
+        seq: int,
+        *,
+        state: str,
+        result: Any = None,
+        error: dict[str, Any] | None = None,
+    ) -> None:
+        """Record a journal row's new state with its result or error."""
+        async with self._write() as conn:
+            await _journal.settle(conn, execution_id, seq, state=state, result=result, error=error)
+
+    async def entries(self, execution_id: str) -> list[JournalEntry]:
+        async with self._read() as conn:
+            return await _journal.read(conn, execution_id)
+
+    # --- snippets ---------------------------------------------------------------------
+
+    async def put_snippet(self, snippet: Snippet) -> bool:
+        """Create or replace a snippet; True when it was created."""
+        problems: list[str] = []
+        if not valid_snippet_name(snippet.name):
+            problems.append(
+                "name must start with a letter or _ and contain only letters, digits, _, . "
+                "and -, at most 128 characters"
+            )
+        if snippet.input_schema is not None:
+            problems.extend(schema_problems(snippet.input_schema, "input_schema"))
+        if problems:
+            raise ToolDefinitionError(f"snippet {snippet.name!r}", problems)
+        check_durable_text("The code", snippet.code)
+        async with self._write() as conn:
+            async with conn.execute(
+                "SELECT 1 FROM codemode_snippets WHERE name = ?", (snippet.name,)
+            ) as cur:
+                created = await cur.fetchone() is None
+            await conn.execute(
+                "INSERT OR REPLACE INTO codemode_snippets"
+                " (name, code, description, input_schema, namespaces, execution_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    snippet.name, snippet.code, snippet.description,
+                    None if snippet.input_schema is None
+                    else json.dumps(encode_value(snippet.input_schema), ensure_ascii=False),
+                    json.dumps(snippet.namespaces, ensure_ascii=False),
+                    snippet.execution_id, snippet.created_at,
+                ),
+            )
+        return created
+
+    async def get_snippet(self, name: str) -> Snippet | None:
+        found = await self._snippets("WHERE name = ?", (name,))
+        return found[0] if found else None
+
+    async def list_snippets(self) -> list[Snippet]:
+        return await self._snippets("ORDER BY name", ())
+
+    async def _snippets(self, tail: str, params: tuple[Any, ...]) -> list[Snippet]:
+        async with self._read() as conn:
+            async with conn.execute(
+                "SELECT name, code, description, input_schema, namespaces, execution_id,"
+                f" created_at FROM codemode_snippets {tail}",
+                params,
+            ) as cur:
+                rows = await cur.fetchall()
+        return [
+            Snippet(name=r[0], code=r[1], description=r[2], input_schema=_loads(r[3]),
+                    namespaces=json.loads(r[4]), execution_id=r[5], created_at=float(r[6]))
+            for r in rows
+        ]
+
+    async def delete_snippet(self, name: str) -> bool:
+        async with self._write() as conn:
+            cur = await conn.execute("DELETE FROM codemode_snippets WHERE name = ?", (name,))
+            return cur.rowcount > 0
