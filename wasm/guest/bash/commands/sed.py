@@ -109,6 +109,7 @@ class _Sed:
         self.input: _Input | None = None
         self.inplace_target: str | None = None
         self.missing_newline = False
+        self.templates: dict[tuple[re.Pattern[str], int], str | None] = {}
         self.ticks = 0
         check = ctx.extras.get("check_time")
         # The shell's timeout hook: a branch loop like ":a;ba" must still time out.
@@ -340,6 +341,11 @@ class _Sed:
     def substitute(self, cmd: Cmd, ps: str) -> tuple[str, bool]:
         assert cmd.regex is not None and cmd.repl is not None
         rx, groups_rx = self.regex_pair(cmd.regex)
+        if groups_rx is None and cmd.occurrence == 1:
+            template = self.fast_template(rx, cmd.repl)
+            if template is not None:
+                out, made = rx.subn(template, ps, count=0 if cmd.global_ else 1)
+                return out, made > 0
         pieces: list[str] = []
         pos = 0
         copied = 0
@@ -372,6 +378,24 @@ class _Sed:
             return ps, False
         pieces.append(ps[copied:])
         return "".join(pieces), True
+
+    _MAY_MATCH_EMPTY = ("\\b", "\\B", "(?=", "(?!", "(?<", "^", "$", "\\A", "\\Z")
+
+    def fast_template(self, rx: re.Pattern[str], repl: Repl) -> str | None:
+        """A re.sub template equivalent to ``repl``, when re.subn gives GNU's result: the
+        regex never matches the empty string (where GNU and Python differ) and the
+        replacement has no case conversion. None otherwise."""
+        key = (rx, id(repl))
+        cached = self.templates.get(key, False)
+        if cached is not False:
+            return cached  # type: ignore[return-value]
+        template: str | None = None
+        if rx.fullmatch("") is None and not any(t in rx.pattern for t in self._MAY_MATCH_EMPTY) \
+                and all(kind != "case" for kind, _ in repl.parts):
+            template = "".join(str(v).replace("\\", "\\\\") if kind == "lit" else f"\\g<{v}>"
+                               for kind, v in repl.parts)
+        self.templates[key] = template
+        return template
 
     @staticmethod
     def expand(repl: Repl, m: re.Match[str]) -> str:
