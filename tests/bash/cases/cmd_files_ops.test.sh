@@ -397,3 +397,20 @@ touch -d '2019-05-05 05:05:05' ref
 touch -a -d '2018-01-01' ref
 touch -r ref g
 stat -c '%X %Y' g
+### trailing-slash-through-symlinks
+mkdir d
+touch d/f
+ln -s d ld
+touch x
+ln -s x lx
+rm lx/ 2>&1; echo $?
+rmdir ld/ 2>&1; echo $?
+mv ld/ z 2>&1; echo $?
+rm -r ld/ 2>&1; echo $?
+find . | sort
+### du-counts-a-symlink-operand-as-a-link
+mkdir d
+printf '%5000s' x > d/f
+ln -s d ld
+du ld
+du ld/

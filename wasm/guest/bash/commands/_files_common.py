@@ -54,6 +54,9 @@ _STRERROR = {
 def strerror(exc: OSError | int) -> str:
     """GNU's (glibc's) wording for an errno; Python's texts differ on some platforms."""
     code = exc if isinstance(exc, int) else (exc.errno or 0)
+    if isinstance(exc, OSError) and exc.strerror and exc.strerror != os.strerror(code) \
+            and exc.strerror != _STRERROR.get(code):
+        return exc.strerror  # a message a command chose itself (GNU's special wordings)
     if code in _STRERROR:
         return _STRERROR[code]
     if isinstance(exc, OSError) and exc.strerror:
@@ -258,6 +261,13 @@ def host(ctx: CommandContext, path: str, follow: bool = True) -> str:
         virtual = resolve_links(ctx, path, follow_last=follow or trailing)
         real = ctx.host_path(virtual)
     return real + "/" if trailing else real
+
+
+def slash_through_link(ctx: CommandContext, path: str) -> bool:
+    """Whether ``path`` is ``link/``: a trailing slash applied to a symbolic link."""
+    if not path.endswith("/") or not path.strip("/"):
+        return False
+    return os.path.islink(host(ctx, path.rstrip("/"), follow=False))
 
 
 def resolve_links(ctx: CommandContext, path: str, follow_last: bool = True) -> str:

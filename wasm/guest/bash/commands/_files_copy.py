@@ -25,6 +25,7 @@ from ._files_common import (
     parse,
     quote_always,
     set_mode,
+    slash_through_link,
     stat_or_none,
     strerror,
     usage_fail,
@@ -361,6 +362,11 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
     for src, dst in pairs[0]:
         src_real = host(ctx, src, follow=False).rstrip("/") or "/"
         info = lstat_or_none(src_real)
+        if info is not None and slash_through_link(ctx, src):
+            # "link/" means the directory behind the link, which rename cannot move.
+            ctx.error(f"mv: cannot move {q(src)} to {q(dst)}: Not a directory")
+            status = 1
+            continue
         if info is None:
             ctx.error(f"mv: cannot stat {q(src)}: No such file or directory")
             status = 1

@@ -158,7 +158,7 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return size
 
     for name in names or ["."]:
-        real = host(ctx, name)
+        real = host(ctx, name, follow=False)
         try:
             info = os.lstat(real.rstrip("/") or "/")
             if st.S_ISLNK(info.st_mode) and name.endswith("/"):

@@ -26,6 +26,7 @@ from ._files_common import (
     quote_always,
     quote_locale,
     set_mode,
+    slash_through_link,
     stat_or_none,
     strerror,
     usage_fail,
@@ -132,8 +133,10 @@ def rmdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 yield f"rmdir: removing directory, {q(target)}\n".encode("utf-8", "surrogateescape")
             real = host(ctx, target, follow=False)
             try:
-                info = os.lstat(real.rstrip("/") or "/")
-                if st.S_ISLNK(info.st_mode) and real.endswith("/"):
+                os.lstat(real.rstrip("/") or "/")
+                if slash_through_link(ctx, target):
+                    if os.path.isdir(real):
+                        raise OSError(errno.ELOOP, "Symbolic link not followed")
                     raise NotADirectoryError(20, "Not a directory")
                 os.rmdir(real.rstrip("/") or "/")
                 forget_mode(ctx, real.rstrip("/"))
@@ -282,12 +285,21 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
         info = lstat_or_none(real.rstrip("/") if not real.endswith("/") else real)
         if info is None:
             if not force:
-                ctx.error(f"rm: cannot remove {q(name)}: No such file or directory")
+                bare = lstat_or_none(real.rstrip("/"))
+                reason = "Not a directory" if bare is not None else "No such file or directory"
+                ctx.error(f"rm: cannot remove {q(name)}: {reason}")
                 status = 1
             continue
+        via_link = slash_through_link(ctx, name)
         if st.S_ISDIR(info.st_mode):
             if "r" in flags:
-                ok = yield from _rm_tree(ctx, name, real.rstrip("/"), "v" in flags, interactive)
+                # "link/" names the directory behind a symlink: GNU empties it, then fails
+                # to remove the link itself as a directory.
+                ok = yield from _rm_tree(ctx, name, real.rstrip("/"), "v" in flags, interactive,
+                                         keep_top=via_link)
+                if via_link and not force:
+                    ctx.error(f"rm: cannot remove {q(name)}: Not a directory")
+                    ok = False
                 if not ok:
                     status = 1
                 continue
@@ -323,7 +335,7 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 def _rm_tree(
     ctx: CommandContext, name: str, real: str, verbose: bool,
-    ask: Callable[[str], bool] | None = None,
+    ask: Callable[[str], bool] | None = None, keep_top: bool = False,
 ) -> Generator[bytes, None, bool]:
     ok = True
     try:
@@ -352,6 +364,8 @@ def _rm_tree(
             continue
         if verbose:
             yield f"removed {q(child_name)}\n".encode("utf-8", "surrogateescape")
+    if keep_top:
+        return ok
     if ask is not None and not ask(f"remove directory {q(name)}"):
         return ok
     try:
