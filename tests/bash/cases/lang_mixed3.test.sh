@@ -1,6 +1,5 @@
 # lang_mixed3: word splitting, read field rules, redirection and here-document corners
-# Known divergences:
-#   t9-d: cat (text family) does not map /dev/stdin to its standard input yet
+# Known divergences: none
 ### t8-a
 set -- a b c; x="$@"; echo "$x"; y=$@; echo "$y"
 ### t8-b

@@ -292,6 +292,8 @@ class Shell:
         streams: list[InputStream] = []
         for k, command in enumerate(pipe.commands):
             child = self.fork()
+            # unlike ( ), a pipeline stage may break/continue the enclosing loop (it just ends)
+            child.state.loop_depth = self.state.loop_depth
             stage_io = io.copy()
             stage_io.fds[0] = upstream
             if k < n - 1:
@@ -1120,6 +1122,7 @@ class Shell:
         st.funcnames.append(argv[0])
         st.call_depth += 1
         depth = len(st.scopes)
+        saved_loops, st.loop_depth = st.loop_depth, 0  # break in a function cannot leave the caller's loop
         try:
             try:
                 status = yield from self.exec_command(func.body, io)
@@ -1130,6 +1133,7 @@ class Shell:
                 st.last_status = status
                 yield from self.run_string(trap, io)
         finally:
+            st.loop_depth = saved_loops
             st.call_depth -= 1
             st.funcnames.pop()
             del st.scopes[depth - 1 :]
