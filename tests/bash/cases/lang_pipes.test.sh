@@ -95,3 +95,7 @@ printf 'echo x\n' > plain.sh; ./plain.sh; echo "st $?"
 timeout 1 sleep 0.1; echo $?
 ### timeout-expires
 timeout 0.2 sleep 5; echo $?
+### process-substitution-output
+echo hello > >(tr a-z A-Z); sleep 0.1; echo done
+### process-substitution-tee
+printf 'b\na\n' | tee >(sort > sorted.txt) > /dev/null; sleep 0.1; cat sorted.txt

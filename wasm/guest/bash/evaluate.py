@@ -1196,7 +1196,7 @@ class Shell:
     def command_subst(self, source: str) -> str:
         return self.command_subst_bytes(source).decode("utf-8", "surrogateescape").rstrip("\n")
 
-    def command_subst_bytes(self, source: str) -> bytes:
+    def command_subst_bytes(self, source: str, stdin_data: bytes | None = None) -> bytes:
         st = self.state
         if st.subst_depth >= self.limits.max_substitution_depth:
             raise LimitExceeded(f"command substitution nesting limit exceeded ({self.limits.max_substitution_depth})")
@@ -1208,6 +1208,8 @@ class Shell:
         channel = Channel()
         fds: dict[int, object] = dict(parent_io.fds) if parent_io is not None else {}
         fds[1] = channel
+        if stdin_data is not None:
+            fds[0] = InputStream(data=stdin_data)
         io = IO(fds, channel)
         chunks: list[bytes] = []
         size = 0
@@ -1264,9 +1266,11 @@ class Shell:
         return b"".join(chunks)
 
     def process_subst(self, source: str, direction: str) -> str:
-        if direction == ">":
-            raise ExpansionError(">(...) process substitution is not supported in this sandbox")
-        data = self.command_subst_bytes(source)
+        """``<(cmd)``: cmd's output in a scratch file under /tmp, removed after the command.
+        ``>(cmd)``: an empty scratch file; once the command is done, cmd reads what was
+        written there and its output goes to our standard output (bash runs it
+        concurrently; in the isolate it runs afterwards)."""
+        data = self.command_subst_bytes(source) if direction == "<" else b""
         self.procsub_counter += 1
         tmp_dir = os.path.join(self.root, "tmp") if self.root not in ("", "/") else "/tmp"
         if not os.path.isdir(tmp_dir):
@@ -1280,6 +1284,12 @@ class Shell:
 
         def cleanup() -> None:
             try:
+                if direction == ">":
+                    with open(host, "rb") as written:
+                        fed = written.read()
+                    output = self.command_subst_bytes(source, stdin_data=fed)
+                    if self.cur_io is not None:
+                        self.cur_io.out(1).write(output)
                 os.unlink(host)
                 if created_dir:
                     os.rmdir(tmp_dir)
