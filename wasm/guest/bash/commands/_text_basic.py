@@ -338,6 +338,10 @@ def tail(ctx: CommandContext, argv: list[str]) -> CommandResult:
             count = parse_count(value[1:] if value[:1] in "+-" else value, mode)
         elif key == "z":
             sep = b"\0"
+    obsolete = [value for key, value in opts if key == "#"]
+    if obsolete and len(files) > 1:
+        # The historical "tail -N" form is only accepted with a single file.
+        raise UsageError(f"option used in invalid context -- {obsolete[-1][:1]}", hint=False)
     if count == 0 and not from_start:
         # GNU tail has nothing to print and does not even open the files.
         return 0
