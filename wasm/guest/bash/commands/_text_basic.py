@@ -338,7 +338,7 @@ def tail(ctx: CommandContext, argv: list[str]) -> CommandResult:
             count = parse_count(value[1:] if value[:1] in "+-" else value, mode)
         elif key == "z":
             sep = b"\0"
-    obsolete = [value for key, value in opts if key == "#"]
+    obsolete = [value or "" for key, value in opts if key == "#"]
     if obsolete and len(files) > 1:
         # The historical "tail -N" form is only accepted with a single file.
         raise UsageError(f"option used in invalid context -- {obsolete[-1][:1]}", hint=False)
