@@ -37,3 +37,9 @@ echo never
 x=3; (( x += x++ )); echo $x
 ### arith-compound-assign-nested
 x=2; (( x *= (x += 1) )); echo $x
+### lastpipe-read
+shopt -s lastpipe; echo hello | read x; echo "[$x]"
+### lastpipe-while-sum
+shopt -s lastpipe; total=0; printf '1\n2\n3\n' | while read n; do total=$((total+n)); done; echo $total
+### exec-stderr-to-stdout
+exec 2>&1; echo to-err >&2 | tr a-z A-Z

@@ -307,7 +307,14 @@ class Shell:
                 upstream = InputStream(gen)
                 streams.append(upstream)
         try:
-            yield from gens[-1]
+            if self.state.shopts.get("lastpipe"):
+                # shopt -s lastpipe: the last stage runs in this shell, so `... | read x` sets x
+                last_io = io.copy()
+                last_io.fds[0] = upstream
+                boxes[-1].status = yield from self.exec_command(pipe.commands[-1], last_io)
+                boxes[-1].done = True
+            else:
+                yield from gens[-1]
         except BaseException:
             # the pipeline is being torn down (limit, exit, consumer closed): stop every stage
             for gen in gens[:-1]:
