@@ -38,6 +38,7 @@ __all__ = [
     "next_seq",
     "read",
     "settle",
+    "sqlite_safe_json",
 ]
 
 JOURNAL_COLUMNS = (
@@ -85,6 +86,22 @@ def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str
     except NotSerialisableError as exc:
         raise NotSerialisableError(what, exc.reason) from exc
     check_durable_text(what, text, limit)
+    return sqlite_safe_json(text)
+
+
+def sqlite_safe_json(text: str) -> str:
+    """``text``, or the same JSON with non-ASCII escaped when it holds lone surrogates.
+
+    Python strings may carry lone surrogates (JSON ``"\\ud800"`` decodes to one) but SQLite
+    text must be UTF-8. Escaping only in that rare case keeps the usual text readable, and
+    is deterministic, so equal values still give equal text for replay to compare.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(
+            json.loads(text), ensure_ascii=True, sort_keys=True, separators=(",", ":")
+        )
     return text
 
 

@@ -136,29 +136,52 @@ _EXECUTION_COLUMNS = (
 )
 
 
+def _utf8_len(text: str) -> int:
+    # surrogatepass: a lone surrogate still counts (3 bytes) instead of raising.
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def trim_log_lines(logs: Sequence[str], limit_bytes: int = LOG_LIMIT_BYTES) -> list[str]:
     """Keep console lines up to ``limit_bytes`` of UTF-8 (a newline each), then a note.
 
     The start is kept because that is where the first error usually shows.
     """
-    total = sum(len(line.encode("utf-8")) + 1 for line in logs)
+    total = sum(_utf8_len(line) + 1 for line in logs)
     if total <= limit_bytes:
         return list(logs)
     kept: list[str] = []
     used = 0
     for line in logs:
-        size = len(line.encode("utf-8")) + 1
+        size = _utf8_len(line) + 1
         if used + size > limit_bytes:
             room = limit_bytes - used - 1
             if room > 0:
-                part = line.encode("utf-8")[:room].decode("utf-8", errors="ignore")
+                cut = line.encode("utf-8", "surrogatepass")[:room]
+                part = cut.decode("utf-8", errors="ignore")
                 kept.append(part)
-                used += len(part.encode("utf-8")) + 1
+                used += _utf8_len(part) + 1
             break
         kept.append(line)
         used += size
     kept.append(f"[logs trimmed: {total - used:,} bytes omitted]")
     return kept
+
+
+def _dumps(value: Any) -> str:
+    return _journal.sqlite_safe_json(json.dumps(value, ensure_ascii=False))
+
+
+def _text_in(text: str) -> str | bytes:
+    """Raw text (code) as SQLite can hold it: lone surrogates force a UTF-8 BLOB."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+    return text
+
+
+def _text_out(value: str | bytes) -> str:
+    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
 
 
 def _check_status(status: str) -> None:
@@ -174,10 +197,10 @@ def _result_for_record(result: Any) -> tuple[str, bool]:
         text = _journal.durable_value_json("The result", result)
     except DurableSizeError as exc:
         note = f"result omitted from the audit trail: {exc.chars} characters"
-        return json.dumps({"note": note}), False
+        return _dumps({"note": note}), False
     except NotSerialisableError as exc:
         note = f"result omitted from the audit trail: it cannot be serialised ({exc.reason})"
-        return json.dumps({"note": note}), False
+        return _dumps({"note": note}), False
     return text, True
 
 
@@ -189,9 +212,8 @@ def _error_for_record(error: dict[str, Any] | None) -> str | None:
     except (DurableSizeError, NotSerialisableError):
         # An error must always be recordable: keep its name and the start of its message.
         message = str(error.get("message", ""))[:_MAX_ERROR_MESSAGE]
-        return json.dumps(
-            {"name": str(error.get("name", "Error")), "message": message + " [truncated]"},
-            ensure_ascii=False,
+        return _dumps(
+            {"name": str(error.get("name", "Error")), "message": message + " [truncated]"}
         )
 
 
@@ -203,7 +225,7 @@ def _execution_from_row(row: Any, journal: list[JournalEntry]) -> ExecutionRecor
     return ExecutionRecord(
         id=row[0],
         workspace=row[1],
-        code=row[2],
+        code=_text_out(row[2]),
         status=row[3],
         result=_loads(row[4]),
         result_recorded=bool(row[5]),
@@ -301,7 +323,7 @@ class CodeModeStore:
             if row is not None:
                 secret = json.loads(row[0])["secret"]
                 stored = Toolset(name=toolset.name, tools=toolset.tools, secret=secret)
-            definition = json.dumps(stored.to_dict(include_secret=True), ensure_ascii=False)
+            definition = _dumps(stored.to_dict(include_secret=True))
             await conn.execute(
                 "INSERT INTO codemode_toolsets"
                 " (name, description, definition, tool_count, created_at, updated_at)"
@@ -368,11 +390,11 @@ class CodeModeStore:
                 f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    record.id, record.workspace, record.code, record.status, result_text,
+                    record.id, record.workspace, _text_in(record.code), record.status, result_text,
                     int(recorded and record.result_recorded), _error_for_record(record.error),
-                    json.dumps(trim_log_lines(record.logs), ensure_ascii=False),
-                    json.dumps(record.namespaces, ensure_ascii=False),
-                    json.dumps(record.toolsets, ensure_ascii=False),
+                    _dumps(trim_log_lines(record.logs)),
+                    _dumps(record.namespaces),
+                    _dumps(record.toolsets),
                     record.runtime_version, record.created_at, record.updated_at,
                 ),
             )
@@ -394,7 +416,7 @@ class CodeModeStore:
         _check_status(status)
         result_text, recorded = (None, True) if result is None else _result_for_record(result)
         error_text = _error_for_record(error)
-        logs_text = None if logs is None else json.dumps(trim_log_lines(logs), ensure_ascii=False)
+        logs_text = None if logs is None else _dumps(trim_log_lines(logs))
         async with self._write() as conn:
             cur = await conn.execute(
                 "UPDATE codemode_executions SET status = ?, result = ?, result_recorded = ?,"
@@ -546,10 +568,10 @@ class CodeModeStore:
                 " (name, code, description, input_schema, namespaces, execution_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
-                    snippet.name, snippet.code, snippet.description,
+                    snippet.name, _text_in(snippet.code), _text_in(snippet.description),
                     None if snippet.input_schema is None
-                    else json.dumps(encode_value(snippet.input_schema), ensure_ascii=False),
-                    json.dumps(snippet.namespaces, ensure_ascii=False),
+                    else _dumps(encode_value(snippet.input_schema)),
+                    _dumps(snippet.namespaces),
                     snippet.execution_id, snippet.created_at,
                 ),
             )
@@ -571,7 +593,7 @@ class CodeModeStore:
             ) as cur:
                 rows = await cur.fetchall()
         return [
-            Snippet(name=r[0], code=r[1], description=r[2], input_schema=_loads(r[3]),
+            Snippet(name=r[0], code=_text_out(r[1]), description=_text_out(r[2]), input_schema=_loads(r[3]),
                     namespaces=json.loads(r[4]), execution_id=r[5], created_at=float(r[6]))
             for r in rows
         ]
