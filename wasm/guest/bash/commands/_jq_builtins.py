@@ -881,6 +881,23 @@ NATIVE_PATHS[("first", 1)] = _first_paths
 NATIVE_PATHS[("limit", 2)] = _limit_paths
 
 
+@native("select", 1)
+def _select(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
+    # Native for speed; the same as jq's "def select(f): if f then . else empty end".
+    for c in each(interp, f, v):
+        if truthy(c):
+            yield v
+
+
+def _select_paths(interp: Interp, v: Value, env: Env, base: Path, f: Closure) -> Iterator[tuple[Path, Value]]:
+    for c in each(interp, f, v):
+        if truthy(c):
+            yield base, v
+
+
+NATIVE_PATHS[("select", 1)] = _select_paths
+
+
 @native("isempty", 1)
 def _isempty(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
     for _ in each(interp, f, v):
@@ -1237,7 +1254,6 @@ def arrays: select(type == "array");
 def objects: select(type == "object");
 def iterables: select(type|. == "array" or . == "object");
 def scalars: select(type|. != "array" and . != "object");
-def select(f): if f then . else empty end;
 def recurse(f): def r: ., (f | r); r;
 def recurse(f; cond): def r: ., (f | select(cond) | r); r;
 def recurse: recurse(.[]?);

@@ -316,6 +316,11 @@ class Interp:
         self.label_counter = 0
         self.ticks = 0
         self.check_time: Callable[[], None] | None = None
+        # Bound once here: _jq_builtins imports this module, so it cannot be imported at
+        # module level, and importing inside eval would run on every evaluation.
+        from ._jq_builtins import apply_format, binop
+        self.binop: Callable[[str, Value, Value], Value] = binop
+        self.apply_format: Callable[[str, Value], str] = apply_format
         self.line_number: Callable[[], int] = lambda: 0
 
     # -- evaluation --------------------------------------------------------------------
@@ -370,8 +375,7 @@ class Interp:
         elif tag == "string":
             yield from self.eval_string(node[1], node[2], v, env)
         elif tag == "format":
-            from ._jq_builtins import apply_format
-            yield apply_format(node[1], v)
+            yield self.apply_format(node[1], v)
         elif tag == "array":
             if node[1] is None:
                 yield []
@@ -386,7 +390,7 @@ class Interp:
                 yield -x
         elif tag == "binop":
             op = node[1]
-            from ._jq_builtins import binop
+            binop = self.binop
             for b in self.eval(node[3], v, env):
                 for a in self.eval(node[2], v, env):
                     yield binop(op, a, b)
@@ -500,7 +504,7 @@ class Interp:
             yield x
 
     def eval_string(self, parts: list[Any], fmt: str | None, v: Value, env: Env) -> Iterator[Value]:
-        from ._jq_builtins import apply_format
+        apply_format = self.apply_format
 
         def rec(i: int, prefix: str) -> Iterator[str]:
             if i == len(parts):
@@ -856,7 +860,7 @@ class Interp:
                     out = setpath(out, p, value)
                 yield out
             return
-        from ._jq_builtins import binop
+        binop = self.binop
         for rvalue in self.eval(rhs, v, env):
             if op == "//=":
                 yield self.modify(lhs, v, env, lambda old: (True, old if truthy(old) else rvalue))
