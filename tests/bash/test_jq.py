@@ -167,6 +167,7 @@ CASES: list[Case] = [
     ("exit-status-last-input-decides", ["jq", "-e", ".a"], "{\"a\":false}\n{\"a\":1}\n", {}),
     ("error-then-success-status", ["jq", ".a + 1"], "{\"a\":\"x\"}\n{\"a\":1}\n", {}),
     ("dollar-loc", ["jq", "-c", "$__loc__"], "null\n", {}),
+    ("strptime-formats", ["jq", "-n", "-c", "[(\"05 Mar 2015\" | strptime(\"%d %b %Y\") | mktime), (\"2015-03-05\" | strptime(\"%F\") | todate), (\"Thu, 05 Mar 2015 23:51:47\" | strptime(\"%a, %d %b %Y %H:%M:%S\") | mktime), (\"12/31/99\" | strptime(\"%D\") | mktime), (\"bad\" | try strptime(\"%Y\") catch \"err\")]"], "", {}),
     ("color-output", ["jq", "-C", "."], "{\"a\":[1,\"x\",null,true,{\"b\":false}],\"c\":{},\"d\":[]}\n", {}),
     ("color-output-compact-sorted", ["jq", "-C", "-c", "-S", "."], "{\"b\":[1,{}],\"a\":\"s\"}\n", {}),
     ("monochrome-wins-over-color", ["jq", "-M", "-C", "."], "{\"a\":1}\n", {}),

@@ -5416,6 +5416,8 @@ printf '%s' '{"a":"x"}
 ### jq-dollar-loc
 printf '%s' 'null
 ' | jq -c '$__loc__'
+### jq-strptime-formats
+jq -n -c '[("05 Mar 2015" | strptime("%d %b %Y") | mktime), ("2015-03-05" | strptime("%F") | todate), ("Thu, 05 Mar 2015 23:51:47" | strptime("%a, %d %b %Y %H:%M:%S") | mktime), ("12/31/99" | strptime("%D") | mktime), ("bad" | try strptime("%Y") catch "err")]' < /dev/null
 ### jq-color-output
 printf '%s' '{"a":[1,"x",null,true,{"b":false}],"c":{},"d":[]}
 ' | jq -C .
