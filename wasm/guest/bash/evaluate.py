@@ -1284,7 +1284,7 @@ class Shell:
             self._procsub_made_tmp = True
         created_dir = bool(getattr(self, "_procsub_made_tmp", False))
         os.makedirs(tmp_dir, exist_ok=True)
-        name = f".bash-procsub-{os.getpid()}-{id(self)}-{self.procsub_counter}"
+        name = f".bash-procsub-{id(self):x}-{self.procsub_counter}"  # no getpid() under WASI
         host = os.path.join(tmp_dir, name)
         with open(host, "wb") as handle:
             handle.write(data)
