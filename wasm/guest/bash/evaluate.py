@@ -30,7 +30,7 @@ from .parse import (
     Simple, Subshell, AndOr, Word, parse_assignment,
 )
 from .state import State, Var, arith_view
-from .streams import Channel, ClosedFd, FileSink, InputStream, NullSink, read_file_chunks
+from .streams import Channel, ClosedFd, FileSink, InputStream, NullSink, can_access, read_file_chunks
 
 Gen = Generator[bytes, None, int]
 
@@ -1156,7 +1156,7 @@ class Shell:
         if not os.path.exists(host):
             self.error(io, f"{argv[0]}: No such file or directory")
             return 127
-        if not os.access(host, os.X_OK):
+        if not can_access(host, os.X_OK):
             self.error(io, f"{argv[0]}: Permission denied")
             return 126
         with open(host, "rb") as handle:

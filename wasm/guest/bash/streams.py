@@ -8,6 +8,7 @@ chance, which is what lets ``2>&1 | grep`` and ``>&2`` interleave in order.
 
 from __future__ import annotations
 
+import os
 from typing import IO as TextIO
 from typing import BinaryIO, Iterator, Union
 
@@ -150,6 +151,23 @@ class InputStream:
         source = self.source
         if source is not None and hasattr(source, "close"):
             source.close()
+
+
+def can_access(path: str, mode: int) -> bool:
+    """``os.access`` where the platform has it; under WASI (no permission model) fall back
+    to the stat mode bits, and to True when even those are unavailable."""
+    access = getattr(os, "access", None)
+    if access is not None:
+        try:
+            return bool(access(path, mode))
+        except OSError:
+            return False
+    try:
+        st_mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    bits = {os.R_OK: 0o444, os.W_OK: 0o222, os.X_OK: 0o111}.get(mode, 0o777)
+    return bool(st_mode & bits) or not st_mode & 0o777
 
 
 def read_file_chunks(handle: BinaryIO, size: int = 65536) -> Iterator[bytes]:

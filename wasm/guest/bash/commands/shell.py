@@ -25,7 +25,7 @@ from ..errors import (
 )
 from ..expand import quote_for_shell
 from ..state import OPTION_LETTERS, SHELL_OPTIONS, SHOPT_NAMES, Var, arith_view
-from ..streams import Channel, InputStream
+from ..streams import Channel, InputStream, can_access
 from .base import Command, CommandContext
 
 if TYPE_CHECKING:
@@ -503,11 +503,11 @@ def unary_test(sh: "Shell", op: str, arg: str) -> bool:
     if op == "-s":
         return st.st_size > 0
     if op == "-r":
-        return os.access(host, os.R_OK)
+        return can_access(host, os.R_OK)
     if op == "-w":
-        return os.access(host, os.W_OK)
+        return can_access(host, os.W_OK)
     if op == "-x":
-        return os.access(host, os.X_OK)
+        return can_access(host, os.X_OK)
     if op == "-p":
         return stat_mod.S_ISFIFO(mode)
     if op == "-b":
@@ -1940,7 +1940,7 @@ def _kind(sh: "Shell", name: str) -> str | None:
 
     if name in COMMANDS:
         return "file"
-    if "/" in name and os.access(sh.host_path(name), os.X_OK) and os.path.isfile(sh.host_path(name)):
+    if "/" in name and can_access(sh.host_path(name), os.X_OK) and os.path.isfile(sh.host_path(name)):
         return "file"
     return None
 
@@ -1990,7 +1990,7 @@ def b_which(sh: "Shell", argv: list[str], io: "IO") -> int:
             continue
         if name in COMMANDS and name not in SHELL_ONLY:
             io.out(1).write(_enc(_command_path(name) + "\n"))
-        elif "/" in name and os.access(sh.host_path(name), os.X_OK):
+        elif "/" in name and can_access(sh.host_path(name), os.X_OK):
             io.out(1).write(_enc(name + "\n"))
         else:
             status = 1
