@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Collection
 from typing import Any
 
 import aiosqlite
@@ -209,16 +210,26 @@ async def settle(
     state: str,
     result: Any = None,
     error: dict[str, Any] | None = None,
-) -> None:
-    """Record how the call at ``seq`` ended (or moved on): its state, result and error."""
+    only_if: Collection[str] | None = None,
+) -> bool:
+    """Record how the call at ``seq`` ended (or moved on): its state, result and error.
+
+    ``only_if`` names the states the row must be in for the change to happen (the caller's
+    transaction makes check and write one step); returns whether it changed.
+    """
     _check_state(state)
     async with conn.execute(
-        "SELECT namespace, method FROM codemode_journal WHERE execution_id = ? AND seq = ?",
+        "SELECT namespace, method, state FROM codemode_journal"
+        " WHERE execution_id = ? AND seq = ?",
         (execution_id, seq),
     ) as cur:
         row = await cur.fetchone()
     if row is None:
         raise EntryNotFound(execution_id, seq)
+    if only_if is not None:
+        allowed = {only_if} if isinstance(only_if, str) else set(only_if)
+        if row[2] not in allowed:
+            return False
     path = f"{row[0]}.{row[1]}"
     # An applied call's None result is a real result and is stored as JSON null; other
     # states without a result store SQL NULL ("no result yet").
@@ -232,6 +243,7 @@ async def settle(
         "WHERE execution_id = ? AND seq = ?",
         (state, result_text, _error_json(path, error), now(), execution_id, seq),
     )
+    return True
 
 
 def _entry_from_row(row: Any) -> JournalEntry:

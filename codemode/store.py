@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -182,6 +182,18 @@ def _text_in(text: str) -> str | bytes:
 
 def _text_out(value: str | bytes) -> str:
     return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
+
+
+def _status_guard(column: str, allowed: Collection[str] | None) -> tuple[str, list[str]]:
+    """An ``AND column IN (...)`` clause for compare-and-set updates; empty without one."""
+    if allowed is None:
+        return "", []
+    if isinstance(allowed, str):
+        allowed = [allowed]
+    values = sorted(allowed)
+    if not values:
+        return " AND 0", []
+    return f" AND {column} IN ({', '.join('?' for _ in values)})", values
 
 
 def _check_status(status: str) -> None:
@@ -407,24 +419,35 @@ class CodeModeStore:
         result: Any = None,
         error: dict[str, Any] | None = None,
         logs: list[str] | None = None,
-    ) -> None:
+        only_if: Collection[str] | None = None,
+    ) -> bool:
         """Record a new status with its result, error and logs (``logs=None`` keeps them).
 
         A result too large (or impossible) to record is replaced by a note; the caller
-        still returns the real result to whoever asked.
+        still returns the real result to whoever asked. With ``only_if``, the change is
+        made only while the execution is in one of those statuses, as one statement, so
+        of two racing decisions exactly one wins; returns whether it was made.
         """
         _check_status(status)
         result_text, recorded = (None, True) if result is None else _result_for_record(result)
         error_text = _error_for_record(error)
         logs_text = None if logs is None else _dumps(trim_log_lines(logs))
+        guard, guard_params = _status_guard("status", only_if)
         async with self._write() as conn:
             cur = await conn.execute(
                 "UPDATE codemode_executions SET status = ?, result = ?, result_recorded = ?,"
-                " error = ?, logs = COALESCE(?, logs), updated_at = ? WHERE id = ?",
-                (status, result_text, int(recorded), error_text, logs_text, now(), execution_id),
+                f" error = ?, logs = COALESCE(?, logs), updated_at = ? WHERE id = ?{guard}",
+                (status, result_text, int(recorded), error_text, logs_text, now(), execution_id,
+                 *guard_params),
             )
-            if cur.rowcount == 0:
-                raise ExecutionNotFound(execution_id)
+            if cur.rowcount > 0:
+                return True
+            async with conn.execute(
+                "SELECT 1 FROM codemode_executions WHERE id = ?", (execution_id,)
+            ) as found:
+                if await found.fetchone() is None:
+                    raise ExecutionNotFound(execution_id)
+            return False
 
     async def get_execution(
         self, execution_id: str, *, with_journal: bool = True
@@ -534,10 +557,17 @@ class CodeModeStore:
         state: str,
         result: Any = None,
         error: dict[str, Any] | None = None,
-    ) -> None:
-        """Record a journal row's new state with its result or error."""
+        only_if: Collection[str] | None = None,
+    ) -> bool:
+        """Record a journal row's new state with its result or error.
+
+        With ``only_if``, only while the row is in one of those states (compare-and-set);
+        returns whether the row changed.
+        """
         async with self._write() as conn:
-            await _journal.settle(conn, execution_id, seq, state=state, result=result, error=error)
+            return await _journal.settle(
+                conn, execution_id, seq, state=state, result=result, error=error, only_if=only_if
+            )
 
     async def entries(self, execution_id: str) -> list[JournalEntry]:
         async with self._read() as conn:

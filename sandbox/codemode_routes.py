@@ -17,6 +17,7 @@ updates never show it (an update keeps it).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -38,11 +39,24 @@ __all__ = ["codemode_router"]
 MAX_LIST_LIMIT = 1000
 
 
+class SafeJSONResponse(JSONResponse):
+    """JSON that never fails on lone surrogates (recorded code, logs and results may hold
+    them): such text is sent \\u-escaped, which any JSON parser reads back exactly."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(content, ensure_ascii=True, allow_nan=False,
+                              separators=(",", ":")).encode("ascii")
+
+
 def _error(status: int, code: str, message: str, details: Any = None) -> JSONResponse:
     error: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         error["details"] = details
-    return JSONResponse({"error": error}, status_code=status)
+    return SafeJSONResponse({"error": error}, status_code=status)
 
 
 class _Unavailable(Exception):
@@ -120,7 +134,8 @@ def _toolset_view(
 
 
 def codemode_router() -> APIRouter:
-    router = APIRouter(prefix="/v1", route_class=_CodeModeErrorsRoute, tags=["codemode"])
+    router = APIRouter(prefix="/v1", route_class=_CodeModeErrorsRoute, tags=["codemode"],
+                       default_response_class=SafeJSONResponse)
 
     # --- toolsets ---------------------------------------------------------------------
 
@@ -130,7 +145,7 @@ def codemode_router() -> APIRouter:
         toolset = Toolset.from_dict({"name": name, "tools": body.tools})
         stored, created = await store.put_toolset(toolset, description=body.description)
         info = await store.toolset_info(name)
-        return JSONResponse(
+        return SafeJSONResponse(
             _toolset_view(stored, info, with_secret=created), status_code=201 if created else 200
         )
 
@@ -212,7 +227,7 @@ def codemode_router() -> APIRouter:
             name, execution, description=body.description, input_schema=body.input_schema
         )
         created = await store.put_snippet(snippet)
-        return JSONResponse(snippet.to_dict(), status_code=201 if created else 200)
+        return SafeJSONResponse(snippet.to_dict(), status_code=201 if created else 200)
 
     @router.get("/snippets")
     async def list_snippets(request: Request) -> dict[str, Any]:

@@ -219,3 +219,12 @@ async def test_snippet_from_execution_needs_the_tools_its_journal_called(
     assert (snippet.code, snippet.namespaces, snippet.execution_id) == (
         "x = 1", {"tools": ["search"]}, execution_id
     )
+
+
+async def test_settle_only_if_refuses_a_row_that_has_moved_on(store: CodeModeStore, execution_id: str) -> None:
+    await store.append_entry(make_entry(execution_id, 0, "github", "merge", {}, state="pending",
+                                        requires_approval=True))
+    assert await store.settle_entry(execution_id, 0, state="reverted", only_if={"pending"}) is True
+    assert await store.settle_entry(execution_id, 0, state="executing", only_if={"pending"}) is False
+    (got,) = await store.entries(execution_id)
+    assert got.state == "reverted"

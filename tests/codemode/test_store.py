@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator
@@ -9,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codemode.errors import DurableSizeError, ToolDefinitionError
 from codemode.journal import ExecutionNotFound, make_entry
@@ -441,3 +444,48 @@ async def test_lone_surrogates_survive_in_code_result_logs_and_journal(store: Co
     assert got.logs == ["l\udcff"]
     assert got.journal[0].result == "r\ud800"
     assert decode_value(json.loads(got.journal[0].args)) == {"s": "\udcff"}
+
+
+async def test_finish_only_if_lets_exactly_one_of_two_racing_decisions_win(store: CodeModeStore) -> None:
+    record = _record()
+    await store.create_execution(record)
+    await store.finish_execution(record.id, status="paused")
+    outcomes = await asyncio.gather(
+        store.finish_execution(record.id, status="running", only_if={"paused"}),
+        store.finish_execution(record.id, status="rejected", only_if={"paused"},
+                               error={"name": "ApprovalRejected", "message": "no"}),
+    )
+    assert sorted(outcomes) == [False, True]
+    got = await store.get_execution(record.id)
+    assert got is not None
+    assert got.status == ("running" if outcomes[0] else "rejected")
+
+
+async def test_finish_only_if_still_reports_a_missing_execution(store: CodeModeStore) -> None:
+    with pytest.raises(ExecutionNotFound):
+        await store.finish_execution("exec_gone", status="running", only_if={"paused"})
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text() | st.binary(),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=8) | st.sampled_from(["$bytes", "$float", "$dict"]),
+                      inner, max_size=4),
+    max_leaves=20,
+))
+def test_codec_round_trips_any_json_like_value_with_bytes(value: Any) -> None:
+    encoded = encode_value(value)
+    json.dumps(encoded, allow_nan=False)  # the encoded form is strict JSON
+    again = decode_value(json.loads(json.dumps(encoded)))
+    assert _same(again, value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b

@@ -277,3 +277,16 @@ async def test_without_a_store_the_routes_answer_503() -> None:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
         r = await c.get("/v1/toolsets")
     assert r.status_code == 503 and _error(r)["code"] == "unavailable"
+
+
+async def test_recorded_lone_surrogates_are_served_as_escaped_json(
+    client: httpx.AsyncClient, store: CodeModeStore
+) -> None:
+    record = ExecutionRecord(id=new_execution_id(), workspace="default", code="s = '\ud800'")
+    await store.create_execution(record)
+    await store.finish_execution(record.id, status="completed", result="\udcff", logs=["\ud800"])
+    r = await client.get(f"/v1/executions/{record.id}")
+    assert r.status_code == 200
+    assert r.content.isascii()
+    body = r.json()
+    assert (body["code"], body["result"], body["logs"]) == ("s = '\ud800'", "\udcff", ["\ud800"])
