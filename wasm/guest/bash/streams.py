@@ -57,7 +57,7 @@ class CappedBuffer:
     def result(self) -> bytes:
         data = b"".join(self.parts)
         if self.truncated:
-            data += f"\n... ({self.total} bytes total, truncated)".encode()
+            data += f"\n... ({self.total} bytes truncated)".encode()  # the reference format: total size
         return data
 
 
