@@ -53,7 +53,13 @@ from codemode.records import (
 from codemode.tooldefs import Toolset, schema_problems
 from workspace.schema import apply_migrations, configure_connection
 
-__all__ = ["CODEMODE_MIGRATIONS", "DEFAULT_KEEP", "CodeModeStore", "trim_log_lines"]
+__all__ = [
+    "CODEMODE_MIGRATIONS",
+    "DEFAULT_KEEP",
+    "CodeModeStore",
+    "StoreTransaction",
+    "trim_log_lines",
+]
 
 DEFAULT_KEEP = 50
 """Terminal executions kept per workspace by :meth:`CodeModeStore.prune_executions`."""
@@ -252,6 +258,86 @@ def _execution_from_row(row: Any, journal: list[JournalEntry]) -> ExecutionRecor
     )
 
 
+async def _finish(
+    conn: aiosqlite.Connection,
+    execution_id: str,
+    *,
+    status: str,
+    result: Any,
+    error: dict[str, Any] | None,
+    logs: list[str] | None,
+    only_if: Collection[str] | None,
+) -> bool:
+    _check_status(status)
+    result_text, recorded = (None, True) if result is None else _result_for_record(result)
+    error_text = _error_for_record(error)
+    logs_text = None if logs is None else _dumps(trim_log_lines(logs))
+    guard, guard_params = _status_guard("status", only_if)
+    cur = await conn.execute(
+        "UPDATE codemode_executions SET status = ?, result = ?, result_recorded = ?,"
+        f" error = ?, logs = COALESCE(?, logs), updated_at = ? WHERE id = ?{guard}",
+        (status, result_text, int(recorded), error_text, logs_text, now(), execution_id,
+         *guard_params),
+    )
+    if cur.rowcount > 0:
+        return True
+    async with conn.execute(
+        "SELECT 1 FROM codemode_executions WHERE id = ?", (execution_id,)
+    ) as found:
+        if await found.fetchone() is None:
+            raise ExecutionNotFound(execution_id)
+    return False
+
+
+class StoreTransaction:
+    """Several journal and status changes committed together (or not at all).
+
+    Obtained from :meth:`CodeModeStore.transaction`; valid only inside its ``async with``.
+    Durable pausing needs this: the pending entry and the ``paused`` status must land in
+    one commit, or a crash between them leaves a run that is neither running nor paused.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def append_entry(self, entry: JournalEntry) -> None:
+        await _journal.append(self._conn, entry)
+
+    async def next_seq(self, execution_id: str) -> int:
+        return await _journal.next_seq(self._conn, execution_id)
+
+    async def settle_entry(
+        self,
+        execution_id: str,
+        seq: int,
+        *,
+        state: str,
+        result: Any = None,
+        error: dict[str, Any] | None = None,
+        only_if: Collection[str] | None = None,
+    ) -> bool:
+        return await _journal.settle(
+            self._conn, execution_id, seq, state=state, result=result, error=error,
+            only_if=only_if,
+        )
+
+    async def finish_execution(
+        self,
+        execution_id: str,
+        *,
+        status: str,
+        result: Any = None,
+        error: dict[str, Any] | None = None,
+        logs: list[str] | None = None,
+        only_if: Collection[str] | None = None,
+    ) -> bool:
+        return await _finish(self._conn, execution_id, status=status, result=result,
+                             error=error, logs=logs, only_if=only_if)
+
+    async def entries(self, execution_id: str) -> list[JournalEntry]:
+        return await _journal.read(self._conn, execution_id)
+
+
 class CodeModeStore:
     """Executions, journals, toolsets and snippets in SQLite; safe to share between tasks."""
 
@@ -314,6 +400,15 @@ class CodeModeStore:
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError("the Code Mode store is closed")
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[StoreTransaction]:
+        """One write transaction for several changes; an exception rolls all of them back.
+
+        Other store methods must not be awaited inside it (they wait for the same lock).
+        """
+        async with self._write() as conn:
+            yield StoreTransaction(conn)
 
     # --- toolsets ---------------------------------------------------------------------
 
@@ -428,26 +523,9 @@ class CodeModeStore:
         made only while the execution is in one of those statuses, as one statement, so
         of two racing decisions exactly one wins; returns whether it was made.
         """
-        _check_status(status)
-        result_text, recorded = (None, True) if result is None else _result_for_record(result)
-        error_text = _error_for_record(error)
-        logs_text = None if logs is None else _dumps(trim_log_lines(logs))
-        guard, guard_params = _status_guard("status", only_if)
         async with self._write() as conn:
-            cur = await conn.execute(
-                "UPDATE codemode_executions SET status = ?, result = ?, result_recorded = ?,"
-                f" error = ?, logs = COALESCE(?, logs), updated_at = ? WHERE id = ?{guard}",
-                (status, result_text, int(recorded), error_text, logs_text, now(), execution_id,
-                 *guard_params),
-            )
-            if cur.rowcount > 0:
-                return True
-            async with conn.execute(
-                "SELECT 1 FROM codemode_executions WHERE id = ?", (execution_id,)
-            ) as found:
-                if await found.fetchone() is None:
-                    raise ExecutionNotFound(execution_id)
-            return False
+            return await _finish(conn, execution_id, status=status, result=result, error=error,
+                                 logs=logs, only_if=only_if)
 
     async def get_execution(
         self, execution_id: str, *, with_journal: bool = True

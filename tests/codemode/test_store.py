@@ -489,3 +489,47 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+async def test_a_transaction_commits_entry_and_status_together(store: CodeModeStore) -> None:
+    record = _record()
+    await store.create_execution(record)
+    async with store.transaction() as tx:
+        seq = await tx.next_seq(record.id)
+        await tx.append_entry(make_entry(record.id, seq, "github", "merge", {}, state="pending",
+                                         requires_approval=True))
+        assert await tx.finish_execution(record.id, status="paused", only_if={"running"})
+    got = await store.get_execution(record.id)
+    assert got is not None and got.status == "paused"
+    assert [(e.seq, e.state) for e in got.journal] == [(0, "pending")]
+
+
+async def test_a_failed_transaction_leaves_nothing_behind(store: CodeModeStore) -> None:
+    record = _record()
+    await store.create_execution(record)
+    with pytest.raises(DurableSizeError):
+        async with store.transaction() as tx:
+            await tx.append_entry(make_entry(record.id, 0, "tools", "t", {}))
+            await tx.finish_execution(record.id, status="paused")
+            await tx.settle_entry(record.id, 0, state="applied", result="x" * (LIMIT + 1))
+    got = await store.get_execution(record.id)
+    assert got is not None and got.status == "running" and got.journal == []
+
+
+async def test_two_stores_on_one_file_append_without_losing_rows(tmp_path: Path) -> None:
+    # Two service processes share the file; BEGIN IMMEDIATE plus the busy timeout serialise them.
+    path = tmp_path / "sandbox.db"
+    first = await CodeModeStore.open(path)
+    second = await CodeModeStore.open(path)
+    try:
+        record = _record()
+        await first.create_execution(record)
+        await asyncio.gather(*(
+            (first if seq % 2 else second).append_entry(make_entry(record.id, seq, "tools", "t", {}))
+            for seq in range(20)
+        ))
+        assert [e.seq for e in await first.entries(record.id)] == list(range(20))
+        assert [e.seq for e in await second.entries(record.id)] == list(range(20))
+    finally:
+        await first.close()
+        await second.close()
