@@ -25,7 +25,8 @@ from typing import Any, Awaitable, Callable, Coroutine, Mapping, TypeVar
 
 from .engine import CompiledGuest, ensure_compiled
 from .errors import CodeTooLarge, SandboxError
-from .hostcalls import CallableTools, HostCallHandler, ToolSpec
+from .hostcalls import CallableTools, HostCallError, HostCallHandler, ToolSpec
+from .isolate import Preopen
 from .limits import Limits
 from .workers import WorkerPool
 
@@ -134,8 +135,13 @@ class AsyncSandbox:
     async def execute(self, code: str, *, limits: Limits | None = None,
                       handler: HostCallHandler | None = None,
                       namespaces: Mapping[str, list[ToolSpec]] | None = None,
-                      execution_id: str | None = None) -> ExecutionResult:
-        """Run model-written Python in a fresh isolate and describe the outcome."""
+                      execution_id: str | None = None,
+                      guest_options: Mapping[str, Any] | None = None) -> ExecutionResult:
+        """Run model-written Python in a fresh isolate and describe the outcome.
+
+        ``guest_options`` adds fields to the guest's request (Code Mode passes
+        ``state_methods``, ``codemode`` and per-namespace ``docs``; see ``pyexec.py``).
+        """
         limits = limits or self.limits
         execution_id = execution_id or new_execution_id()
         started = time.perf_counter()
@@ -150,6 +156,7 @@ class AsyncSandbox:
         if namespaces is None:
             namespaces = {"tools": self.tools.specs()}
         request = json.dumps({
+            **(guest_options or {}),
             "code": code, "max_output_bytes": limits.output_bytes,
             "namespaces": {label: [s.to_guest() for s in specs] for label, specs in namespaces.items()},
         })
@@ -158,6 +165,24 @@ class AsyncSandbox:
         except SandboxError as error:
             return result_from_error(execution_id, error, elapsed())
         return result_from_response(execution_id, output.response, elapsed(), output.host_calls)
+
+
+    async def run_bash(self, request: Mapping[str, Any], root: str, limits: Limits,
+                       handler: HostCallHandler | None = None) -> dict[str, Any]:
+        """Run the guest's bash interpreter over the directory ``root`` (seen as ``/``).
+
+        ``request`` is the guest's bash request (``script``, ``cwd``, ``env``, ``stdin``,
+        ``limits``...; see ``wasm/guest/bash_entry.py``). Raises ``SandboxError`` when the
+        isolate itself fails; the script's own failures are in the returned result.
+        """
+        output = await self.pool.run("bash", json.dumps(request), limits, handler or _no_host_calls,
+                                     [Preopen(root, "/")])
+        result: dict[str, Any] = json.loads(output.response)
+        return result
+
+
+async def _no_host_calls(name: str, payload: Any) -> Any:
+    raise HostCallError("PermissionError", "this guest entry point makes no host calls")
 
 
 class Sandbox:
@@ -200,4 +225,9 @@ class Sandbox:
         if not self._started:
             self.start()
         return self._call(self._async.execute(code, limits=limits))
+
+    def run_bash(self, request: Mapping[str, Any], root: str, limits: Limits) -> dict[str, Any]:
+        if not self._started:
+            self.start()
+        return self._call(self._async.run_bash(request, root, limits))
 

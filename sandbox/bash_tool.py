@@ -19,7 +19,6 @@ because then the directory may hold a half-finished write.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -28,8 +27,6 @@ from workspace import Workspace, materialise_async
 
 from .api import AsyncSandbox
 from .errors import DeadlineExceeded, SandboxError, WorkerCrashed
-from .hostcalls import HostCallError
-from .isolate import Preopen
 from .limits import Limits
 
 HOST_GRACE_MS = 2_000
@@ -51,10 +48,6 @@ class BashOptions:
     stdin: str = ""
 
 
-async def _no_host_calls(name: str, payload: Any) -> Any:
-    raise HostCallError("PermissionError", "the bash tool makes no host calls")
-
-
 async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
                    options: BashOptions = BashOptions()) -> dict[str, Any]:
     """Run ``script`` over ``ws`` and return the tool's result (see the module docstring)."""
@@ -62,20 +55,18 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
     snap = await ws.snapshot(max_files=options.max_workspace_files,
                              max_file_bytes=options.max_workspace_file_bytes)
     skipped = [{"path": s.path, "reason": s.reason, "size": s.size} for s in snap.skipped]
-    request = json.dumps({
+    request = {
         "script": script, "cwd": options.cwd, "env": options.env or {}, "stdin": options.stdin,
         "limits": {"timeout_ms": options.timeout_ms, "max_output_bytes": options.max_output_bytes},
         "skipped": skipped,
-    })
+    }
     limits = Limits(deadline_s=(options.timeout_ms + HOST_GRACE_MS) / 1000,
                     memory_bytes=BASH_MEMORY_BYTES, output_bytes=options.max_output_bytes,
-                    max_code_bytes=max(len(request), 1), max_result_bytes=4 * options.max_output_bytes + 65_536)
+                    max_result_bytes=4 * options.max_output_bytes + 65_536)
     write_back = True
     async with materialise_async(snap) as host_dir:
         try:
-            output = await sandbox.pool.run("bash", request, limits, _no_host_calls,
-                                            [Preopen(host_dir, "/")])
-            body = json.loads(output.response)
+            body = await sandbox.run_bash(request, host_dir, limits)
         except DeadlineExceeded:
             body = {"stdout": "", "stderr": f"bash: script timed out after {options.timeout_ms} ms\n",
                     "exit_code": 124, "timed_out": True}

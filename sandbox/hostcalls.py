@@ -57,9 +57,11 @@ class ToolSpec:
 
     name: str
     doc: str = ""
+    keyword_only: bool = False
+    """Schema-described tools take keyword arguments only; plain callables take both."""
 
-    def to_guest(self) -> dict[str, str]:
-        return {"name": self.name, "doc": self.doc}
+    def to_guest(self) -> dict[str, object]:
+        return {"name": self.name, "doc": self.doc, "keyword_only": self.keyword_only}
 
 
 class CallableTools:

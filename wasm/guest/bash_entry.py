@@ -3,7 +3,8 @@
 Request (JSON): ``{"script", "cwd", "env", "stdin", "limits": {BashLimits fields},
 "skipped": [{"path", "reason", "size"}]}``. The workspace snapshot is preopened at ``/``.
 Response (JSON): ``{"stdout", "stderr", "exit_code", "stdout_truncated",
-"stderr_truncated", "timed_out"}``; output bytes that are not UTF-8 are replaced (U+FFFD).
+"stderr_truncated", "timed_out"}``; output bytes that are not UTF-8 are replaced (U+FFFD),
+unless the request says ``"output_encoding": "base64"`` (then both streams are base64).
 
 Files the snapshot skipped are absent from ``/``. When the script's errors name one of
 them, one note per file is added to stderr saying why it is missing, so a model that reads
@@ -12,6 +13,7 @@ them, one note per file is added to stderr saying why it is missing, so a model 
 
 from __future__ import annotations
 
+import base64
 import importlib
 import json
 import pkgutil
@@ -60,12 +62,17 @@ def run_request(request_json: str) -> str:
         stdin=request.get("stdin", "").encode("utf-8", "surrogateescape"),
         limits=_limits(request.get("limits") or {}),
     )
-    stderr = result.stderr.decode("utf-8", "replace")
     skipped = request.get("skipped") or []
-    if skipped:
-        stderr += _skip_notes(stderr, cwd, skipped)
+    notes = _skip_notes(result.stderr.decode("utf-8", "replace"), cwd, skipped) if skipped else ""
+    stderr_bytes = result.stderr + notes.encode("utf-8")
+    if request.get("output_encoding") == "base64":
+        stdout = base64.b64encode(result.stdout).decode("ascii")
+        stderr = base64.b64encode(stderr_bytes).decode("ascii")
+    else:
+        stdout = result.stdout.decode("utf-8", "replace")
+        stderr = stderr_bytes.decode("utf-8", "replace")
     return json.dumps({
-        "stdout": result.stdout.decode("utf-8", "replace"),
+        "stdout": stdout,
         "stderr": stderr,
         "exit_code": result.exit_code,
         "stdout_truncated": result.stdout_truncated,

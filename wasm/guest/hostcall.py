@@ -10,6 +10,7 @@ the import, which unwinds the whole isolate.
 
 from __future__ import annotations
 
+import base64
 import builtins
 import json
 from typing import Any, Callable
@@ -57,6 +58,41 @@ def error_class(name: str) -> type[ToolError]:
     return cls
 
 
+def encode_value(value: Any) -> Any:
+    """Bytes travel as ``{"$bytes": base64}``; everything else must already be JSON."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {"$bytes": base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, dict):
+        return {k: encode_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode_value(v) for v in value]
+    return value
+
+
+def decode_value(value: Any) -> Any:
+    """The inverse of ``encode_value``."""
+    if isinstance(value, dict):
+        if len(value) == 1 and isinstance(value.get("$bytes"), str):
+            return base64.b64decode(value["$bytes"])
+        return {k: decode_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode_value(v) for v in value]
+    return value
+
+
+def make_error(name: str, message: str, tool: str | None = None) -> BaseException:
+    """The guest-side exception for a host failure called ``name``.
+
+    Filesystem errors (the ``OSError`` family: ``FileNotFoundError``...) are raised as the
+    builtin itself, so ``except FileNotFoundError`` works for ``state.*``; every other
+    failure is a ``ToolError`` (see ``error_class``).
+    """
+    builtin = getattr(builtins, name, None)
+    if isinstance(builtin, type) and issubclass(builtin, OSError):
+        return builtin(message)
+    return error_class(name)(name, message, tool)
+
+
 class HostChannel:
     """Encodes calls for the WIT import and decodes answers and failures."""
 
@@ -66,15 +102,15 @@ class HostChannel:
 
     def call(self, name: str, payload: dict[str, Any]) -> Any:
         try:
-            encoded = json.dumps(payload, separators=(",", ":"))
+            encoded = json.dumps(encode_value(payload), separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"arguments for {name!r} are not JSON-serialisable: {exc}") from None
         try:
             answer = self._raw_call(name, encoded)
         except self._err_type as err:
             info = _decode_error(getattr(err, "value", str(err)))
-            raise error_class(info["name"])(info["name"], info["message"], info.get("tool")) from None
-        return json.loads(answer)
+            raise make_error(info["name"], info["message"], info.get("tool")) from None
+        return decode_value(json.loads(answer))
 
 
 def _decode_error(raw: object) -> dict[str, Any]:
@@ -92,9 +128,11 @@ def _decode_error(raw: object) -> dict[str, Any]:
 class Namespace:
     """``tools.<name>(...)``: one attribute per host tool, each a host call."""
 
-    def __init__(self, label: str, channel: HostChannel, tools: list[dict[str, Any]]) -> None:
+    def __init__(self, label: str, channel: HostChannel, tools: list[dict[str, Any]],
+                 doc: str = "") -> None:
         self._label = label
         self._functions: dict[str, Callable[..., Any]] = {}
+        self.__doc__ = doc or f"Namespace {label}: " + ", ".join(t["name"] for t in tools)
         for spec in tools:
             self._functions[spec["name"]] = _tool_function(label, channel, spec)
 
@@ -115,7 +153,12 @@ class Namespace:
 def _tool_function(namespace: str, channel: HostChannel, spec: dict[str, Any]) -> Callable[..., Any]:
     name = spec["name"]
 
+    keyword_only = bool(spec.get("keyword_only"))
+
     def tool(*args: Any, **kwargs: Any) -> Any:
+        if keyword_only and args:
+            raise TypeError(f"{namespace}.{name}() takes keyword arguments only, "
+                            f"e.g. {namespace}.{name}(name=value)")
         return channel.call("tool", {"namespace": namespace, "tool": name,
                                      "args": list(args), "kwargs": kwargs})
 
@@ -123,3 +166,68 @@ def _tool_function(namespace: str, channel: HostChannel, spec: dict[str, Any]) -
     tool.__qualname__ = f"{namespace}.{name}"
     tool.__doc__ = spec.get("doc") or spec.get("description") or None
     return tool
+
+
+class StateNamespace:
+    """``state.*``: the workspace, one host call per operation."""
+
+    def __init__(self, channel: HostChannel, methods: list[str], doc: str = "") -> None:
+        self._channel = channel
+        self._methods = frozenset(methods)
+        self.__doc__ = doc or "The workspace: " + ", ".join(sorted(methods))
+
+    def __getattr__(self, attr: str) -> Callable[..., Any]:
+        methods = self.__dict__.get("_methods", frozenset())
+        if attr not in methods:
+            raise AttributeError(f"state has no method {attr!r}. Available: {', '.join(sorted(methods))}")
+        channel = self.__dict__["_channel"]
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return channel.call("state", {"method": attr, "args": list(args), "kwargs": kwargs})
+
+        method.__name__ = attr
+        method.__qualname__ = f"state.{attr}"
+        return method
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._methods)
+
+    def __repr__(self) -> str:
+        return "<namespace state: the workspace>"
+
+
+class CodeModeNamespace:
+    """``codemode.*``: search and describe the tools, make values replay-safe, run snippets."""
+
+    def __init__(self, channel: HostChannel, run_snippet: Callable[[str, Any], Any]) -> None:
+        self._channel = channel
+        self._run_snippet = run_snippet
+
+    def search(self, query: str) -> Any:
+        """Find tools and snippets matching ``query``: {results, total, truncated}."""
+        return self._channel.call("codemode", {"method": "search", "query": query})
+
+    def describe(self, target: str) -> Any:
+        """Describe a namespace, ``namespace.method`` or snippet, with its typed declaration."""
+        return self._channel.call("codemode", {"method": "describe", "target": target})
+
+    def step(self, name: str, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` once and record its value; a resumed run gets the recorded value back."""
+        if not isinstance(name, str) or not callable(fn):
+            raise TypeError("codemode.step(name, fn) takes a name and a zero-argument function")
+        recorded = self._channel.call("codemode", {"method": "step_lookup", "name": name})
+        if isinstance(recorded, dict) and recorded.get("recorded"):
+            return recorded.get("value")
+        value = fn()
+        self._channel.call("codemode", {"method": "step", "name": name, "value": value})
+        return value
+
+    def run(self, name: str, input: Any = None) -> Any:
+        """Run the saved snippet ``name`` with ``input``; its calls join this execution."""
+        found = self._channel.call("codemode", {"method": "snippet", "name": name})
+        if isinstance(found, dict) and "code" in found:
+            return self._run_snippet(found["code"], input)
+        return found
+
+    def __repr__(self) -> str:
+        return "<namespace codemode: search, describe, step, run>"

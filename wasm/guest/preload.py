@@ -16,6 +16,7 @@ and refuses to import them later; the host grants no network either way.
 
 from __future__ import annotations
 
+import _strptime  # noqa: F401  (time.strptime and datetime.strptime import it lazily)
 import abc
 import argparse
 import array
@@ -95,7 +96,7 @@ import zipfile
 import zlib
 
 PRELOADED_MODULES: tuple[str, ...] = (
-    "abc", "argparse", "array", "ast", "base64", "binascii", "bisect", "calendar", "cmath",
+    "_strptime", "abc", "argparse", "array", "ast", "base64", "binascii", "bisect", "calendar", "cmath",
     "codecs", "collections", "collections.abc", "colorsys", "contextlib", "copy", "csv",
     "dataclasses", "datetime", "decimal", "difflib", "enum", "errno", "fnmatch", "fractions",
     "functools", "glob", "graphlib", "gzip", "hashlib", "heapq", "hmac", "html",

@@ -22,7 +22,7 @@ import traceback
 import warnings
 from typing import Any, Callable
 
-from hostcall import HostChannel, Namespace, ToolError
+from hostcall import CodeModeNamespace, HostChannel, Namespace, StateNamespace, ToolError
 from tojson import to_json
 
 USER_FILENAME = "<code>"
@@ -144,7 +144,7 @@ def _error(exc: BaseException, user_globals: dict[str, Any]) -> dict[str, Any]:
     name = exc.name if isinstance(exc, ToolError) else type(exc).__name__
     message = str(exc)
     if isinstance(exc, NameError) and not isinstance(exc, ToolError):
-        visible = sorted(k for k in user_globals if not k.startswith("__"))
+        visible = sorted(k for k in user_globals if not k.startswith("__") and k != "help")
         message += (". Available globals: " + (", ".join(visible) or "none")
                     + " (plus Python's builtins)")
     if isinstance(exc, SyntaxError) and exc.lineno is not None:
@@ -152,14 +152,49 @@ def _error(exc: BaseException, user_globals: dict[str, Any]) -> dict[str, Any]:
     return {"name": name, "message": message, "traceback": _user_traceback(exc)}
 
 
+def _help(obj: Any = None) -> None:
+    """Show what an object is: for namespaces and tools, their typed declarations."""
+    if obj is None:
+        print("help(namespace) or help(namespace.tool) shows its declaration.")
+        return
+    print(getattr(obj, "__doc__", None) or repr(obj))
+
+
+def run_code(code: str, user_globals: dict[str, Any]) -> Any:
+    """Compile and run normalised code in ``user_globals``; return its result value."""
+    body, trailing = compile_code(code)
+    try:
+        exec(body, user_globals)
+        return eval(trailing, user_globals) if trailing is not None else None
+    except _TopLevelReturn as ret:
+        return ret.value
+
+
+def _base_globals() -> dict[str, Any]:
+    return {"__name__": "__main__", "__builtins__": builtins, "__sandbox_return__": _TopLevelReturn,
+            "ToolError": ToolError, "help": _help}
+
+
 def run(request_json: str, raw_call: Callable[[str, str], str], err_type: type[BaseException]) -> str:
     request = json.loads(request_json)
     capture = LogCapture(int(request.get("max_output_bytes", 1_000_000)))
     channel = HostChannel(raw_call, err_type)
-    user_globals: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins,
-                                    "__sandbox_return__": _TopLevelReturn, "ToolError": ToolError}
+    user_globals = _base_globals()
+    namespaces: dict[str, Any] = {}
+    docs = request.get("docs", {})
     for label, tools in request.get("namespaces", {}).items():
-        user_globals[label] = Namespace(label, channel, tools)
+        namespaces[label] = Namespace(label, channel, tools, docs.get(label, ""))
+    if "state_methods" in request:
+        namespaces["state"] = StateNamespace(channel, request["state_methods"], docs.get("state", ""))
+    if request.get("codemode"):
+        def run_snippet(snippet_code: str, snippet_input: Any) -> Any:
+            snippet_globals = _base_globals()
+            snippet_globals.update(namespaces)
+            snippet_globals["input"] = snippet_input
+            return run_code(strip_fence(snippet_code), snippet_globals)
+
+        namespaces["codemode"] = CodeModeNamespace(channel, run_snippet)
+    user_globals.update(namespaces)
     code = strip_fence(request.get("code", ""))
     linecache.cache[USER_FILENAME] = (len(code), None, code.splitlines(True), USER_FILENAME)
     saved = sys.stdout, sys.stderr, warnings.showwarning
@@ -172,12 +207,7 @@ def run(request_json: str, raw_call: Callable[[str, str], str], err_type: type[B
     warnings.showwarning = show_warning
     outcome: dict[str, Any] = {"status": "completed", "result": None}
     try:
-        body, trailing = compile_code(code)
-        exec(body, user_globals)
-        if trailing is not None:
-            outcome["result"] = to_json(eval(trailing, user_globals))
-    except _TopLevelReturn as ret:
-        outcome["result"] = to_json(ret.value)
+        outcome["result"] = to_json(run_code(code, user_globals))
     except OutputLimitExceeded as exc:
         outcome = {"status": "error", "result": None,
                    "error": {"name": "OutputLimitExceeded", "message": str(exc), "traceback": ""}}
