@@ -6,7 +6,8 @@
 (:class:`_CodeModeErrorsRoute`) so the handlers stay free of try/except:
 
 - invalid request bodies (unknown fields included) -> 422 ``invalid_request``;
-- invalid tool or toolset definitions -> 422 ``invalid_toolset`` with every problem listed;
+- invalid tool or toolset definitions -> 422 ``invalid_toolset`` with every problem listed
+  in ``details`` (``invalid_snippet`` for a snippet's name or input schema);
 - values too large to record durably -> 413 ``too_large``;
 - missing things -> 404 ``not_found``; a snippet from an execution that did not complete
   -> 409 ``conflict``.
@@ -83,7 +84,8 @@ class _CodeModeErrorsRoute(APIRoute):
                 )
                 return _error(422, "invalid_request", summary or "invalid request", details)
             except ToolDefinitionError as exc:
-                return _error(422, "invalid_toolset", str(exc), list(exc.problems))
+                code = "invalid_snippet" if exc.subject.startswith("snippet") else "invalid_toolset"
+                return _error(422, code, str(exc), list(exc.problems))
             except DurableSizeError as exc:
                 return _error(413, "too_large", str(exc))
             except NotSerialisableError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -87,9 +88,10 @@ async def test_settle_records_result_bytes_exactly(store: CodeModeStore, executi
 async def test_applied_none_result_is_kept_as_a_real_result(store: CodeModeStore, execution_id: str) -> None:
     await store.append_entry(make_entry(execution_id, 0, "tools", "noop", {}))
     await store.settle_entry(execution_id, 0, state="applied", result=None)
-    async with store._read() as conn:  # the distinction lives in the column: NULL vs 'null'
-        async with conn.execute("SELECT result FROM codemode_journal") as cur:
-            assert await cur.fetchone() == ("null",)
+    await store.append_entry(make_entry(execution_id, 1, "tools", "noop", {}))
+    with sqlite3.connect(store.path) as conn:  # the distinction lives in the column: NULL vs 'null'
+        rows = conn.execute("SELECT seq, result FROM codemode_journal ORDER BY seq").fetchall()
+    assert rows == [(0, "null"), (1, None)]
 
 
 async def test_settle_records_an_error(store: CodeModeStore, execution_id: str) -> None:

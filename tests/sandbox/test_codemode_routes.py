@@ -258,7 +258,8 @@ async def test_snippet_bad_name_schema_or_fields_are_422(
     execution_id = await _execution(store)
     r = await client.put("/v1/snippets/bad%20name", json={"execution_id": execution_id,
                                                           "input_schema": {"type": 5}})
-    assert r.status_code == 422 and len(_error(r)["details"]) == 2
+    assert r.status_code == 422
+    assert _error(r)["code"] == "invalid_snippet" and len(_error(r)["details"]) == 2
     r = await client.put("/v1/snippets/s", json={"execution_id": execution_id, "code": "1"})
     assert r.status_code == 422 and _error(r)["code"] == "invalid_request"
 
