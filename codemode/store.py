@@ -20,6 +20,10 @@ Tables:
 ``codemode_snippets``
     saved code with the tools it needs.
 
+Several changes that must land together (a pending entry and the ``paused`` status) go
+through :meth:`CodeModeStore.transaction`. ``only_if`` on status and entry updates is a
+compare-and-set, so of two racing decisions (approve vs reject) exactly one wins.
+
 Caps are the reference's: code over 1,000,000 characters is refused before anything is
 written; a final result over that size is replaced by a note; logs over 1 MB are trimmed.
 """
