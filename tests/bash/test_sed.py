@@ -158,6 +158,8 @@ CASES: list[Case] = [
     ("list-with-null-data", ["sed", "-z", "-n", "l"], "a\nb\0c", {}),
     ("invalid-back-reference-error", ["sed", "-E", "s/(x)/\\2/"], "x\n", {}),
     ("zero-reference-is-whole-match", ["sed", "s/x/&\\0/"], "x\n", {}),
+    ("in-place-w-dev-stdout-goes-to-stdout", ["sed", "-i", "s/a/A/w /dev/stdout", "f"], "", {"f": "a\nb\na\n"}),
+    ("in-place-line-numbers-and-append", ["sed", "-s", "-i", "1F;=;$a end", "f", "g"], "", {"f": "x\n", "g": "y"}),
     ("unknown-command-error", ["sed", "k"], "a\n", {}),
     ("unterminated-s-error", ["sed", "s/a/b"], "a\n", {}),
     ("unknown-option-error", ["sed", "--bogus", "p"], "a\n", {}),

@@ -1192,6 +1192,17 @@ printf '%s' 'x
 ### sed-zero-reference-is-whole-match
 printf '%s' 'x
 ' | sed 's/x/&\0/'
+### sed-in-place-w-dev-stdout-goes-to-stdout
+printf '%s' 'a
+b
+a
+' > f
+sed -i 's/a/A/w /dev/stdout' f < /dev/null
+### sed-in-place-line-numbers-and-append
+printf '%s' 'x
+' > f
+printf '%s' y > g
+sed -s -i '1F;=;$a end' f g < /dev/null
 ### sed-unknown-command-error
 printf '%s' 'a
 ' | sed k

@@ -110,6 +110,7 @@ class _Sed:
         self.inplace_target: str | None = None
         self.missing_newline = False
         self.templates: dict[tuple[re.Pattern[str], int], str | None] = {}
+        self.real_stdout: list[str] = []
         self.ticks = 0
         check = ctx.extras.get("check_time")
         # The shell's timeout hook: a branch loop like ":a;ba" must still time out.
@@ -209,7 +210,12 @@ class _Sed:
 
     def write_file(self, name: str, text: str) -> None:
         if name == "/dev/stdout":
-            self.emit(text)
+            if self.in_place is not None:
+                # With -i the pattern space output goes to the file; "w /dev/stdout"
+                # still means the real standard output.
+                self.real_stdout.append(text)
+            else:
+                self.emit(text)
             return
         if name == "/dev/stderr":
             self.ctx.stderr.write(text.encode("latin-1"))
@@ -640,6 +646,9 @@ class _Sed:
             if self.in_place is None and self.out:
                 yield "".join(self.out)
                 self.out.clear()
+            if self.real_stdout:
+                yield "".join(self.real_stdout)
+                self.real_stdout.clear()
             if quit_status is not None:
                 self.status = quit_status if self.status == 0 else self.status
                 break
