@@ -160,6 +160,8 @@ CASES: list[Case] = [
     ("zero-reference-is-whole-match", ["sed", "s/x/&\\0/"], "x\n", {}),
     ("in-place-w-dev-stdout-goes-to-stdout", ["sed", "-i", "s/a/A/w /dev/stdout", "f"], "", {"f": "a\nb\na\n"}),
     ("in-place-line-numbers-and-append", ["sed", "-s", "-i", "1F;=;$a end", "f", "g"], "", {"f": "x\n", "g": "y"}),
+    ("line-zero-as-range-end", ["sed", "-n", "2,0p;/b/,0p"], "a\nb\nc\n", {}),
+    ("zero-step-zero-is-error", ["sed", "-n", "0~0p"], "a\n", {}),
     ("unknown-command-error", ["sed", "k"], "a\n", {}),
     ("unterminated-s-error", ["sed", "s/a/b"], "a\n", {}),
     ("unknown-option-error", ["sed", "--bogus", "p"], "a\n", {}),

@@ -1203,6 +1203,14 @@ printf '%s' 'x
 ' > f
 printf '%s' y > g
 sed -s -i '1F;=;$a end' f g < /dev/null
+### sed-line-zero-as-range-end
+printf '%s' 'a
+b
+c
+' | sed -n '2,0p;/b/,0p'
+### sed-zero-step-zero-is-error
+printf '%s' 'a
+' | sed -n '0~0p'
 ### sed-unknown-command-error
 printf '%s' 'a
 ' | sed k

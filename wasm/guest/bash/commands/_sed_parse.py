@@ -137,6 +137,8 @@ class Parser:
             if self.peek() == "~":
                 self.i += 1
                 step = self.number() if self.peek().isdigit() else 0
+                if n == 0 and step == 0:
+                    return Addr("zero")
                 return Addr("step", n=n, step=step)
             return Addr("zero" if n == 0 else "line", n=n)
         if c == "$":
@@ -302,7 +304,8 @@ class Parser:
                         if cmd.a2 is None:
                             raise self.error("unexpected `,'")
                         if cmd.a2.kind == "zero":
-                            raise self.error("invalid usage of line address 0")
+                            # As an end address, 0 is just a line number already passed.
+                            cmd.a2 = Addr("line", n=0)
                         if cmd.a2.kind == "step":
                             cmd.a2 = Addr("line", n=cmd.a2.n)
                 if cmd.a1.kind == "zero" and (cmd.a2 is None or cmd.a2.kind != "re"):
