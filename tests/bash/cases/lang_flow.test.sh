@@ -43,3 +43,11 @@ shopt -s lastpipe; echo hello | read x; echo "[$x]"
 shopt -s lastpipe; total=0; printf '1\n2\n3\n' | while read n; do total=$((total+n)); done; echo $total
 ### exec-stderr-to-stdout
 exec 2>&1; echo to-err >&2 | tr a-z A-Z
+### break-in-loop-condition
+x=0; while break && [ $x -lt 4 ]; do x=$((x+1)); done; echo "x=$x st=$?"
+### continue-in-loop-condition
+x=0; while x=$((x+1)); [ $x -lt 3 ] && continue; [ $x -lt 5 ]; do echo body $x; done; echo end $x
+### pipestatus-after-continue
+for i in 1 2; do for j in 1 2; do echo ${PIPESTATUS[*]}; false | true; done; continue; done; echo ${PIPESTATUS[*]}
+### last-stage-loop-is-a-subshell
+x=1; true | false | while [ $x -lt 4 ]; do x=$((x+1)); done; echo $x

@@ -494,10 +494,24 @@ class Shell:
             count += 1
             self._loop_tick(count)
             self.cond_depth += 1
+            # break/continue are also valid in the loop's condition
+            self.state.loop_depth += 1
             try:
                 cond = yield from self.exec_list(cmd.cond, io)
+            except BreakLoop as exc:
+                if exc.levels > 1:
+                    exc.levels -= 1
+                    raise
+                status = 0
+                break
+            except ContinueLoop as exc:
+                if exc.levels > 1:
+                    exc.levels -= 1
+                    raise
+                continue
             finally:
                 self.cond_depth -= 1
+                self.state.loop_depth -= 1
             if (cond == 0) == cmd.until:
                 break
             status, flow = yield from self._body(cmd.body, io)

@@ -869,6 +869,7 @@ def b_break(sh: "Shell", argv: list[str], io: "IO") -> int:
     levels = _loop_levels(sh, argv, io)
     if levels is None:
         return 0 if sh.state.loop_depth == 0 else 1
+    sh.state.pipestatus = [0]
     raise BreakLoop(levels)
 
 
@@ -876,6 +877,7 @@ def b_continue(sh: "Shell", argv: list[str], io: "IO") -> int:
     levels = _loop_levels(sh, argv, io)
     if levels is None:
         return 0 if sh.state.loop_depth == 0 else 1
+    sh.state.pipestatus = [0]
     raise ContinueLoop(levels)
 
 
