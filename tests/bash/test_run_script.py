@@ -81,3 +81,9 @@ def test_state_does_not_leak_between_runs(tmp_path: Path) -> None:
     run_script("export LEAK=1; f() { :; }; cd /", root=str(tmp_path))
     result = run_script('echo "[${LEAK-}]"; type -t f; echo $?', root=str(tmp_path))
     assert result.stdout == b"[]\n1\n"
+
+
+def test_xtrace_does_not_rerun_command_substitutions(tmp_path: Path) -> None:
+    result = run_script("set -x; x=$(echo once >> log.txt); y=2", root=str(tmp_path))
+    assert (tmp_path / "log.txt").read_text() == "once\n"
+    assert result.stderr == b"++ echo once\n+ x=''\n+ y=2\n"

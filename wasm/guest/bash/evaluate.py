@@ -420,7 +420,7 @@ class Shell:
                 self.error(io, exc.message)
                 status = 1
             if st.options.get("xtrace"):
-                io.out(2).write(f"+ (( {cmd.expr.strip()} ))\n".encode())
+                io.out(2).write(f"+ (({cmd.expr}))\n".encode())
             st.last_status = status
             return status
         if isinstance(cmd, CondCmd):
@@ -851,6 +851,8 @@ class Shell:
     def _xtrace(self, io: IO, argv: list[str], assigns: list[str]) -> None:
         ps4 = self.state.get("PS4")
         prefix = "+ " if ps4 is None else ps4
+        if prefix:
+            prefix = prefix[0] * self.state.subst_depth + prefix  # bash repeats it per $(...) level
         words = assigns + [_xtrace_quote(a) for a in argv]
         io.out(2).write((prefix + " ".join(words) + "\n").encode("utf-8", "surrogateescape"))
 
@@ -879,7 +881,9 @@ class Shell:
                 for a in cmd.assigns:
                     self._assign(a, io)
                     if st.options.get("xtrace"):
-                        self._xtrace(io, [], [f"{a.name}={ex.string(a.value or '', True)}" if a.array is None else f"{a.name}=(...)"])
+                        # trace the value assigned (expanding again would rerun $(...))
+                        shown = st.get(a.name) if a.index is None and a.array is None else None
+                        self._xtrace(io, [], [f"{a.name}={_xtrace_quote(shown or '')}" if shown is not None else f"{a.name}=(...)"])
             except FatalExpansionError as exc:
                 self.error(io, exc.message)
                 raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
