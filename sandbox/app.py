@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import hmac
 import logging
+import secrets
 from contextlib import asynccontextmanager
 from typing import AsyncIterator, Awaitable, Callable
 
+import httpx
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
+from codemode import CodeModeError, CodeModeStore, ToolDefinitionError
 from workspace import WorkspaceError, WorkspaceStore
 
 from . import __version__
@@ -26,6 +29,7 @@ from .api import AsyncSandbox
 from .errors import SandboxError
 from .routes import router
 from .settings import Settings
+from .codemode_routes import codemode_router
 from .workspace_routes import STATUS_BY_CODE, workspace_router
 
 log = logging.getLogger("sandbox.app")
@@ -48,11 +52,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                cache_dir=settings.cache_dir, guest=settings.guest)
         await sandbox.start()
         store = await WorkspaceStore.open(settings.database_path, settings.blob_dir)
+        codemode_store = await CodeModeStore.open(settings.database_path)
+        http = httpx.AsyncClient(follow_redirects=False)
         app.state.sandbox = sandbox
         app.state.workspaces = store
+        app.state.codemode = codemode_store
+        app.state.http = http
+        app.state.inline_tool_secret = settings.inline_tool_secret or secrets.token_urlsafe(32)
         try:
             yield
         finally:
+            await http.aclose()
+            await codemode_store.close()
             await store.close()
             await sandbox.close()
 
@@ -61,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.include_router(router)
     app.include_router(workspace_router())
+    app.include_router(codemode_router())
     _install_edges(app, settings)
     return app
 
@@ -99,6 +111,14 @@ def _install_edges(app: FastAPI, settings: Settings) -> None:
     async def workspace_error(_: Request, exc: WorkspaceError) -> JSONResponse:
         status = STATUS_BY_CODE.get(getattr(exc, "code", ""), 400)
         return JSONResponse(error_body(getattr(exc, "code", "EINVAL"), str(exc)), status_code=status)
+
+    @app.exception_handler(ToolDefinitionError)
+    async def invalid_tools(_: Request, exc: ToolDefinitionError) -> JSONResponse:
+        return JSONResponse(error_body("invalid_tools", str(exc), list(exc.problems)), status_code=422)
+
+    @app.exception_handler(CodeModeError)
+    async def codemode_error(_: Request, exc: CodeModeError) -> JSONResponse:
+        return JSONResponse(error_body(type(exc).__name__, str(exc)), status_code=400)
 
     @app.exception_handler(SandboxError)
     async def sandbox_error(_: Request, exc: SandboxError) -> JSONResponse:

@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from codemode import (
+    STATE_DOC,
+    CodeModeStore,
+    ExecuteOptions,
+    ExecutionPlan,
+    ToolDef,
+    ToolDefinitionError,
+    execute_description,
+    run_execution,
+)
 from workspace import WorkspaceStore
 
 from . import __version__
@@ -19,13 +30,22 @@ router = APIRouter()
 MIB = 1024 * 1024
 
 
+WORKSPACE_NAME = r"^[A-Za-z0-9_.-]+$"
+
+
 class ExecuteRequest(BaseModel):
-    """Run Python in a fresh isolate."""
+    """Run Python in a fresh isolate, with the workspace and the named tools."""
 
     model_config = ConfigDict(extra="forbid")
 
     code: str = Field(description="Python source. A trailing expression's value is the result; "
                                   "top-level `return` is allowed; a whole-input markdown fence is stripped.")
+    workspace: str = Field("default", min_length=1, max_length=200, pattern=WORKSPACE_NAME,
+                           description="The workspace `state.*` reads and writes.")
+    toolsets: list[str] = Field(default_factory=list, max_length=50,
+                                description="Stored toolsets to expose, one namespace each.")
+    tools: list[dict[str, Any]] = Field(default_factory=list, max_length=500,
+                                        description="Inline tool definitions, exposed as `tools.*`.")
     timeout_ms: int | None = Field(None, ge=1, le=int(MAX_DEADLINE_S * 1000),
                                    description="Wall-clock deadline (default 30,000).")
     memory_mb: int | None = Field(None, ge=16, le=MAX_MEMORY_BYTES // MIB,
@@ -45,6 +65,15 @@ class TrapInfo(BaseModel):
     message: str
 
 
+class CallInfo(BaseModel):
+    seq: int
+    namespace: str
+    method: str
+    args: Any = None
+    state: str | None = None
+    error: dict[str, Any] | None = None
+
+
 class ExecuteResponse(BaseModel):
     execution_id: str
     status: str = Field(description="completed or error")
@@ -52,6 +81,7 @@ class ExecuteResponse(BaseModel):
     logs: list[str]
     error: ErrorInfo | None = None
     trap: TrapInfo | None = None
+    calls: list[CallInfo] = Field(default_factory=list, description="Host calls made, in order.")
     duration_ms: float
 
 
@@ -73,11 +103,47 @@ async def healthz(request: Request) -> dict[str, Any]:
              response_model_exclude_unset=True)
 async def execute(body: ExecuteRequest, request: Request) -> dict[str, Any]:
     sandbox: AsyncSandbox = request.app.state.sandbox
-    limits = _limits_for(sandbox.limits, body)
-    outcome = await sandbox.execute(body.code, limits=limits)
-    data = outcome.to_dict()
-    data.pop("host_calls", None)
-    return data
+    store: CodeModeStore = request.app.state.codemode
+    workspaces: WorkspaceStore = request.app.state.workspaces
+    plan = await _plan_for(store, body.toolsets, body.tools, request.app.state.inline_tool_secret)
+    options = ExecuteOptions(code=body.code, workspace=body.workspace,
+                             limits=_limits_for(sandbox.limits, body))
+    return await run_execution(sandbox, store, workspaces.workspace(body.workspace), options,
+                               request.app.state.http, plan)
+
+
+async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list[dict[str, Any]],
+                    inline_secret: str) -> ExecutionPlan:
+    toolsets = []
+    for name in toolset_names:
+        toolset = await store.get_toolset(name)
+        if toolset is None:
+            raise HTTPException(404, f"toolset {name!r} not found")
+        toolsets.append(toolset)
+    problems: list[str] = []
+    tools = []
+    for index, raw in enumerate(inline):
+        try:
+            tools.append(ToolDef.from_dict(raw))
+        except ToolDefinitionError as exc:
+            problems.extend(f"tools[{index}]: {p}" for p in exc.problems)
+    if problems:
+        raise ToolDefinitionError("inline tools", problems)
+    return ExecutionPlan.build(toolsets, tools, inline_secret)
+
+
+@router.get("/v1/execute/description", tags=["execute"], response_class=PlainTextResponse)
+async def execute_description_text(request: Request, toolsets: str = "") -> str:
+    """The complete execute-tool description to hand a model, for these toolsets."""
+    sandbox: AsyncSandbox = request.app.state.sandbox
+    names = [n for n in toolsets.split(",") if n.strip()]
+    plan = await _plan_for(request.app.state.codemode, names, [], "")
+    limits = sandbox.limits
+    return execute_description(plan.namespaces, state_doc=STATE_DOC,
+                               timeout_ms=int(limits.deadline_s * 1000),
+                               memory_mb=limits.memory_bytes // MIB,
+                               max_output_bytes=limits.output_bytes,
+                               max_host_calls=limits.max_host_calls)
 
 
 class BashRequest(BaseModel):

@@ -34,12 +34,18 @@ class Settings:
     """Guest build and compile cache (default ``$SANDBOX_CACHE_DIR`` or ``~/.cache/wasm-sandbox``)."""
     max_request_bytes: int = 16 * 1024 * 1024
     """Largest HTTP request body accepted (413 beyond)."""
+    inline_tool_secret: str | None = None
+    """Signs calls to inline tools' URLs (stored toolsets have their own secrets). Default:
+    ``$SANDBOX_INLINE_TOOL_SECRET``, else random per start (then hosts cannot verify)."""
     guest: CompiledGuest | None = None
     """A compiled guest to use instead of building one at start-up (tests, embedding)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> "Settings":
-        values: dict[str, object] = {"token": os.environ.get("SANDBOX_TOKEN") or None}
+        values: dict[str, object] = {
+            "token": os.environ.get("SANDBOX_TOKEN") or None,
+            "inline_tool_secret": os.environ.get("SANDBOX_INLINE_TOOL_SECRET") or None,
+        }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
 

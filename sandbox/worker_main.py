@@ -29,8 +29,12 @@ memory (reservation plus guard pages) but touches only what the guest uses, so t
 generous in virtual terms; it still stops a runaway host-side leak from eating the machine."""
 
 
-class _Aborted(BaseException):
-    """The service told the worker to stop the run (park, cancel); carries the trap."""
+class _Aborted(Exception):
+    """The service told the worker to stop the run (park, cancel); carries the trap.
+
+    An ``Exception``, not a ``BaseException``: wasmtime's host-call trampoline carries
+    ``Exception`` subclasses back out of the guest, other exceptions would abort the worker.
+    The guest cannot catch it either way: it unwinds the isolate from the host side."""
 
     def __init__(self, trap: dict[str, str]) -> None:
         super().__init__(trap.get("message", ""))

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sandbox", "codemode", "workspace")
-SERVICE_MODULES = {"app.py", "routes.py", "workspace_routes.py", "bash_tool.py", "cli.py",
+SERVICE_MODULES = {"app.py", "routes.py", "workspace_routes.py", "codemode_routes.py", "bash_tool.py", "cli.py",
                    "workspace_cli.py", "service.py"}
 WASMTIME_MODULES = {"sandbox/engine.py", "sandbox/isolate.py"}
 
@@ -50,10 +50,21 @@ def test_workspace_imports_neither_sandbox_nor_codemode() -> None:
         assert not _imports(path) & {"sandbox", "codemode"}, path
 
 
-def test_codemode_does_not_import_the_service() -> None:
+def _full_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_codemode_uses_only_the_isolate_core_of_sandbox() -> None:
+    service = {f"sandbox.{name.removesuffix('.py')}" for name in SERVICE_MODULES}
     for path in _modules("codemode"):
-        imported = _imports(path)
-        assert "sandbox" not in imported or path.name in SERVICE_MODULES, path
+        assert not _full_imports(path) & service, path
 
 
 def test_only_the_service_modules_of_sandbox_import_codemode_or_workspace() -> None:

@@ -1,0 +1,75 @@
+"""The execute tool's description: the text an agent host hands its model.
+
+It says how to write the code, what comes back, which namespaces exist (with their typed
+declarations) and the limits, so a model can write a correct program on its first try.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .declarations import render_declarations
+from .tooldefs import ToolDef
+
+CODEMODE_DOC = '''class codemode(Protocol):
+    """Helpers for the code itself."""
+
+    @staticmethod
+    def search(query: str) -> dict[str, Any]:
+        """Find tools and saved snippets: {"results": [{path, description, kind, score}], "total", "truncated"}."""
+
+    @staticmethod
+    def describe(target: str) -> dict[str, Any]:
+        """The typed declaration of a namespace, "namespace.method" or snippet."""
+
+    @staticmethod
+    def step(name: str, fn: Callable[[], T]) -> T:
+        """Run fn once and record its value. Wrap time, random and uuid values in it."""
+
+    @staticmethod
+    def run(name: str, input: Any = None) -> Any:
+        """Run a saved snippet with `input`; its tool calls join this execution."""
+'''
+
+
+def execute_description(namespaces: Mapping[str, Sequence[ToolDef]], *, state_doc: str,
+                        timeout_ms: int, memory_mb: int, max_output_bytes: int,
+                        max_host_calls: int) -> str:
+    """The complete description of the execute tool for these namespaces and limits."""
+    declarations = render_declarations(namespaces) if namespaces else ""
+    names = ", ".join([*(f"`{n}`" for n in namespaces), "`state`", "`codemode`"])
+    return f"""Run Python code in a fresh, isolated sandbox. Use it to call several tools in one
+step: loop, filter, combine results, and return only what matters.
+
+How to write the code:
+- Plain Python 3 (standard library: json, re, datetime, math, statistics, collections,
+  itertools, csv, hashlib, base64, ... ; no network, no subprocesses, no third-party packages).
+- The value of the last expression is the result; a top-level `return value` also works.
+  Return JSON-friendly values (dict, list, str, numbers, bool, None).
+- `print(...)` output comes back as logs; keep it short.
+- Namespaces available as globals: {names}. Call tools with keyword arguments, e.g.
+  `tools.get_weather(city="Paris")`. A failing tool raises `ToolError` (with `.name` and
+  `.message`); invalid arguments are rejected before the tool runs.
+- Files persist in the workspace through `state` (a virtual filesystem).
+
+What comes back: {{"status": "completed" | "error", "result", "logs", "error"?: {{name, message,
+traceback}}, "calls": [the tool calls made, in order]}}.
+
+Limits: {timeout_ms} ms wall-clock, {memory_mb} MiB of memory, {max_output_bytes} bytes of
+printed output, {max_host_calls} tool calls per run; values over 1,000,000 characters cannot
+be recorded (write large data to the workspace instead).
+
+Declarations:
+
+```python
+{declarations.rstrip()}
+
+{CODEMODE_DOC.rstrip()}
+```
+
+`state`:
+{state_doc}
+"""
+
+
+__all__ = ["CODEMODE_DOC", "execute_description"]
