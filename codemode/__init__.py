@@ -126,6 +126,9 @@ from .description import (
     CODEMODE_DOC,
     execute_description,
 )
+from .local import (
+    CodeMode,
+)
 from .journal import (
     DuplicateEntry,
     EntryNotFound,
@@ -133,6 +136,7 @@ from .journal import (
 )
 
 __all__ = [
+    "CodeMode",
     "ApprovalRejected",
     "CODEMODE_DOC",
     "CODEMODE_MIGRATIONS",

@@ -8,6 +8,7 @@ The isolate core (``engine``, ``isolate``, ``workers``, ``hostcalls``, ``limits`
 __version__ = "0.1.0"
 
 from .api import AsyncSandbox, ExecutionResult, Sandbox
+from .engine import CompiledGuest
 from .errors import (
     CodeTooLarge,
     DeadlineExceeded,
@@ -27,6 +28,7 @@ __all__ = [
     "AsyncSandbox",
     "CallableTools",
     "CodeTooLarge",
+    "CompiledGuest",
     "DeadlineExceeded",
     "ExecutionResult",
     "GuestBuildError",
