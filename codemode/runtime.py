@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 import httpx
@@ -31,7 +31,7 @@ from .declarations import render_namespace
 from .errors import CodeModeError, DurableSizeError, ToolDefinitionError, ToolError
 from .normalise import check_durable_text
 from .journal import make_entry
-from .records import RUNTIME_VERSION, ExecutionRecord, decode_value
+from .records import RUNTIME_VERSION, ExecutionRecord, JournalEntry, decode_value
 from .search import CodeIndex, SnippetInfo
 from .store import CodeModeStore
 from .tooldefs import ToolDef, Toolset, bind_arguments, validate_arguments
@@ -84,6 +84,11 @@ STATE_METHODS: tuple[str, ...] = tuple(sorted(
      "is_dir", "stat", "lstat", "list_dir", "mkdir", "rm", "delete_file", "cp", "mv", "glob",
      "symlink", "readlink", "info", "search_text", "replace_in_files", "plan_edits",
      "apply_edits", "read_json", "write_json", "diff"]))
+
+READ_ONLY_STATE_METHODS = frozenset({
+    "read_file", "read_bytes", "exists", "is_file", "is_dir", "stat", "lstat", "list_dir", "glob",
+    "readlink", "info", "search_text", "plan_edits", "read_json", "diff"})
+"""``state.*`` methods that change nothing: journaled with one write, after they ran."""
 
 STATE_DOC = """Namespace "state": the workspace (a virtual filesystem), e.g.
     state.write_file("/notes/a.txt", "hi"); state.read_file("/notes/a.txt") -> "hi"
@@ -173,13 +178,22 @@ class CodeModeHandler:
         raise HostCallError("ToolError", f"unknown host call {name!r}")
 
     async def _record(self, namespace: str, method: str, args: Any,
-                      run: Callable[[int], Awaitable[Any]], *, ephemeral: bool = False) -> Any:
+                      run: Callable[[int], Awaitable[Any]], *, ephemeral: bool = False,
+                      side_effects: bool = True) -> Any:
+        """Journal one call around ``run``.
+
+        A call with side effects is written ``executing`` before it runs and settled after,
+        so a crash in between leaves evidence; a call without (a read) is written once,
+        complete, after it ran: one database write instead of two.
+        """
         seq = self.seq
         try:
             entry = make_entry(self.execution_id, seq, namespace, method, args, ephemeral=ephemeral)
         except CodeModeError as exc:  # too large or not serialisable: cannot be recorded
             raise HostAbort("error", str(exc)) from exc
         self.seq += 1
+        if not side_effects:
+            return await self._record_read(entry, run)
         await self.store.append_entry(entry)
         summary: dict[str, Any] = {"seq": seq, "namespace": namespace, "method": method,
                                    "args": json.loads(entry.args)}
@@ -196,6 +210,27 @@ class CodeModeHandler:
         except CodeModeError as exc:  # the result cannot be recorded, so it cannot be replayed
             error = {"name": type(exc).__name__, "message": str(exc)}
             await self.store.settle_entry(self.execution_id, seq, state="error", error=error)
+            summary.update(state="error", error=error)
+            raise HostAbort("error", str(exc)) from exc
+        summary["state"] = "applied"
+        return result
+
+    async def _record_read(self, entry: JournalEntry, run: Callable[[int], Awaitable[Any]]) -> Any:
+        summary: dict[str, Any] = {"seq": entry.seq, "namespace": entry.namespace,
+                                   "method": entry.method, "args": json.loads(entry.args)}
+        self.calls.append(summary)
+        try:
+            result = await run(entry.seq)
+        except HostCallError as failure:
+            error = {"name": failure.name, "message": failure.message}
+            await self.store.append_entry(replace(entry, state="error", error=error))
+            summary.update(state="error", error=error)
+            raise
+        try:
+            await self.store.append_entry(replace(entry, state="applied", result=result))
+        except CodeModeError as exc:
+            error = {"name": type(exc).__name__, "message": str(exc)}
+            await self.store.append_entry(replace(entry, state="error", error=error))
             summary.update(state="error", error=error)
             raise HostAbort("error", str(exc)) from exc
         summary["state"] = "applied"
@@ -257,7 +292,8 @@ class CodeModeHandler:
             except TypeError as exc:
                 raise HostCallError("TypeError", f"state.{method}: {exc}") from exc
 
-        return await self._record("state", method, {"args": args, "kwargs": kwargs}, run)
+        return await self._record("state", method, {"args": args, "kwargs": kwargs}, run,
+                                  side_effects=method not in READ_ONLY_STATE_METHODS)
 
     async def _codemode(self, payload: dict[str, Any]) -> Any:
         method = payload.get("method")
@@ -269,7 +305,8 @@ class CodeModeHandler:
             async def recorded(_seq: int) -> Any:
                 return value
 
-            return await self._record(STEP_NAMESPACE, str(payload.get("name")), {}, recorded)
+            return await self._record(STEP_NAMESPACE, str(payload.get("name")), {}, recorded,
+                                      side_effects=False)
         if method in ("search", "describe"):
             index = await self._index()
             if method == "search":
