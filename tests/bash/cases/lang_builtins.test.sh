@@ -144,3 +144,13 @@ date -u -d @0 '+%Y-%m-%d %H:%M:%S'
 date -d @86400 +%s
 ### printf-repeat-pad
 printf '%-5s|%5s|\n' a b cc dd
+### compgen-caller-a
+compgen -W "alpha beta alphabet" al
+### compgen-caller-b
+myfunc_one() { :; }; myfunc_two() { :; }; compgen -A function myfunc
+### compgen-caller-d
+compgen -k | head -3
+### compgen-caller-e
+VARX=1 ; VARY=2; compgen -v VAR
+### compgen-caller-f
+f() { g; }; g() { caller 0 >/dev/null && echo has-caller; }; f

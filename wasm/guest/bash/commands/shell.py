@@ -35,7 +35,8 @@ Gen = Generator[bytes, None, int]
 Builtin = Callable[["Shell", list[str], "IO"], int]
 GenBuiltin = Callable[["Shell", list[str], "IO"], Gen]
 
-KEYWORDS = frozenset("if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc".split())
+KEYWORD_ORDER = "if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc".split()
+KEYWORDS = frozenset(KEYWORD_ORDER)
 SPECIAL_BUILTINS = frozenset("break : . continue eval exec exit export readonly return set shift trap unset source".split())
 
 
@@ -2404,6 +2405,96 @@ def gen_time(sh: "Shell", argv: list[str], io: "IO") -> Gen:
     return status
 
 
+# ============================================================================ compgen / help / caller
+
+def b_compgen(sh: "Shell", argv: list[str], io: "IO") -> int:
+    """``compgen -c|-v|-f|-d|-b|-k|-a|-A function|-W list [prefix]``: candidate words."""
+    from . import COMMANDS
+
+    args = argv[1:]
+    actions: list[str] = []
+    wordlist: list[str] = []
+    k = 0
+    while k < len(args) and args[k].startswith("-") and len(args[k]) > 1:
+        a = args[k]
+        if a == "-A" and k + 1 < len(args):
+            actions.append({"function": "F", "variable": "v", "command": "c", "builtin": "b", "keyword": "k", "alias": "a", "file": "f", "directory": "d", "export": "e"}.get(args[k + 1], ""))
+            k += 2
+            continue
+        if a == "-W" and k + 1 < len(args):
+            ifs = sh.state.get("IFS")
+            wordlist.extend(args[k + 1].split() if ifs is None else [w for w in re.split("[" + re.escape(ifs) + "]+", args[k + 1]) if w] if ifs else [args[k + 1]])
+            k += 2
+            continue
+        actions.extend(a[1:])
+        k += 1
+    prefix = args[k] if k < len(args) else ""
+    st = sh.state
+    found: list[str] = list(wordlist)
+    for action in actions:
+        if action == "c":
+            found += sorted(set(COMMANDS) | set(st.functions) | set(st.aliases) | KEYWORDS)
+        elif action == "b":
+            found += sorted(BUILTIN_NAMES)
+        elif action == "k":
+            found += KEYWORD_ORDER
+        elif action == "a":
+            found += sorted(st.aliases)
+        elif action == "F":
+            found += sorted(st.functions)
+        elif action == "v":
+            found += st.all_names()
+        elif action == "e":
+            found += sorted(st.exported())
+        elif action in "fd":
+            base, _, stem = prefix.rpartition("/")
+            listing = sh.host_path(base or ".")
+            try:
+                names = sorted(os.listdir(listing))
+            except OSError:
+                names = []
+            for name in names:
+                full = (base + "/" if base else "") + name
+                if action == "d" and not os.path.isdir(os.path.join(listing, name)):
+                    continue
+                found.append(full)
+    matches = [w for w in found if w.startswith(prefix)]
+    for word in dict.fromkeys(matches):
+        io.out(1).write(_enc(word + "\n"))
+    return 0 if matches else 1
+
+
+def b_help(sh: "Shell", argv: list[str], io: "IO") -> int:
+    from . import COMMANDS
+
+    if len(argv) > 1:
+        name = argv[1]
+        if name in BUILTIN_NAMES or name in KEYWORDS:
+            io.out(1).write(_enc(f"{name}: a shell builtin; it behaves as in GNU bash 5.2.\n"))
+            return 0
+        _err(io, f"help: no help topics match `{name}'.")
+        return 1
+    io.out(1).write(_enc(
+        "GNU bash, version 5.2.15(1)-release compatible interpreter (sandboxed: no processes, no network).\n"
+        "Builtins: " + " ".join(sorted(BUILTIN_NAMES)) + "\n"
+        "Commands: " + " ".join(sorted(n for n in COMMANDS if n not in BUILTIN_NAMES)) + "\n"
+    ))
+    return 0
+
+
+def b_caller(sh: "Shell", argv: list[str], io: "IO") -> int:
+    st = sh.state
+    if not st.funcnames:
+        return 1
+    frame = int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else 0
+    names = list(reversed(st.funcnames)) + ["main"]
+    if frame + 1 >= len(names):
+        return 1
+    caller = names[frame + 1]
+    io.out(1).write(_enc(f"{st.lineno} {caller} {st.script_name}\n" if len(argv) > 1 else f"{st.lineno} {st.script_name}\n"))
+    return 0
+
+
 # ============================================================================ tables
 
 BUILTINS: dict[str, Builtin] = {
@@ -2416,7 +2507,7 @@ BUILTINS: dict[str, Builtin] = {
     "trap": b_trap, "alias": b_alias, "unalias": b_unalias, "type": b_type, "which": b_which,
     "pushd": b_pushd, "popd": b_popd, "dirs": b_dirs, "hostname": b_hostname,
     "whoami": b_whoami, "wait": b_wait, "hash": b_noop, "umask": b_umask, "sleep": b_sleep,
-    "date": b_date, "printenv": b_printenv,
+    "date": b_date, "printenv": b_printenv, "compgen": b_compgen, "help": b_help, "caller": b_caller,
 }
 
 GEN_BUILTINS: dict[str, GenBuiltin] = {
