@@ -933,6 +933,15 @@ def b_noop(sh: "Shell", argv: list[str], io: "IO") -> int:
     return 0
 
 
+def b_ulimit(sh: "Shell", argv: list[str], io: "IO") -> int:
+    """Resource limits are the sandbox's (BashLimits); queries report "unlimited"."""
+    args = [a for a in argv[1:] if a.startswith("-")]
+    values = [a for a in argv[1:] if not a.startswith("-")]
+    if not values:
+        io.out(1).write(b"unlimited\n" if "-a" not in args else b"")
+    return 0
+
+
 def b_umask(sh: "Shell", argv: list[str], io: "IO") -> int:
     if len(argv) == 1:
         io.out(1).write(b"0022\n")
@@ -2508,6 +2517,7 @@ BUILTINS: dict[str, Builtin] = {
     "pushd": b_pushd, "popd": b_popd, "dirs": b_dirs, "hostname": b_hostname,
     "whoami": b_whoami, "wait": b_wait, "hash": b_noop, "umask": b_umask, "sleep": b_sleep,
     "date": b_date, "printenv": b_printenv, "compgen": b_compgen, "help": b_help, "caller": b_caller,
+    "jobs": b_noop, "disown": b_noop, "ulimit": b_ulimit,
 }
 
 GEN_BUILTINS: dict[str, GenBuiltin] = {
