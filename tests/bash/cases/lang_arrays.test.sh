@@ -72,3 +72,33 @@ a=(1 2); unset a; echo "${#a[@]}"
 declare -A m=([k]=only); for v in "${m[@]}"; do echo $v; done
 ### array-negative-out-of-range
 a=(1 2); echo "[${a[5]}]"
+### more-a
+a=(x y z); a[1]+=Y; a+=([10]=ten); echo "${a[@]}" "${!a[@]}"
+### more-b
+a=([2]=two [0]=zero); a+=(next); echo "${!a[@]}" "${a[3]}"
+### more-c
+declare -a a=(1 2 3); b=("${a[@]:1}"); echo ${#b[@]} ${b[0]}
+### more-d
+a=(1 2 3); a=("${a[@]}" 4); echo ${a[*]}
+### more-e
+a=("a b" "c"); b=(${a[@]}); echo ${#b[@]}
+### more-f
+a=(3 1 2); for i in "${!a[@]}"; do a[i]=$((a[i]*10)); done; echo ${a[@]}
+### more-g
+a=(); a[-1]=x 2>/dev/null; echo "st $? ${#a[@]}"
+### more-h
+s="a b c"; read -ra arr <<< "$s"; unset 'arr[0]'; echo "${arr[@]}" "${#arr[@]}"
+### more-i
+declare -A m=([x]=1); unset m; declare -A m; m[y]=2; echo ${!m[@]}
+### more-j
+a=(one two three); echo "${a[@]^}" "${a[@]: -1}" "${#a[2]}"
+### more-k
+a=(1 2 3); echo $(( ${a[0]} + ${a[2]} )) $(( a[0] + a[1] ))
+### more-l
+a=(x y); printf '%s\n' "${a[@]/#/--}"
+### more-m
+mapfile -t arr < <(printf '%s\n' c a b | sort); echo "${arr[*]}"
+### more-n
+declare -A h; h[a]=1; h[b]=2; echo ${#h[@]}; unset 'h[a]'; echo ${#h[@]} ${!h[@]}
+### more-o
+a=(1 2 3 4 5 6); echo "${a[@]:2:2}" "${a[@]:(-2)}"
