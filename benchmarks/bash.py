@@ -8,13 +8,19 @@ Prints medians and percentiles (noisy machines: compare ratios). Targets on a 2-
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a script, this directory comes first on sys.path: benchmarks/workspace.py would
+# hide the workspace package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 import argparse
 import asyncio
 import random
 import statistics
 import tempfile
 import time
-from pathlib import Path
 from typing import Awaitable, Callable
 
 from sandbox import AsyncSandbox
