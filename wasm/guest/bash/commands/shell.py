@@ -74,7 +74,7 @@ def echo_escapes(text: str, printf_b: bool = False) -> tuple[str, bool]:
             k = j
             while k < n and k < j + 3 and text[k] in "01234567":
                 k += 1
-            out.append(chr(int(text[j:k] or "0", 8) & 0xFF))
+            out.append(_byte_char(int(text[j:k] or "0", 8) & 0xFF))
             i = k
         elif e == "x":
             k = i + 2
@@ -84,7 +84,7 @@ def echo_escapes(text: str, printf_b: bool = False) -> tuple[str, bool]:
                 out.append("\\x")
                 i += 2
             else:
-                out.append(chr(int(text[i + 2 : k], 16)))
+                out.append(_byte_char(int(text[i + 2 : k], 16)))
                 i = k
         elif e in "uU":
             limit = 4 if e == "u" else 8
@@ -111,15 +111,15 @@ def _latin1_bytes(text: str) -> bytes:
         return text.encode("utf-8", "replace")
 
 
+def _byte_char(value: int) -> str:
+    """One raw byte from an octal or hex escape, as text: bytes >= 0x80 become the
+    surrogate that ``surrogateescape`` turns back into exactly that byte (so a literal
+    ``é`` stays UTF-8 while ``\\351`` is the single byte 0xE9, as in bash)."""
+    return chr(value) if value < 0x80 else chr(0xDC00 + value)
+
+
 def _bytes_with_escapes(text: str) -> bytes:
-    out = bytearray()
-    for ch in text:
-        o = ord(ch)
-        if 0x80 <= o <= 0xFF:
-            out.append(o)
-        else:
-            out += ch.encode("utf-8", "surrogateescape")
-    return bytes(out)
+    return text.encode("utf-8", "surrogateescape")
 
 
 def b_echo(sh: "Shell", argv: list[str], io: "IO") -> int:
@@ -401,7 +401,7 @@ def _printf_escapes(fmt: str) -> tuple[str, bool]:
             k = i + 1
             while k < n and k < i + 4 and fmt[k] in "01234567":
                 k += 1
-            out.append(chr(int(fmt[i + 1 : k], 8) & 0xFF))
+            out.append(_byte_char(int(fmt[i + 1 : k], 8) & 0xFF))
             i = k
         elif e == "x":
             k = i + 2
@@ -411,7 +411,7 @@ def _printf_escapes(fmt: str) -> tuple[str, bool]:
                 out.append("\\x")
                 i += 2
             else:
-                out.append(chr(int(fmt[i + 2 : k], 16)))
+                out.append(_byte_char(int(fmt[i + 2 : k], 16)))
                 i = k
         elif e in "uU":
             limit = 4 if e == "u" else 8
