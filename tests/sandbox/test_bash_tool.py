@@ -145,3 +145,39 @@ async def test_output_is_capped_and_marked(box: AsyncSandbox, ws: Workspace) -> 
 async def test_pipelines_with_infinite_producers_finish(box: AsyncSandbox, ws: Workspace) -> None:
     result = await run_bash(box, ws, "yes | head -3; seq 1 100000000 | head -2", BashOptions(timeout_ms=10_000))
     assert result["stdout"] == "y\ny\ny\n1\n2\n"
+
+
+@pytest.mark.slow
+async def test_writing_ten_thousand_files_is_reported_and_capped(box: AsyncSandbox, ws: Workspace) -> None:
+    script = "mkdir d && for i in $(seq 1 10050); do : > d/f$i; done; echo done"
+    result = await run_bash(box, ws, script, BashOptions(timeout_ms=120_000))
+    assert result["stdout"] == "done\n", result["stderr"][-500:]
+    created = len(result["changed_files"]["created"])
+    assert created <= 10_000 and any("left out" in e or "10000" in e or "10,000" in e for e in result["errors"])
+    assert (await ws.info())["file_count"] == created
+
+
+@pytest.mark.slow
+async def test_a_fifty_megabyte_file_is_written_back_whole(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "head -c 52428800 /dev/zero > big.bin; wc -c < big.bin",
+                            BashOptions(timeout_ms=120_000))
+    assert result["stdout"].strip() == "52428800", result["stderr"]
+    data = await ws.read_bytes("/big.bin")
+    assert data is not None and len(data) == 52_428_800
+
+
+async def test_names_with_newlines_round_trip(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "touch $'a\\nb.txt'; ls | wc -l")
+    assert result["exit_code"] == 0
+    assert await ws.exists("/a\nb.txt")
+
+
+async def test_a_nul_in_a_name_is_impossible_and_reported(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, "mkdir n && cd n && touch $'x\\0y' && ls")
+    assert result["exit_code"] == 0 and result["stdout"] == "x\n"  # bash cuts the word at NUL too
+
+
+async def test_fork_bomb_shape_ends_with_a_clear_error(box: AsyncSandbox, ws: Workspace) -> None:
+    result = await run_bash(box, ws, ":(){ :|:& };:", BashOptions(timeout_ms=10_000))
+    assert result["exit_code"] != 0 and result["stderr"]
+    assert (await run_bash(box, ws, "echo ok"))["stdout"] == "ok\n"

@@ -212,7 +212,9 @@ def decode_ansi(body: str) -> str:
             i += 1
         else:
             out.append("\\" + e)
-    return "".join(out)
+    decoded = "".join(out)
+    # Shell strings cannot hold NUL: like bash, the value ends at the first one.
+    return decoded.split("\x00", 1)[0]
 
 
 def _parse_param_body(body: str, whole: str) -> Param:
