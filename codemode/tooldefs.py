@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 
 import referencing
 import referencing.exceptions
-from jsonschema import validators  # type: ignore[import-untyped]
+from jsonschema import validators
 
 from codemode.errors import ToolArgumentsError, ToolDefinitionError
 from codemode.names import ensure_unique, sanitise_name

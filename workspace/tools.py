@@ -14,7 +14,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]
+import jsonschema
 
 from . import _paths
 from ._text import decode, looks_like_text
