@@ -53,6 +53,23 @@ def _err(io: "IO", text: str) -> None:
 _ECHO_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
 
 
+def _numeric_escape(text: str, i: int, kind: str) -> tuple[str, int]:
+    """Decode ``\\xHH``, ``\\uHHHH`` or ``\\UHHHHHHHH`` starting at ``text[i]`` (the backslash).
+
+    Returns the decoded text and the index after it; with no digits, the escape stays as
+    written. ``\\x`` gives a raw byte, ``\\u``/``\\U`` a Unicode character (UTF-8 on output).
+    """
+    limit = {"x": 2, "u": 4, "U": 8}[kind]
+    n = len(text)
+    k = i + 2
+    while k < n and k < i + 2 + limit and text[k] in "0123456789abcdefABCDEF":
+        k += 1
+    if k == i + 2:
+        return "\\" + kind, i + 2
+    value = int(text[i + 2 : k], 16)
+    return (_byte_char(value) if kind == "x" else chr(value)), k
+
+
 def echo_escapes(text: str, printf_b: bool = False) -> tuple[str, bool]:
     """Interpret echo -e / printf %b escapes; returns (text, stop-output-after \\c)."""
     out: list[str] = []
@@ -76,27 +93,9 @@ def echo_escapes(text: str, printf_b: bool = False) -> tuple[str, bool]:
                 k += 1
             out.append(_byte_char(int(text[j:k] or "0", 8) & 0xFF))
             i = k
-        elif e == "x":
-            k = i + 2
-            while k < n and k < i + 4 and text[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == i + 2:
-                out.append("\\x")
-                i += 2
-            else:
-                out.append(_byte_char(int(text[i + 2 : k], 16)))
-                i = k
-        elif e in "uU":
-            limit = 4 if e == "u" else 8
-            k = i + 2
-            while k < n and k < i + 2 + limit and text[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == i + 2:
-                out.append("\\" + e)
-                i += 2
-            else:
-                out.append(chr(int(text[i + 2 : k], 16)))
-                i = k
+        elif e in "xuU":
+            decoded, i = _numeric_escape(text, i, e)
+            out.append(decoded)
         else:
             out.append("\\" + e)
             i += 2
@@ -403,27 +402,9 @@ def _printf_escapes(fmt: str) -> tuple[str, bool]:
                 k += 1
             out.append(_byte_char(int(fmt[i + 1 : k], 8) & 0xFF))
             i = k
-        elif e == "x":
-            k = i + 2
-            while k < n and k < i + 4 and fmt[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == i + 2:
-                out.append("\\x")
-                i += 2
-            else:
-                out.append(_byte_char(int(fmt[i + 2 : k], 16)))
-                i = k
-        elif e in "uU":
-            limit = 4 if e == "u" else 8
-            k = i + 2
-            while k < n and k < i + 2 + limit and fmt[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == i + 2:
-                out.append("\\" + e)
-                i += 2
-            else:
-                out.append(chr(int(fmt[i + 2 : k], 16)))
-                i = k
+        elif e in "xuU":
+            decoded, i = _numeric_escape(fmt, i, e)
+            out.append(decoded)
         else:
             out.append("\\" + e)
             i += 2
