@@ -30,8 +30,6 @@ ISOLATE_DIVERGENCES = {
         "WASI answers stat of a missing path under a preopen with EACCES, not ENOENT",
     "cmd_files_ops::cp-trailing-slash-target-errors":
         "WASI path resolution reports other errnos for a trailing slash on a missing target",
-    "lang_pipes::non-executable-script":
-        "WASI has no permission bits: chmod is an overlay the interpreter does not consult for ./script",
 }
 """Cases that match GNU bash in-process but not inside the isolate, with the reason."""
 

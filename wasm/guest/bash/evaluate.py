@@ -1174,7 +1174,7 @@ class Shell:
         if not os.path.exists(host):
             self.error(io, f"{argv[0]}: No such file or directory")
             return 127
-        if not can_access(host, os.X_OK):
+        if not can_access(host, os.X_OK, getattr(self.state.counters, "file_modes", None)):
             self.error(io, f"{argv[0]}: Permission denied")
             return 126
         with open(host, "rb") as handle:

@@ -9,6 +9,8 @@ chance, which is what lets ``2>&1 | grep`` and ``>&2`` interleave in order.
 from __future__ import annotations
 
 import os
+import stat
+import sys
 from typing import IO as TextIO
 from typing import BinaryIO, Iterator, Union
 
@@ -153,21 +155,32 @@ class InputStream:
             source.close()
 
 
-def can_access(path: str, mode: int) -> bool:
-    """``os.access`` where the platform has it; under WASI (no permission model) fall back
-    to the stat mode bits, and to True when even those are unavailable."""
-    access = getattr(os, "access", None)
-    if access is not None:
-        try:
-            return bool(access(path, mode))
-        except OSError:
-            return False
+def can_access(path: str, mode: int, modes: dict[str, int] | None = None) -> bool:
+    """May the script's user read, write or execute ``path``?
+
+    ``modes`` holds the permission bits ``chmod`` set during this run (WASI has no
+    permission model, so ``chmod`` keeps them there); the script's user owns every file,
+    so the owner bits decide. Without an entry: ``os.access`` where the platform has a
+    permission model; under WASI the defaults a fresh file has here (0644, directories
+    0755)."""
+    owner_bit = {os.R_OK: 0o400, os.W_OK: 0o200, os.X_OK: 0o100}.get(mode, 0o700)
     try:
         st_mode = os.stat(path).st_mode
     except OSError:
         return False
-    bits = {os.R_OK: 0o444, os.W_OK: 0o222, os.X_OK: 0o111}.get(mode, 0o777)
-    return bool(st_mode & bits) or not st_mode & 0o777
+    if modes:
+        bits = modes.get(os.path.normpath(path))
+        if bits is not None:
+            return bool(int(bits) & owner_bit)
+    if sys.platform == "wasi":
+        return bool((0o755 if stat.S_ISDIR(st_mode) else 0o644) & owner_bit)
+    access = getattr(os, "access", None)
+    if access is None:
+        return bool(st_mode & owner_bit)
+    try:
+        return bool(access(path, mode))
+    except OSError:
+        return False
 
 
 def read_file_chunks(handle: BinaryIO, size: int = 65536) -> Iterator[bytes]:

@@ -446,6 +446,12 @@ def _host(sh: "Shell", path: str) -> str:
     return sh.host_path(path)
 
 
+def _modes(sh: "Shell") -> dict[str, int] | None:
+    """Permission bits ``chmod`` recorded during this run (see ``streams.can_access``)."""
+    table = getattr(sh.state.counters, "file_modes", None)
+    return table if isinstance(table, dict) else None
+
+
 def unary_test(sh: "Shell", op: str, arg: str) -> bool:
     if op == "-z":
         return arg == ""
@@ -485,11 +491,11 @@ def unary_test(sh: "Shell", op: str, arg: str) -> bool:
     if op == "-s":
         return st.st_size > 0
     if op == "-r":
-        return can_access(host, os.R_OK)
+        return can_access(host, os.R_OK, _modes(sh))
     if op == "-w":
-        return can_access(host, os.W_OK)
+        return can_access(host, os.W_OK, _modes(sh))
     if op == "-x":
-        return can_access(host, os.X_OK)
+        return can_access(host, os.X_OK, _modes(sh))
     if op == "-p":
         return stat_mod.S_ISFIFO(mode)
     if op == "-b":
@@ -1933,7 +1939,7 @@ def _kind(sh: "Shell", name: str) -> str | None:
 
     if name in COMMANDS:
         return "file"
-    if "/" in name and can_access(sh.host_path(name), os.X_OK) and os.path.isfile(sh.host_path(name)):
+    if "/" in name and can_access(sh.host_path(name), os.X_OK, _modes(sh)) and os.path.isfile(sh.host_path(name)):
         return "file"
     return None
 
@@ -1983,7 +1989,7 @@ def b_which(sh: "Shell", argv: list[str], io: "IO") -> int:
             continue
         if name in COMMANDS and name not in SHELL_ONLY:
             io.out(1).write(_enc(_command_path(name) + "\n"))
-        elif "/" in name and can_access(sh.host_path(name), os.X_OK):
+        elif "/" in name and can_access(sh.host_path(name), os.X_OK, _modes(sh)):
             io.out(1).write(_enc(name + "\n"))
         else:
             status = 1
