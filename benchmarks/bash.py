@@ -25,7 +25,7 @@ from typing import Awaitable, Callable
 
 from sandbox import AsyncSandbox
 from sandbox.bash_tool import BashOptions, run_bash
-from workspace import Workspace, WorkspaceStore
+from workspace import WorkspaceStore
 
 PIPELINE_20 = (
     "cat big.txt | tr 'A-Z' 'a-z' | tr -s ' ' | grep -v '^$' | sed 's/[0-9]/#/g' | cut -c1-60"

@@ -19,7 +19,7 @@ import inspect
 import json
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 import httpx
 
@@ -54,6 +54,25 @@ def _stat_json(value: Any) -> Any:
 
 StateOperation = Callable[..., Awaitable[Any]]
 
+_WORKSPACE_METHODS: tuple[str, ...] = (
+    "read_file", "write_file", "read_bytes", "write_bytes", "append_file", "exists", "is_file",
+    "is_dir", "stat", "lstat", "list_dir", "mkdir", "rm", "delete_file", "cp", "mv", "glob",
+    "symlink", "readlink", "info")
+"""``state.<name>`` that is the workspace's own method of that name."""
+
+_EDIT_FUNCTIONS: dict[str, Callable[..., Awaitable[Any]]] = {
+    "search_text": workspace_edits.search_text,
+    "replace_in_files": workspace_edits.replace_in_files,
+    "plan_edits": workspace_edits.plan_edits,
+    "apply_edits": workspace_edits.apply_edits,
+    "read_json": workspace_edits.read_json,
+    "write_json": workspace_edits.write_json,
+    "diff": workspace_edits.diff,
+}
+"""``state.<name>`` served by an edit helper taking the workspace first."""
+
+STATE_METHODS: tuple[str, ...] = tuple(sorted((*_WORKSPACE_METHODS, *_EDIT_FUNCTIONS)))
+
 
 def _state_operations(ws: Workspace) -> dict[str, StateOperation]:
     """``state.<name>`` -> the workspace operation behind it."""
@@ -62,28 +81,10 @@ def _state_operations(ws: Workspace) -> dict[str, StateOperation]:
             return await function(ws, *args, **kwargs)
         return call
 
-    return {
-        "read_file": ws.read_file, "write_file": ws.write_file, "read_bytes": ws.read_bytes,
-        "write_bytes": ws.write_bytes, "append_file": ws.append_file, "exists": ws.exists,
-        "is_file": ws.is_file, "is_dir": ws.is_dir, "stat": ws.stat, "lstat": ws.lstat,
-        "list_dir": ws.list_dir, "mkdir": ws.mkdir, "rm": ws.rm, "delete_file": ws.delete_file,
-        "cp": ws.cp, "mv": ws.mv, "glob": ws.glob, "symlink": ws.symlink, "readlink": ws.readlink,
-        "info": ws.info,
-        "search_text": bound(workspace_edits.search_text),
-        "replace_in_files": bound(workspace_edits.replace_in_files),
-        "plan_edits": bound(workspace_edits.plan_edits),
-        "apply_edits": bound(workspace_edits.apply_edits),
-        "read_json": bound(workspace_edits.read_json),
-        "write_json": bound(workspace_edits.write_json),
-        "diff": bound(workspace_edits.diff),
-    }
+    operations: dict[str, StateOperation] = {name: getattr(ws, name) for name in _WORKSPACE_METHODS}
+    operations.update({name: bound(function) for name, function in _EDIT_FUNCTIONS.items()})
+    return operations
 
-
-STATE_METHODS: tuple[str, ...] = tuple(sorted(
-    ["read_file", "write_file", "read_bytes", "write_bytes", "append_file", "exists", "is_file",
-     "is_dir", "stat", "lstat", "list_dir", "mkdir", "rm", "delete_file", "cp", "mv", "glob",
-     "symlink", "readlink", "info", "search_text", "replace_in_files", "plan_edits",
-     "apply_edits", "read_json", "write_json", "diff"]))
 
 READ_ONLY_STATE_METHODS = frozenset({
     "read_file", "read_bytes", "exists", "is_file", "is_dir", "stat", "lstat", "list_dir", "glob",

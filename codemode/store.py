@@ -42,7 +42,7 @@ import aiosqlite
 from codemode import journal as _journal
 from codemode.errors import DurableSizeError, NotSerialisableError, ToolDefinitionError
 from codemode.journal import ExecutionNotFound
-from codemode.normalise import DURABLE_LIMIT, LOG_LIMIT_BYTES, check_durable_text
+from codemode.normalise import LOG_LIMIT_BYTES, check_durable_text
 from codemode.records import (
     EXECUTION_STATES,
     TERMINAL_STATES,

@@ -21,7 +21,7 @@ import uuid
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Coroutine, Mapping, TypeVar
+from typing import Any, Callable, Coroutine, Mapping, TypeVar
 
 from .engine import CompiledGuest, ensure_compiled
 from .errors import CodeTooLarge, SandboxError

@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 import json
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 
 class HostCallError(Exception):
@@ -96,4 +96,3 @@ class CallableTools:
         return value
 
 
-AsyncHandler = Callable[[str, Any], Awaitable[Any]]

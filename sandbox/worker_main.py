@@ -9,7 +9,6 @@ channel). It dies with its parent, and it carries cheap OS limits of its own.
 from __future__ import annotations
 
 import ctypes
-import json
 import os
 import resource
 import signal
@@ -19,7 +18,7 @@ from typing import Any
 
 from ._wire import WireError, read_frame, write_frame
 from .engine import CompiledGuest
-from .errors import HostCallLimitExceeded, SandboxError, from_trap
+from .errors import HostCallLimitExceeded, SandboxError
 from .isolate import GuestRuntime, HostCallFailed, Isolate, Preopen
 from .limits import Limits
 

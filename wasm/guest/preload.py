@@ -16,6 +16,8 @@ and refuses to import them later; the host grants no network either way.
 
 from __future__ import annotations
 
+# ruff: noqa: F401  (every import here is the point: it puts the module into the guest image)
+
 import _strptime  # noqa: F401  (time.strptime and datetime.strptime import it lazily)
 import abc
 import argparse
