@@ -31,6 +31,7 @@ __all__ = [
     "DuplicateEntry",
     "EntryNotFound",
     "ExecutionNotFound",
+    "ExecutionNotRunning",
     "JOURNAL_COLUMNS",
     "append",
     "canonical_args",
@@ -38,13 +39,14 @@ __all__ = [
     "make_entry",
     "next_seq",
     "read",
+    "replace_entry",
     "settle",
     "sqlite_safe_json",
 ]
 
 JOURNAL_COLUMNS = (
     "execution_id, seq, namespace, method, args, result, error, state, requires_approval, "
-    "ephemeral, created_at, updated_at"
+    "ephemeral, created_at, updated_at, attachments"
 )
 
 
@@ -162,11 +164,31 @@ def _error_json(path: str, error: dict[str, Any] | None) -> str | None:
     return durable_value_json(f"The error of {path}", error)
 
 
-async def _execution_exists(conn: aiosqlite.Connection, execution_id: str) -> bool:
+class ExecutionNotRunning(CodeModeError):
+    """A journal write for an execution that is no longer ``running``: nothing is recorded.
+
+    Once an execution is parked, rejected or finished, a call its code still makes (say,
+    after catching an error) must have no effect; this is how the journal enforces it.
+    """
+
+    def __init__(self, execution_id: str, status: str) -> None:
+        self.execution_id = execution_id
+        self.status = status
+        super().__init__(f"execution {execution_id} is {status}, not running; nothing recorded")
+
+
+async def _execution_status(conn: aiosqlite.Connection, execution_id: str) -> str | None:
     async with conn.execute(
-        "SELECT 1 FROM codemode_executions WHERE id = ?", (execution_id,)
+        "SELECT status FROM codemode_executions WHERE id = ?", (execution_id,)
     ) as cur:
-        return await cur.fetchone() is not None
+        row = await cur.fetchone()
+    return None if row is None else str(row[0])
+
+
+def _attachments_json(attachments: list[dict[str, Any]] | None) -> str | None:
+    if not attachments:
+        return None
+    return durable_value_json("The attachments", attachments)
 
 
 async def next_seq(conn: aiosqlite.Connection, execution_id: str) -> int:
@@ -179,27 +201,46 @@ async def next_seq(conn: aiosqlite.Connection, execution_id: str) -> int:
     return int(row[0]) if row else 0
 
 
-async def append(conn: aiosqlite.Connection, entry: JournalEntry) -> None:
-    """Insert ``entry``; :class:`DuplicateEntry` if its seq is taken, nothing changed then."""
+async def append(
+    conn: aiosqlite.Connection, entry: JournalEntry, *, require_running: bool = False
+) -> None:
+    """Insert ``entry``; :class:`DuplicateEntry` if its seq is taken, nothing changed then.
+
+    ``require_running``: refuse (:class:`ExecutionNotRunning`) unless the execution is
+    ``running``, checked in the same transaction as the insert.
+    """
     _check_entry(entry)
     result = None if entry.result is None and entry.state != "applied" else durable_value_json(
         f"The result of {entry.path}", entry.result
     )
     error = _error_json(entry.path, entry.error)
-    if not await _execution_exists(conn, entry.execution_id):
+    attachments = _attachments_json(entry.attachments)
+    status = await _execution_status(conn, entry.execution_id)
+    if status is None:
         raise ExecutionNotFound(entry.execution_id)
+    if require_running and status != "running":
+        raise ExecutionNotRunning(entry.execution_id, status)
     try:
         await conn.execute(
             f"INSERT INTO codemode_journal ({JOURNAL_COLUMNS}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 entry.execution_id, entry.seq, entry.namespace, entry.method, entry.args,
                 result, error, entry.state, int(entry.requires_approval),
-                int(entry.ephemeral), entry.created_at, entry.updated_at,
+                int(entry.ephemeral), entry.created_at, entry.updated_at, attachments,
             ),
         )
     except sqlite3.IntegrityError as exc:
         raise DuplicateEntry(entry.execution_id, entry.seq) from exc
+
+
+async def replace_entry(conn: aiosqlite.Connection, entry: JournalEntry) -> None:
+    """Overwrite the row at ``entry``'s seq (a ``reverted`` call made afresh)."""
+    await conn.execute(
+        "DELETE FROM codemode_journal WHERE execution_id = ? AND seq = ?",
+        (entry.execution_id, entry.seq),
+    )
+    await append(conn, entry)
 
 
 async def settle(
@@ -211,6 +252,7 @@ async def settle(
     result: Any = None,
     error: dict[str, Any] | None = None,
     only_if: Collection[str] | None = None,
+    attachments: list[dict[str, Any]] | None = None,
 ) -> bool:
     """Record how the call at ``seq`` ended (or moved on): its state, result and error.
 
@@ -239,9 +281,10 @@ async def settle(
         else None
     )
     await conn.execute(
-        "UPDATE codemode_journal SET state = ?, result = ?, error = ?, updated_at = ? "
-        "WHERE execution_id = ? AND seq = ?",
-        (state, result_text, _error_json(path, error), now(), execution_id, seq),
+        "UPDATE codemode_journal SET state = ?, result = ?, error = ?, updated_at = ?,"
+        " attachments = ? WHERE execution_id = ? AND seq = ?",
+        (state, result_text, _error_json(path, error), now(), _attachments_json(attachments),
+         execution_id, seq),
     )
     return True
 
@@ -260,6 +303,7 @@ def _entry_from_row(row: Any) -> JournalEntry:
         ephemeral=bool(row[9]),
         created_at=float(row[10]),
         updated_at=float(row[11]),
+        attachments=[] if row[12] is None else decode_value(json.loads(row[12])),
     )
 
 

@@ -29,15 +29,19 @@ from typing import Any
 from codemode.errors import NotSerialisableError
 
 __all__ = [
+    "APPROVAL_STATES",
     "ENTRY_STATES",
     "EXECUTION_STATES",
+    "PARKED_STATES",
     "RUNTIME_VERSION",
     "TERMINAL_STATES",
+    "Approval",
     "ExecutionRecord",
     "JournalEntry",
     "Snippet",
     "decode_value",
     "encode_value",
+    "new_approval_id",
     "new_execution_id",
     "now",
     "tools_called",
@@ -48,11 +52,16 @@ RUNTIME_VERSION = 1
 """The rules an execution runs under; stored per execution so a resume keeps them."""
 
 EXECUTION_STATES = frozenset(
-    {"running", "paused", "completed", "error", "rejected", "rolled_back"}
+    {"running", "paused", "awaiting_tool", "completed", "error", "rejected", "rolled_back",
+     "dead_letter"}
 )
 TERMINAL_STATES = frozenset({"completed", "error", "rejected", "rolled_back"})
-"""States retention may prune; ``running`` and ``paused`` executions are never pruned."""
+"""States retention may prune. ``running``, ``paused`` and ``awaiting_tool`` executions still
+have work or a decision ahead of them; ``dead_letter`` ones wait for an operator."""
+PARKED_STATES = frozenset({"paused", "awaiting_tool"})
+"""An execution waiting on someone outside it: a human's decision or a client's tool result."""
 ENTRY_STATES = frozenset({"executing", "applied", "pending", "reverted", "error"})
+APPROVAL_STATES = frozenset({"pending", "approved", "rejected", "expired", "cancelled"})
 
 _BYTES_TAG = "$bytes"
 _FLOAT_TAG = "$float"
@@ -185,6 +194,8 @@ class JournalEntry:
     """Re-run on replay instead of answered from the journal (reads that must be fresh)."""
     created_at: float = field(default_factory=now)
     updated_at: float = field(default_factory=now)
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    """What the tool attached to its reply beside the output (never seen by the code)."""
 
     @property
     def path(self) -> str:
@@ -204,9 +215,49 @@ class JournalEntry:
             "state": self.state,
             "requires_approval": self.requires_approval,
             "ephemeral": self.ephemeral,
+            "attachments": list(self.attachments),
             "created_at": self.created_at,
             "updated_at": self.updated_at,
         }
+
+
+@dataclass
+class Approval:
+    """A human decision an execution waits on: one gated call at ``(execution_id, seq)``.
+
+    ``status`` moves once, from ``pending`` to ``approved``, ``rejected``, ``expired`` or
+    ``cancelled``; the store makes that move a compare-and-set, so the first decision wins
+    and records who made it and when.
+    """
+
+    id: str
+    execution_id: str
+    seq: int
+    workspace: str
+    namespace: str
+    method: str
+    args: Any
+    descriptor: dict[str, Any]
+    mode: str = "durable"
+    """``durable`` (the execution parks) or ``inline`` (a request waits for the decision)."""
+    status: str = "pending"
+    decided_by: str | None = None
+    decided_at: float | None = None
+    reason: str | None = None
+    created_at: float = field(default_factory=now)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "approval_id": self.id, "execution_id": self.execution_id, "seq": self.seq,
+            "workspace": self.workspace, "namespace": self.namespace, "method": self.method,
+            "args": _encoded_or_note(self.args), "descriptor": _encoded_or_note(self.descriptor),
+            "mode": self.mode, "status": self.status, "decided_by": self.decided_by,
+            "decided_at": self.decided_at, "reason": self.reason, "created_at": self.created_at,
+        }
+
+
+def new_approval_id() -> str:
+    return f"appr_{uuid.uuid4().hex}"
 
 
 @dataclass
@@ -232,10 +283,23 @@ class ExecutionRecord:
     journal: list[JournalEntry] = field(default_factory=list)
     result_recorded: bool = True
     """False when ``result`` is a note standing in for a result too large to record."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """What a resume needs to rebuild the run: inline tools, granted permissions, limits."""
+    owner: str | None = None
+    """The service process running it now (``host:pid:start``), while ``running``."""
+    lease_until: float | None = None
+    """Until when ``owner`` holds it; after that, recovery may take it over."""
+    attempts: int = 0
+    """Runs started since it last parked or finished; recovery dead-letters at a cap."""
 
     @property
     def terminal(self) -> bool:
         return self.status in TERMINAL_STATES
+
+    @property
+    def attachments(self) -> list[dict[str, Any]]:
+        """Every attachment of its applied calls, in call order."""
+        return [a for entry in self.journal if entry.state == "applied" for a in entry.attachments]
 
     def to_dict(self, *, with_journal: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -250,11 +314,13 @@ class ExecutionRecord:
             "namespaces": {k: list(v) for k, v in self.namespaces.items()},
             "toolsets": list(self.toolsets),
             "runtime_version": self.runtime_version,
+            "attempts": self.attempts,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
         }
         if with_journal:
             data["journal"] = [entry.to_dict() for entry in self.journal]
+            data["attachments"] = self.attachments
         return data
 
 

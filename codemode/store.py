@@ -44,8 +44,10 @@ from codemode.errors import DurableSizeError, NotSerialisableError, ToolDefiniti
 from codemode.journal import ExecutionNotFound
 from codemode.normalise import LOG_LIMIT_BYTES, check_durable_text
 from codemode.records import (
+    APPROVAL_STATES,
     EXECUTION_STATES,
     TERMINAL_STATES,
+    Approval,
     ExecutionRecord,
     JournalEntry,
     Snippet,
@@ -138,11 +140,48 @@ CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
             """,
         ),
     ),
+    (
+        2,
+        (
+            # What a resume needs (inline tools, grants, limits), who runs it, until when.
+            "ALTER TABLE codemode_executions ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
+            "ALTER TABLE codemode_executions ADD COLUMN owner TEXT",
+            "ALTER TABLE codemode_executions ADD COLUMN lease_until REAL",
+            "ALTER TABLE codemode_executions ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE codemode_journal ADD COLUMN attachments TEXT",
+            """
+            CREATE TABLE codemode_approvals (
+                id           TEXT    PRIMARY KEY,
+                execution_id TEXT    NOT NULL
+                             REFERENCES codemode_executions(id) ON DELETE CASCADE,
+                seq          INTEGER NOT NULL,
+                workspace    TEXT    NOT NULL,
+                namespace    TEXT    NOT NULL,
+                method       TEXT    NOT NULL,
+                args         TEXT    NOT NULL,
+                descriptor   TEXT    NOT NULL,
+                mode         TEXT    NOT NULL,
+                status       TEXT    NOT NULL,
+                decided_by   TEXT,
+                decided_at   REAL,
+                reason       TEXT,
+                created_at   REAL    NOT NULL,
+                UNIQUE (execution_id, seq)
+            )
+            """,
+            "CREATE INDEX codemode_approvals_status"
+            " ON codemode_approvals (status, workspace, created_at)",
+        ),
+    ),
 )
 
 _EXECUTION_COLUMNS = (
     "id, workspace, code, status, result, result_recorded, error, logs, namespaces, "
-    "toolsets, runtime_version, created_at, updated_at"
+    "toolsets, runtime_version, created_at, updated_at, options, owner, lease_until, attempts"
+)
+_APPROVAL_COLUMNS = (
+    "id, execution_id, seq, workspace, namespace, method, args, descriptor, mode, status, "
+    "decided_by, decided_at, reason, created_at"
 )
 
 
@@ -258,8 +297,60 @@ def _execution_from_row(row: Any, journal: list[JournalEntry]) -> ExecutionRecor
         runtime_version=int(row[10]),
         created_at=float(row[11]),
         updated_at=float(row[12]),
+        options=json.loads(row[13]),
+        owner=row[14],
+        lease_until=None if row[15] is None else float(row[15]),
+        attempts=int(row[16]),
         journal=journal,
     )
+
+
+def _approval_from_row(row: Any) -> Approval:
+    return Approval(
+        id=row[0], execution_id=row[1], seq=int(row[2]), workspace=row[3], namespace=row[4],
+        method=row[5], args=_loads(row[6]), descriptor=_loads(row[7]), mode=row[8],
+        status=row[9], decided_by=row[10], decided_at=None if row[11] is None else float(row[11]),
+        reason=row[12], created_at=float(row[13]),
+    )
+
+
+async def _insert_approval(conn: aiosqlite.Connection, approval: Approval) -> None:
+    await conn.execute(
+        f"INSERT INTO codemode_approvals ({_APPROVAL_COLUMNS})"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            approval.id, approval.execution_id, approval.seq, approval.workspace,
+            approval.namespace, approval.method,
+            _journal.durable_value_json("The arguments", approval.args),
+            _journal.durable_value_json("The descriptor", approval.descriptor),
+            approval.mode, approval.status, approval.decided_by, approval.decided_at,
+            approval.reason, approval.created_at,
+        ),
+    )
+
+
+async def _select_approvals(
+    conn: aiosqlite.Connection, where: str, params: Sequence[Any]
+) -> list[Approval]:
+    async with conn.execute(
+        f"SELECT {_APPROVAL_COLUMNS} FROM codemode_approvals {where}", tuple(params)
+    ) as cur:
+        return [_approval_from_row(row) for row in await cur.fetchall()]
+
+
+async def _decide_approval(
+    conn: aiosqlite.Connection, approval_id: str, *, status: str, by: str | None,
+    reason: str | None, only_if: Collection[str] = ("pending",),
+) -> bool:
+    if status not in APPROVAL_STATES:
+        raise ValueError(f"unknown approval status {status!r}")
+    guard, params = _status_guard("status", only_if)
+    cur = await conn.execute(
+        "UPDATE codemode_approvals SET status = ?, decided_by = ?, decided_at = ?, reason = ?"
+        f" WHERE id = ?{guard}",
+        (status, by, now(), reason, approval_id, *params),
+    )
+    return cur.rowcount > 0
 
 
 async def _finish(
@@ -277,9 +368,15 @@ async def _finish(
     error_text = _error_for_record(error)
     logs_text = None if logs is None else _dumps(trim_log_lines(logs))
     guard, guard_params = _status_guard("status", only_if)
+    # Leaving ``running`` releases the lease; the attempt count restarts, except for a
+    # dead-lettered execution, whose count is the evidence an operator needs.
+    ownership = "" if status == "running" else ", owner = NULL, lease_until = NULL"
+    if status not in ("running", "dead_letter"):
+        ownership += ", attempts = 0"
     cur = await conn.execute(
         "UPDATE codemode_executions SET status = ?, result = ?, result_recorded = ?,"
-        f" error = ?, logs = COALESCE(?, logs), updated_at = ? WHERE id = ?{guard}",
+        f" error = ?, logs = COALESCE(?, logs), updated_at = ?{ownership}"
+        f" WHERE id = ?{guard}",
         (status, result_text, int(recorded), error_text, logs_text, now(), execution_id,
          *guard_params),
     )
@@ -340,6 +437,74 @@ class StoreTransaction:
 
     async def entries(self, execution_id: str) -> list[JournalEntry]:
         return await _journal.read(self._conn, execution_id)
+
+    async def append_running(self, entry: JournalEntry) -> None:
+        """Append ``entry`` only while its execution is ``running`` (else ExecutionNotRunning)."""
+        await _journal.append(self._conn, entry, require_running=True)
+
+    async def replace_entry(self, entry: JournalEntry) -> None:
+        await _journal.replace_entry(self._conn, entry)
+
+    async def settle(
+        self, execution_id: str, seq: int, *, state: str, result: Any = None,
+        error: dict[str, Any] | None = None, only_if: Collection[str] | None = None,
+        attachments: list[dict[str, Any]] | None = None,
+    ) -> bool:
+        return await _journal.settle(
+            self._conn, execution_id, seq, state=state, result=result, error=error,
+            only_if=only_if, attachments=attachments,
+        )
+
+    async def add_approval(self, approval: Approval) -> None:
+        await _insert_approval(self._conn, approval)
+
+    async def decide_approval(
+        self, approval_id: str, *, status: str, by: str | None = None, reason: str | None = None,
+        only_if: Collection[str] = ("pending",),
+    ) -> bool:
+        return await _decide_approval(
+            self._conn, approval_id, status=status, by=by, reason=reason, only_if=only_if
+        )
+
+    async def approval_at(self, execution_id: str, seq: int) -> Approval | None:
+        found = await _select_approvals(
+            self._conn, "WHERE execution_id = ? AND seq = ?", (execution_id, seq)
+        )
+        return found[0] if found else None
+
+    async def get_approval(self, approval_id: str) -> Approval | None:
+        found = await _select_approvals(self._conn, "WHERE id = ?", (approval_id,))
+        return found[0] if found else None
+
+    async def status_of(self, execution_id: str) -> str | None:
+        async with self._conn.execute(
+            "SELECT status FROM codemode_executions WHERE id = ?", (execution_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def revert_pending(self, execution_id: str) -> int:
+        """Entries still ``pending`` become ``reverted`` and their approvals ``cancelled``:
+        the execution ended without them, so no one should be asked about them."""
+        cur = await self._conn.execute(
+            "UPDATE codemode_journal SET state = 'reverted', updated_at = ?"
+            " WHERE execution_id = ? AND state = 'pending'", (now(), execution_id),
+        )
+        await self._conn.execute(
+            "UPDATE codemode_approvals SET status = 'cancelled', decided_at = ?"
+            " WHERE execution_id = ? AND status = 'pending'", (now(), execution_id),
+        )
+        return int(cur.rowcount)
+
+    async def set_owner(
+        self, execution_id: str, owner: str | None, lease_until: float | None, *,
+        count_attempt: bool = False, reset_attempts: bool = False,
+    ) -> None:
+        attempts = "attempts + 1" if count_attempt else ("0" if reset_attempts else "attempts")
+        await self._conn.execute(
+            f"UPDATE codemode_executions SET owner = ?, lease_until = ?, attempts = {attempts}"
+            " WHERE id = ?", (owner, lease_until, execution_id),
+        )
 
 
 class CodeModeStore:
@@ -499,7 +664,7 @@ class CodeModeStore:
                     raise ValueError(f"execution {record.id} already exists")
             await conn.execute(
                 f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.id, record.workspace, _text_in(record.code), record.status, result_text,
                     int(recorded and record.result_recorded), _error_for_record(record.error),
@@ -507,6 +672,8 @@ class CodeModeStore:
                     _dumps(record.namespaces),
                     _dumps(record.toolsets),
                     record.runtime_version, record.created_at, record.updated_at,
+                    _journal.durable_value_json("The execution options", record.options),
+                    record.owner, record.lease_until, record.attempts,
                 ),
             )
 
@@ -612,6 +779,78 @@ class CodeModeStore:
                     f"DELETE FROM codemode_executions WHERE id IN ({chunk_marks})", chunk
                 )
         return len(doomed)
+
+    async def claim_execution(
+        self,
+        execution_id: str,
+        *,
+        owner: str,
+        lease_until: float,
+        from_status: Collection[str],
+        stale_before: float | None = None,
+        count_attempt: bool = True,
+    ) -> bool:
+        """Make ``owner`` the one process running ``execution_id`` (status ``running``).
+
+        A compare-and-set: only from one of ``from_status``; with ``stale_before``, only
+        when the current lease ended before that time (recovery of an abandoned run).
+        Of two processes claiming at once, exactly one gets True.
+        """
+        guard, statuses = _status_guard("status", from_status)
+        params: list[Any] = list(statuses)
+        if stale_before is not None:
+            guard += " AND (lease_until IS NULL OR lease_until < ?)"
+            params.append(stale_before)
+        attempts = "attempts + 1" if count_attempt else "attempts"
+        async with self._write() as conn:
+            cur = await conn.execute(
+                "UPDATE codemode_executions SET status = 'running', owner = ?, lease_until = ?,"
+                f" attempts = {attempts}, updated_at = ? WHERE id = ?{guard}",
+                (owner, lease_until, now(), execution_id, *params),
+            )
+            return cur.rowcount > 0
+
+    async def extend_lease(self, execution_id: str, owner: str, lease_until: float) -> bool:
+        async with self._write() as conn:
+            cur = await conn.execute(
+                "UPDATE codemode_executions SET lease_until = ? WHERE id = ? AND owner = ?"
+                " AND status = 'running'", (lease_until, execution_id, owner),
+            )
+            return cur.rowcount > 0
+
+    async def executions_where(self, where: str, params: Sequence[Any]) -> list[ExecutionRecord]:
+        """Executions (without journals) matching a SQL condition; for sweeps and recovery."""
+        async with self._read() as conn:
+            async with conn.execute(
+                f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions WHERE {where}"
+                " ORDER BY created_at", tuple(params),
+            ) as cur:
+                rows = await cur.fetchall()
+        return [_execution_from_row(row, []) for row in rows]
+
+    # --- approvals --------------------------------------------------------------------
+
+    async def get_approval(self, approval_id: str) -> Approval | None:
+        async with self._read() as conn:
+            found = await _select_approvals(conn, "WHERE id = ?", (approval_id,))
+        return found[0] if found else None
+
+    async def list_approvals(
+        self, *, workspace: str | None = None, status: str | None = "pending",
+        execution_id: str | None = None, limit: int = 500,
+    ) -> list[Approval]:
+        """Approvals oldest first (the order a human should answer them)."""
+        clauses, params = [], []
+        for column, value in (("workspace", workspace), ("status", status),
+                              ("execution_id", execution_id)):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        async with self._read() as conn:
+            return await _select_approvals(
+                conn, f"{where} ORDER BY created_at, rowid LIMIT ?", [*params, max(0, limit)]
+            )
 
     # --- journal ----------------------------------------------------------------------
 
