@@ -30,9 +30,14 @@ from codemode.errors import (
     ToolTimeoutError,
 )
 from codemode.remote import (
+    MAX_ATTACHMENT_BYTES,
+    MAX_ATTACHMENTS_PER_REPLY,
     SIGNATURE_HEADER,
     TIMESTAMP_HEADER,
+    ToolReply,
+    call_remote_revert,
     call_remote_tool,
+    call_remote_tool_reply,
     request_body,
     sign,
     verify_signature,
@@ -77,7 +82,9 @@ class AgentHost:
             await _respond(send, 401, json.dumps({"detail": str(exc)}).encode())
             return
         request = json.loads(body)
-        self.calls.append({"path": scope["path"], "body": request, "headers": headers})
+        self.calls.append(
+            {"path": scope["path"], "body": request, "headers": headers, "raw": body}
+        )
         await self.answer(scope["path"], request, headers, send)
 
     async def answer(
@@ -106,6 +113,29 @@ class AgentHost:
             await _respond(send, 200, b'{"output": "late"}')
         elif path == "/big":
             await _respond(send, 200, b'{"output": "' + b"x" * 200_000 + b'"}')
+        elif path == "/attach":
+            # The test passes the attachments value as raw JSON text, so it can send shapes
+            # (NaN, non-lists) that a Python dict could not express.
+            raw = request["input"]["raw"].encode()
+            await _respond(send, 200, b'{"output": {"temp": 21}, "attachments": ' + raw + b"}")
+        elif path == "/fails-with-attachments":
+            reply = {
+                "error": {"name": "Declined", "message": "card declined"},
+                "attachments": [{"type": "receipt"}],
+            }
+            await _respond(send, 200, json.dumps(reply).encode())
+        elif path == "/revert-output":
+            payload = {"output": {"undone": request["idempotency_key"]}}
+            await _respond(send, 200, json.dumps(payload).encode())
+        elif path == "/revert-true":
+            await _respond(send, 200, b'{"reverted": true}')
+        elif path == "/revert-false":
+            await _respond(send, 200, b'{"reverted": false}')
+        elif path == "/revert-odd":
+            await _respond(send, 200, b'{"reverted": "yes"}')
+        elif path == "/revert-error":
+            error = {"error": {"name": "AlreadyShipped", "message": "order 7 has shipped"}}
+            await _respond(send, 200, json.dumps(error).encode())
         elif path == "/redirect":
             await send(
                 {
@@ -422,3 +452,245 @@ def test_error_tree_docstring_names_every_error_and_all_share_one_base() -> None
         assert issubclass(cls, CodeModeError), cls
         assert cls.__name__ in doc, f"{cls.__name__} is missing from the drawn tree"
         assert cls.__doc__ and "\n" not in cls.__doc__.strip(), f"{cls.__name__} needs a one-line doc"
+
+
+# --- attachments beside the output ---------------------------------------------------------
+
+
+async def _reply(host: AgentHost, raw: str) -> ToolReply:
+    return await call_remote_tool_reply(
+        _tool(host, "/attach"),
+        {"city": "Paris", "raw": raw},
+        secret=SECRET,
+        execution_id="exec_1",
+        seq=0,
+    )
+
+
+async def test_two_valid_attachments_are_kept_in_order_and_output_is_unchanged(
+    host: AgentHost,
+) -> None:
+    items = [{"type": "image", "url": "https://x/1.png"}, {"type": "link", "href": "/a"}]
+    reply = await _reply(host, json.dumps(items))
+    assert reply.attachments == items
+    assert reply.rejected_attachments == 0
+    assert reply.output == {"temp": 21}
+
+
+async def test_plain_call_returns_the_same_output_without_the_attachments(
+    host: AgentHost,
+) -> None:
+    raw = json.dumps([{"type": "image"}])
+    output = await _call(_tool(host, "/attach"), {"city": "Paris", "raw": raw})
+    assert output == {"temp": 21}
+
+
+async def test_reply_without_attachments_has_none_and_rejects_none(host: AgentHost) -> None:
+    reply = await call_remote_tool_reply(
+        _tool(host, "/echo"), {"city": "Rome"}, secret=SECRET, execution_id="e", seq=0
+    )
+    assert reply == ToolReply({"input": {"city": "Rome"}, "api_key": None}, [], 0)
+
+
+async def test_invalid_attachments_are_dropped_and_counted_valid_ones_kept(
+    host: AgentHost,
+) -> None:
+    raw = (
+        '[1, "image", null, [], {}, {"type": ""}, {"type": 5}, {"kind": "image"},'
+        ' {"type": "chart", "v": NaN}, {"type": "ok-1"}, {"type": "ok-2", "n": [1, 2]}]'
+    )
+    reply = await _reply(host, raw)
+    assert reply.attachments == [{"type": "ok-1"}, {"type": "ok-2", "n": [1, 2]}]
+    assert reply.rejected_attachments == 9
+    assert reply.output == {"temp": 21}
+
+
+@pytest.mark.parametrize("raw", ['{"type": "image"}', '"image"', "7", "true"])
+async def test_attachments_that_are_not_a_list_are_ignored_as_one_rejection(
+    host: AgentHost, raw: str
+) -> None:
+    reply = await _reply(host, raw)
+    assert reply.attachments == []
+    assert reply.rejected_attachments == 1
+    assert reply.output == {"temp": 21}
+
+
+async def test_null_attachments_mean_none(host: AgentHost) -> None:
+    reply = await _reply(host, "null")
+    assert (reply.attachments, reply.rejected_attachments) == ([], 0)
+
+
+async def test_forty_attachments_are_capped_to_the_first_thirty_two(host: AgentHost) -> None:
+    items = [{"type": "n", "i": i} for i in range(40)]
+    reply = await _reply(host, json.dumps(items))
+    assert MAX_ATTACHMENTS_PER_REPLY == 32
+    assert reply.attachments == items[:32]
+    assert reply.rejected_attachments == 8
+
+
+async def test_cap_counts_only_kept_attachments_so_invalid_ones_do_not_use_slots(
+    host: AgentHost,
+) -> None:
+    items: list[Any] = [{"no": "type"}] * 5 + [{"type": "n", "i": i} for i in range(40)]
+    reply = await _reply(host, json.dumps(items))
+    assert [a["i"] for a in reply.attachments] == list(range(32))
+    assert reply.rejected_attachments == 5 + 8
+
+
+async def test_attachment_size_limit_is_64_kib_of_utf8_json(host: AgentHost) -> None:
+    overhead = len('{"type":"t","d":""}')
+    exact = {"type": "t", "d": "x" * (MAX_ATTACHMENT_BYTES - overhead)}
+    over = {"type": "t", "d": "x" * (MAX_ATTACHMENT_BYTES - overhead + 1)}
+    # 40,000 characters, but 80,000 bytes once encoded: the limit is on bytes.
+    wide = {"type": "t", "d": "\u00e9" * 40_000}
+    reply = await _reply(host, json.dumps([exact, over, wide], ensure_ascii=False))
+    assert reply.attachments == [exact]
+    assert reply.rejected_attachments == 2
+
+
+async def test_error_reply_raises_and_its_attachments_are_discarded(host: AgentHost) -> None:
+    with pytest.raises(ToolError) as caught:
+        await call_remote_tool_reply(
+            _tool(host, "/fails-with-attachments"),
+            {"city": "Paris"},
+            secret=SECRET,
+            execution_id="e",
+            seq=0,
+        )
+    assert caught.value.name == "Declined"
+
+
+# --- revert --------------------------------------------------------------------------------
+
+
+def _revertible(host: AgentHost, revert_path: str, **extra: Any) -> ToolDef:
+    return _tool(host, "/echo", revert_url=host.base_url + revert_path, **extra)
+
+
+async def _revert(tool: ToolDef, **extra: Any) -> Any:
+    return await call_remote_revert(
+        tool,
+        extra.pop("args", {"city": "Paris"}),
+        extra.pop("result", {"booked": 7}),
+        secret=extra.pop("secret", SECRET),
+        execution_id="exec_1",
+        seq=extra.pop("seq", 4),
+        **extra,
+    )
+
+
+async def test_revert_posts_signed_body_with_input_output_and_action_to_revert_url(
+    host: AgentHost,
+) -> None:
+    await _revert(_revertible(host, "/revert-true"), args={"city": "Oslo"}, seq=5)
+    [call] = host.calls
+    assert call["path"] == "/revert-true"
+    assert call["body"] == {
+        "tool": "get-weather",
+        "input": {"city": "Oslo"},
+        "output": {"booked": 7},
+        "execution_id": "exec_1",
+        "seq": 5,
+        "idempotency_key": "exec_1:5",
+        "action": "revert",
+    }
+    headers = call["headers"]
+    verify_signature(
+        SECRET, headers[TIMESTAMP_HEADER.lower()], call["raw"], headers[SIGNATURE_HEADER.lower()]
+    )
+    with pytest.raises(SignatureMismatch):
+        verify_signature(
+            SECRET,
+            headers[TIMESTAMP_HEADER.lower()],
+            call["raw"].replace(b'"revert"', b'"call!!"'),
+            headers[SIGNATURE_HEADER.lower()],
+        )
+
+
+async def test_revert_body_is_built_by_the_same_function_as_the_call() -> None:
+    tool = ToolDef(name="t")
+    body = request_body(tool, {"x": 1}, "e", 2, "k", action="revert", output=None)
+    assert body == (
+        b'{"tool":"t","input":{"x":1},"output":null,"execution_id":"e","seq":2,'
+        b'"idempotency_key":"k","action":"revert"}'
+    )
+
+
+async def test_revert_reuses_the_calls_explicit_idempotency_key_and_headers(
+    host: AgentHost,
+) -> None:
+    tool = _revertible(host, "/revert-output", headers={"X-Api-Key": "k-9"})
+    output = await _revert(tool, idempotency_key="invoice:42")
+    assert output == {"undone": "invoice:42"}
+    assert host.calls[0]["headers"]["x-api-key"] == "k-9"
+
+
+async def test_revert_answered_reverted_true_returns_none(host: AgentHost) -> None:
+    assert await _revert(_revertible(host, "/revert-true")) is None
+
+
+async def test_revert_answered_reverted_false_is_a_tool_error(host: AgentHost) -> None:
+    with pytest.raises(ToolError) as caught:
+        await _revert(_revertible(host, "/revert-false"))
+    assert caught.value.name == "RevertFailed"
+
+
+async def test_revert_error_reply_is_the_tools_named_error(host: AgentHost) -> None:
+    with pytest.raises(ToolError) as caught:
+        await _revert(_revertible(host, "/revert-error"))
+    assert (caught.value.name, caught.value.message) == ("AlreadyShipped", "order 7 has shipped")
+
+
+@pytest.mark.parametrize("path", ["/revert-odd", "/shape", "/list"])
+async def test_revert_reply_of_the_wrong_shape_is_shape_error(host: AgentHost, path: str) -> None:
+    with pytest.raises(ToolResponseShapeError):
+        await _revert(_revertible(host, path))
+
+
+async def test_revert_non_2xx_and_non_json_are_typed(host: AgentHost) -> None:
+    with pytest.raises(ToolHTTPStatusError) as caught:
+        await _revert(_revertible(host, "/500"))
+    assert caught.value.status_code == 500
+    with pytest.raises(ToolResponseNotJSON):
+        await _revert(_revertible(host, "/text"))
+
+
+async def test_revert_with_wrong_secret_is_refused_by_the_host(host: AgentHost) -> None:
+    with pytest.raises(ToolHTTPStatusError) as caught:
+        await _revert(_revertible(host, "/revert-true"), secret="another-secret-0123456789")
+    assert caught.value.status_code == 401
+    assert host.rejected == ["SignatureMismatch"]
+
+
+async def test_revert_times_out_after_the_tools_timeout(host: AgentHost) -> None:
+    with pytest.raises(ToolTimeoutError):
+        await _revert(_revertible(host, "/slow", timeout_ms=150))
+
+
+async def test_revert_response_size_is_capped_like_a_call(host: AgentHost) -> None:
+    with pytest.raises(ToolResponseTooLarge):
+        await _revert(_revertible(host, "/big"), max_response_bytes=10_000)
+
+
+async def test_revert_connection_failure_names_the_revert_url() -> None:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    url = f"http://127.0.0.1:{port}/undo"
+    tool = ToolDef(name="t", url="http://127.0.0.1:9/x", revert_url=url, timeout_ms=2000)
+    with pytest.raises(ToolConnectionError) as caught:
+        await _revert(tool)
+    assert caught.value.url == url
+
+
+async def test_tool_without_revert_url_cannot_be_reverted(host: AgentHost) -> None:
+    with pytest.raises(ToolCallError, match="revert_url"):
+        await _revert(_tool(host, "/echo"))
+    assert host.calls == []
+
+
+async def test_revert_does_not_revalidate_the_recorded_arguments(host: AgentHost) -> None:
+    # The schema says city is a string; the recorded call is what was applied regardless.
+    await _revert(_revertible(host, "/revert-true"), args={"city": 42})
+    assert host.calls[0]["body"]["input"] == {"city": 42}
