@@ -1,0 +1,780 @@
+"""Execution events for watchers: an in-process bus, the history a watcher sees first, and SSE.
+
+``GET /v1/executions/{id}/events`` lets an operator page or an agent host watch one
+execution: its status, log lines, tool calls, approvals asked for and decided, and the
+outcome. Three pieces live here:
+
+- :class:`EventBus`, where the runtime publishes as things happen. Publishing never blocks
+  and never raises: each watcher has a bounded queue, and one that falls behind is sent a
+  final ``overflow`` event and dropped, so a slow watcher can never slow an execution.
+  The bus keeps the last few events of each recently active execution, so a watcher that
+  connects a moment late, or reconnects with ``Last-Event-ID``, still sees them.
+- :func:`history_events`, the picture of an execution derived from its stored record,
+  which is what a new watcher is sent first.
+- :func:`sse_stream`, the bytes of the Server-Sent Events response that joins the two.
+
+Event ids come from one bus-wide counter seeded from the clock, so they increase per
+execution *and* across service restarts: a ``Last-Event-ID`` from before a restart (or from
+before the bus forgot an idle execution) can never be mistaken for a recent one; the
+stream notices the gap and sends the full history instead.
+
+Event types and their data::
+
+    status              {status}
+    log                 {line}
+    tool_call           {seq, namespace, method, args, state, result?, error?, replayed?}
+    approval_requested  {approval_id, seq, namespace, method, args, descriptor}
+    approval_decided    {approval_id, decision, by, reason?}
+    completed           {status, result?, error?}   for every terminal or parked status
+    overflow            {message, dropped_from}     this watcher fell behind and is closed
+    error               {message}                   the stream cannot be served
+
+For the snapshot in :func:`sse_stream` to be exact, publish after the store write that the
+event describes has committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import math
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from codemode.records import ExecutionRecord, JournalEntry
+
+__all__ = [
+    "EVENT_TYPES",
+    "FINAL_STATUSES",
+    "PARKED_STATUSES",
+    "EventBus",
+    "ExecutionEvent",
+    "Subscription",
+    "SubscriptionClosed",
+    "completed_data",
+    "event_data",
+    "history_events",
+    "sse_stream",
+    "tool_call_data",
+]
+
+_log = logging.getLogger(__name__)
+
+EVENT_TYPES = frozenset(
+    {
+        "status",
+        "log",
+        "tool_call",
+        "approval_requested",
+        "approval_decided",
+        "completed",
+        "overflow",
+        "error",
+    }
+)
+PARKED_STATUSES = frozenset({"paused", "awaiting_tool"})
+"""Statuses an execution leaves again (after an approval or a client result): a watcher stays."""
+FINAL_STATUSES = frozenset({"completed", "error", "rejected", "rolled_back", "dead_letter"})
+"""Statuses nothing follows; the stream ends after their ``completed`` event.
+
+Any other status that is neither running nor parked also ends the stream: a watcher that
+leaves too early can reconnect, whereas one held open forever costs the server.
+"""
+
+MAX_EVENT_CHARS = 64 * 1024
+"""Largest JSON text of one event's data; bigger fields are cut to a preview (the full
+values stay in the execution record)."""
+_PREVIEW_CHARS = 2_000
+_MAX_DEPTH = 100
+_MAX_NODES = 200_000
+_BYTES_TAG = "$bytes"
+_FLOAT_TAG = "$float"
+_DICT_TAG = "$dict"
+_TAGS = frozenset({_BYTES_TAG, _FLOAT_TAG, _DICT_TAG})
+
+
+# --- the event and its data ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExecutionEvent:
+    """One thing that happened to an execution, as a watcher receives it.
+
+    ``id`` is 0 for events that are not on the bus (an ``error``, an ``overflow``, or a
+    history event not yet stamped); such events are sent without an SSE ``id:`` line so
+    they never move a client's ``Last-Event-ID``. ``data`` is expected to be JSON-ready
+    (see :func:`event_data`); :meth:`to_sse` copes if it is not.
+    """
+
+    execution_id: str
+    type: str
+    data: dict[str, Any]
+    id: int = 0
+
+    def to_sse(self) -> bytes:
+        """The event as one SSE message: ``id:``, ``event:``, one ``data:`` line, blank line."""
+        try:
+            body = _dumps(self.data).encode("utf-8")
+        except (TypeError, ValueError, UnicodeEncodeError, RecursionError):
+            body = _dumps(event_data(self.data)).encode("utf-8")
+        # A field value may not contain a line break; event names are ours, but be sure.
+        name = "".join(ch for ch in self.type if ch not in "\r\n") or "message"
+        head = f"id: {self.id}\n" if self.id > 0 else ""
+        return f"{head}event: {name}\n".encode("utf-8") + b"data: " + body + b"\n\n"
+
+
+def _dumps(value: Any) -> str:
+    # Compact and single-line: json escapes CR and LF inside strings, so ``data:`` is one line.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def event_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A JSON-ready copy of ``data`` that always serialises and fits :data:`MAX_EVENT_CHARS`.
+
+    Bytes become ``{"$bytes": base64}`` and non-finite floats ``{"$float": ...}``, as in the
+    execution record; lone surrogates become U+FFFD; objects with no JSON form become a
+    ``"<TypeName>"`` string; cycles become ``"[Circular]"``. Never raises.
+    """
+    walker = _Walk()
+    try:
+        safe = {walker.key(k): walker.value(v, 1) for k, v in data.items()}
+    except Exception as exc:  # a hostile Mapping; the event must still go out
+        safe = {"note": f"event data could not be read: {type(exc).__name__}"}
+    return _fit(safe)
+
+
+class _Walk:
+    """The lenient twin of :func:`codemode.records.encode_value`: same tags, never raises."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.path: set[int] = set()
+
+    def value(self, value: Any, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > _MAX_NODES:
+            return "[Truncated]"
+        if depth > _MAX_DEPTH:
+            return "[Too deep]"
+        if value is None or isinstance(value, (bool, int)):
+            return value
+        if isinstance(value, float):
+            if math.isfinite(value):
+                return value
+            return {_FLOAT_TAG: "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
+        if isinstance(value, str):
+            return _clean(value)
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            return {_BYTES_TAG: base64.b64encode(bytes(value)).decode("ascii")}
+        if isinstance(value, (Mapping, list, tuple, set, frozenset)):
+            marker = id(value)
+            if marker in self.path:
+                return "[Circular]"
+            self.path.add(marker)
+            try:
+                if isinstance(value, Mapping):
+                    out = {self.key(k): self.value(v, depth + 1) for k, v in value.items()}
+                    if len(out) == 1 and next(iter(out)) in _TAGS:
+                        return {_DICT_TAG: out}
+                    return out
+                return [self.value(item, depth + 1) for item in value]
+            finally:
+                self.path.discard(marker)
+        return f"<{type(value).__name__}>"
+
+    def key(self, key: Any) -> str:
+        if isinstance(key, str):
+            return _clean(key)
+        if isinstance(key, bool) or key is None:
+            return "true" if key is True else ("false" if key is False else "null")
+        if isinstance(key, (int, float)):
+            return repr(key)
+        return f"<{type(key).__name__}>"
+
+
+def _clean(text: str) -> str:
+    """``text`` as encodable UTF-8: surrogate pairs joined, lone surrogates replaced."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _fit(data: dict[str, Any]) -> dict[str, Any]:
+    text = _dumps(data)
+    if len(text) <= MAX_EVENT_CHARS:
+        return data
+    out = dict(data)
+    sizes = sorted(((len(_dumps(v)), k) for k, v in out.items()), reverse=True)
+    for size, key in sizes:
+        if size <= _PREVIEW_CHARS:
+            break
+        value = out[key]
+        if isinstance(value, str):
+            out[key] = f"{value[:_PREVIEW_CHARS]}... [truncated {len(value) - _PREVIEW_CHARS} chars]"
+        else:
+            out[key] = {
+                "truncated": True,
+                "chars": size,
+                "preview": _dumps(value)[:_PREVIEW_CHARS],
+            }
+        if len(_dumps(out)) <= MAX_EVENT_CHARS:
+            return out
+    return {"truncated": True, "chars": len(text)}
+
+
+def tool_call_data(entry: JournalEntry, *, replayed: bool | None = None) -> dict[str, Any]:
+    """The data of a ``tool_call`` event for ``entry``.
+
+    ``result`` is present once the call is ``applied`` (or ``reverted``) and ``error`` when the
+    call failed; ``replayed`` is set when a resumed run answered the call from the journal.
+    """
+    try:
+        args: Any = json.loads(entry.args)
+    except (TypeError, ValueError):
+        args = entry.args
+    data: dict[str, Any] = {
+        "seq": entry.seq,
+        "namespace": entry.namespace,
+        "method": entry.method,
+        "args": args,
+        "state": entry.state,
+    }
+    if entry.state in ("applied", "reverted"):
+        data["result"] = entry.result
+    if entry.error is not None:
+        data["error"] = entry.error
+    if replayed is not None:
+        data["replayed"] = replayed
+    return data
+
+
+def completed_data(record: ExecutionRecord) -> dict[str, Any]:
+    """The data of the ``completed`` event for the status ``record`` is in."""
+    data: dict[str, Any] = {"status": record.status}
+    if record.status == "completed":
+        data["result"] = record.result
+    if record.error is not None:
+        data["error"] = record.error
+    return data
+
+
+def history_events(record: ExecutionRecord) -> list[ExecutionEvent]:
+    """What a new watcher is sent first, from the stored record.
+
+    A ``status`` event, one ``tool_call`` per journal entry in order, and, once the
+    execution has stopped running (finished or parked), its log lines and a ``completed``
+    event. The events carry id 0: :func:`sse_stream` stamps them with the bus position the
+    snapshot corresponds to.
+    """
+    eid = record.id
+    events = [ExecutionEvent(eid, "status", event_data({"status": record.status}))]
+    for entry in sorted(record.journal, key=lambda e: e.seq):
+        events.append(ExecutionEvent(eid, "tool_call", event_data(tool_call_data(entry))))
+    if record.status != "running":
+        for line in record.logs:
+            events.append(ExecutionEvent(eid, "log", event_data({"line": line})))
+        events.append(ExecutionEvent(eid, "completed", event_data(completed_data(record))))
+    return events
+
+
+def _ends_stream(event: ExecutionEvent) -> bool:
+    if event.type != "completed":
+        return False
+    status = event.data.get("status")
+    return status != "running" and status not in PARKED_STATUSES
+
+
+# --- subscriptions ------------------------------------------------------------------------
+
+
+class SubscriptionClosed(Exception):
+    """The subscription was closed (by its owner or after an overflow) and is drained."""
+
+
+class Subscription:
+    """One watcher's view of one execution: buffered events first, then live ones.
+
+    Iterate with ``async for`` or call :meth:`next_event`; :meth:`close` when done. Made
+    by :meth:`EventBus.subscribe`, on the event loop that will read it.
+    """
+
+    def __init__(
+        self,
+        bus: EventBus,
+        execution_id: str,
+        backlog: Iterable[ExecutionEvent],
+        *,
+        watermark: int,
+        resumable: bool,
+        max_queue: int,
+    ) -> None:
+        self.execution_id = execution_id
+        self.watermark = watermark
+        """The bus position at subscription: backlog ids are <= it, live ids are > it."""
+        self.resumable = resumable
+        """True when the backlog holds every event after the ``after`` id asked for."""
+        self.overflowed = False
+        self._bus = bus
+        self._backlog: deque[ExecutionEvent] = deque(backlog)
+        self._live: deque[ExecutionEvent] = deque()
+        self._max_queue = max_queue
+        self._closed = False
+        self._lock = threading.Lock()
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.get_ident()
+        self._waiter: asyncio.Future[None] | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def take_backlog(self) -> list[ExecutionEvent]:
+        """The buffered events not yet read, removed from the subscription."""
+        with self._lock:
+            taken = list(self._backlog)
+            self._backlog.clear()
+        return taken
+
+    async def next_event(self, timeout: float | None = None) -> ExecutionEvent | None:
+        """The next event; None if ``timeout`` seconds pass first.
+
+        Raises :class:`SubscriptionClosed` once the subscription is closed and drained.
+        """
+        while True:
+            with self._lock:
+                if self._backlog:
+                    return self._backlog.popleft()
+                if self._live:
+                    return self._live.popleft()
+                if self._closed:
+                    raise SubscriptionClosed(self.execution_id)
+                waiter = self._loop.create_future()
+                self._waiter = waiter
+            try:
+                if timeout is None:
+                    await waiter
+                else:
+                    async with asyncio.timeout(timeout):
+                        await waiter
+            except TimeoutError:
+                return None
+            finally:
+                with self._lock:
+                    if self._waiter is waiter:
+                        self._waiter = None
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> ExecutionEvent:
+        try:
+            event = await self.next_event()
+        except SubscriptionClosed:
+            raise StopAsyncIteration from None
+        assert event is not None  # no timeout was given
+        return event
+
+    def close(self) -> None:
+        """Stop receiving; anything queued is discarded. Safe to call more than once."""
+        with self._lock:
+            self._closed = True
+            self._backlog.clear()
+            self._live.clear()
+            self._wake_locked()
+        self._bus._detach(self)
+
+    def _offer(self, event: ExecutionEvent) -> bool:
+        """Queue a live event (called by the bus, under its lock); False once closed."""
+        with self._lock:
+            if self._closed:
+                return False
+            if len(self._live) >= self._max_queue:
+                self.overflowed = True
+                self._closed = True
+                self._live.append(
+                    ExecutionEvent(
+                        self.execution_id,
+                        "overflow",
+                        {
+                            "message": (
+                                f"this watcher fell more than {self._max_queue} events behind "
+                                "and was disconnected; reconnect with Last-Event-ID to resume"
+                            ),
+                            "dropped_from": event.id,
+                        },
+                    )
+                )
+                self._wake_locked()
+                return False
+            self._live.append(event)
+            self._wake_locked()
+            return True
+
+    def _wake_locked(self) -> None:
+        waiter = self._waiter
+        if waiter is None or waiter.done():
+            return
+        if threading.get_ident() == self._thread:
+            waiter.set_result(None)
+            return
+        try:
+            self._loop.call_soon_threadsafe(_resolve, waiter)
+        except RuntimeError:  # the reader's loop is closed; nobody is left to wake
+            self._closed = True
+
+
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+# --- the bus ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Channel:
+    """The bus's state for one execution: recent events and current watchers."""
+
+    floor: int
+    """Bus position when the channel was made: events of this execution up to it are unknown."""
+    last_activity: float
+    events: deque[tuple[ExecutionEvent, int]] = field(default_factory=deque)
+    """Recent events with their cost in characters."""
+    cost: int = 0
+    dropped_up_to: int = 0
+    """Highest id dropped from ``events``; a resume from before it has a gap."""
+    subscribers: set[Subscription] = field(default_factory=set)
+
+
+class EventBus:
+    """In-process publish/subscribe of :class:`ExecutionEvent`, one channel per execution.
+
+    Thread-safe: the runtime may publish from a worker thread while watchers read on the
+    event loop. Memory is bounded: at most ``buffer_size`` events per execution, channels
+    idle for ``idle_s`` dropped, and at most ``max_executions`` buffers and ``max_buffer_chars``
+    of buffered data in total (least recently active executions forgotten first).
+    """
+
+    def __init__(
+        self,
+        *,
+        buffer_size: int = 200,
+        idle_s: float = 600.0,
+        max_executions: int = 10_000,
+        max_buffer_chars: int = 64 * 1024 * 1024,
+        subscriber_queue: int = 1_000,
+        first_id: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if buffer_size < 0 or subscriber_queue < 1 or max_executions < 1:
+            raise ValueError("buffer_size must be >= 0, subscriber_queue and max_executions >= 1")
+        self.buffer_size = buffer_size
+        self.idle_s = idle_s
+        self.max_executions = max_executions
+        self.max_buffer_chars = max_buffer_chars
+        self.subscriber_queue = subscriber_queue
+        self._clock = clock
+        # Microseconds since the epoch: ids keep increasing across restarts of the service.
+        self._counter = int(time.time() * 1_000_000) if first_id is None else first_id - 1
+        self._channels: OrderedDict[str, _Channel] = OrderedDict()
+        self._cost = 0
+        self._lock = threading.Lock()
+
+    @property
+    def last_id(self) -> int:
+        """The id of the most recent event published to any execution."""
+        return self._counter
+
+    def publish(self, execution_id: str, type: str, data: Mapping[str, Any]) -> ExecutionEvent | None:
+        """Record and fan out one event. Never blocks on watchers, never raises.
+
+        Returns the event as sent, or None if it could not be published (logged).
+        """
+        try:
+            safe = event_data(data)
+            cost = len(_dumps(safe)) + len(type) + 64
+            with self._lock:
+                self._counter += 1
+                event = ExecutionEvent(execution_id, type, safe, self._counter)
+                now = self._clock()
+                self._sweep_locked(now)
+                channel = self._channel_locked(execution_id, now)
+                channel.last_activity = now
+                self._channels.move_to_end(execution_id)
+                if self.buffer_size > 0:
+                    if len(channel.events) >= self.buffer_size:
+                        self._drop_oldest_locked(channel)
+                    channel.events.append((event, cost))
+                    channel.cost += cost
+                    self._cost += cost
+                else:
+                    channel.dropped_up_to = event.id
+                for subscriber in list(channel.subscribers):
+                    if not subscriber._offer(event):
+                        channel.subscribers.discard(subscriber)
+                self._bound_locked()
+            return event
+        except Exception:
+            _log.exception("could not publish a %s event for execution %s", type, execution_id)
+            return None
+
+    def subscribe(self, execution_id: str, *, after: int | None = None) -> Subscription:
+        """Watch ``execution_id``: buffered events first, then everything published later.
+
+        With ``after`` (a ``Last-Event-ID``), the backlog is the buffered events newer than
+        it and ``resumable`` says whether that is all of them; otherwise the backlog is the
+        whole buffer. Must be called on the event loop that will read the subscription.
+        """
+        with self._lock:
+            now = self._clock()
+            self._sweep_locked(now)
+            known = self._channels.get(execution_id)
+            resumable = (
+                after is not None
+                and known is not None
+                and known.floor <= after <= self._counter
+                and after >= known.dropped_up_to
+            ) or (after is not None and after == self._counter)
+            channel = known or self._channel_locked(execution_id, now)
+            since = after if resumable and after is not None else 0
+            backlog = [event for event, _ in channel.events if event.id > since]
+            subscription = Subscription(
+                self,
+                execution_id,
+                backlog,
+                watermark=self._counter,
+                resumable=resumable,
+                max_queue=self.subscriber_queue,
+            )
+            channel.subscribers.add(subscription)
+            return subscription
+
+    def buffered(self, execution_id: str) -> list[ExecutionEvent]:
+        """The events currently kept for ``execution_id``, oldest first."""
+        with self._lock:
+            channel = self._channels.get(execution_id)
+            return [] if channel is None else [event for event, _ in channel.events]
+
+    def watcher_count(self, execution_id: str) -> int:
+        with self._lock:
+            channel = self._channels.get(execution_id)
+            return 0 if channel is None else len(channel.subscribers)
+
+    def _detach(self, subscription: Subscription) -> None:
+        with self._lock:
+            channel = self._channels.get(subscription.execution_id)
+            if channel is None:
+                return
+            channel.subscribers.discard(subscription)
+            if not channel.subscribers and not channel.events:
+                del self._channels[subscription.execution_id]
+
+    def _channel_locked(self, execution_id: str, now: float) -> _Channel:
+        channel = self._channels.get(execution_id)
+        if channel is None:
+            channel = _Channel(floor=self._counter, last_activity=now)
+            self._channels[execution_id] = channel
+        return channel
+
+    def _drop_oldest_locked(self, channel: _Channel) -> None:
+        event, cost = channel.events.popleft()
+        channel.dropped_up_to = event.id
+        channel.cost -= cost
+        self._cost -= cost
+
+    def _clear_locked(self, channel: _Channel) -> None:
+        if channel.events:
+            channel.dropped_up_to = channel.events[-1][0].id
+        channel.events.clear()
+        self._cost -= channel.cost
+        channel.cost = 0
+
+    def _sweep_locked(self, now: float) -> None:
+        """Forget executions idle for ``idle_s``; the channels are ordered by last activity."""
+        for _ in range(len(self._channels)):
+            execution_id, channel = next(iter(self._channels.items()))
+            if now - channel.last_activity < self.idle_s:
+                return
+            self._clear_locked(channel)
+            if channel.subscribers:
+                # Still watched (say, a parked execution): keep the channel, not its events.
+                channel.last_activity = now
+                self._channels.move_to_end(execution_id)
+            else:
+                del self._channels[execution_id]
+
+    def _bound_locked(self) -> None:
+        """Forget the least recently active buffers until the totals are within bounds."""
+        for _ in range(len(self._channels)):
+            if self._cost <= self.max_buffer_chars and len(self._channels) <= self.max_executions:
+                return
+            execution_id, channel = next(iter(self._channels.items()))
+            self._clear_locked(channel)
+            if channel.subscribers:
+                self._channels.move_to_end(execution_id)
+            else:
+                del self._channels[execution_id]
+
+
+# --- the SSE response ---------------------------------------------------------------------
+
+_PING = b": ping\n\n"
+
+
+def _parse_last_event_id(value: int | str | None) -> int | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    text = value.strip()
+    # Clients echo back what we sent, which is always a plain decimal; anything else is noise.
+    if text.isdecimal() and len(text) <= 30:
+        return int(text)
+    return None
+
+
+class _Sent:
+    """What a stream has sent, so an event the snapshot already showed is not sent twice.
+
+    Only the overlap right after the snapshot matters: a tool call in the state the
+    snapshot showed, or the same status or ``completed`` again with nothing in between.
+    A real repeat (a second pause after an approval) always has other events between.
+    """
+
+    def __init__(self) -> None:
+        self.last_id = 0
+        self.status: Any = None
+        self.completed_for: Any = None
+        self.snapshot_calls: set[tuple[Any, Any]] = set()
+
+    def admit(self, event: ExecutionEvent) -> bool:
+        """Record ``event`` as sent and say True, or say False if it would repeat itself."""
+        if 0 < event.id <= self.last_id:
+            return False
+        data = event.data
+        if event.type == "status" and data.get("status") == self.status:
+            return False
+        if event.type == "completed" and data.get("status") == self.completed_for:
+            return False
+        if (
+            event.type == "tool_call"
+            and not data.get("replayed")
+            and (data.get("seq"), data.get("state")) in self.snapshot_calls
+        ):
+            return False
+        self.note(event)
+        return True
+
+    def note(self, event: ExecutionEvent) -> None:
+        """Record ``event`` as sent."""
+        data = event.data
+        if event.type == "status":
+            if data.get("status") != self.status:
+                self.completed_for = None
+            self.status = data.get("status")
+        elif event.type == "completed":
+            self.status = self.completed_for = data.get("status")
+        else:
+            self.completed_for = None
+        self.last_id = max(self.last_id, event.id)
+
+
+def _error_event(execution_id: str, message: str) -> ExecutionEvent:
+    return ExecutionEvent(execution_id, "error", {"message": _clean(message)})
+
+
+async def sse_stream(
+    bus: EventBus,
+    execution_id: str,
+    load_record: Callable[[str], Awaitable[ExecutionRecord | None]],
+    *,
+    last_event_id: int | str | None = None,
+    heartbeat_s: float = 15.0,
+) -> AsyncGenerator[bytes, None]:
+    """The body of ``GET /v1/executions/{id}/events`` (media type ``text/event-stream``).
+
+    Subscribes first, then loads the record, so nothing published in between is missed.
+    A new watcher gets the record's history (stamped with the bus position it reflects),
+    plus buffered events the record does not show (approvals; log lines while running),
+    then live events. A watcher resuming with ``Last-Event-ID`` gets only the buffered
+    events after it when the buffer still covers the gap, else the full history again.
+    Sends ``: ping`` every ``heartbeat_s`` of silence and ends after a ``completed`` event
+    for a final status, after an ``overflow``, or after an ``error`` (unknown execution).
+    """
+    after = _parse_last_event_id(last_event_id)
+    subscription = bus.subscribe(execution_id, after=after)
+    try:
+        try:
+            record = await load_record(execution_id)
+        except Exception as exc:
+            _log.exception("could not load execution %s for its event stream", execution_id)
+            yield _error_event(
+                execution_id, f"could not load execution {execution_id}: {type(exc).__name__}"
+            ).to_sse()
+            return
+        if record is None:
+            yield _error_event(execution_id, f"execution {execution_id} not found").to_sse()
+            return
+
+        sent = _Sent()
+        for event in _opening(record, subscription, sent):
+            yield event.to_sse()
+            if _ends_stream(event):
+                return
+        while True:
+            try:
+                live = await subscription.next_event(timeout=heartbeat_s)
+            except SubscriptionClosed:
+                return
+            if live is None:
+                yield _PING
+                continue
+            if not sent.admit(live):
+                continue
+            yield live.to_sse()
+            if _ends_stream(live) or live.type == "overflow":
+                return
+    finally:
+        subscription.close()
+
+
+def _opening(
+    record: ExecutionRecord, subscription: Subscription, sent: _Sent
+) -> list[ExecutionEvent]:
+    """The events a stream sends before it starts waiting for live ones."""
+    mark = subscription.watermark
+    backlog = subscription.take_backlog()
+    out: list[ExecutionEvent] = []
+    if subscription.resumable:
+        out.extend(event for event in backlog if sent.admit(event))
+        if record.status != "running" and record.status not in PARKED_STATUSES:
+            if not any(_ends_stream(event) for event in out):
+                final = ExecutionEvent(record.id, "completed", event_data(completed_data(record)))
+                out.append(replace(final, id=max(mark, sent.last_id)))
+        return out
+
+    history = history_events(record)
+    closing = history.pop() if history and history[-1].type == "completed" else None
+    # The record already reflects tool calls and status changes published before the
+    # subscription; approvals are not in it at all, and log lines only once it stopped.
+    extras = [
+        event
+        for event in backlog
+        if event.type in ("approval_requested", "approval_decided")
+        or (event.type == "log" and record.status == "running")
+    ]
+    for event in [*history, *extras, *([closing] if closing else [])]:
+        stamped = replace(event, id=mark)
+        if stamped.type == "tool_call":
+            sent.snapshot_calls.add((stamped.data.get("seq"), stamped.data.get("state")))
+        sent.note(stamped)
+        out.append(stamped)
+    return out

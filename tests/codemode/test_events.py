@@ -1,0 +1,611 @@
+"""Execution events: the bus (order, fan-out, overflow, ring buffer), history, and the SSE stream."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI, Request
+from fastapi.responses import StreamingResponse
+
+from codemode.events import (
+    MAX_EVENT_CHARS,
+    EventBus,
+    ExecutionEvent,
+    Subscription,
+    SubscriptionClosed,
+    event_data,
+    history_events,
+    sse_stream,
+)
+from codemode.records import ExecutionRecord, JournalEntry
+
+EID = "exec_1"
+WAIT = 2.0  # seconds: any single await in these tests should finish far sooner
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def parse_sse(raw: bytes) -> tuple[list[dict[str, Any]], int]:
+    """A deliberately small SSE reader: (messages as {id?, event, data}, number of comments)."""
+    messages: list[dict[str, Any]] = []
+    comments = 0
+    text = raw.decode("utf-8")
+    assert text == "" or text.endswith("\n\n"), "every message ends with a blank line"
+    for block in text.split("\n\n")[:-1]:
+        message: dict[str, Any] = {}
+        data_lines: list[str] = []
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                comments += 1
+                continue
+            name, _, value = line.partition(": ")
+            if name == "data":
+                data_lines.append(value)
+            else:
+                assert name in ("id", "event"), f"unexpected field {name!r}"
+                message[name] = value
+        if data_lines:
+            assert len(data_lines) == 1, "data is one JSON line"
+            message["data"] = json.loads(data_lines[0])
+            messages.append(message)
+    return messages, comments
+
+
+def record(
+    status: str = "running",
+    *,
+    journal: list[JournalEntry] | None = None,
+    logs: list[str] | None = None,
+    result: Any = None,
+    error: dict[str, Any] | None = None,
+) -> ExecutionRecord:
+    return ExecutionRecord(
+        id=EID,
+        workspace="default",
+        code="print('hi')",
+        status=status,
+        journal=journal or [],
+        logs=logs or [],
+        result=result,
+        error=error,
+    )
+
+
+def entry(seq: int, state: str = "applied", result: Any = None, **kw: Any) -> JournalEntry:
+    return JournalEntry(
+        execution_id=EID,
+        seq=seq,
+        namespace="tools",
+        method=kw.pop("method", "charge"),
+        args=kw.pop("args", '{"amount":5}'),
+        state=state,
+        result=result,
+        **kw,
+    )
+
+
+def loader(
+    value: ExecutionRecord | None,
+) -> tuple[Callable[[str], Awaitable[ExecutionRecord | None]], asyncio.Event]:
+    """A load_record that also says when it was called (the stream has subscribed by then)."""
+    called = asyncio.Event()
+
+    async def load(execution_id: str) -> ExecutionRecord | None:
+        called.set()
+        return value if value is not None and value.id == execution_id else None
+
+    return load, called
+
+
+async def read_all(stream: AsyncIterator[bytes]) -> bytes:
+    async def drain() -> bytes:
+        return b"".join([chunk async for chunk in stream])
+
+    return await asyncio.wait_for(drain(), WAIT)
+
+
+async def next_of(subscription: Subscription) -> ExecutionEvent:
+    return await asyncio.wait_for(subscription.__anext__(), WAIT)
+
+
+def kinds(messages: list[dict[str, Any]]) -> list[str]:
+    return [m["event"] for m in messages]
+
+
+# --- the bus ------------------------------------------------------------------------------
+
+
+async def test_subscriber_receives_events_in_publish_order_with_increasing_ids() -> None:
+    bus = EventBus(first_id=1)
+    subscription = bus.subscribe(EID)
+    for n in range(5):
+        bus.publish(EID, "log", {"line": f"line {n}"})
+    received = [await next_of(subscription) for _ in range(5)]
+    assert [e.data["line"] for e in received] == [f"line {n}" for n in range(5)]
+    assert [e.id for e in received] == [1, 2, 3, 4, 5]
+    assert all(e.execution_id == EID and e.type == "log" for e in received)
+
+
+async def test_subscriber_sees_only_its_own_execution() -> None:
+    bus = EventBus()
+    subscription = bus.subscribe(EID)
+    bus.publish("exec_other", "log", {"line": "not for you"})
+    bus.publish(EID, "log", {"line": "for you"})
+    assert (await next_of(subscription)).data == {"line": "for you"}
+
+
+async def test_two_subscribers_each_receive_every_event() -> None:
+    bus = EventBus()
+    first, second = bus.subscribe(EID), bus.subscribe(EID)
+    bus.publish(EID, "status", {"status": "running"})
+    bus.publish(EID, "log", {"line": "x"})
+    for subscription in (first, second):
+        assert [(await next_of(subscription)).type for _ in range(2)] == ["status", "log"]
+
+
+async def test_overflow_closes_only_the_slow_subscriber_and_never_the_publisher() -> None:
+    bus = EventBus(subscriber_queue=3)
+    slow, fast = bus.subscribe(EID), bus.subscribe(EID)
+    seen_by_fast: list[int] = []
+    for n in range(6):
+        event = bus.publish(EID, "log", {"line": str(n)})
+        assert event is not None
+        seen_by_fast.append((await next_of(fast)).id)
+    assert bus.watcher_count(EID) == 1
+    slow_events = [e async for e in slow]
+    assert [e.type for e in slow_events] == ["log", "log", "log", "overflow"]
+    assert slow_events[-1].id == 0, "overflow carries no id, so Last-Event-ID stays on the last real one"
+    assert slow_events[-1].data["dropped_from"] == slow_events[2].id + 1
+    assert slow.overflowed and slow.closed
+    assert not fast.closed and len(seen_by_fast) == 6
+
+
+async def test_close_ends_iteration_and_detaches() -> None:
+    bus = EventBus()
+    subscription = bus.subscribe(EID)
+    bus.publish(EID, "log", {"line": "dropped on close"})
+    subscription.close()
+    subscription.close()
+    assert [e async for e in subscription] == []
+    assert bus.watcher_count(EID) == 0
+    with pytest.raises(SubscriptionClosed):
+        await subscription.next_event()
+
+
+async def test_close_wakes_a_waiting_reader() -> None:
+    bus = EventBus()
+    subscription = bus.subscribe(EID)
+    reader = asyncio.create_task(subscription.next_event())
+    await asyncio.sleep(0)
+    subscription.close()
+    with pytest.raises(SubscriptionClosed):
+        await asyncio.wait_for(reader, WAIT)
+
+
+async def test_next_event_returns_none_when_the_timeout_passes_first() -> None:
+    bus = EventBus()
+    subscription = bus.subscribe(EID)
+    assert await subscription.next_event(timeout=0.01) is None
+    bus.publish(EID, "log", {"line": "after the timeout"})
+    assert (await next_of(subscription)).data["line"] == "after the timeout"
+
+
+async def test_publish_from_another_thread_wakes_the_reader() -> None:
+    bus = EventBus()
+    subscription = bus.subscribe(EID)
+    reader = asyncio.create_task(subscription.next_event())
+    await asyncio.sleep(0)
+    worker = threading.Thread(target=bus.publish, args=(EID, "log", {"line": "from a thread"}))
+    worker.start()
+    event = await asyncio.wait_for(reader, WAIT)
+    worker.join()
+    assert event is not None and event.data["line"] == "from a thread"
+
+
+async def test_late_subscriber_gets_buffered_events_first() -> None:
+    bus = EventBus()
+    bus.publish(EID, "status", {"status": "running"})
+    bus.publish(EID, "log", {"line": "early"})
+    subscription = bus.subscribe(EID)
+    bus.publish(EID, "log", {"line": "late"})
+    received = [await next_of(subscription) for _ in range(3)]
+    assert [e.data for e in received] == [{"status": "running"}, {"line": "early"}, {"line": "late"}]
+    assert subscription.watermark == received[1].id
+
+
+async def test_subscribe_after_last_event_id_replays_only_newer_buffered_events() -> None:
+    bus = EventBus()
+    ids = [event.id for n in range(5) if (event := bus.publish(EID, "log", {"line": str(n)}))]
+    subscription = bus.subscribe(EID, after=ids[2])
+    assert subscription.resumable
+    assert [e.id for e in subscription.take_backlog()] == ids[3:]
+
+
+async def test_ring_buffer_keeps_the_last_events_and_knows_a_resume_from_before_them_has_a_gap() -> None:
+    bus = EventBus(buffer_size=200)
+    ids = [event.id for n in range(250) if (event := bus.publish(EID, "log", {"line": str(n)}))]
+    assert [e.id for e in bus.buffered(EID)] == ids[50:]
+    assert bus.subscribe(EID, after=ids[49]).resumable
+    assert not bus.subscribe(EID, after=ids[10]).resumable
+
+
+async def test_resume_from_an_id_the_bus_never_issued_is_not_resumable() -> None:
+    bus = EventBus()
+    bus.publish(EID, "log", {"line": "x"})
+    assert not bus.subscribe(EID, after=bus.last_id + 1000).resumable
+    assert not bus.subscribe(EID, after=1).resumable, "an id from before this bus started"
+
+
+async def test_idle_execution_buffers_are_dropped_after_the_idle_time() -> None:
+    now = [0.0]
+    bus = EventBus(idle_s=600.0, clock=lambda: now[0])
+    bus.publish(EID, "log", {"line": "old"})
+    now[0] = 599.0
+    bus.publish("exec_busy", "log", {"line": "keeps the bus awake"})
+    assert len(bus.buffered(EID)) == 1
+    now[0] = 601.0
+    bus.publish("exec_busy", "log", {"line": "sweeps"})
+    assert bus.buffered(EID) == []
+    assert bus.buffered("exec_busy") != []
+
+
+async def test_total_buffered_executions_are_bounded_least_recently_active_first() -> None:
+    bus = EventBus(max_executions=3)
+    for n in range(5):
+        bus.publish(f"exec_{n}", "log", {"line": str(n)})
+    kept = [n for n in range(5) if bus.buffered(f"exec_{n}")]
+    assert kept == [2, 3, 4]
+
+
+async def test_total_buffered_characters_are_bounded() -> None:
+    bus = EventBus(max_buffer_chars=20_000)
+    for n in range(10):
+        bus.publish(f"exec_{n}", "log", {"line": "x" * 5_000})
+    kept = [n for n in range(10) if bus.buffered(f"exec_{n}")]
+    assert kept == [7, 8, 9]
+
+
+async def test_publish_never_raises_on_unserialisable_data() -> None:
+    bus = EventBus()
+    cyclic: dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    event = bus.publish(EID, "tool_call", {"args": cyclic, "obj": object(), "s": {1, 2}})
+    assert event is not None
+    assert event.data == {"args": {"self": "[Circular]"}, "obj": "<object>", "s": [1, 2]}
+
+
+# --- event data ---------------------------------------------------------------------------
+
+
+def test_event_data_tags_bytes_and_replaces_lone_surrogates() -> None:
+    data = event_data({"result": b"\x00\xff", "line": "bad \udc80 ok \ud83d\ude00", "nan": float("nan")})
+    assert data == {
+        "result": {"$bytes": "AP8="},
+        "line": "bad \ufffd ok \U0001f600",
+        "nan": {"$float": "nan"},
+    }
+    json.dumps(data).encode("utf-8")
+
+
+def test_event_data_cuts_oversized_fields_to_a_preview() -> None:
+    data = event_data({"seq": 1, "result": "y" * (MAX_EVENT_CHARS * 2)})
+    assert data["seq"] == 1
+    assert data["result"].endswith(f"[truncated {MAX_EVENT_CHARS * 2 - 2_000} chars]")
+    assert len(json.dumps(data)) <= MAX_EVENT_CHARS
+
+
+def test_to_sse_survives_data_that_was_never_made_safe() -> None:
+    event = ExecutionEvent(EID, "log", {"line": "lone \udfff", "raw": b"hi"}, id=7)
+    messages, _ = parse_sse(event.to_sse())
+    assert messages == [{"id": "7", "event": "log", "data": {"line": "lone \ufffd", "raw": {"$bytes": "aGk="}}}]
+
+
+def test_sse_format_is_id_event_and_one_data_line_then_a_blank_line() -> None:
+    event = ExecutionEvent(EID, "log", {"line": "two\nlines"}, id=42)
+    assert event.to_sse() == b'id: 42\nevent: log\ndata: {"line":"two\\nlines"}\n\n'
+    assert ExecutionEvent(EID, "error", {"message": "m"}).to_sse().startswith(b"event: error\n")
+
+
+# --- history ------------------------------------------------------------------------------
+
+
+def test_history_of_a_finished_execution_is_status_calls_logs_and_completed() -> None:
+    done = record(
+        "completed",
+        journal=[entry(1, result=b"\x01"), entry(0, result={"ok": True})],
+        logs=["one", "two"],
+        result={"total": 3},
+    )
+    events = history_events(done)
+    assert [e.type for e in events] == ["status", "tool_call", "tool_call", "log", "log", "completed"]
+    assert events[1].data == {
+        "seq": 0, "namespace": "tools", "method": "charge", "args": {"amount": 5},
+        "state": "applied", "result": {"ok": True},
+    }
+    assert events[2].data["result"] == {"$bytes": "AQ=="}
+    assert events[-1].data == {"status": "completed", "result": {"total": 3}}
+    assert all(e.id == 0 for e in events)
+
+
+def test_history_of_a_running_execution_has_no_logs_or_completed() -> None:
+    events = history_events(record("running", journal=[entry(0, "executing")], logs=["partial"]))
+    assert [e.type for e in events] == ["status", "tool_call"]
+    assert "result" not in events[1].data
+
+
+def test_history_reports_a_failed_call_and_a_failed_execution() -> None:
+    failed = record(
+        "error",
+        journal=[entry(0, "error", error={"name": "ToolError", "message": "no"})],
+        error={"name": "Error", "message": "boom"},
+    )
+    events = history_events(failed)
+    assert events[1].data["error"] == {"name": "ToolError", "message": "no"}
+    assert events[-1].data == {"status": "error", "error": {"name": "Error", "message": "boom"}}
+
+
+# --- the SSE stream -----------------------------------------------------------------------
+
+
+async def test_stream_of_a_finished_execution_sends_its_history_then_ends() -> None:
+    bus = EventBus(first_id=100)
+    load, _ = loader(record("completed", journal=[entry(0)], logs=["hi"], result=1))
+    messages, _ = parse_sse(await read_all(sse_stream(bus, EID, load)))
+    assert kinds(messages) == ["status", "tool_call", "log", "completed"]
+    assert messages[-1]["data"] == {"status": "completed", "result": 1}
+    assert bus.watcher_count(EID) == 0, "the stream unsubscribes when it ends"
+
+
+async def test_stream_of_an_unknown_execution_sends_one_error_and_ends() -> None:
+    load, _ = loader(None)
+    messages, _ = parse_sse(await read_all(sse_stream(EventBus(), "exec_nope", load)))
+    assert messages == [{"event": "error", "data": {"message": "execution exec_nope not found"}}]
+
+
+async def test_stream_reports_a_failing_loader_as_an_error_event() -> None:
+    async def broken(execution_id: str) -> ExecutionRecord | None:
+        raise OSError("disk gone")
+
+    messages, _ = parse_sse(await read_all(sse_stream(EventBus(), EID, broken)))
+    assert kinds(messages) == ["error"]
+    assert "could not load execution exec_1" in messages[0]["data"]["message"]
+
+
+async def test_live_stream_receives_tool_calls_and_completed_published_after_it_subscribed() -> None:
+    bus = EventBus(first_id=1)
+    load, subscribed = loader(record("running"))
+    reader = asyncio.create_task(read_all(sse_stream(bus, EID, load)))
+    await asyncio.wait_for(subscribed.wait(), WAIT)
+    running = entry(0, "executing")
+    bus.publish(EID, "tool_call", {"seq": 0, "namespace": "tools", "method": "charge",
+                                   "args": {"amount": 5}, "state": running.state})
+    bus.publish(EID, "log", {"line": "charged"})
+    bus.publish(EID, "tool_call", {"seq": 0, "namespace": "tools", "method": "charge",
+                                   "args": {"amount": 5}, "state": "applied", "result": b"ok"})
+    bus.publish(EID, "completed", {"status": "completed", "result": "done"})
+    bus.publish(EID, "log", {"line": "never sent: the stream has ended"})
+    messages, _ = parse_sse(await reader)
+    assert kinds(messages) == ["status", "tool_call", "log", "tool_call", "completed"]
+    assert messages[0]["data"] == {"status": "running"}
+    assert messages[3]["data"]["result"] == {"$bytes": "b2s="}
+    assert [m["id"] for m in messages[1:]] == ["1", "2", "3", "4"]
+
+
+async def test_paused_completed_keeps_the_stream_open_until_the_final_status() -> None:
+    bus = EventBus(first_id=1)
+    load, subscribed = loader(record("running"))
+    chunks: list[bytes] = []
+
+    async def consume() -> None:
+        async for chunk in sse_stream(bus, EID, load, heartbeat_s=5.0):
+            chunks.append(chunk)
+
+    reader = asyncio.create_task(consume())
+    await asyncio.wait_for(subscribed.wait(), WAIT)
+    bus.publish(EID, "approval_requested", {"approval_id": "apr_1", "seq": 0, "namespace": "tools",
+                                            "method": "charge", "args": {}, "descriptor": {}})
+    bus.publish(EID, "completed", {"status": "paused"})
+    await asyncio.sleep(0.05)
+    assert not reader.done(), "a paused execution may continue after an approval"
+    bus.publish(EID, "approval_decided", {"approval_id": "apr_1", "decision": "approve", "by": "ops"})
+    bus.publish(EID, "status", {"status": "running"})
+    bus.publish(EID, "completed", {"status": "completed", "result": None})
+    await asyncio.wait_for(reader, WAIT)
+    messages, _ = parse_sse(b"".join(chunks))
+    assert kinds(messages) == [
+        "status", "approval_requested", "completed", "approval_decided", "status", "completed",
+    ]
+
+
+async def test_a_second_pause_after_an_approval_is_not_mistaken_for_a_repeat() -> None:
+    bus = EventBus()
+    load, subscribed = loader(record("paused", journal=[entry(0, "pending")]))
+    chunks: list[bytes] = []
+
+    async def consume() -> None:
+        async for chunk in sse_stream(bus, EID, load):
+            chunks.append(chunk)
+
+    reader = asyncio.create_task(consume())
+    await asyncio.wait_for(subscribed.wait(), WAIT)
+    bus.publish(EID, "completed", {"status": "paused"})  # the snapshot already said so
+    bus.publish(EID, "tool_call", {"seq": 0, "state": "applied", "result": 1})
+    bus.publish(EID, "tool_call", {"seq": 1, "state": "pending"})
+    bus.publish(EID, "completed", {"status": "paused"})
+    bus.publish(EID, "completed", {"status": "rejected"})
+    await asyncio.wait_for(reader, WAIT)
+    messages, _ = parse_sse(b"".join(chunks))
+    assert kinds(messages) == ["status", "tool_call", "completed", "tool_call", "tool_call",
+                               "completed", "completed"]
+    assert [m["data"]["status"] for m in messages if m["event"] == "completed"] == [
+        "paused", "paused", "rejected"]
+
+
+async def test_events_published_while_the_record_loads_are_not_missed() -> None:
+    bus = EventBus()
+
+    async def load_while_the_runtime_moves_on(execution_id: str) -> ExecutionRecord | None:
+        # The read saw a running execution; meanwhile the runtime published two more events.
+        bus.publish(EID, "tool_call", {"seq": 0, "state": "applied", "result": 1})
+        bus.publish(EID, "completed", {"status": "completed", "result": 1})
+        return record("running")
+
+    messages, _ = parse_sse(await read_all(sse_stream(bus, EID, load_while_the_runtime_moves_on)))
+    assert kinds(messages) == ["status", "tool_call", "completed"]
+
+
+async def test_snapshot_and_live_overlap_is_not_sent_twice() -> None:
+    bus = EventBus()
+    # The record already shows the applied call and the pause; the same facts then arrive live.
+    load, subscribed = loader(record("paused", journal=[entry(0, "applied", result=1)]))
+    reader = asyncio.create_task(read_all(sse_stream(bus, EID, load)))
+    await asyncio.wait_for(subscribed.wait(), WAIT)
+    bus.publish(EID, "tool_call", {"seq": 0, "state": "applied", "result": 1})
+    bus.publish(EID, "status", {"status": "paused"})
+    bus.publish(EID, "completed", {"status": "paused"})
+    bus.publish(EID, "tool_call", {"seq": 0, "state": "applied", "result": 1, "replayed": True})
+    bus.publish(EID, "completed", {"status": "completed", "result": 2})
+    messages, _ = parse_sse(await reader)
+    assert kinds(messages) == ["status", "tool_call", "completed", "tool_call", "completed"]
+    assert messages[3]["data"]["replayed"] is True
+
+
+async def test_new_watcher_of_a_running_execution_gets_buffered_logs_and_approvals() -> None:
+    bus = EventBus()
+    bus.publish(EID, "tool_call", {"seq": 0, "state": "executing"})  # the record shows it
+    bus.publish(EID, "log", {"line": "before the watcher came"})
+    load, _ = loader(record("running", journal=[entry(0, "applied", result=1)]))
+    stream = sse_stream(bus, EID, load)
+    opening = [await asyncio.wait_for(stream.__anext__(), WAIT) for _ in range(3)]
+    await stream.aclose()
+    messages, _ = parse_sse(b"".join(opening))
+    assert kinds(messages) == ["status", "tool_call", "log"]
+    assert messages[1]["data"]["state"] == "applied", "stale buffered call states are not replayed"
+    assert {m["id"] for m in messages} == {str(bus.last_id)}, "the snapshot is stamped with its bus position"
+    assert bus.watcher_count(EID) == 0
+
+
+async def test_reconnect_with_last_event_id_resumes_from_the_buffer_without_history() -> None:
+    bus = EventBus()
+    first = bus.publish(EID, "log", {"line": "seen"})
+    bus.publish(EID, "log", {"line": "missed"})
+    bus.publish(EID, "completed", {"status": "completed", "result": 1})
+    assert first is not None
+    load, _ = loader(record("completed", logs=["seen", "missed"], result=1))
+    messages, _ = parse_sse(await read_all(sse_stream(bus, EID, load, last_event_id=str(first.id))))
+    assert kinds(messages) == ["log", "completed"]
+    assert messages[0]["data"] == {"line": "missed"}
+    assert int(messages[0]["id"]) > first.id
+
+
+async def test_reconnect_after_the_end_gets_the_final_outcome_again() -> None:
+    bus = EventBus()
+    bus.publish(EID, "completed", {"status": "completed", "result": 1})
+    load, _ = loader(record("completed", result=1))
+    messages, _ = parse_sse(await read_all(sse_stream(bus, EID, load, last_event_id=bus.last_id)))
+    assert kinds(messages) == ["completed"]
+
+
+async def test_reconnect_with_an_id_the_buffer_no_longer_covers_gets_the_full_history() -> None:
+    bus = EventBus(buffer_size=2)
+    first = bus.publish(EID, "log", {"line": "a"})
+    for line in "bcd":
+        bus.publish(EID, "log", {"line": line})
+    assert first is not None
+    load, _ = loader(record("completed", logs=list("abcd"), result=None))
+    messages, _ = parse_sse(await read_all(sse_stream(bus, EID, load, last_event_id=first.id)))
+    assert kinds(messages) == ["status", "log", "log", "log", "log", "completed"]
+
+
+@pytest.mark.parametrize("junk", ["", "abc", "-5", "1e9", "٣"])
+async def test_malformed_last_event_id_is_ignored(junk: str) -> None:
+    load, _ = loader(record("completed", result=None))
+    messages, _ = parse_sse(await read_all(sse_stream(EventBus(), EID, load, last_event_id=junk)))
+    assert kinds(messages) == ["status", "completed"]
+
+
+async def test_heartbeat_comment_is_sent_while_nothing_happens() -> None:
+    bus = EventBus()
+    load, _ = loader(record("running"))
+    stream = sse_stream(bus, EID, load, heartbeat_s=0.01)
+    chunks = [await asyncio.wait_for(stream.__anext__(), WAIT) for _ in range(3)]
+    await stream.aclose()
+    assert chunks[1:] == [b": ping\n\n", b": ping\n\n"]
+    messages, comments = parse_sse(b"".join(chunks))
+    assert kinds(messages) == ["status"] and comments == 2
+
+
+async def test_stream_ends_with_the_overflow_event_when_its_watcher_falls_behind() -> None:
+    bus = EventBus(subscriber_queue=2)
+    load, _ = loader(record("running"))
+    stream = sse_stream(bus, EID, load)
+    first = await asyncio.wait_for(stream.__anext__(), WAIT)  # the snapshot; now not reading
+    for n in range(5):
+        bus.publish(EID, "log", {"line": str(n)})
+    rest = await read_all(stream)
+    messages, _ = parse_sse(first + rest)
+    assert kinds(messages) == ["status", "log", "log", "overflow"]
+    assert "id" not in messages[-1]
+
+
+# --- over HTTP ----------------------------------------------------------------------------
+
+
+def events_app(bus: EventBus, load: Callable[[str], Awaitable[ExecutionRecord | None]]) -> FastAPI:
+    app = FastAPI()
+
+    @app.get("/v1/executions/{execution_id}/events")
+    async def events(execution_id: str, request: Request) -> StreamingResponse:
+        return StreamingResponse(
+            sse_stream(bus, execution_id, load, last_event_id=request.headers.get("last-event-id")),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    return app
+
+
+async def test_events_route_serves_a_live_execution_as_server_sent_events() -> None:
+    bus = EventBus()
+    load, subscribed = loader(record("running"))
+
+    async def runtime() -> None:
+        await asyncio.wait_for(subscribed.wait(), WAIT)
+        bus.publish(EID, "tool_call", {"seq": 0, "namespace": "tools", "method": "charge",
+                                       "args": {"amount": 5}, "state": "applied", "result": 7})
+        bus.publish(EID, "completed", {"status": "completed", "result": 7})
+
+    publisher = asyncio.create_task(runtime())
+    transport = httpx.ASGITransport(app=events_app(bus, load))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with client.stream("GET", f"/v1/executions/{EID}/events") as response:
+            assert response.status_code == 200
+            assert response.headers["content-type"].startswith("text/event-stream")
+            lines = [line async for line in response.aiter_lines()]
+    await publisher
+    messages, _ = parse_sse(("\n".join(lines) + "\n").encode())
+    assert kinds(messages) == ["status", "tool_call", "completed"]
+    assert messages[1]["data"]["result"] == 7
+
+
+async def test_events_route_resumes_from_the_last_event_id_header() -> None:
+    bus = EventBus()
+    seen = bus.publish(EID, "log", {"line": "seen"})
+    bus.publish(EID, "completed", {"status": "error", "error": {"message": "boom"}})
+    assert seen is not None
+    load, _ = loader(record("error", error={"message": "boom"}))
+    transport = httpx.ASGITransport(app=events_app(bus, load))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        response = await client.get(
+            f"/v1/executions/{EID}/events", headers={"Last-Event-ID": str(seen.id)}
+        )
+    messages, _ = parse_sse(response.content)
+    assert kinds(messages) == ["completed"]
+    assert messages[0]["data"] == {"status": "error", "error": {"message": "boom"}}
