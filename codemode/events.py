@@ -636,7 +636,7 @@ def _parse_last_event_id(value: int | str | None) -> int | None:
         return value if value >= 0 else None
     text = value.strip()
     # Clients echo back what we sent, which is always a plain decimal; anything else is noise.
-    if text.isdecimal() and len(text) <= 30:
+    if text.isascii() and text.isdigit() and len(text) <= 30:
         return int(text)
     return None
 
@@ -709,6 +709,8 @@ async def sse_stream(
     Sends ``: ping`` every ``heartbeat_s`` of silence and ends after a ``completed`` event
     for a final status, after an ``overflow``, or after an ``error`` (unknown execution).
     """
+    if not heartbeat_s > 0:
+        raise ValueError(f"heartbeat_s must be a positive number of seconds, not {heartbeat_s!r}")
     after = _parse_last_event_id(last_event_id)
     subscription = bus.subscribe(execution_id, after=after)
     try:

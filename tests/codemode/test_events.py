@@ -542,6 +542,13 @@ async def test_heartbeat_comment_is_sent_while_nothing_happens() -> None:
     assert kinds(messages) == ["status"] and comments == 2
 
 
+@pytest.mark.parametrize("bad", [0.0, -1.0, float("nan")])
+async def test_heartbeat_must_be_positive(bad: float) -> None:
+    load, _ = loader(record("running"))
+    with pytest.raises(ValueError, match="heartbeat_s must be a positive number"):
+        await sse_stream(EventBus(), EID, load, heartbeat_s=bad).__anext__()
+
+
 async def test_stream_ends_with_the_overflow_event_when_its_watcher_falls_behind() -> None:
     bus = EventBus(subscriber_queue=2)
     load, _ = loader(record("running"))
