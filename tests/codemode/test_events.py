@@ -542,6 +542,24 @@ async def test_heartbeat_comment_is_sent_while_nothing_happens() -> None:
     assert kinds(messages) == ["status"] and comments == 2
 
 
+async def test_a_watcher_that_goes_away_is_unsubscribed() -> None:
+    bus = EventBus()
+    load, subscribed = loader(record("paused"))
+
+    async def consume() -> None:
+        async for _ in sse_stream(bus, EID, load):
+            pass
+
+    watcher = asyncio.create_task(consume())
+    await asyncio.wait_for(subscribed.wait(), WAIT)
+    await asyncio.sleep(0.01)
+    assert bus.watcher_count(EID) == 1
+    watcher.cancel()  # what the server does when the client disconnects
+    with pytest.raises(asyncio.CancelledError):
+        await watcher
+    assert bus.watcher_count(EID) == 0
+
+
 @pytest.mark.parametrize("bad", [0.0, -1.0, float("nan")])
 async def test_heartbeat_must_be_positive(bad: float) -> None:
     load, _ = loader(record("running"))
