@@ -11,9 +11,13 @@ Glossary (the durable vocabulary, used the same way everywhere):
     resume      re-run the code in a fresh isolate, answering recorded calls from
                 the journal
     divergence  a resumed run asked for something other than what was recorded
+    action      a tool call with side effects, run at most once through the ledger
+    ledger      idempotency keys of actions and their settled results
+    recovery    taking over a running execution whose process died, by replay
 """
 
 from .errors import (
+    ActionAuthorizationError,
     ApprovalRejected,
     CodeModeError,
     DurableSizeError,
@@ -92,6 +96,9 @@ from .normalise import (
     trim_logs,
 )
 from .records import (
+    APPROVAL_STATES,
+    PARKED_STATES,
+    Approval,
     ENTRY_STATES,
     EXECUTION_STATES,
     RUNTIME_VERSION,
@@ -117,10 +124,22 @@ from .runtime import (
     STATE_DOC,
     STATE_METHODS,
     CodeModeHandler,
-    ExecuteOptions,
     ExecutionPlan,
+    RunSettings,
     ToolBinding,
-    run_execution,
+)
+from .executions import (
+    DurableSettings,
+    ExecuteOptions,
+    ApprovalNotFound,
+    ExecutionConflict,
+    Executions,
+    MissingConnector,
+)
+from .ledger import (
+    ActionKeyConflict,
+    ActionKeyError,
+    ActionPendingError,
 )
 from .description import (
     CODEMODE_DOC,
@@ -143,6 +162,15 @@ __all__ = [
     "CodeIndex",
     "CodeModeError",
     "CodeModeHandler",
+    "DurableSettings",
+    "ExecutionConflict",
+    "Executions",
+    "MissingConnector",
+    "RunSettings",
+    "ActionAuthorizationError",
+    "ActionKeyConflict",
+    "ActionKeyError",
+    "ActionPendingError",
     "CodeModeStore",
     "DEFAULT_KEEP",
     "DEFAULT_TIMEOUT_MS",
@@ -150,6 +178,10 @@ __all__ = [
     "DuplicateEntry",
     "DurableSizeError",
     "ENTRY_STATES",
+    "APPROVAL_STATES",
+    "PARKED_STATES",
+    "Approval",
+    "ApprovalNotFound",
     "EXECUTION_STATES",
     "EntryNotFound",
     "ExecuteOptions",
@@ -218,7 +250,6 @@ __all__ = [
     "render_tool",
     "request_body",
     "requires_approval",
-    "run_execution",
     "sanitise_name",
     "schema_problems",
     "sign",

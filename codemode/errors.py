@@ -22,6 +22,7 @@ everything Code Mode means to raise without catching programming errors::
     ├── DurableSizeError             a value is too large to record durably
     ├── NotSerialisableError         a value cannot be turned into JSON
     ├── ReplayDivergence             a resumed run called something other than the journal holds
+    ├── ActionAuthorizationError     the call needs a permission the execution was not granted
     └── ApprovalRejected             a human rejected a pending call
 
 Messages are written for the reader who has to act on them: they name the tool, say what was
@@ -34,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
+    "ActionAuthorizationError",
     "ApprovalRejected",
     "CodeModeError",
     "DurableSizeError",
@@ -225,22 +227,51 @@ class NotSerialisableError(CodeModeError):
 
 
 class ReplayDivergence(CodeModeError):
-    """On resume, the call at ``seq`` differs from the journal's record of that step."""
+    """On resume, the call at ``seq`` differs from the journal's record of that step.
 
-    def __init__(self, seq: int, expected: str, actual: str, *, arguments: bool = False) -> None:
+    ``kind`` says how: ``call`` (another tool or method), ``arguments`` (same call, other
+    canonical arguments) or ``missing`` (the run ended with recorded steps left unconsumed).
+    The message names the execution, the step, what was recorded and what came.
+    """
+
+    def __init__(self, seq: int, expected: str, actual: str, *, arguments: bool = False,
+                 execution_id: str = "", kind: str | None = None, recorded_args: str = "",
+                 actual_args: str = "") -> None:
         self.seq = seq
         self.expected = expected
         self.actual = actual
-        self.arguments = arguments
-        if arguments:
+        self.execution_id = execution_id
+        self.kind = kind or ("arguments" if arguments else "call")
+        self.arguments = self.kind == "arguments"
+        where = f"execution {execution_id}: " if execution_id else ""
+        if self.kind == "arguments":
             message = (
-                f"replay divergence at step {seq}: {actual} was called with different "
-                "arguments than the recorded run. Wrap nondeterministic inputs in "
+                f"{where}replay divergence at step {seq}: {actual} was called with different "
+                f"arguments than the recorded run (recorded {_short(recorded_args)}, got "
+                f"{_short(actual_args)}). Wrap nondeterministic inputs in "
                 "codemode.step(name, fn)."
             )
+        elif self.kind == "missing":
+            message = (
+                f"{where}replay divergence at step {seq}: the recorded run called {expected} "
+                "here, but this run ended without calling it"
+            )
         else:
-            message = f"replay divergence at step {seq}: expected {expected}, got {actual}"
+            message = f"{where}replay divergence at step {seq}: expected {expected}, got {actual}"
         super().__init__(message)
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class ActionAuthorizationError(CodeModeError):
+    """The call needs permissions this execution was not granted; nothing was run."""
+
+    def __init__(self, action: str, missing: Sequence[str]) -> None:
+        self.action = action
+        self.permissions = list(missing)
+        super().__init__(f"Missing required permission: {', '.join(self.permissions)}")
 
 
 class ApprovalRejected(CodeModeError):

@@ -32,7 +32,9 @@ from sandbox import AsyncSandbox, CompiledGuest, Limits
 from workspace import WorkspaceStore
 
 from .declarations import render_declarations
-from .runtime import ExecuteOptions, ExecutionPlan, run_execution
+from .executions import DurableSettings, ExecuteOptions, Executions, MissingConnector
+from .records import ExecutionRecord
+from .runtime import ExecutionPlan
 from .store import CodeModeStore
 from .tooldefs import ToolDef, tool_from_callable
 
@@ -42,7 +44,8 @@ class CodeMode:
 
     def __init__(self, data_dir: str | Path, tools: Sequence[Callable[..., Any] | ToolDef] = (), *,
                  limits: Limits = Limits.default, workers: int | None = None,
-                 guest: CompiledGuest | None = None) -> None:
+                 guest: CompiledGuest | None = None,
+                 durable: DurableSettings | None = None) -> None:
         self.data_dir = Path(data_dir)
         self.tools = [t if isinstance(t, ToolDef) else tool_from_callable(t) for t in tools]
         self.limits = limits
@@ -53,6 +56,8 @@ class CodeMode:
         self._workspaces: WorkspaceStore | None = None
         self._store: CodeModeStore | None = None
         self._http: httpx.AsyncClient | None = None
+        self._durable = durable or DurableSettings.from_env()
+        self._executions: Executions | None = None
 
     async def __aenter__(self) -> "CodeMode":
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -62,9 +67,14 @@ class CodeMode:
         self._workspaces = await WorkspaceStore.open(database, self.data_dir / "blobs")
         self._store = await CodeModeStore.open(database)
         self._http = httpx.AsyncClient()
+        self._executions = Executions(self._sandbox, self._store, self._workspaces, self._http,
+                                      settings=self._durable, resolve_plan=self._plan_of,
+                                      inline_secret=self._secret)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        if self._executions is not None:
+            await self._executions.close()
         if self._http is not None:
             await self._http.aclose()
         if self._store is not None:
@@ -78,21 +88,47 @@ class CodeMode:
         """The typed declarations of ``tools.*`` to show a model."""
         return render_declarations({"tools": self.tools})
 
-    async def execute(self, code: str, *, workspace: str = "default",
-                      toolsets: Sequence[str] = (), limits: Limits | None = None) -> dict[str, Any]:
-        """Run ``code``; returns ``{execution_id, status, result, logs, error?, calls, ...}``."""
-        if self._sandbox is None or self._store is None or self._workspaces is None or self._http is None:
+    @property
+    def executions(self) -> Executions:
+        """Approve, reject, submit results, roll back, sweep: see :class:`Executions`."""
+        if self._executions is None:
             raise RuntimeError("CodeMode is not started; use 'async with CodeMode(...)'")
+        return self._executions
+
+    async def _plan(self, toolsets: Sequence[str]) -> ExecutionPlan:
+        assert self._store is not None
         stored = []
         for name in toolsets:
             toolset = await self._store.get_toolset(name)
             if toolset is None:
-                raise KeyError(f"toolset {name!r} not found")
+                raise MissingConnector(f"toolset {name!r} not found")
             stored.append(toolset)
-        plan = ExecutionPlan.build(stored, self.tools, self._secret)
-        options = ExecuteOptions(code=code, workspace=workspace, limits=limits or self.limits)
-        return await run_execution(self._sandbox, self._store, self._workspaces.workspace(workspace),
-                                   options, self._http, plan)
+        return ExecutionPlan.build(stored, self.tools, self._secret)
+
+    async def _plan_of(self, record: ExecutionRecord) -> ExecutionPlan:
+        return await self._plan(record.toolsets)
+
+    async def execute(self, code: str, *, workspace: str = "default",
+                      toolsets: Sequence[str] = (), limits: Limits | None = None,
+                      granted_permissions: Sequence[str] | None = None,
+                      approval_wait_ms: int = 0) -> dict[str, Any]:
+        """Run ``code``; returns ``{execution_id, status, result, logs, error?, calls, ...}``.
+
+        ``status`` may be ``paused`` (a call awaits approval: see ``executions.approve``) or
+        ``awaiting_tool``; the execution then continues from its journal when decided.
+        """
+        plan = await self._plan(toolsets)
+        options = ExecuteOptions(code=code, workspace=workspace, limits=limits or self.limits,
+                                 granted_permissions=granted_permissions,
+                                 approval_wait_ms=approval_wait_ms)
+        return await self.executions.start(options, plan)
+
+    async def approve(self, approval_id: str, *, by: str = "library") -> dict[str, Any]:
+        return await self.executions.approve(approval_id, by=by)
+
+    async def reject(self, approval_id: str, *, by: str = "library",
+                     reason: str | None = None) -> dict[str, Any]:
+        return await self.executions.reject(approval_id, by=by, reason=reason)
 
 
 __all__ = ["CodeMode"]

@@ -15,26 +15,69 @@ returns its outcome as a value; it never raises into routes.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
 import json
-import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, NoReturn, Sequence
 
 import httpx
 
-from sandbox import AsyncSandbox, HostAbort, HostCallError, Limits, ToolSpec
+from sandbox import HostAbort, HostCallError, ToolSpec
+from sandbox.hostcalls import uncharged_wait
 from workspace import Workspace, WorkspaceError
 from workspace import edits as workspace_edits
 
+from .actions import approval_descriptor, approval_mode, authorize, cap_attachments, needs_approval
+from .approvals import DecisionWaiters
 from .declarations import render_namespace
-from .errors import CodeModeError, DurableSizeError, ToolDefinitionError, ToolError
-from .normalise import check_durable_text
-from .journal import make_entry
-from .records import RUNTIME_VERSION, ExecutionRecord, JournalEntry, decode_value
+from .errors import ActionAuthorizationError, CodeModeError, ReplayDivergence, ToolDefinitionError, ToolError
+from .journal import ExecutionNotRunning, make_entry
+from .ledger import (
+    DEFAULT_LEASE_MS,
+    ActionKeyConflict,
+    ActionKeyError,
+    ActionPendingError,
+    LedgerKey,
+    Replay,
+    input_hash,
+    ledger_key,
+)
+from .ledger import claim as ledger_claim
+from .ledger import discard as ledger_discard
+from .ledger import settle as ledger_settle
+from .records import Approval, JournalEntry, decode_value, new_approval_id
+from .remote import call_remote_tool_reply
+from .replay import check_step, first_unconsumed, replayable
 from .search import CodeIndex, SnippetInfo
-from .store import CodeModeStore
+from .store import CodeModeStore, StoreTransaction
 from .tooldefs import ToolDef, Toolset, bind_arguments, validate_arguments
+
+EventSink = Callable[[str, dict[str, Any]], None]
+"""Where a run reports what happens (``tool_call``, ``approval_requested``...) as it happens."""
+
+
+class KeyLocks:
+    """One ``asyncio.Lock`` per idempotency key in use, dropped when nobody holds it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
 
 STEP_NAMESPACE = "__step"
 
@@ -153,23 +196,69 @@ class ExecutionPlan:
         return docs
 
 
+@dataclass
+class RunSettings:
+    """How one run of an execution behaves, resolved from the request and the service."""
+
+    granted_permissions: Sequence[str] | None = None
+    """Permissions granted to this execution; ``None`` grants all (the reference default)."""
+    approval_wait_s: float = 0.0
+    """How long an ``inline`` approval holds the request before it becomes a durable pause."""
+    ledger_lease_ms: int | None = DEFAULT_LEASE_MS
+    """When another attempt's pending ledger row may be reclaimed (None: never)."""
+    always_replay: bool = False
+    """Test mode: stop after every fresh call, so the run continues by replaying its journal."""
+
+
 class CodeModeHandler:
-    """Answers one execution's host calls and journals each of them."""
+    """Answers one run's host calls: replay, execute or park; every call journaled.
+
+    ``recorded`` is the journal of the execution's earlier runs. A call whose ``seq`` is
+    recorded must match it (:mod:`codemode.replay`) and is answered from it when it has an
+    outcome; a pending step runs once approved; anything new is decided fresh. Parking
+    (approval, client-resolved tool, rejection, divergence) raises :class:`HostAbort`, which
+    unwinds the isolate from the host side, so the code cannot catch it and continue.
+    """
 
     def __init__(self, *, execution_id: str, plan: ExecutionPlan, workspace: Workspace,
-                 store: CodeModeStore, http: httpx.AsyncClient) -> None:
+                 store: CodeModeStore, http: httpx.AsyncClient,
+                 recorded: Sequence[JournalEntry] = (), settings: RunSettings | None = None,
+                 waiters: DecisionWaiters | None = None, events: EventSink | None = None,
+                 key_locks: KeyLocks | None = None) -> None:
         self.execution_id = execution_id
         self.plan = plan
         self.workspace = workspace
         self.store = store
         self.http = http
+        self.settings = settings or RunSettings()
+        self.waiters = waiters or DecisionWaiters()
+        self.events = events
+        self.key_locks = key_locks or KeyLocks()
+        self.recorded = {entry.seq: entry for entry in recorded}
         self.seq = 0
         self.calls: list[dict[str, Any]] = []
+        self.stopped: str | None = None
+        """Set once the run has been told to stop; any later call is refused unrecorded."""
+        self.pending: list[dict[str, Any]] = []
+        """What a parked run waits for: approvals or client tool results."""
+        self.attachments = [a for e in recorded if e.state == "applied" for a in e.attachments]
+        """Attachments of this execution's applied calls, recorded and new, in call order."""
+        self._open_step: tuple[int, str] | None = None
         self._state = _state_operations(workspace)
 
+    # --- dispatch ---------------------------------------------------------------------
+
     async def __call__(self, name: str, payload: Any) -> Any:
+        if self.stopped is not None:
+            # Only reachable through a bug: the abort already unwound the guest.
+            raise HostAbort(self.stopped, f"execution {self.execution_id} is not running")
         if not isinstance(payload, dict):
             raise HostCallError("TypeError", "host call payload must be an object")
+        if self._open_step is not None and not (name == "codemode" and payload.get("method") == "step"):
+            seq, step = self._open_step
+            raise HostCallError(
+                "StepError", f"codemode.step({step!r}, fn): fn must only compute a value; it "
+                "cannot call tools, state or codemode (make those calls outside the step)")
         if name == "tool":
             return await self._tool(payload)
         if name == "state":
@@ -178,64 +267,111 @@ class CodeModeHandler:
             return await self._codemode(payload)
         raise HostCallError("ToolError", f"unknown host call {name!r}")
 
-    async def _record(self, namespace: str, method: str, args: Any,
-                      run: Callable[[int], Awaitable[Any]], *, ephemeral: bool = False,
-                      side_effects: bool = True) -> Any:
-        """Journal one call around ``run``.
+    # --- journal plumbing -------------------------------------------------------------
 
-        A call with side effects is written ``executing`` before it runs and settled after,
-        so a crash in between leaves evidence; a call without (a read) is written once,
-        complete, after it ran: one database write instead of two.
-        """
+    def _next(self, namespace: str, method: str, args: Any) -> tuple[JournalEntry, JournalEntry | None]:
+        """The entry for the next call and the journal's record of that step, if any."""
         seq = self.seq
         try:
-            entry = make_entry(self.execution_id, seq, namespace, method, args, ephemeral=ephemeral)
+            entry = make_entry(self.execution_id, seq, namespace, method, args)
         except CodeModeError as exc:  # too large or not serialisable: cannot be recorded
+            self._stop("error")
             raise HostAbort("error", str(exc)) from exc
         self.seq += 1
-        if not side_effects:
-            return await self._record_read(entry, run)
-        await self.store.append_entry(entry)
-        summary: dict[str, Any] = {"seq": seq, "namespace": namespace, "method": method,
-                                   "args": json.loads(entry.args)}
-        self.calls.append(summary)
-        try:
-            result = await run(seq)
-        except HostCallError as failure:
-            error = {"name": failure.name, "message": failure.message}
-            await self.store.settle_entry(self.execution_id, seq, state="error", error=error)
-            summary.update(state="error", error=error)
-            raise
-        try:
-            await self.store.settle_entry(self.execution_id, seq, state="applied", result=result)
-        except CodeModeError as exc:  # the result cannot be recorded, so it cannot be replayed
-            error = {"name": type(exc).__name__, "message": str(exc)}
-            await self.store.settle_entry(self.execution_id, seq, state="error", error=error)
-            summary.update(state="error", error=error)
-            raise HostAbort("error", str(exc)) from exc
-        summary["state"] = "applied"
-        return result
+        recorded = self.recorded.get(seq)
+        if recorded is not None:
+            try:
+                check_step(self.execution_id, recorded, entry)
+            except ReplayDivergence as divergence:
+                self._stop("divergence")
+                raise HostAbort("divergence", str(divergence)) from divergence
+        return entry, recorded
 
-    async def _record_read(self, entry: JournalEntry, run: Callable[[int], Awaitable[Any]]) -> Any:
+    def _stop(self, kind: str) -> None:
+        self.stopped = kind
+
+    def _note(self, entry: JournalEntry, **fields: Any) -> dict[str, Any]:
         summary: dict[str, Any] = {"seq": entry.seq, "namespace": entry.namespace,
                                    "method": entry.method, "args": json.loads(entry.args)}
+        summary.update(fields)
         self.calls.append(summary)
+        if self.events is not None:
+            self.events("tool_call", {k: v for k, v in summary.items() if k != "result"})
+        return summary
+
+    def _replay(self, recorded: JournalEntry) -> Any:
+        if recorded.state == "error":
+            self._note(recorded, state="error", error=recorded.error, replayed=True)
+            error = recorded.error or {}
+            raise HostCallError(str(error.get("name", "Error")), str(error.get("message", "")))
+        self._note(recorded, state="applied", replayed=True)
+        return recorded.result
+
+    def _after_fresh(self) -> None:
+        """In always-replay mode, stop now: the next run must reach here by replay."""
+        if self.settings.always_replay:
+            self._stop("replay")
+            raise HostAbort("replay", "always-replay test mode: continue from the journal")
+
+    async def _write(self, entry: JournalEntry, recorded: JournalEntry | None, *, state: str,
+                     result: Any = None, error: dict[str, Any] | None = None,
+                     attachments: list[dict[str, Any]] | None = None,
+                     tx: StoreTransaction | None = None) -> None:
+        """Record ``entry``'s new state: a new row, or the recorded row moved on."""
+        if tx is None:
+            async with self.store.transaction() as own:
+                await self._write(entry, recorded, state=state, result=result, error=error,
+                                  attachments=attachments, tx=own)
+            return
+        if recorded is None:
+            await tx.append_running(replace(entry, state=state, result=result, error=error,
+                                            attachments=attachments or []))
+        elif recorded.state == "reverted":
+            await tx.replace_entry(replace(entry, state=state, result=result, error=error,
+                                           attachments=attachments or []))
+        else:
+            await tx.settle(self.execution_id, entry.seq, state=state, result=result,
+                            error=error, attachments=attachments)
+
+    async def _guarded(self, write: Callable[[], Awaitable[None]]) -> None:
+        """Run a journal write; an execution no longer running stops the run unrecorded."""
+        try:
+            await write()
+        except ExecutionNotRunning as exc:
+            self._stop("stopped")
+            raise HostAbort("stopped", str(exc)) from exc
+        except CodeModeError as exc:  # the value cannot be recorded, so it cannot be replayed
+            self._stop("error")
+            raise HostAbort("error", str(exc)) from exc
+
+    async def _journaled(self, namespace: str, method: str, args: Any,
+                         run: Callable[[int], Awaitable[Any]], *, side_effects: bool = True) -> Any:
+        """Journal a call that needs no approval or ledger (``state.*``, steps).
+
+        A call with side effects is written ``executing`` before it runs and settled after,
+        so a crash in between leaves evidence (and a resume runs it again); a read is
+        written once, complete, after it ran.
+        """
+        entry, recorded = self._next(namespace, method, args)
+        if recorded is not None and replayable(recorded):
+            return self._replay(recorded)
+        if side_effects and (recorded is None or recorded.state == "reverted"):
+            await self._guarded(lambda: self._write(entry, recorded, state="executing"))
+            recorded = replace(entry, state="executing")
         try:
             result = await run(entry.seq)
         except HostCallError as failure:
             error = {"name": failure.name, "message": failure.message}
-            await self.store.append_entry(replace(entry, state="error", error=error))
-            summary.update(state="error", error=error)
+            await self._guarded(lambda: self._write(entry, recorded, state="error", error=error))
+            self._note(entry, state="error", error=error)
+            self._after_fresh()
             raise
-        try:
-            await self.store.append_entry(replace(entry, state="applied", result=result))
-        except CodeModeError as exc:
-            error = {"name": type(exc).__name__, "message": str(exc)}
-            await self.store.append_entry(replace(entry, state="error", error=error))
-            summary.update(state="error", error=error)
-            raise HostAbort("error", str(exc)) from exc
-        summary["state"] = "applied"
+        await self._guarded(lambda: self._write(entry, recorded, state="applied", result=result))
+        self._note(entry, state="applied")
+        self._after_fresh()
         return result
+
+    # --- tools ------------------------------------------------------------------------
 
     async def _tool(self, payload: dict[str, Any]) -> Any:
         namespace, name = str(payload.get("namespace")), str(payload.get("tool"))
@@ -250,30 +386,229 @@ class CodeModeHandler:
             validate_arguments(tool, args)
         except CodeModeError as exc:
             raise HostCallError(type(exc).__name__, str(exc), name) from exc
+        entry, recorded = self._next(namespace, name, args)
+        if recorded is not None and replayable(recorded):
+            return self._replay(recorded)
 
-        async def run(seq: int) -> Any:
-            try:
-                if tool.func is not None:
-                    value = tool.func(*(payload.get("args") or []), **bind_arguments(tool, args))
-                    return await value if inspect.isawaitable(value) else value
-                if tool.url is not None:
-                    from .remote import call_remote_tool
+        try:
+            authorize(tool, entry.path, self.settings.granted_permissions)
+        except ActionAuthorizationError as denied:
+            error = {"name": "ActionAuthorizationError", "message": str(denied),
+                     "permissions": denied.permissions}
+            await self._guarded(lambda: self._write(entry, recorded, state="error", error=error))
+            self._note(entry, state="error", error=error)
+            self._after_fresh()
+            raise HostCallError("ActionAuthorizationError", str(denied), name) from denied
 
-                    return await call_remote_tool(tool, args, secret=binding.secret,
-                                                  execution_id=self.execution_id, seq=seq,
-                                                  client=self.http, validate=False)
-            except ToolError as exc:
-                raise HostCallError(exc.name, exc.message, name) from exc
-            except CodeModeError as exc:
-                raise HostCallError(type(exc).__name__, str(exc), name) from exc
-            except HostAbort:
-                raise
-            except Exception as exc:  # an in-process tool's own failure
-                raise HostCallError(type(exc).__name__, str(exc), name) from exc
-            raise HostCallError("ToolError", f"tool {namespace}.{name} has no implementation "
-                                             "here (no url and no callable)", name)
+        if recorded is not None and recorded.state == "pending":
+            approval = await self._approval_at(entry.seq)
+            if approval is not None and approval.status == "pending":
+                await self._await_decision(binding, entry, recorded, approval)
+            elif approval is not None and approval.status != "approved":
+                self._stop("rejected")
+                raise HostAbort("rejected", f"Action {entry.path} was {approval.status}")
+        elif recorded is None and needs_approval(tool, args):
+            await self._request_approval(binding, entry, args)
+            recorded = replace(entry, state="pending", requires_approval=True)
+        return await self._execute_tool(binding, entry, recorded, payload, args)
 
-        return await self._record(namespace, name, args, run)
+    async def _approval_at(self, seq: int) -> Approval | None:
+        async with self.store.transaction() as tx:
+            return await tx.approval_at(self.execution_id, seq)
+
+    async def _request_approval(self, binding: ToolBinding, entry: JournalEntry,
+                                args: dict[str, Any]) -> None:
+        """Record the call ``pending`` with its approval; park or wait, by the tool's mode."""
+        tool = binding.tool
+        mode = approval_mode(tool)
+        approval = Approval(
+            id=new_approval_id(), execution_id=self.execution_id, seq=entry.seq,
+            workspace=self.workspace.name, namespace=entry.namespace, method=entry.method,
+            args=args, mode=mode,
+            descriptor=approval_descriptor(tool, binding.namespace, args,
+                                           execution_id=self.execution_id, seq=entry.seq))
+        pending = replace(entry, state="pending", requires_approval=True)
+        park = mode != "inline" or self.settings.approval_wait_s <= 0
+
+        async def write() -> None:
+            async with self.store.transaction() as tx:
+                await tx.append_running(pending)
+                await tx.add_approval(approval)
+                if park:
+                    await tx.finish_execution(self.execution_id, status="paused",
+                                              only_if=("running",))
+        await self._guarded(write)
+        self._publish("approval_requested", self._pending_view(approval))
+        self._note(entry, state="pending", requires_approval=True, approval_id=approval.id)
+        if park:
+            self._park_on(approval)
+        await self._await_decision(binding, entry, pending, approval)
+
+    def _pending_view(self, approval: Approval) -> dict[str, Any]:
+        return {"approval_id": approval.id, "seq": approval.seq, "namespace": approval.namespace,
+                "method": approval.method, "args": approval.args,
+                "descriptor": approval.descriptor}
+
+    def _park_on(self, approval: Approval) -> NoReturn:
+        self.pending = [self._pending_view(approval)]
+        self._stop("paused")
+        raise HostAbort("paused", f"awaiting approval {approval.id} of "
+                                  f"{approval.namespace}.{approval.method}")
+
+    async def _await_decision(self, binding: ToolBinding, entry: JournalEntry,
+                              recorded: JournalEntry, approval: Approval) -> None:
+        """Wait inline for the decision (time not charged to the deadline); park if none."""
+        if approval.mode == "inline" and self.settings.approval_wait_s > 0:
+            async def status_of() -> str | None:
+                async with self.store.transaction() as tx:
+                    found = await tx.get_approval(approval.id)
+                return None if found is None else found.status
+
+            async with uncharged_wait():
+                decision = await self.waiters.wait(approval.id, self.settings.approval_wait_s,
+                                                   status_of)
+            if decision == "approved":
+                return
+            if decision != "pending":
+                self._stop("rejected")
+                raise HostAbort("rejected", f"Action {entry.path} was {decision}")
+        # No decision in time: become a durable pause, unless one landed just now.
+        async with self.store.transaction() as tx:
+            current = await tx.get_approval(approval.id)
+            status = current.status if current is not None else "cancelled"
+            if status == "pending":
+                await tx.finish_execution(self.execution_id, status="paused", only_if=("running",))
+        if status == "approved":
+            return
+        if status != "pending":
+            self._stop("rejected")
+            raise HostAbort("rejected", f"Action {entry.path} was {status}")
+        self._park_on(approval)
+
+    async def _execute_tool(self, binding: ToolBinding, entry: JournalEntry,
+                            recorded: JournalEntry | None, payload: dict[str, Any],
+                            args: dict[str, Any]) -> Any:
+        tool = binding.tool
+        if tool.func is None and tool.url is None:
+            await self._await_client(entry, recorded)
+        try:
+            key = ledger_key(tool.name, tool.idempotency_key, args, self.execution_id, entry.seq)
+        except ActionKeyError as bad_key:
+            error = {"name": "ActionKeyError", "message": str(bad_key)}
+            await self._guarded(lambda: self._write(entry, recorded, state="error", error=error))
+            self._note(entry, state="error", error=error)
+            self._after_fresh()
+            raise HostCallError("ActionKeyError", str(bad_key), tool.name) from bad_key
+        digest = input_hash(args)
+        # Concurrent calls with one key in this process take turns: the first executes and
+        # settles, the others then find the settled row and replay it (run once).
+        async with self.key_locks.hold(key.key):
+            return await self._run_action(binding, entry, recorded, payload, args, key, digest)
+
+    async def _run_action(self, binding: ToolBinding, entry: JournalEntry,
+                          recorded: JournalEntry | None, payload: dict[str, Any],
+                          args: dict[str, Any], key: LedgerKey, digest: str) -> Any:
+        tool = binding.tool
+        outcome: dict[str, Any] = {}
+
+        async def claim_and_mark() -> None:
+            async with self.store.transaction() as tx:
+                try:
+                    claim = await ledger_claim(
+                        tx.connection, key, action=tool.name, input_hash=digest,
+                        execution_id=self.execution_id, seq=entry.seq,
+                        lease_ms=self.settings.ledger_lease_ms)
+                except (ActionKeyConflict, ActionPendingError) as refused:
+                    error = {"name": type(refused).__name__, "message": str(refused)}
+                    await self._write(entry, recorded, state="error", error=error, tx=tx)
+                    outcome["error"] = error
+                    return
+                if isinstance(claim, Replay):
+                    await self._write(entry, recorded, state="applied", result=claim.result, tx=tx)
+                    outcome["replayed"] = claim.result
+                    return
+                if recorded is None or recorded.state != "executing":
+                    await self._write(entry, recorded, state="executing", tx=tx)
+
+        await self._guarded(claim_and_mark)
+        if "error" in outcome:
+            self._note(entry, state="error", error=outcome["error"])
+            self._after_fresh()
+            raise HostCallError(outcome["error"]["name"], outcome["error"]["message"], tool.name)
+        if "replayed" in outcome:
+            self._note(entry, state="applied", ledger_replayed=True)
+            self._after_fresh()
+            return outcome["replayed"]
+        executing = replace(entry, state="executing")
+        try:
+            output, attachments = await self._invoke(binding, payload, args, entry.seq, key)
+        except HostCallError as failure:
+            error = {"name": failure.name, "message": failure.message}
+
+            async def fail() -> None:
+                async with self.store.transaction() as tx:
+                    await ledger_discard(tx.connection, key.key)
+                    await self._write(entry, executing, state="error", error=error, tx=tx)
+            await self._guarded(fail)
+            self._note(entry, state="error", error=error)
+            self._after_fresh()
+            raise
+        kept = cap_attachments(attachments, len(self.attachments))
+
+        async def succeed() -> None:
+            async with self.store.transaction() as tx:
+                await self._write(entry, executing, state="applied", result=output,
+                                  attachments=kept, tx=tx)
+                await ledger_settle(tx.connection, key.key, output)
+        await self._guarded(succeed)
+        self.attachments.extend(kept)
+        self._note(entry, state="applied")
+        self._after_fresh()
+        return output
+
+    async def _invoke(self, binding: ToolBinding, payload: dict[str, Any], args: dict[str, Any],
+                      seq: int, key: LedgerKey) -> tuple[Any, list[dict[str, Any]]]:
+        """Run the tool itself: its Python callable or a signed POST to its url."""
+        tool = binding.tool
+        try:
+            if tool.func is not None:
+                value = tool.func(*(payload.get("args") or []), **bind_arguments(tool, args))
+                return (await value if inspect.isawaitable(value) else value), []
+            reply = await call_remote_tool_reply(
+                tool, args, secret=binding.secret, execution_id=self.execution_id, seq=seq,
+                idempotency_key=key.sent, client=self.http, validate=False)
+            return reply.output, list(reply.attachments)
+        except ToolError as exc:
+            raise HostCallError(exc.name, exc.message, tool.name) from exc
+        except CodeModeError as exc:
+            raise HostCallError(type(exc).__name__, str(exc), tool.name) from exc
+        except Exception as exc:  # an in-process tool's own failure
+            raise HostCallError(type(exc).__name__, str(exc), tool.name) from exc
+
+    async def _await_client(self, entry: JournalEntry, recorded: JournalEntry | None) -> NoReturn:
+        """A tool with no url: its result comes from the agent host; park until it does."""
+        async def write() -> None:
+            async with self.store.transaction() as tx:
+                if recorded is None or recorded.state == "reverted":
+                    await self._write(entry, recorded, state="pending", tx=tx)
+                else:
+                    await tx.settle(self.execution_id, entry.seq, state="pending")
+                await tx.finish_execution(self.execution_id, status="awaiting_tool",
+                                          only_if=("running",))
+        await self._guarded(write)
+        view = {"seq": entry.seq, "namespace": entry.namespace, "method": entry.method,
+                "args": json.loads(entry.args)}
+        self.pending = [view]
+        self._note(entry, state="pending")
+        self._publish("tool_requested", view)
+        self._stop("awaiting_tool")
+        raise HostAbort("awaiting_tool", f"awaiting the client's result of {entry.path}")
+
+    def _publish(self, kind: str, data: dict[str, Any]) -> None:
+        if self.events is not None:
+            self.events(kind, data)
+
+    # --- state.* and codemode.* -------------------------------------------------------
 
     async def _state_call(self, payload: dict[str, Any]) -> Any:
         method = str(payload.get("method"))
@@ -293,21 +628,15 @@ class CodeModeHandler:
             except TypeError as exc:
                 raise HostCallError("TypeError", f"state.{method}: {exc}") from exc
 
-        return await self._record("state", method, {"args": args, "kwargs": kwargs}, run,
-                                  side_effects=method not in READ_ONLY_STATE_METHODS)
+        return await self._journaled("state", method, {"args": args, "kwargs": kwargs}, run,
+                                     side_effects=method not in READ_ONLY_STATE_METHODS)
 
     async def _codemode(self, payload: dict[str, Any]) -> Any:
         method = payload.get("method")
         if method == "step_lookup":
-            return {"recorded": False}
+            return self._step_lookup(str(payload.get("name")))
         if method == "step":
-            value = payload.get("value")
-
-            async def recorded(_seq: int) -> Any:
-                return value
-
-            return await self._record(STEP_NAMESPACE, str(payload.get("name")), {}, recorded,
-                                      side_effects=False)
+            return await self._step(payload)
         if method in ("search", "describe"):
             index = await self._index()
             if method == "search":
@@ -316,6 +645,39 @@ class CodeModeHandler:
         if method == "snippet":
             return await self._snippet(str(payload.get("name", "")))
         raise HostCallError("AttributeError", f"codemode has no method {method!r}")
+
+    def _step_lookup(self, name: str) -> Any:
+        """A recorded step answers with its value; a new one reserves its seq until ``step``."""
+        recorded = self.recorded.get(self.seq)
+        if recorded is not None and replayable(recorded):
+            entry, recorded = self._next(STEP_NAMESPACE, name, {})
+            assert recorded is not None
+            if recorded.state == "error":
+                self._replay(recorded)
+            self._note(recorded, state="applied", replayed=True)
+            return {"recorded": True, "value": recorded.result}
+        self._open_step = (self.seq, name)
+        return {"recorded": False}
+
+    async def _step(self, payload: dict[str, Any]) -> Any:
+        name = str(payload.get("name"))
+        if self._open_step is None or self._open_step[1] != name:
+            raise HostCallError("StepError", f"codemode.step({name!r}) was not looked up first")
+        self._open_step = None
+        failure = payload.get("error")
+
+        async def recorded_value(_seq: int) -> Any:
+            if isinstance(failure, dict):
+                raise HostCallError(str(failure.get("name", "Error")), str(failure.get("message", "")))
+            return payload.get("value")
+
+        try:
+            await self._journaled(STEP_NAMESPACE, name, {}, recorded_value, side_effects=False)
+        except HostCallError:
+            if isinstance(failure, dict):
+                return {"recorded": True}  # the guest re-raises its own exception
+            raise
+        return {"recorded": True}
 
     async def _index(self) -> CodeIndex:
         snippets = [SnippetInfo(name=s.name, description=s.description or None,
@@ -334,63 +696,11 @@ class CodeModeHandler:
                              "does not have."}
         return {"code": snippet.code}
 
-
-@dataclass
-class ExecuteOptions:
-    """One execute request, resolved."""
-
-    code: str
-    workspace: str = "default"
-    toolsets: Sequence[str] = ()
-    tools: Sequence[ToolDef] = ()
-    limits: Limits | None = None
-    keep_executions: int = 50
+    def unconsumed(self) -> ReplayDivergence | None:
+        """The divergence of a run that ended with recorded steps it never reached."""
+        return first_unconsumed(self.execution_id, sorted(self.recorded.values(), key=lambda e: e.seq),
+                                self.seq)
 
 
-async def run_execution(sandbox: AsyncSandbox, store: CodeModeStore, workspace: Workspace,
-                        options: ExecuteOptions, http: httpx.AsyncClient,
-                        plan: ExecutionPlan) -> dict[str, Any]:
-    """Run one execution end to end; the outcome (completed or error) as a value."""
-    from sandbox.api import new_execution_id
-
-    execution_id = new_execution_id()
-    now = time.time()
-    try:
-        check_durable_text("The code", options.code)
-    except (DurableSizeError, CodeModeError) as exc:
-        return {"execution_id": execution_id, "status": "error", "result": None, "logs": [],
-                "error": {"name": "DurableSizeError", "message": str(exc), "traceback": ""},
-                "trap": {"kind": "code_size", "message": str(exc)}, "calls": [], "duration_ms": 0.0}
-    await store.create_execution(ExecutionRecord(
-        id=execution_id, workspace=options.workspace, code=options.code, status="running",
-        result=None, error=None, logs=[], namespaces={ns: [t.identifier for t in tools]
-                                                      for ns, tools in plan.namespaces.items()},
-        toolsets=list(plan.toolset_names), created_at=now, updated_at=now,
-        runtime_version=RUNTIME_VERSION, journal=[]))
-    handler = CodeModeHandler(execution_id=execution_id, plan=plan, workspace=workspace,
-                              store=store, http=http)
-    outcome = await sandbox.execute(
-        options.code, limits=options.limits, handler=handler, namespaces=plan.guest_specs(),
-        execution_id=execution_id,
-        guest_options={"state_methods": list(STATE_METHODS), "codemode": True,
-                       "docs": plan.guest_docs()})
-    error = outcome.error
-    if outcome.trap is not None and error is not None and outcome.trap["kind"] == "error":
-        error = {"name": "ExecutionError", "message": outcome.trap["message"], "traceback": ""}
-    await store.finish_execution(execution_id, status=outcome.status, result=outcome.result,
-                                 error=error, logs=outcome.logs)
-    await store.prune_executions(options.workspace, keep=options.keep_executions)
-    response: dict[str, Any] = {
-        "execution_id": execution_id, "status": outcome.status, "result": outcome.result,
-        "logs": outcome.logs, "calls": handler.calls, "duration_ms": outcome.duration_ms,
-    }
-    if error is not None:
-        response["error"] = error
-    if outcome.trap is not None and outcome.trap["kind"] != "error":
-        response["trap"] = outcome.trap
-    return response
-
-
-
-__all__ = ["STATE_DOC", "STATE_METHODS", "CodeModeHandler", "ExecuteOptions", "ExecutionPlan",
-           "ToolBinding", "run_execution"]
+__all__ = ["STATE_DOC", "STATE_METHODS", "CodeModeHandler", "EventSink", "ExecutionPlan",
+           "KeyLocks", "RunSettings", "ToolBinding"]

@@ -42,6 +42,7 @@ import aiosqlite
 from codemode import journal as _journal
 from codemode.errors import DurableSizeError, NotSerialisableError, ToolDefinitionError
 from codemode.journal import ExecutionNotFound
+from codemode.ledger import LEDGER_MIGRATIONS
 from codemode.normalise import LOG_LIMIT_BYTES, check_durable_text
 from codemode.records import (
     APPROVAL_STATES,
@@ -401,6 +402,11 @@ class StoreTransaction:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The open connection, for modules with their own tables (the action ledger)."""
+        return self._conn
+
     async def append_entry(self, entry: JournalEntry) -> None:
         await _journal.append(self._conn, entry)
 
@@ -476,6 +482,11 @@ class StoreTransaction:
         found = await _select_approvals(self._conn, "WHERE id = ?", (approval_id,))
         return found[0] if found else None
 
+    async def pending_approvals(self, execution_id: str) -> list[Approval]:
+        return await _select_approvals(
+            self._conn, "WHERE execution_id = ? AND status = 'pending'", (execution_id,)
+        )
+
     async def status_of(self, execution_id: str) -> str | None:
         async with self._conn.execute(
             "SELECT status FROM codemode_executions WHERE id = ?", (execution_id,)
@@ -526,6 +537,7 @@ class CodeModeStore:
         try:
             await configure_connection(conn)
             await apply_migrations(conn, "codemode", CODEMODE_MIGRATIONS)
+            await apply_migrations(conn, "ledger", LEDGER_MIGRATIONS)
         except BaseException:
             await conn.close()
             raise
@@ -788,6 +800,7 @@ class CodeModeStore:
         lease_until: float,
         from_status: Collection[str],
         stale_before: float | None = None,
+        expected_owner: str | None | object = ...,
         count_attempt: bool = True,
     ) -> bool:
         """Make ``owner`` the one process running ``execution_id`` (status ``running``).
@@ -801,6 +814,9 @@ class CodeModeStore:
         if stale_before is not None:
             guard += " AND (lease_until IS NULL OR lease_until < ?)"
             params.append(stale_before)
+        if expected_owner is not ...:
+            guard += " AND owner IS ?"
+            params.append(expected_owner)
         attempts = "attempts + 1" if count_attempt else "attempts"
         async with self._write() as conn:
             cur = await conn.execute(

@@ -8,6 +8,8 @@ become JSON values here, once, so route functions need no try/except:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hmac
 import logging
 import secrets
@@ -21,7 +23,17 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from codemode import CodeModeError, CodeModeStore, ToolDefinitionError
+from codemode import (
+    CodeModeError,
+    CodeModeStore,
+    DurableSizeError,
+    ExecutionConflict,
+    Executions,
+    MissingConnector,
+    ToolDefinitionError,
+)
+from codemode.events import EventBus
+from codemode.journal import ExecutionNotFound
 from workspace import WorkspaceError, WorkspaceStore
 
 from . import __version__
@@ -30,6 +42,7 @@ from .errors import SandboxError
 from .routes import router
 from .settings import Settings
 from .codemode_routes import codemode_router
+from .durable_routes import durable_router
 from .workspace_routes import STATUS_BY_CODE, workspace_router
 
 log = logging.getLogger("sandbox.app")
@@ -59,9 +72,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.codemode = codemode_store
         app.state.http = http
         app.state.inline_tool_secret = settings.inline_tool_secret or secrets.token_urlsafe(32)
+        bus = EventBus()
+        executions = Executions(sandbox, codemode_store, store, http, settings=settings.durable,
+                                inline_secret=app.state.inline_tool_secret, publish=bus.publish)
+        app.state.events = bus
+        app.state.executions = executions
+        sweeper = asyncio.get_running_loop().create_task(_sweep_forever(executions, settings))
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            await executions.close()
             await http.aclose()
             await codemode_store.close()
             await store.close()
@@ -72,9 +95,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.include_router(router)
     app.include_router(workspace_router())
+    app.include_router(durable_router())
     app.include_router(codemode_router())
     _install_edges(app, settings)
     return app
+
+
+async def _sweep_forever(executions: Executions, settings: Settings) -> None:
+    """Expire and recover executions at start-up, then every ``sweep_interval_s``."""
+    while True:
+        try:
+            await executions.sweep()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a failed sweep is retried next time; the service stays up
+            log.exception("execution sweep failed")
+        if settings.sweep_interval_s <= 0:
+            return
+        await asyncio.sleep(settings.sweep_interval_s)
 
 
 def _install_edges(app: FastAPI, settings: Settings) -> None:
@@ -115,6 +153,22 @@ def _install_edges(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(ToolDefinitionError)
     async def invalid_tools(_: Request, exc: ToolDefinitionError) -> JSONResponse:
         return JSONResponse(error_body("invalid_tools", str(exc), list(exc.problems)), status_code=422)
+
+    @app.exception_handler(ExecutionConflict)
+    async def conflict(_: Request, exc: ExecutionConflict) -> JSONResponse:
+        return JSONResponse(error_body("conflict", str(exc)), status_code=409)
+
+    @app.exception_handler(MissingConnector)
+    async def missing_connector(_: Request, exc: MissingConnector) -> JSONResponse:
+        return JSONResponse(error_body("missing_connector", str(exc)), status_code=409)
+
+    @app.exception_handler(ExecutionNotFound)
+    async def not_found(_: Request, exc: ExecutionNotFound) -> JSONResponse:
+        return JSONResponse(error_body("not_found", str(exc)), status_code=404)
+
+    @app.exception_handler(DurableSizeError)
+    async def too_large(_: Request, exc: DurableSizeError) -> JSONResponse:
+        return JSONResponse(error_body("too_large", str(exc)), status_code=413)
 
     @app.exception_handler(CodeModeError)
     async def codemode_error(_: Request, exc: CodeModeError) -> JSONResponse:

@@ -13,10 +13,10 @@ from codemode import (
     CodeModeStore,
     ExecuteOptions,
     ExecutionPlan,
+    Executions,
     ToolDef,
     ToolDefinitionError,
     execute_description,
-    run_execution,
 )
 from workspace import WorkspaceStore
 
@@ -52,6 +52,14 @@ class ExecuteRequest(BaseModel):
                                   description="Guest memory limit in MiB (default 256).")
     max_output_bytes: int | None = Field(None, ge=1, le=64 * MIB,
                                          description="Most bytes of printed output (default 1,000,000).")
+    granted_permissions: list[str] | None = Field(
+        None, max_length=1000,
+        description="Permissions granted to this execution; absent grants all. A tool needing "
+                    "one not granted fails with ActionAuthorizationError.")
+    approval_wait_ms: int = Field(
+        0, ge=0, le=3_600_000,
+        description="For tools with inline approval: how long this request waits for a decision "
+                    "before the execution becomes a durable pause (bounded by the server).")
 
 
 class ErrorInfo(BaseModel):
@@ -72,17 +80,35 @@ class CallInfo(BaseModel):
     args: Any = None
     state: str | None = None
     error: dict[str, Any] | None = None
+    replayed: bool | None = Field(None, description="Answered from the journal of an earlier run.")
+    ledger_replayed: bool | None = Field(
+        None, description="Answered from the idempotency ledger: the action ran before.")
+    approval_id: str | None = None
+
+
+class PendingInfo(BaseModel):
+    approval_id: str | None = None
+    seq: int
+    namespace: str
+    method: str
+    args: Any = None
+    descriptor: dict[str, Any] | None = None
 
 
 class ExecuteResponse(BaseModel):
     execution_id: str
-    status: str = Field(description="completed or error")
+    status: str = Field(description="completed, error, paused (a call awaits approval), "
+                                    "awaiting_tool (a call awaits the client's result) or rejected")
     result: Any = None
     logs: list[str]
     error: ErrorInfo | None = None
     trap: TrapInfo | None = None
     calls: list[CallInfo] = Field(default_factory=list, description="Host calls made, in order.")
-    duration_ms: float
+    pending: list[PendingInfo] | None = Field(None, description="What a parked execution waits for.")
+    attachments: list[dict[str, Any]] | None = Field(
+        None, description="What tools attached to their replies (never seen by the code).")
+    message: str | None = None
+    duration_ms: float = 0.0
 
 
 def _limits_for(base: Limits, body: ExecuteRequest) -> Limits:
@@ -104,12 +130,13 @@ async def healthz(request: Request) -> dict[str, Any]:
 async def execute(body: ExecuteRequest, request: Request) -> dict[str, Any]:
     sandbox: AsyncSandbox = request.app.state.sandbox
     store: CodeModeStore = request.app.state.codemode
-    workspaces: WorkspaceStore = request.app.state.workspaces
+    executions: Executions = request.app.state.executions
     plan = await _plan_for(store, body.toolsets, body.tools, request.app.state.inline_tool_secret)
     options = ExecuteOptions(code=body.code, workspace=body.workspace,
-                             limits=_limits_for(sandbox.limits, body))
-    return await run_execution(sandbox, store, workspaces.workspace(body.workspace), options,
-                               request.app.state.http, plan)
+                             limits=_limits_for(sandbox.limits, body),
+                             granted_permissions=body.granted_permissions,
+                             approval_wait_ms=body.approval_wait_ms)
+    return await executions.start(options, plan, inline_tools=body.tools)
 
 
 async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list[dict[str, Any]],

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codemode.executions import DurableSettings
+
 from .engine import CompiledGuest
 from .limits import Limits
 
@@ -39,6 +41,13 @@ class Settings:
     ``$SANDBOX_INLINE_TOOL_SECRET``, else random per start (then hosts cannot verify)."""
     guest: CompiledGuest | None = None
     """A compiled guest to use instead of building one at start-up (tests, embedding)."""
+    durable: DurableSettings = field(default_factory=DurableSettings.from_env)
+    """Approval TTL, ledger lease, recovery and the always-replay test mode."""
+    sweep_interval_s: float = 60.0
+    """How often the service expires old parked executions and recovers abandoned ones
+    (also once at start-up); 0 turns the periodic sweep off."""
+    events_heartbeat_s: float = 15.0
+    """Silence after which an event stream sends a ``: ping`` comment."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> "Settings":

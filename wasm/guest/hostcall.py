@@ -218,7 +218,13 @@ class CodeModeNamespace:
         recorded = self._channel.call("codemode", {"method": "step_lookup", "name": name})
         if isinstance(recorded, dict) and recorded.get("recorded"):
             return recorded.get("value")
-        value = fn()
+        try:
+            value = fn()
+        except Exception as exc:
+            # Recorded too, so a resumed run fails at the same step the same way.
+            self._channel.call("codemode", {"method": "step", "name": name, "error": {
+                "name": type(exc).__name__, "message": str(exc)}})
+            raise
         self._channel.call("codemode", {"method": "step", "name": name, "value": value})
         return value
 

@@ -1,0 +1,627 @@
+"""Durable executions: start, park, decide, resume by replay, roll back, expire, recover.
+
+:class:`Executions` is the one place that moves an execution between states::
+
+    running ──▶ completed | error                 (the code finished, or failed)
+       │ ├────▶ paused ──approve──▶ running        (a gated call waits for a human)
+       │ │        └──reject/expire──▶ rejected
+       │ └────▶ awaiting_tool ──result──▶ running  (a tool the agent host resolves)
+       └─ owner died ──▶ running again (recovery, by replay) … ▶ dead_letter after N tries
+
+A resume never continues a suspended interpreter: it re-runs the stored code in a fresh
+isolate and answers every recorded call from the journal (see :mod:`codemode.runtime` and
+:mod:`codemode.replay`), so a service restart between two steps loses nothing.
+
+Every decision is a compare-and-set in SQLite (the approval row ``pending`` -> decided, the
+execution ``paused`` -> ``running``), so of racing decisions exactly one wins, in this
+process or another one on the same database. Outcomes are values (``{"status": ...}``);
+refusals are :class:`ExecutionConflict` / :class:`~codemode.journal.ExecutionNotFound`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from sandbox import AsyncSandbox, Limits
+from workspace import WorkspaceStore
+
+from . import ledger
+from .approvals import DecisionWaiters
+from .errors import CodeModeError, DurableSizeError, ToolCallError, ToolError
+from .journal import ExecutionNotFound
+from .normalise import check_durable_text
+from .records import (
+    PARKED_STATES,
+    RUNTIME_VERSION,
+    TERMINAL_STATES,
+    ExecutionRecord,
+    JournalEntry,
+    decode_value,
+    new_execution_id,
+    now,
+)
+from .remote import call_remote_revert
+from .runtime import STATE_METHODS, CodeModeHandler, ExecutionPlan, KeyLocks, RunSettings
+from .store import CodeModeStore
+from .tooldefs import ToolDef
+
+__all__ = [
+    "ApprovalNotFound",
+    "DurableSettings",
+    "ExecuteOptions",
+    "ExecutionConflict",
+    "Executions",
+    "MissingConnector",
+]
+
+log = logging.getLogger("codemode.executions")
+
+EventPublisher = Callable[[str, str, dict[str, Any]], object]
+"""``publish(execution_id, type, data)``: where lifecycle events go (the SSE bus)."""
+
+
+class ExecutionConflict(CodeModeError):
+    """The request does not fit the execution's state (not paused, already decided...)."""
+
+
+class ApprovalNotFound(ExecutionNotFound):
+    """No approval with this id (never existed, or its execution was deleted)."""
+
+    def __init__(self, approval_id: str) -> None:
+        CodeModeError.__init__(self, f"approval {approval_id} not found")
+        self.execution_id = approval_id
+
+
+class MissingConnector(CodeModeError):
+    """A resume needs a toolset or tool that no longer exists; the execution stays parked."""
+
+
+@dataclass(frozen=True)
+class DurableSettings:
+    """The durable runtime's knobs (service-wide)."""
+
+    paused_ttl_s: float = 24 * 3600
+    """Parked executions older than this are expired by the sweep."""
+    max_approval_wait_ms: int = 300_000
+    """Upper bound on a request's ``approval_wait_ms``."""
+    ledger_lease_ms: int | None = ledger.DEFAULT_LEASE_MS
+    """After this, another attempt may reclaim a pending explicit-key ledger row (None: never)."""
+    recover_running: bool = True
+    """Resume executions whose process died (True), or mark them "Expired while running"."""
+    max_attempts: int = 5
+    """Runs an execution may start without parking or finishing before it is dead-lettered."""
+    lease_margin_s: float = 30.0
+    """Added to a run's deadline for its lease; a live run's lease is never taken over."""
+    keep_executions: int = 50
+    """Terminal executions kept per workspace."""
+    always_replay: bool = False
+    """Test mode: every run stops after each fresh call and continues by replay."""
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> "DurableSettings":
+        values: dict[str, Any] = {}
+        if os.environ.get("SANDBOX_ALWAYS_REPLAY", "") not in ("", "0"):
+            values["always_replay"] = True
+        values.update(overrides)
+        return cls(**values)
+
+
+@dataclass
+class ExecuteOptions:
+    """One execute request, resolved."""
+
+    code: str
+    workspace: str = "default"
+    limits: Limits | None = None
+    granted_permissions: Sequence[str] | None = None
+    approval_wait_ms: int = 0
+
+
+@dataclass
+class _Live:
+    """An execution running in this process: what approvers waiting on it get."""
+
+    outcome: asyncio.Future[dict[str, Any]] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+PlanResolver = Callable[[ExecutionRecord], Awaitable[ExecutionPlan]]
+
+
+def _owner_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _owner_dead(owner: str | None) -> bool:
+    """Whether ``owner`` was a process on this host that no longer exists."""
+    if not owner:
+        return True
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+class Executions:
+    """Runs and steers durable executions over one store, sandbox and workspace store."""
+
+    def __init__(self, sandbox: AsyncSandbox, store: CodeModeStore, workspaces: WorkspaceStore,
+                 http: httpx.AsyncClient, *, settings: DurableSettings | None = None,
+                 resolve_plan: PlanResolver | None = None, inline_secret: str = "",
+                 publish: EventPublisher | None = None) -> None:
+        self.sandbox = sandbox
+        self.store = store
+        self.workspaces = workspaces
+        self.http = http
+        self.settings = settings or DurableSettings()
+        self.inline_secret = inline_secret
+        self._resolve = resolve_plan or self._stored_plan
+        self._publish = publish
+        self.owner = _owner_id()
+        self.waiters = DecisionWaiters()
+        self.key_locks = KeyLocks()
+        self._live: dict[str, _Live] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # --- plans ------------------------------------------------------------------------
+
+    async def _stored_plan(self, record: ExecutionRecord) -> ExecutionPlan:
+        """The plan of a stored execution: its toolsets as stored now, its inline tools."""
+        toolsets = []
+        for name in record.toolsets:
+            toolset = await self.store.get_toolset(name)
+            if toolset is None:
+                raise MissingConnector(
+                    f'toolset "{name}" used by execution {record.id} no longer exists; '
+                    "restore it to continue")
+            toolsets.append(toolset)
+        inline = [ToolDef.from_dict(t) for t in record.options.get("tools", [])]
+        return ExecutionPlan.build(toolsets, inline, self.inline_secret)
+
+    async def _plan_for_resume(self, record: ExecutionRecord) -> ExecutionPlan:
+        plan = await self._resolve(record)
+        for namespace, tools in record.namespaces.items():
+            have = {t.identifier for t in plan.namespaces.get(namespace, [])}
+            lost = [t for t in tools if t not in have]
+            if namespace not in plan.namespaces or lost:
+                what = f"{namespace}" if namespace not in plan.namespaces else \
+                    ", ".join(f"{namespace}.{t}" for t in lost)
+                raise MissingConnector(
+                    f"execution {record.id} used {what}, which is no longer available; "
+                    "restore it to continue")
+        return plan
+
+    # --- start ------------------------------------------------------------------------
+
+    async def start(self, options: ExecuteOptions, plan: ExecutionPlan,
+                    inline_tools: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+        """Record a new execution and run it; the outcome (possibly parked) as a value."""
+        execution_id = new_execution_id()
+        limits = options.limits or self.sandbox.limits
+        try:
+            check_durable_text("The code", options.code)
+        except (DurableSizeError, CodeModeError) as exc:
+            return {"execution_id": execution_id, "status": "error", "result": None, "logs": [],
+                    "error": {"name": "DurableSizeError", "message": str(exc), "traceback": ""},
+                    "trap": {"kind": "code_size", "message": str(exc)}, "calls": [],
+                    "duration_ms": 0.0}
+        wait_ms = max(0, min(options.approval_wait_ms, self.settings.max_approval_wait_ms))
+        stamp = now()
+        record = ExecutionRecord(
+            id=execution_id, workspace=options.workspace, code=options.code, status="running",
+            namespaces={ns: [t.identifier for t in tools] for ns, tools in plan.namespaces.items()},
+            toolsets=list(plan.toolset_names), created_at=stamp, updated_at=stamp,
+            runtime_version=RUNTIME_VERSION,
+            options={"tools": list(inline_tools), "limits": limits.to_dict(),
+                     "granted_permissions": None if options.granted_permissions is None
+                     else list(options.granted_permissions),
+                     "approval_wait_ms": wait_ms},
+            owner=self.owner, lease_until=stamp + self._lease_s(limits, wait_ms), attempts=1)
+        await self.store.create_execution(record)
+        self._event(execution_id, "status", {"status": "running"})
+        return await self._drive(record, plan, [], options.granted_permissions)
+
+    def _lease_s(self, limits: Limits, wait_ms: int) -> float:
+        return limits.deadline_s + wait_ms / 1000 + self.settings.lease_margin_s
+
+    def _limits_of(self, record: ExecutionRecord) -> Limits:
+        stored = record.options.get("limits")
+        return Limits(**stored) if isinstance(stored, dict) else self.sandbox.limits
+
+    # --- running ----------------------------------------------------------------------
+
+    async def _drive(self, record: ExecutionRecord, plan: ExecutionPlan,
+                     recorded: list[JournalEntry],
+                     granted: Sequence[str] | None) -> dict[str, Any]:
+        """Run ``record`` (replaying ``recorded``) until it finishes or parks."""
+        live = self._live.setdefault(record.id, _Live())
+        try:
+            outcome = await self._run(record, plan, recorded, granted)
+        except BaseException as exc:
+            if not live.outcome.done():
+                live.outcome.set_exception(exc)
+                live.outcome.exception()  # retrieved: an approver may never await it
+            raise
+        finally:
+            self._live.pop(record.id, None)
+        if not live.outcome.done():
+            live.outcome.set_result(outcome)
+        return outcome
+
+    async def _run(self, record: ExecutionRecord, plan: ExecutionPlan,
+                   recorded: list[JournalEntry], granted: Sequence[str] | None) -> dict[str, Any]:
+        limits = self._limits_of(record)
+        wait_ms = int(record.options.get("approval_wait_ms", 0))
+        run_settings = RunSettings(granted_permissions=granted, approval_wait_s=wait_ms / 1000,
+                                   ledger_lease_ms=self.settings.ledger_lease_ms,
+                                   always_replay=self.settings.always_replay)
+        workspace = self.workspaces.workspace(record.workspace)
+
+        def events(kind: str, data: dict[str, Any]) -> None:
+            self._event(record.id, kind, data)
+
+        started = time.perf_counter()
+        while True:
+            handler = CodeModeHandler(
+                execution_id=record.id, plan=plan, workspace=workspace, store=self.store,
+                http=self.http, recorded=recorded, settings=run_settings, waiters=self.waiters,
+                events=events, key_locks=self.key_locks)
+            outcome = await self.sandbox.execute(
+                record.code, limits=limits, handler=handler, namespaces=plan.guest_specs(),
+                execution_id=record.id,
+                guest_options={"state_methods": list(STATE_METHODS), "codemode": True,
+                               "docs": plan.guest_docs()})
+            kind = outcome.trap["kind"] if outcome.trap else None
+            if kind != "replay":
+                break
+            recorded = await self.store.entries(record.id)
+            await self.store.extend_lease(record.id, self.owner,
+                                          now() + self._lease_s(limits, wait_ms))
+        duration = round((time.perf_counter() - started) * 1000, 3)
+        response: dict[str, Any] = {"execution_id": record.id, "calls": handler.calls,
+                                    "duration_ms": duration}
+        if kind in PARKED_STATES:
+            response.update(status=kind, pending=handler.pending, logs=[], result=None)
+            self._event(record.id, "completed", {"status": kind, "pending": handler.pending})
+            return response
+        if kind == "stopped":
+            current = await self.store.get_execution(record.id, with_journal=False)
+            status = current.status if current is not None else "error"
+            response.update(status=status, result=None, logs=[],
+                            error=current.error if current is not None else None)
+            return response
+        status, result, error = outcome.status, outcome.result, outcome.error
+        if kind == "rejected":
+            status, result = "rejected", None
+            error = {"name": "ApprovalRejected", "message": await self._rejection_message(record.id)}
+        elif kind == "divergence":
+            status, result = "error", None
+            error = {"name": "ReplayDivergence", "message": outcome.trap["message"] if outcome.trap else ""}
+        elif kind == "error" and error is not None:
+            error = {"name": "ExecutionError", "message": outcome.trap["message"] if outcome.trap else "",
+                     "traceback": ""}
+        elif kind is None or status == "completed":
+            divergence = handler.unconsumed()
+            if divergence is not None:
+                status, result = "error", None
+                error = {"name": "ReplayDivergence", "message": str(divergence)}
+        async with self.store.transaction() as tx:
+            await tx.finish_execution(record.id, status=status, result=result, error=error,
+                                      logs=outcome.logs, only_if=("running",))
+            if status != "completed":
+                await tx.revert_pending(record.id)
+        await self.store.prune_executions(record.workspace, keep=self.settings.keep_executions)
+        for line in outcome.logs:
+            self._event(record.id, "log", {"line": line})
+        response.update(status=status, result=result, logs=outcome.logs)
+        if error is not None:
+            response["error"] = error
+        if outcome.trap is not None and kind not in ("error", "rejected", "divergence"):
+            response["trap"] = outcome.trap
+        if handler.attachments:
+            response["attachments"] = handler.attachments
+        self._event(record.id, "completed",
+                    {k: response.get(k) for k in ("status", "result", "error")})
+        return response
+
+    async def _rejection_message(self, execution_id: str) -> str:
+        for approval in await self.store.list_approvals(execution_id=execution_id, status=None):
+            if approval.status in ("rejected", "expired", "cancelled"):
+                reason = approval.reason or ("Rejected by user" if approval.status == "rejected"
+                                             else f"approval {approval.status}")
+                return f"Action {approval.namespace}.{approval.method} rejected by user: {reason}" \
+                    if approval.status == "rejected" else \
+                    f"Action {approval.namespace}.{approval.method}: {reason}"
+        return "rejected"
+
+    def _event(self, execution_id: str, kind: str, data: dict[str, Any]) -> None:
+        if self._publish is not None:
+            try:
+                self._publish(execution_id, kind, data)
+            except Exception:  # a watcher's trouble never stops an execution
+                log.exception("publishing %s of %s failed", kind, execution_id)
+
+    # --- decisions --------------------------------------------------------------------
+
+    async def approve(self, approval_id: str, *, by: str = "api",
+                      granted_permissions: Sequence[str] | None = None) -> dict[str, Any]:
+        """Approve a pending call; resume its execution (replay) and return the new outcome."""
+        approval = await self.store.get_approval(approval_id)
+        if approval is None:
+            raise ApprovalNotFound(approval_id)
+        record = await self.store.get_execution(approval.execution_id, with_journal=False)
+        if record is None:
+            raise ExecutionNotFound(approval.execution_id)
+        plan = None
+        if record.status == "paused":
+            plan = await self._plan_for_resume(record)  # missing connector: nothing consumed
+        async with self.store.transaction() as tx:
+            decided = await tx.decide_approval(approval_id, status="approved", by=by)
+            current = await tx.get_approval(approval_id)
+        if not decided:
+            raise ExecutionConflict(self._not_pending(approval.execution_id, current))
+        self._event(record.id, "approval_decided",
+                    {"approval_id": approval_id, "decision": "approved", "by": by})
+        if self.waiters.notify(approval_id):
+            live = self._live.get(record.id)
+            if live is not None:
+                return dict(await asyncio.shield(live.outcome))
+        return await self._resume(record.id, plan, granted_permissions)
+
+    def _not_pending(self, execution_id: str, approval: Any) -> str:
+        if approval is None:
+            return f'Execution "{execution_id}" is not paused - its approval no longer exists.'
+        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(approval.decided_at or 0))
+        return (f'Execution "{execution_id}" is not paused - approval {approval.id} was '
+                f"already {approval.status} by {approval.decided_by or 'the service'} at {when}.")
+
+    async def _resume(self, execution_id: str, plan: ExecutionPlan | None,
+                      granted: Sequence[str] | None = None) -> dict[str, Any]:
+        record = await self.store.get_execution(execution_id, with_journal=False)
+        if record is None:
+            raise ExecutionNotFound(execution_id)
+        if record.status == "running":
+            return {"execution_id": execution_id, "status": "running",
+                    "message": "the execution is running in another request, which continues "
+                               "with this decision"}
+        if record.status not in PARKED_STATES:
+            raise ExecutionConflict(f'Execution "{execution_id}" is {record.status}, not paused.')
+        plan = plan or await self._plan_for_resume(record)
+        limits = self._limits_of(record)
+        wait_ms = int(record.options.get("approval_wait_ms", 0))
+        if not await self.store.claim_execution(
+                execution_id, owner=self.owner, lease_until=now() + self._lease_s(limits, wait_ms),
+                from_status=(record.status,)):
+            raise ExecutionConflict(f'Execution "{execution_id}" is not paused - it was resumed '
+                                    "or decided elsewhere.")
+        if granted is None:
+            stored = record.options.get("granted_permissions")
+            granted = None if stored is None else list(stored)
+        self._event(execution_id, "status", {"status": "running"})
+        return await self._drive(record, plan, await self.store.entries(execution_id), granted)
+
+    async def reject(self, approval_id: str, *, by: str = "api",
+                     reason: str | None = None) -> dict[str, Any]:
+        """Reject a pending call: the execution ends ``rejected``; nothing it pended runs."""
+        approval = await self.store.get_approval(approval_id)
+        if approval is None:
+            raise ApprovalNotFound(approval_id)
+        text = reason or "Rejected by user"
+        action = f"{approval.namespace}.{approval.method}"
+        async with self.store.transaction() as tx:
+            decided = await tx.decide_approval(approval_id, status="rejected", by=by, reason=text)
+            if decided:
+                await tx.settle(approval.execution_id, approval.seq, state="reverted",
+                                only_if=("pending",))
+                await tx.finish_execution(
+                    approval.execution_id, status="rejected",
+                    error={"name": "ApprovalRejected",
+                           "message": f"Action {action} rejected by user: {text}"},
+                    only_if=("paused",))
+            current = await tx.get_approval(approval_id)
+        if not decided:
+            raise ExecutionConflict(self._not_pending(approval.execution_id, current))
+        self._event(approval.execution_id, "approval_decided",
+                    {"approval_id": approval_id, "decision": "rejected", "by": by, "reason": text})
+        self.waiters.notify(approval_id)
+        return {"status": "rejected", "execution_id": approval.execution_id,
+                "approval_id": approval_id, "action": action, "reason": text}
+
+    async def submit_result(self, execution_id: str, seq: int, *, output: Any = None,
+                            error: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The agent host's result for a client-resolved call; the execution resumes."""
+        record = await self.store.get_execution(execution_id, with_journal=False)
+        if record is None:
+            raise ExecutionNotFound(execution_id)
+        if record.status != "awaiting_tool":
+            raise ExecutionConflict(
+                f'Execution "{execution_id}" is {record.status}, not awaiting a tool result.')
+        plan = await self._plan_for_resume(record)
+        async with self.store.transaction() as tx:
+            if error is not None:
+                settled = await tx.settle(execution_id, seq, state="error",
+                                          error={"name": str(error.get("name") or "Error"),
+                                                 "message": str(error.get("message", ""))},
+                                          only_if=("pending",))
+            else:
+                settled = await tx.settle(execution_id, seq, state="applied", result=output,
+                                          only_if=("pending",))
+            if settled and await tx.approval_at(execution_id, seq) is not None:
+                approval = await tx.approval_at(execution_id, seq)
+                if approval is not None and approval.status != "approved":
+                    raise ExecutionConflict(f"step {seq} still awaits approval")
+        if not settled:
+            raise ExecutionConflict(
+                f'Execution "{execution_id}" has no call awaiting a result at step {seq}.')
+        return await self._resume(execution_id, plan)
+
+    # --- rollback ---------------------------------------------------------------------
+
+    async def rollback(self, execution_id: str) -> dict[str, Any]:
+        """Revert applied calls whose tools declare ``revert_url``, newest first."""
+        record = await self.store.get_execution(execution_id)
+        if record is None:
+            raise ExecutionNotFound(execution_id)
+        if record.status not in TERMINAL_STATES or record.status == "rolled_back":
+            raise ExecutionConflict(
+                f'Execution "{execution_id}" is {record.status}; only a finished execution '
+                "can be rolled back.")
+        plan = await self._stored_plan(record) if record.toolsets or record.options.get("tools") \
+            else await self._resolve(record)
+        reverted: list[dict[str, Any]] = []
+        for entry in sorted(record.journal, key=lambda e: e.seq, reverse=True):
+            if entry.state != "applied":
+                continue
+            binding = plan.bindings.get((entry.namespace, entry.method))
+            if binding is None or binding.tool.revert_url is None:
+                continue
+            key = ledger.ledger_key(binding.tool.name, binding.tool.idempotency_key,
+                                    _args_of(entry), execution_id, entry.seq)
+            try:
+                await call_remote_revert(
+                    binding.tool, _args_of(entry), entry.result, secret=binding.secret,
+                    execution_id=execution_id, seq=entry.seq, idempotency_key=key.sent,
+                    client=self.http)
+            except (ToolError, ToolCallError) as exc:
+                return {"execution_id": execution_id, "status": record.status,
+                        "reverted": reverted,
+                        "error": {"name": type(exc).__name__, "message": str(exc),
+                                  "seq": entry.seq}}
+            await self.store.settle_entry(execution_id, entry.seq, state="reverted",
+                                          result=entry.result, only_if=("applied",))
+            reverted.append({"seq": entry.seq, "namespace": entry.namespace,
+                             "method": entry.method})
+        await self.store.finish_execution(execution_id, status="rolled_back",
+                                          result=record.result, error=record.error)
+        self._event(execution_id, "completed", {"status": "rolled_back"})
+        return {"execution_id": execution_id, "status": "rolled_back", "reverted": reverted}
+
+    # --- sweeps and recovery ----------------------------------------------------------
+
+    async def sweep(self, *, at: float | None = None) -> dict[str, Any]:
+        """Expire old parked runs, recover (or expire) abandoned ones, apply retention."""
+        stamp = now() if at is None else at
+        expired = []
+        for record in await self.store.executions_where(
+                "status IN ('paused', 'awaiting_tool') AND updated_at <= ?",
+                [stamp - self.settings.paused_ttl_s]):
+            if await self._expire_parked(record):
+                expired.append(record.id)
+        by_outcome: dict[str, list[str]] = {"recovered": [], "dead_letter": [], "expired": []}
+        for record in await self.store.executions_where("status = 'running'", []):
+            if record.id in self._live:
+                continue
+            stale = record.lease_until is None or record.lease_until < stamp
+            if not stale and not (record.owner != self.owner and _owner_dead(record.owner)):
+                continue
+            outcome = await self._recover(record, stamp)
+            if outcome is not None:
+                by_outcome[outcome].append(record.id)
+        async with self.store.transaction() as tx:
+            swept = await ledger.sweep(tx.connection, now=stamp)
+        return {"expired_parked": expired, "recovered": by_outcome["recovered"],
+                "dead_letter": by_outcome["dead_letter"],
+                "expired_running": by_outcome["expired"], "ledger_rows_removed": swept}
+
+    async def _expire_parked(self, record: ExecutionRecord) -> bool:
+        paused = record.status == "paused"
+        message = "Expired awaiting approval" if paused else "Expired awaiting tool result"
+        async with self.store.transaction() as tx:
+            done = await tx.finish_execution(
+                record.id, status="rejected" if paused else "error",
+                error={"name": "Expired", "message": message}, only_if=(record.status,))
+            if done:
+                for approval in await tx.pending_approvals(record.id):
+                    await tx.decide_approval(approval.id, status="expired", by="sweep",
+                                             reason=message)
+                await tx.revert_pending(record.id)
+        if done:
+            self._event(record.id, "completed", {"status": "rejected" if paused else "error",
+                                                 "error": {"name": "Expired", "message": message}})
+        return done
+
+    async def _recover(self, record: ExecutionRecord, stamp: float) -> str | None:
+        """Take over an abandoned running execution: resume it, or give it up."""
+        limits = self._limits_of(record)
+        wait_ms = int(record.options.get("approval_wait_ms", 0))
+        lease = stamp + self._lease_s(limits, wait_ms)
+        if not self.settings.recover_running:
+            async with self.store.transaction() as tx:
+                done = await tx.finish_execution(
+                    record.id, status="error",
+                    error={"name": "Expired", "message": "Expired while running"},
+                    only_if=("running",))
+                if done:
+                    await tx.revert_pending(record.id)
+            return "expired" if done else None
+        if record.attempts >= self.settings.max_attempts:
+            async with self.store.transaction() as tx:
+                done = await tx.finish_execution(
+                    record.id, status="dead_letter",
+                    error={"name": "DeadLetter",
+                           "message": f"gave up after {record.attempts} attempts to run it; "
+                                      "inspect the journal, then delete or re-run it"},
+                    only_if=("running",))
+            if done:
+                self._event(record.id, "completed", {"status": "dead_letter"})
+            return "dead_letter" if done else None
+        # The stale lease (or dead owner) is part of the compare-and-set: of two processes
+        # recovering together, exactly one takes it.
+        if not await self.store.claim_execution(
+                record.id, owner=self.owner, lease_until=lease, from_status=("running",),
+                expected_owner=record.owner):
+            return None
+        task = asyncio.get_running_loop().create_task(self._continue(record.id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return "recovered"
+
+    async def _continue(self, execution_id: str) -> None:
+        try:
+            record = await self.store.get_execution(execution_id, with_journal=False)
+            if record is None:
+                return
+            plan = await self._plan_for_resume(record)
+            stored = record.options.get("granted_permissions")
+            await self._drive(record, plan, await self.store.entries(execution_id),
+                              None if stored is None else list(stored))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # Give the lease up at once, so the next sweep tries again and counts the attempt.
+            log.exception("recovering execution %s failed", execution_id)
+            async with self.store.transaction() as tx:
+                await tx.set_owner(execution_id, None, 0.0)
+
+    async def wait_background(self) -> None:
+        """Wait for recoveries started by :meth:`sweep` (tests, orderly shutdown)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*list(self._background), return_exceptions=True)
+
+
+def _args_of(entry: JournalEntry) -> dict[str, Any]:
+    value = decode_value(json.loads(entry.args))
+    return value if isinstance(value, dict) else {}
