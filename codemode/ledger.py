@@ -247,6 +247,10 @@ def _render(tool: str, template: str, args: Mapping[str, Any]) -> str:
                 raise ActionKeyError(
                     tool, template, f'input field "{field}" cannot be rendered: {exc.reason}'
                 ) from exc
+            except ValueError as exc:  # an integer too long for str() (Python's digit cap)
+                raise ActionKeyError(
+                    tool, template, f'input field "{field}" cannot be rendered: {exc}'
+                ) from exc
     return "".join(out)
 
 
@@ -291,7 +295,10 @@ def input_hash(args: Any) -> str:
     Bytes and their base64 text hash differently, as they are different inputs. Raises
     :class:`~codemode.errors.NotSerialisableError` for input with no durable form.
     """
-    text = sqlite_safe_json(canonical_json(encode_value(args)))
+    try:
+        text = sqlite_safe_json(canonical_json(encode_value(args)))
+    except ValueError as exc:  # an integer too long for str() (Python's digit cap)
+        raise NotSerialisableError("The input", str(exc)) from exc
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

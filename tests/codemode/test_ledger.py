@@ -211,6 +211,8 @@ def test_rendered_key_at_the_length_cap_is_kept_one_past_is_refused() -> None:
 def test_unrenderable_field_and_non_string_template_are_action_key_errors() -> None:
     with pytest.raises(ActionKeyError, match='"s" cannot be rendered'):
         ledger_key("t", "{s}", {"s": {1, 2}}, "e", 0)
+    with pytest.raises(ActionKeyError, match='"n" cannot be rendered'):
+        ledger_key("t", "{n}", {"n": 10**5000}, "e", 0)
     with pytest.raises(ActionKeyError, match="must be a string"):
         ledger_key("t", 5, {}, "e", 0)  # type: ignore[arg-type]
     with pytest.raises(ActionKeyError, match="must be an object"):
@@ -247,6 +249,8 @@ def test_input_hash_of_lone_surrogate_is_stable_not_a_crash() -> None:
 def test_input_hash_of_unserialisable_input_raises_not_serialisable() -> None:
     with pytest.raises(NotSerialisableError):
         input_hash({"s": {1}})
+    with pytest.raises(NotSerialisableError, match="digits"):
+        input_hash({"n": 10**5000})
 
 
 # --- claims ----------------------------------------------------------------------------
