@@ -136,6 +136,20 @@ from .executions import (
     Executions,
     MissingConnector,
 )
+from .events import (
+    EVENT_TYPES,
+    FINAL_STATUSES,
+    PARKED_STATUSES,
+    EventBus,
+    ExecutionEvent,
+    Subscription,
+    SubscriptionClosed,
+    completed_data,
+    event_data,
+    history_events,
+    sse_stream,
+    tool_call_data,
+)
 from .ledger import (
     ActionKeyConflict,
     ActionKeyError,
@@ -155,6 +169,18 @@ from .journal import (
 )
 
 __all__ = [
+    "EVENT_TYPES",
+    "FINAL_STATUSES",
+    "PARKED_STATUSES",
+    "EventBus",
+    "ExecutionEvent",
+    "Subscription",
+    "SubscriptionClosed",
+    "completed_data",
+    "event_data",
+    "history_events",
+    "sse_stream",
+    "tool_call_data",
     "CodeMode",
     "ApprovalRejected",
     "CODEMODE_DOC",

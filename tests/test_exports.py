@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sandbox", "codemode", "workspace")
 SERVICE_MODULES = {"app.py", "routes.py", "workspace_routes.py", "codemode_routes.py", "bash_tool.py", "cli.py",
-                   "workspace_cli.py", "service.py"}
+                   "workspace_cli.py", "service.py", "durable_routes.py", "settings.py"}
 WASMTIME_MODULES = {"sandbox/engine.py", "sandbox/isolate.py"}
 
 
