@@ -6,6 +6,8 @@ Messages (``op`` names the kind):
     worker -> service   {"op": "call", "name", "payload"}          a host call
     service -> worker   {"op": "reply", "ok": str} | {"op": "reply", "err": str}
                         | {"op": "abort", "trap": {"kind", "message"}}
+                        any of them may add "uncharged_s": float > 0, seconds the call
+                        spent waiting (not running): the worker moves its deadline later
     worker -> service   {"op": "done", "response": str} | {"op": "failed", "trap": {...}}
 """
 

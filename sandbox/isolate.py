@@ -54,31 +54,56 @@ class _DeadlineTimer:
     """Bumps the engine epoch once when the current call's deadline passes.
 
     Stores run with ``set_epoch_deadline(1)``, so a single increment interrupts the running
-    guest at its next epoch check. Arming and disarming hold the lock, so a timer for a
-    finished call can never fire into the next one.
+    guest at its next epoch check. Arming, disarming and extending hold the lock, so a timer
+    for a finished call can never fire into the next one, and an extension cannot race a
+    fire: either the fire happened first and ``extend`` undoes it, or the fire sees the new
+    deadline.
     """
 
     def __init__(self, engine: wasmtime.Engine) -> None:
         self._engine = engine
         self._cond = threading.Condition()
         self._due: float | None = None
+        self._fired = False
         self._thread = threading.Thread(target=self._loop, name="epoch-deadline", daemon=True)
         self._thread.start()
 
     def arm(self, seconds: float) -> None:
         with self._cond:
             self._due = time.monotonic() + seconds
+            self._fired = False
             self._cond.notify()
 
     def disarm(self) -> None:
         with self._cond:
             self._due = None
+            self._fired = False
             self._cond.notify()
+
+    def extend(self, seconds: float, undo_fire: Callable[[], None]) -> bool:
+        """Move the armed deadline ``seconds`` later; return whether it is still ahead.
+
+        If the timer already fired (the guest was inside a host call, so the bump has not
+        interrupted it yet) and the new deadline is still in the future, ``undo_fire`` is
+        called under the lock to give the store a fresh epoch deadline, and the timer is
+        armed again. If the new deadline has passed too, the fire stands.
+        """
+        with self._cond:
+            if self._due is None:
+                return False
+            self._due += seconds
+            if self._fired:
+                if self._due <= time.monotonic():
+                    return False
+                undo_fire()
+                self._fired = False
+            self._cond.notify()
+            return True
 
     def _loop(self) -> None:
         with self._cond:
             while True:
-                if self._due is None:
+                if self._due is None or self._fired:
                     self._cond.wait()
                     continue
                 left = self._due - time.monotonic()
@@ -86,7 +111,7 @@ class _DeadlineTimer:
                     self._cond.wait(left)
                     continue
                 self._engine.increment_epoch()
-                self._due = None
+                self._fired = True
 
 
 @dataclass
@@ -134,6 +159,7 @@ class Isolate:
     def __init__(self, runtime: GuestRuntime, limits: Limits, preopens: Sequence[Preopen]) -> None:
         self._runtime = runtime
         self._limits = limits
+        self._extended_s = 0.0
         self.preopens = tuple(preopens)
         self._store: wasmtime.Store | None = wasmtime.Store(runtime.engine)
         self._store.set_limits(memory_size=limits.memory_bytes)
@@ -151,6 +177,18 @@ class Isolate:
             raise SandboxError("isolate already used and closed")
         self._store.set_limits(memory_size=limits.memory_bytes)
         self._limits = limits
+
+    def extend_deadline(self, seconds: float) -> None:
+        """Give the running call ``seconds`` more before its deadline (time it spent waiting,
+        not running: see ``sandbox.hostcalls.uncharged_wait``). Call it from a host-call
+        handler, while the guest is suspended in the host call."""
+        store = self._store
+        if store is None or seconds <= 0:
+            return
+        self._extended_s += seconds
+        # The engine epoch has already been bumped once, so a fresh relative deadline of one
+        # tick starts after that bump: the guest resumes without trapping.
+        self._runtime._timer.extend(seconds, lambda: store.set_epoch_deadline(1))
 
     def __enter__(self) -> "Isolate":
         return self
@@ -175,9 +213,10 @@ class Isolate:
         runtime._state.handler = on_host_call
         runtime._state.error = None
         store.set_epoch_deadline(1)
+        self._extended_s = 0.0
         runtime._timer.arm(self._limits.deadline_s)
         try:
-            with _translated_traps(runtime, self._limits):
+            with _translated_traps(runtime, self._limits, lambda: self._extended_s):
                 result = func(store, request)
                 func.post_return(store)
         finally:
@@ -215,7 +254,8 @@ def _trap_reason(message: str) -> str | None:
 
 
 @contextmanager
-def _translated_traps(runtime: GuestRuntime, limits: Limits | None = None) -> Iterator[None]:
+def _translated_traps(runtime: GuestRuntime, limits: Limits | None = None,
+                      extended_s: Callable[[], float] = lambda: 0.0) -> Iterator[None]:
     """The one boundary where wasmtime's errors become ``sandbox.errors``."""
     try:
         yield
@@ -229,7 +269,9 @@ def _translated_traps(runtime: GuestRuntime, limits: Limits | None = None) -> It
             reason = "deadline"
         if reason == "deadline":
             seconds = limits.deadline_s if limits else 0
-            raise DeadlineExceeded(f"execution exceeded its deadline of {seconds:g} s") from None
+            waited = extended_s()
+            uncharged = f" (not counting {waited:.2f} s spent waiting, uncharged)" if waited else ""
+            raise DeadlineExceeded(f"execution exceeded its deadline of {seconds:g} s{uncharged}") from None
         if reason == "allocation_too_large" or (
                 reason is None and "memory" in message and ("limit" in message or "minimum" in message)):
             raise MemoryLimitExceeded(f"the guest needs more memory than its limit: {message.splitlines()[0]}") from None

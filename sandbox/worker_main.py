@@ -40,6 +40,17 @@ class _Aborted(Exception):
         self.trap = trap
 
 
+def _uncharged_seconds(reply: dict[str, Any]) -> float:
+    """The reply's ``uncharged_s``: time the service spent waiting, not running, on this call.
+
+    The service is trusted and caps the total per run; this only refuses what is not a
+    finite positive number, so a malformed frame cannot move the deadline backwards."""
+    value = reply.get("uncharged_s")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    return float(value) if 0 < value < float("inf") else 0.0
+
+
 def _die_with_parent() -> None:
     try:
         libc = ctypes.CDLL(None)
@@ -110,6 +121,7 @@ class Worker:
         limits = Limits(**message["limits"])
         preopens = [Preopen(host, guest) for host, guest in message.get("preopens", [])]
         calls = 0
+        isolate: Isolate | None = None
 
         def on_host_call(name: str, payload: str) -> str:
             nonlocal calls
@@ -119,6 +131,9 @@ class Worker:
                     f"more than {limits.max_host_calls} host calls in one run")
             write_frame(self.fd_out, {"op": "call", "name": name, "payload": payload})
             reply = read_frame(self.fd_in)
+            uncharged = _uncharged_seconds(reply)
+            if uncharged and isolate is not None:
+                isolate.extend_deadline(uncharged)
             if reply["op"] == "abort":
                 raise _Aborted(reply["trap"])
             if "err" in reply:
@@ -128,6 +143,7 @@ class Worker:
         try:
             with self._isolate_for(limits, preopens) as isolate:
                 response = isolate.call(message["export"], message["request"], on_host_call)
+            isolate = None
         except _Aborted as aborted:
             return {"op": "failed", "trap": aborted.trap}
         except SandboxError as error:

@@ -12,6 +12,12 @@ service, and the event loop never waits on an isolate: it waits on a pipe.
 Each worker is pre-started, holds the compiled component, and takes one run at a time.
 Host calls travel to the service over the worker's pipe and are answered by the run's
 ``HostCallHandler``.
+
+Time a handler spends inside ``uncharged_wait()`` (waiting on a human's decision) is not
+charged to the run: while such a wait is open the kill timer is pushed out, afterwards it is
+set to the original kill time plus the credited time, and the reply tells the worker how
+much to push the isolate's own epoch deadline (``"uncharged_s"``). ``MAX_UNCHARGED_S``
+bounds the credit per run.
 """
 
 from __future__ import annotations
@@ -25,12 +31,12 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ._wire import HEADER, MAX_FRAME, WireError, decode, encode
 from .engine import CompiledGuest
 from .errors import DeadlineExceeded, SandboxError, WorkerCrashed, from_trap
-from .hostcalls import HostAbort, HostCallError, HostCallHandler
+from .hostcalls import HostAbort, HostCallError, HostCallHandler, UnchargedClock, current_uncharged_clock
 from .isolate import Preopen
 from .limits import Limits
 
@@ -38,6 +44,10 @@ log = logging.getLogger("sandbox.workers")
 
 GRACE_S = 0.5
 """How long past its deadline a run may take before its worker is killed."""
+MAX_UNCHARGED_S = 3600.0
+"""Most seconds of ``uncharged_wait()`` one run may be credited. Past it, waiting is charged
+like running, so a handler that never stops waiting (a bug, a lost decision) cannot hold a
+worker for ever: the run then hits its deadline as usual."""
 START_TIMEOUT_S = 120.0
 """A worker that is not ready by then is considered broken."""
 
@@ -95,6 +105,23 @@ class _WorkerProcess:
         with contextlib.suppress(ProcessLookupError):
             self.process.kill()
 
+    async def shutdown(self) -> None:
+        """Kill the process and wait until its pipes are closed.
+
+        asyncio closes a subprocess transport only once the process has exited and its
+        stdout has reached end of file; a transport left half-open is reported as a leak
+        (ResourceWarning) when collected, possibly after its loop is gone.
+        """
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        self.kill()
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(5.0):
+                await self.process.wait()
+                while await self.reader.read(1 << 16):
+                    pass
+        await asyncio.sleep(0)  # let the protocol's pending close callbacks run
+
     @property
     def alive(self) -> bool:
         return self.process.returncode is None
@@ -109,6 +136,7 @@ class WorkerPool:
         self._idle: asyncio.Queue[_WorkerProcess] = asyncio.Queue()
         self._all: set[_WorkerProcess] = set()
         self._spawning: set[asyncio.Task[None]] = set()
+        self._reaping: set[asyncio.Task[None]] = set()
         self._closed = False
         self.restarts = 0
 
@@ -119,13 +147,11 @@ class WorkerPool:
         self._closed = True
         for task in list(self._spawning):
             task.cancel()
-        for worker in list(self._all):
-            with contextlib.suppress(Exception):
-                worker.writer.close()
+        await asyncio.gather(*self._spawning, *self._reaping, return_exceptions=True)
+        workers = list(self._all)
+        for worker in workers:
             worker.kill()
-        for worker in list(self._all):
-            with contextlib.suppress(Exception):
-                await worker.process.wait()
+        await asyncio.gather(*(worker.shutdown() for worker in workers))
         self._all.clear()
 
     def stats(self) -> dict[str, int]:
@@ -158,9 +184,13 @@ class WorkerPool:
         worker.kill()
         self._all.discard(worker)
         self.restarts += 1
+        loop = asyncio.get_running_loop()
+        reaping = loop.create_task(worker.shutdown())
+        self._reaping.add(reaping)
+        reaping.add_done_callback(self._reaping.discard)
         if self._closed:
             return
-        task = asyncio.get_running_loop().create_task(self._respawn())
+        task = loop.create_task(self._respawn())
         self._spawning.add(task)
         task.add_done_callback(self._spawning.discard)
 
@@ -197,8 +227,11 @@ class WorkerPool:
     async def _drive(self, worker: _WorkerProcess, export: str, request: str, limits: Limits,
                      handler: HostCallHandler, preopens: Sequence[Preopen]) -> RunOutput:
         started = time.monotonic()
+        clock = UnchargedClock(MAX_UNCHARGED_S, parent=current_uncharged_clock.get())
+        token = current_uncharged_clock.set(clock)
         try:
-            async with asyncio.timeout(limits.deadline_s + GRACE_S):
+            async with asyncio.timeout(limits.deadline_s + GRACE_S) as kill_timer:
+                clock.on_change = _kill_timer_follows(kill_timer, clock)
                 await worker.send({"op": "run", "export": export, "request": request,
                                    "limits": limits.to_dict(),
                                    "preopens": [[p.host_dir, p.guest_dir] for p in preopens]})
@@ -206,7 +239,15 @@ class WorkerPool:
                     message = await worker.receive()
                     op = message["op"]
                     if op == "call":
-                        await worker.send(await _answer(handler, message))
+                        clock.begin_call()
+                        try:
+                            reply = await _answer(handler, message)
+                        finally:
+                            clock.end_call()
+                        uncharged = clock.take()
+                        if uncharged > 0:
+                            reply["uncharged_s"] = uncharged
+                        await worker.send(reply)
                     elif op == "done":
                         return RunOutput(message["response"], int(message.get("host_calls", 0)))
                     elif op == "failed":
@@ -214,11 +255,40 @@ class WorkerPool:
                     else:
                         raise WireError(f"unexpected message {op!r} from worker")
         except TimeoutError:
+            waited = clock.credited()
+            not_counted = f", {waited:.2f} s of it waiting, uncharged," if waited else ""
             raise DeadlineExceeded(
                 f"execution exceeded its deadline of {limits.deadline_s:g} s "
-                f"(worker stopped after {time.monotonic() - started:.2f} s and replaced)") from None
+                f"(worker stopped after {time.monotonic() - started:.2f} s{not_counted} "
+                f"and replaced)") from None
         except WireError as exc:
             raise WorkerCrashed(f"the worker running this call died ({exc}); it was replaced") from None
+        finally:
+            clock.on_change = None  # the kill timer is gone: nothing left to move
+            clock.close()
+            current_uncharged_clock.reset(token)
+
+
+def _kill_timer_follows(kill_timer: asyncio.Timeout, clock: UnchargedClock) -> Callable[[], None]:
+    """Keep the supervisor's kill time at its original value plus the uncharged credit.
+
+    While a wait is open, nothing is being charged, so the kill moves to the latest it could
+    ever be (original + the whole cap): a wait that uses up the cap then leaves exactly the
+    run's remaining charged time before the kill. When the wait closes, the kill comes back
+    to original + credit, which may already be past: then it fires at once.
+    """
+    original = kill_timer.when()
+    assert original is not None
+
+    def follow() -> None:
+        if kill_timer.expired():
+            return
+        if clock.running:
+            kill_timer.reschedule(original + clock.cap)
+        else:
+            kill_timer.reschedule(original + clock.credited())
+
+    return follow
 
 
 class _GuestReported(SandboxError):
