@@ -161,6 +161,9 @@ class UnchargedClock:
         """The run is over: stop counting; later waits on this clock change nothing."""
         if self._closed:
             return
+        if self.parent is not None:
+            for _ in range(self._open):  # waits still open here will never exit this clock
+                self.parent.exit()
         self._in_call = False
         self._open = 0
         self._update()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from typing import Any, cast
+from typing import Any, Callable, cast
 
 import pytest
 import wasmtime
@@ -23,10 +23,12 @@ from sandbox.workers import GRACE_S
 
 
 async def _decision_after(seconds: float) -> str:
-    """An inline approval: waits on a human, uncharged, then answers."""
+    """An inline approval: waits, uncharged, on a decision someone else makes later."""
+    loop = asyncio.get_running_loop()
+    decision: asyncio.Future[str] = loop.create_future()
+    loop.call_later(seconds, decision.set_result, "approved")
     async with uncharged_wait():
-        await asyncio.sleep(seconds)
-    return "approved"
+        return await asyncio.wait_for(decision, timeout=30)
 
 
 async def _charged_wait(seconds: float) -> str:
@@ -44,7 +46,7 @@ async def _hang() -> None:
     await asyncio.sleep(60)
 
 
-TOOLS = {"decision_after": _decision_after, "charged_wait": _charged_wait,
+TOOLS: dict[str, Callable[..., Any]] = {"decision_after": _decision_after, "charged_wait": _charged_wait,
          "rejection_after": _rejection_after, "hang": _hang}
 
 
@@ -62,6 +64,16 @@ async def test_a_wait_on_a_decision_longer_than_the_deadline_is_not_charged(
         assert outcome.status == "completed", outcome.trap
         assert outcome.result == "approved!"
         assert box.pool.restarts == 0
+
+
+async def test_uncharged_waits_of_several_host_calls_add_up(compiled_guest: CompiledGuest) -> None:
+    # Each wait alone fits in the kill time (0.4 + 0.5 grace), the two together do not.
+    code = "first = tools.decision_after(0.5)\nsecond = tools.decision_after(0.5)\n[first, second]"
+    async with AsyncSandbox(tools=TOOLS, workers=1, guest=compiled_guest) as box:
+        outcome, elapsed = await _timed(box, code, 0.4)
+        assert outcome.status == "completed", outcome.trap
+        assert outcome.result == ["approved", "approved"]
+        assert elapsed >= 1.0
 
 
 async def test_the_same_wait_outside_uncharged_wait_hits_the_deadline(
@@ -211,6 +223,21 @@ def test_a_run_started_from_a_handler_credits_its_waits_to_the_outer_run_too() -
     inner.exit()
     assert inner.credited() == pytest.approx(2.0)
     assert outer.credited() == pytest.approx(2.0)
+
+
+def test_closing_an_inner_run_with_a_wait_still_open_stops_crediting_the_outer_run() -> None:
+    now = _FakeTime()
+    outer = UnchargedClock(3600.0, now=now)
+    outer.begin_call()
+    inner = UnchargedClock(3600.0, now=now, parent=outer)
+    inner.begin_call()
+    inner.enter()
+    now.value += 1.0
+    inner.close()
+    now.value += 10.0
+    inner.exit()
+    assert not outer.running
+    assert outer.credited() == pytest.approx(1.0)
 
 
 class _CountingEngine:
