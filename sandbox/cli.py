@@ -19,13 +19,81 @@ def _print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 
+class ConfigError(Exception):
+    """An environment variable holds a value the service cannot use."""
+
+
+def _env_number(name: str, kind: type[float] | type[int], *, minimum: float) -> float | int | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not {'an integer' if kind is int else 'a number'}") from None
+    if value != value or value in (float("inf"), float("-inf")) or value < minimum:
+        raise ConfigError(f"{name}={raw!r} must be a finite number >= {minimum:g}")
+    return value
+
+
+def _env_flag(name: str) -> bool | None:
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return None
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name}={raw!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
+
+
+def durable_overrides_from_env() -> tuple[dict[str, Any], float | None]:
+    """The durable runtime's knobs an operator (or a recovery test) sets in the environment.
+
+    Returns overrides for :class:`codemode.DurableSettings` and the sweep interval:
+    ``SANDBOX_SWEEP_INTERVAL_S`` (0: sweep only at start-up), ``SANDBOX_PAUSED_TTL_S``,
+    ``SANDBOX_RECOVER_RUNNING`` (1/0), ``SANDBOX_LEASE_MARGIN_S``, ``SANDBOX_MAX_ATTEMPTS``,
+    ``SANDBOX_LEDGER_LEASE_MS`` (``off`` or 0: a stale pending action is never reclaimed).
+    Raises :class:`ConfigError` naming the variable for a value it cannot use.
+    """
+    durable: dict[str, Any] = {}
+    numbers: tuple[tuple[str, str, type[float] | type[int], float], ...] = (
+        ("SANDBOX_PAUSED_TTL_S", "paused_ttl_s", float, 0.0),
+        ("SANDBOX_LEASE_MARGIN_S", "lease_margin_s", float, 0.0),
+        ("SANDBOX_MAX_ATTEMPTS", "max_attempts", int, 1),
+    )
+    for env_name, field_name, kind, minimum in numbers:
+        value = _env_number(env_name, kind, minimum=minimum)
+        if value is not None:
+            durable[field_name] = value
+    recover = _env_flag("SANDBOX_RECOVER_RUNNING")
+    if recover is not None:
+        durable["recover_running"] = recover
+    lease = os.environ.get("SANDBOX_LEDGER_LEASE_MS", "").strip().lower()
+    if lease in ("off", "none"):
+        durable["ledger_lease_ms"] = None
+    elif lease:
+        lease_ms = _env_number("SANDBOX_LEDGER_LEASE_MS", int, minimum=0)
+        durable["ledger_lease_ms"] = None if lease_ms == 0 else lease_ms
+    interval = _env_number("SANDBOX_SWEEP_INTERVAL_S", float, minimum=0.0)
+    return durable, None if interval is None else float(interval)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from codemode.executions import DurableSettings
+
     from .app import create_app
 
+    try:
+        durable, sweep_interval_s = durable_overrides_from_env()
+    except ConfigError as exc:
+        print(f"sandbox serve: {exc}", file=sys.stderr)
+        return 2
     settings = Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
-                                 workers=args.workers)
+                                 workers=args.workers, sweep_interval_s=sweep_interval_s,
+                                 durable=DurableSettings.from_env(**durable))
     print(f"sandbox: data in {settings.data_dir}; listening on http://{args.host}:{args.port}",
           file=sys.stderr)
     if settings.token is None and args.host not in ("127.0.0.1", "localhost", "::1"):

@@ -1,0 +1,413 @@
+"""Recovery of durable executions after ``kill -9`` of a real service process.
+
+Every test runs ``python -m sandbox.cli serve`` as a subprocess on a temporary data
+directory (the compiled guest comes from the shared ``SANDBOX_CACHE_DIR``), talks to it over
+HTTP, kills it with SIGKILL at a chosen moment, checks the SQLite file with
+``PRAGMA integrity_check`` while nothing has it open, and restarts it on the same directory.
+Side effects go to a real signed tool endpoint (:class:`GatedHost`, an
+:class:`~agent_host.AgentHost` that can hold one call open) that counts effects per
+idempotency key, so "exactly once" is measured where the effect happens.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from agent_host import AgentHost, ServerThread, free_port
+
+pytestmark = pytest.mark.slow
+
+SECRET = "recovery-test-inline-secret"
+REPO = Path(__file__).resolve().parents[2]
+START_TIMEOUT_S = 60.0
+
+
+# --- the tool endpoint ------------------------------------------------------------------
+
+
+class GatedHost(AgentHost):
+    """The agent host, able to hold one ``create_item`` call (chosen by title) open.
+
+    ``hold(title, when)``:
+    - ``"after"``: the effect happens, then the reply is withheld (the service dies before
+      it can record the result);
+    - ``"drop"``: the call is withheld before anything happens and, once released, answered
+      503 with no effect (the service died while the endpoint had not acted yet);
+    - ``"delay"``: withheld, then handled normally once released.
+
+    ``arrivals[title]`` counts every ``create_item`` request that reached the endpoint.
+    """
+
+    def __init__(self) -> None:
+        super().__init__([SECRET])
+        self.arrivals: dict[str, int] = {}
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self.held_call: dict[str, Any] = {}
+        self._holds: dict[str, str] = {}
+
+    def hold(self, title: str, when: str) -> None:
+        assert when in ("after", "drop", "delay")
+        self.held.clear()
+        self.release.clear()
+        self._holds[title] = when
+
+    def wait_held(self, timeout: float = 30.0) -> dict[str, Any]:
+        assert self.held.wait(timeout), "the held tool call never arrived"
+        return self.held_call
+
+    async def _until_released(self) -> None:
+        import asyncio
+
+        deadline = time.monotonic() + 60
+        while not self.release.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        sent_body = False
+
+        async def replay_receive() -> dict[str, Any]:
+            nonlocal sent_body
+            if sent_body:
+                return {"type": "http.disconnect"}
+            sent_body = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        try:
+            call = json.loads(body)
+        except ValueError:
+            call = {}
+        when = None
+        if call.get("tool") == "create_item" and call.get("action") != "revert":
+            title = str(call.get("input", {}).get("title"))
+            with self._lock:
+                self.arrivals[title] = self.arrivals.get(title, 0) + 1
+                when = self._holds.pop(title, None)
+        if when in ("drop", "delay"):
+            self.held_call = call
+            self.held.set()
+            await self._until_released()
+            if when == "drop":
+                await _try_send(send, 503, {"error": {"name": "Unavailable", "message": "gone"}})
+                return
+        if when == "after":
+            forward = send
+
+            async def held_send(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    self.held_call = call
+                    self.held.set()
+                    await self._until_released()
+                try:
+                    await forward(message)
+                except Exception:  # the service that asked is dead; nobody reads this
+                    pass
+
+            send = held_send
+        await super().__call__(scope, replay_receive, send)
+
+    def key_effects(self, key: str) -> int:
+        return self.effects.get(key, 0)
+
+
+async def _try_send(send: Any, status: int, payload: dict[str, Any]) -> None:
+    data = json.dumps(payload).encode()
+    try:
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": data})
+    except Exception:  # the caller was killed; the reply has nowhere to go
+        pass
+
+
+@pytest.fixture(scope="module")
+def host_server() -> Iterator[tuple[GatedHost, str]]:
+    host = GatedHost()
+    with ServerThread(host) as live:
+        yield host, live.url
+    host.release.set()
+
+
+@pytest.fixture
+def host(host_server: tuple[GatedHost, str]) -> Iterator[GatedHost]:
+    gated, _ = host_server
+    gated.release.set()
+    gated.arrivals.clear()
+    yield gated
+    gated.release.set()  # never leave a held call (and its test's thread) hanging
+
+
+@pytest.fixture
+def host_url(host_server: tuple[GatedHost, str]) -> str:
+    return host_server[1]
+
+
+# --- the service as a real process ------------------------------------------------------
+
+
+def integrity_check(db: Path) -> str:
+    """``PRAGMA integrity_check`` of a database nobody else has open, read-only."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return list(conn.execute(sql, params).fetchall())
+    finally:
+        conn.close()
+
+
+class Service:
+    """``sandbox serve`` in its own process group on a free port, over one data dir."""
+
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
+        self.data_dir = data_dir
+        self.extra_env = dict(env or {})
+        self.process: subprocess.Popen[bytes] | None = None
+        self.port = 0
+        self.client: httpx.Client | None = None
+        self.log_path = data_dir.parent / f"{data_dir.name}-service-{id(self)}.log"
+
+    @property
+    def db(self) -> Path:
+        return self.data_dir / "sandbox.db"
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def launch(self) -> None:
+        """Start the process without waiting for it (two services may start together)."""
+        assert self.process is None or self.process.poll() is not None
+        self.port = free_port()
+        env = {**os.environ, "SANDBOX_INLINE_TOOL_SECRET": SECRET,
+               "SANDBOX_DATA_DIR": str(self.data_dir), **self.extra_env}
+        env.pop("SANDBOX_TOKEN", None)
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "sandbox.cli", "serve", "--data-dir", str(self.data_dir),
+                 "--port", str(self.port), "--workers", "2", "--log-level", "warning"],
+                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait_ready(self) -> "Service":
+        deadline = time.monotonic() + START_TIMEOUT_S
+        url = f"http://127.0.0.1:{self.port}"
+        while True:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise AssertionError(f"service exited with {self.process.returncode}:\n{self.log()}")
+            try:
+                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"service did not start:\n{self.log()}")
+            time.sleep(0.05)
+        self.client = httpx.Client(base_url=url, timeout=60)
+        return self
+
+    def start(self) -> "Service":
+        self.launch()
+        return self.wait_ready()
+
+    @property
+    def http(self) -> httpx.Client:
+        assert self.client is not None, "service not started"
+        return self.client
+
+    def kill(self) -> None:
+        """SIGKILL the service (its workers die with it), then check the database."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+        self._reap_group()
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+        assert integrity_check(self.db) == "ok"
+
+    def stop(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.kill(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=15)
+        self._reap_group()
+
+    def _reap_group(self) -> None:
+        # Workers die with their parent (PDEATHSIG); this makes sure of it, for this group only.
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-4000:]
+        except OSError:
+            return "(no log)"
+
+    # --- requests -------------------------------------------------------------------
+
+    def execute(self, code: str, tools: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        response = self.http.post("/v1/execute", json={"code": code, "tools": tools, **extra})
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    def execute_in_background(self, code: str, tools: list[dict[str, Any]]) -> threading.Thread:
+        """POST an execution whose request will die with the service."""
+        url = f"http://127.0.0.1:{self.port}/v1/execute"
+
+        def post() -> None:
+            try:
+                httpx.post(url, json={"code": code, "tools": tools}, timeout=60)
+            except httpx.TransportError:
+                pass  # the service was killed under it: expected
+
+        thread = threading.Thread(target=post, daemon=True)
+        thread.start()
+        return thread
+
+    def execution(self, execution_id: str) -> dict[str, Any]:
+        response = self.http.get(f"/v1/executions/{execution_id}")
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    def wait_status(self, execution_id: str, statuses: tuple[str, ...],
+                    timeout: float = 30.0, between: Callable[[], None] | None = None) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            record = self.execution(execution_id)
+            if record["status"] in statuses:
+                return record
+            if time.monotonic() > deadline:
+                raise AssertionError(f"execution {execution_id} stayed {record['status']}: "
+                                     f"{record.get('error')}\n{self.log()}")
+            if between is not None:
+                between()
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> Iterator[Callable[..., Service]]:
+    started: list[Service] = []
+
+    def make(data_dir: Path | None = None, **env: str) -> Service:
+        service = Service(data_dir or tmp_path / "data", env)
+        started.append(service)
+        return service
+
+    yield make
+    for service in started:
+        service.stop()
+
+
+def journal_states(db: Path, execution_id: str) -> list[tuple[int, str, str]]:
+    return [(int(seq), str(method), str(state)) for seq, method, state in query(
+        db, "SELECT seq, method, state FROM codemode_journal WHERE execution_id = ? ORDER BY seq",
+        (execution_id,))]
+
+
+def execution_row(db: Path, execution_id: str) -> tuple[str, str | None, int]:
+    rows = query(db, "SELECT status, owner, attempts FROM codemode_executions WHERE id = ?",
+                 (execution_id,))
+    assert rows, f"execution {execution_id} is not in the database"
+    status, owner, attempts = rows[0]
+    return str(status), owner, int(attempts)
+
+
+# --- 1 and 2: kill -9 around a side effect ---------------------------------------------
+
+
+def test_kill_after_the_side_effect_before_its_commit_replays_it_exactly_once(
+        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
+    service = services().start()
+    host.hold("alpha", "after")
+    service.execute_in_background(
+        "item = tools.create_item(title='alpha')\n[item, tools.list_items()]", host.tools(host_url))
+    call = host.wait_held()
+    execution_id = call["execution_id"]
+    key = call["idempotency_key"]
+    assert host.key_effects(key) == 1  # the effect happened; the service has no result yet
+
+    service.kill()
+    host.release.set()
+    assert journal_states(service.db, execution_id) == [(0, "create_item", "executing")]
+    status, owner, _ = execution_row(service.db, execution_id)
+    assert status == "running" and owner is not None and f":{service.pid}:" in owner
+    assert query(service.db, "SELECT status FROM codemode_ledger WHERE key = ?",
+                 (f"tool:{key}",)) == [("pending",)]
+
+    service.start()  # the start-up sweep finds the running execution of a dead process
+    record = service.wait_status(execution_id, ("completed", "error", "dead_letter"))
+    assert record["status"] == "completed", record.get("error")
+    assert record["result"] == [{"id": record["result"][0]["id"], "title": "alpha"}, ["alpha"]]
+    assert host.key_effects(key) == 1
+    resent = [c for c in host.calls if c.get("tool") == "create_item"
+              and c["execution_id"] == execution_id]
+    assert [c["idempotency_key"] for c in resent] == [key, key]  # same key on the retry
+    assert [e["state"] for e in record["journal"]] == ["applied", "applied"]
+
+
+def test_kill_between_two_calls_replays_the_first_and_runs_the_second_once(
+        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
+    service = services().start()
+    host.hold("second", "drop")
+    service.execute_in_background(
+        "a = tools.create_item(title='first')\nb = tools.create_item(title='second')\n"
+        "[a['title'], b['title']]", host.tools(host_url))
+    call = host.wait_held()
+    execution_id = call["execution_id"]
+    assert journal_states(service.db, execution_id) == [
+        (0, "create_item", "applied"), (1, "create_item", "executing")]
+
+    service.kill()
+    host.release.set()
+    assert journal_states(service.db, execution_id) == [
+        (0, "create_item", "applied"), (1, "create_item", "executing")]
+
+    service.start()
+    record = service.wait_status(execution_id, ("completed", "error", "dead_letter"))
+    assert record["status"] == "completed", record.get("error")
+    assert record["result"] == ["first", "second"]
+    assert host.arrivals["first"] == 1  # replayed from the journal, never sent again
+    assert host.arrivals["second"] == 2  # the dropped attempt, then the recovered one
+    assert host.key_effects(f"{execution_id}:0") == 1
+    assert host.key_effects(f"{execution_id}:1") == 1
