@@ -17,9 +17,10 @@ directory) with Python-callable tools, one of them gated by ``{"mode": "durable"
    fresh call ends the run and the next run replays the journal, so the ratio is expected to
    grow with N (N runs, N*(N+1)/2 calls answered).
 
-``--profile`` adds, for the N=100 approve and for the loop, where the host-side time goes
-(cProfile of this process; the isolate itself runs in worker processes and shows up as
-waiting). These machines are noisy: compare ratios across runs rather than single figures.
+``--profile`` adds where the time goes, for one approve per N and for the loop: wall-clock
+time and call counts of the store, journal, ledger, validation and isolate functions, and
+the number of aiosqlite round trips (each a hop to the database thread and back). These
+machines are noisy: compare ratios across runs rather than single figures.
 """
 
 from __future__ import annotations
@@ -33,9 +34,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import argparse
 import asyncio
-import cProfile
-import io
-import pstats
+import functools
+import inspect
 import statistics
 import tempfile
 import time
@@ -111,32 +111,100 @@ async def timed(action: Callable[[], Awaitable[Any]]) -> tuple[float, Any]:
     return (time.perf_counter() - started) * 1000, value
 
 
-class Profiler:
-    """cProfile around chosen awaits only, summed over repetitions (off unless --profile)."""
+class Breakdown:
+    """Wall-clock time and call counts of chosen functions, around chosen awaits only.
+
+    Measurement only: each function is wrapped while ``run`` is active and restored after,
+    so the figures include time spent awaiting (SQLite runs on aiosqlite's thread, the guest
+    in a worker process), which a CPU profile of this thread would not show.
+    """
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
-        self.profile = cProfile.Profile()
+        self.totals: dict[str, list[float]] = {}
+        self.runs = 0
+
+    def _targets(self) -> list[tuple[Any, str, str]]:
+        # Late imports: only --profile needs the internals.
+        import aiosqlite
+
+        from codemode import executions, runtime, store
+        from sandbox import api
+        handler, tx, db = runtime.CodeModeHandler, store.StoreTransaction, store.CodeModeStore
+        return [
+            (executions.Executions, "approve", "Executions.approve (whole approve)"),
+            (db, "get_approval", "  CodeModeStore.get_approval"),
+            (db, "get_execution", "  CodeModeStore.get_execution"),
+            (executions.Executions, "_plan_for_resume", "  Executions._plan_for_resume"),
+            (tx, "decide_approval", "  StoreTransaction.decide_approval"),
+            (db, "claim_execution", "  CodeModeStore.claim_execution"),
+            (db, "entries", "  CodeModeStore.entries (load journal)"),
+            (executions.Executions, "start", "Executions.start (whole execute)"),
+            (db, "create_execution", "  CodeModeStore.create_execution"),
+            (api.AsyncSandbox, "execute", "  AsyncSandbox.execute (isolate run)"),
+            (handler, "__call__", "    CodeModeHandler.__call__ (host calls)"),
+            (runtime, "validate_arguments", "      validate_arguments (jsonschema)"),
+            (runtime, "make_entry", "      make_entry (canonical args)"),
+            (runtime, "check_step", "      check_step (replay match)"),
+            (handler, "_approval_at", "      CodeModeHandler._approval_at"),
+            (handler, "_guarded", "      CodeModeHandler._guarded (journal writes)"),
+            (runtime, "ledger_claim", "        ledger.claim"),
+            (runtime, "ledger_settle", "        ledger.settle"),
+            (handler, "_invoke", "      CodeModeHandler._invoke (the tool)"),
+            (tx, "finish_execution", "  StoreTransaction.finish_execution"),
+            (tx, "revert_pending", "  StoreTransaction.revert_pending"),
+            (db, "prune_executions", "  CodeModeStore.prune_executions"),
+            (aiosqlite.Connection, "_execute", "aiosqlite round trips (all SQL, commits)"),
+        ]
+
+    def _wrap(self, owner: Any, name: str, label: str) -> Callable[[], None]:
+        original = owner.__dict__[name]
+        totals = self.totals.setdefault(label, [0.0, 0.0])
+        if inspect.iscoroutinefunction(original):
+            @functools.wraps(original)
+            async def timed_async(*args: Any, **kwargs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    totals[0] += 1
+                    totals[1] += time.perf_counter() - started
+            wrapper: Any = timed_async
+        else:
+            @functools.wraps(original)
+            def timed_sync(*args: Any, **kwargs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return original(*args, **kwargs)
+                finally:
+                    totals[0] += 1
+                    totals[1] += time.perf_counter() - started
+            wrapper = timed_sync
+        setattr(owner, name, wrapper)
+        return lambda: setattr(owner, name, original)
 
     async def run(self, action: Callable[[], Awaitable[Any]]) -> Any:
         if not self.enabled:
             return await action()
-        self.profile.enable()
+        restores = [self._wrap(*target) for target in self._targets()]
         try:
             return await action()
         finally:
-            self.profile.disable()
+            self.runs += 1
+            for restore in reversed(restores):
+                restore()
 
-    def report(self, title: str, repetitions: int, limit: int = 18) -> None:
-        if not self.enabled:
+    def report(self, title: str, per: int) -> None:
+        """Print per-run figures; ``per`` calls per run gives the per-call column."""
+        if not self.enabled or not self.runs:
             return
-        out = io.StringIO()
-        stats = pstats.Stats(self.profile, stream=out)
-        stats.sort_stats("cumulative").print_stats(r"codemode|sandbox|workspace|aiosqlite|sqlite3|jsonschema", limit)
-        print(f"\n-- profile: {title} (cumulative, summed over {repetitions} repetitions) --")
-        lines = out.getvalue().splitlines()
-        start = next((i for i, line in enumerate(lines) if line.lstrip().startswith("ncalls")), 0)
-        print("\n".join(lines[start:]).rstrip())
+        print(f"\n-- where the time goes: {title} (wall clock, mean of {self.runs} runs; "
+              "nested rows are part of the row above) --")
+        print(f"| {'function':<50} | {'calls/run':>9} | {'ms/run':>8} | {'us per call':>11} |")
+        for label, (count, seconds) in self.totals.items():
+            if count:
+                print(f"| {label:<50} | {count / self.runs:>9.1f} | "
+                      f"{seconds * 1000 / self.runs:>8.2f} | {seconds * 1e6 / self.runs / per:>11.1f} |")
 
 
 async def pause(cm: CodeMode, calls: int) -> str:
@@ -152,7 +220,7 @@ async def pause(cm: CodeMode, calls: int) -> str:
     return approval_id
 
 
-async def approve_latency(cm: CodeMode, calls: int, runs: int, profiler: Profiler) -> list[float]:
+async def approve_latency(cm: CodeMode, calls: int, runs: int) -> list[float]:
     """Milliseconds from ``approve`` to its ``completed`` outcome, one paused execution each."""
     expected = sum(2 * i for i in range(calls))
     for _ in range(3):  # warm the workers, the SQLite page cache and the schema validators
@@ -161,7 +229,7 @@ async def approve_latency(cm: CodeMode, calls: int, runs: int, profiler: Profile
     for _ in range(runs):
         approval_id = await pause(cm, calls)
         before = len(charges)
-        elapsed, outcome = await timed(lambda: profiler.run(lambda: cm.approve(approval_id)))
+        elapsed, outcome = await timed(lambda: cm.approve(approval_id))
         assert outcome["status"] == "completed" and outcome["result"] == expected, outcome
         assert charges[before:] == [expected], "the approved charge must run exactly once"
         replayed = sum(1 for c in outcome["calls"] if c.get("replayed"))
@@ -170,14 +238,13 @@ async def approve_latency(cm: CodeMode, calls: int, runs: int, profiler: Profile
     return times
 
 
-async def execute_ms(run: Callable[[], Awaitable[Any]], repetitions: int,
-                     profiler: Profiler | None = None) -> float:
+async def execute_ms(run: Callable[[], Awaitable[Any]], repetitions: int) -> float:
     """Median wall-clock milliseconds of ``run()``, after two warm-up runs."""
     for _ in range(2):
         await run()
     times = []
     for _ in range(repetitions):
-        elapsed, _ = await timed(run if profiler is None else lambda: profiler.run(run))
+        elapsed, _ = await timed(run)
         times.append(elapsed)
     return statistics.median(times)
 
@@ -187,20 +254,24 @@ def completed(outcome: Any) -> None:
     assert status == "completed", outcome
 
 
-async def journal_cost(cm: CodeMode, box: AsyncSandbox, calls: int, repetitions: int,
-                       profiler: Profiler) -> tuple[float, float]:
+async def plain_run_ms(box: AsyncSandbox, code: str, repetitions: int) -> float:
+    """The same code in the plain sandbox: no journal, no replay, no approval."""
+    async def run() -> None:
+        completed(await box.execute(code, limits=LIMITS))
+    return await execute_ms(run, repetitions)
+
+
+async def journal_cost(cm: CodeMode, box: AsyncSandbox, calls: int,
+                       repetitions: int) -> tuple[float, float]:
     """(CodeMode ms per call, plain sandbox ms per call) for a loop of ``calls`` reads."""
 
     async def codemode(through_tool: bool) -> None:
         completed(await cm.execute(loop_code(calls, through_tool=through_tool), limits=LIMITS))
 
-    async def plain(through_tool: bool) -> None:
-        completed(await box.execute(loop_code(calls, through_tool=through_tool), limits=LIMITS))
-
-    journaled = await execute_ms(lambda: codemode(True), repetitions, profiler)
+    journaled = await execute_ms(lambda: codemode(True), repetitions)
     journaled_base = await execute_ms(lambda: codemode(False), repetitions)
-    unjournaled = await execute_ms(lambda: plain(True), repetitions)
-    unjournaled_base = await execute_ms(lambda: plain(False), repetitions)
+    unjournaled = await plain_run_ms(box, loop_code(calls, through_tool=True), repetitions)
+    unjournaled_base = await plain_run_ms(box, loop_code(calls, through_tool=False), repetitions)
     return (journaled - journaled_base) / calls, (unjournaled - unjournaled_base) / calls
 
 
@@ -220,44 +291,58 @@ async def always_replay_ratio(guest: CompiledGuest, data: Path, calls: int,
     return figures[0], figures[1]
 
 
+async def where_the_time_goes(cm: CodeMode, loop: int, repetitions: int) -> None:
+    """--profile: the breakdown of one approve per N, and of the journaled loop."""
+    for calls in APPROVE_TARGETS_MS:
+        breakdown = Breakdown(True)
+        for _ in range(repetitions):
+            approval_id = await pause(cm, calls)
+            completed(await breakdown.run(lambda: cm.approve(approval_id)))
+        breakdown.report(f"approve after {calls} recorded calls", calls)
+    breakdown = Breakdown(True)
+    for _ in range(repetitions):
+        completed(await breakdown.run(
+            lambda: cm.execute(loop_code(loop, through_tool=True), limits=LIMITS)))
+    breakdown.report(f"execute of a loop of {loop} journaled calls", loop)
+
+
 async def main(runs: int, loop: int, profile: bool) -> None:
     guest = ensure_compiled(progress=lambda _m: None)
     print(f"| {'measure':<50} | {'figure':>30} | {'target':<14} | {'verdict':<7} |")
     print(f"|{'-' * 52}|{'-' * 32}|{'-' * 16}|{'-' * 9}|")
-    profiles: list[tuple[Profiler, str, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
         async with CodeMode(data / "main", tools=tools(), workers=2, guest=guest,
-                            durable=DurableSettings()) as cm:
+                            durable=DurableSettings()) as cm, \
+                AsyncSandbox(tools={"read": read, "charge": charge}, workers=2, guest=guest) as box:
             for calls, target in APPROVE_TARGETS_MS.items():
-                profiler = Profiler(profile and calls == max(APPROVE_TARGETS_MS))
-                times = await approve_latency(cm, calls, runs, profiler)
+                times = await approve_latency(cm, calls, runs)
                 p50 = pct(times, 50)
                 row(f"approve -> completed, {calls} recorded calls (n={runs})",
                     f"p50 {p50:.1f} / p90 {pct(times, 90):.1f} ms", f"p50 <= {target:.0f} ms",
                     verdict(p50 <= target))
-                profiles.append((profiler, f"approve with {calls} recorded calls", runs))
-            loop_profiler = Profiler(profile)
-            async with AsyncSandbox(tools={"read": read}, workers=2, guest=guest) as box:
-                journaled, plain = await journal_cost(cm, box, loop, 7, loop_profiler)
-            profiles.append((loop_profiler, f"CodeMode loop of {loop} journaled calls", 7))
+                floor = await plain_run_ms(box, approval_code(calls), runs)
+                row("  same code, plain AsyncSandbox (no journal)", f"{floor:.1f} ms "
+                    f"(approve is {p50 / floor:.1f}x)")
+            journaled, plain = await journal_cost(cm, box, loop, 7)
             row(f"per call, CodeMode (journaled), loop of {loop}", f"{journaled:.3f} ms")
             row(f"per call, plain AsyncSandbox, loop of {loop}", f"{plain:.3f} ms")
             row("journal's cost per call (difference)", f"{journaled - plain:.3f} ms "
                 f"({journaled / plain:.1f}x)" if plain > 0 else f"{journaled - plain:.3f} ms")
-        normal, always = await always_replay_ratio(guest, data, REPLAY_CALLS, 5)
-        row(f"execute with {REPLAY_CALLS} calls, normal", f"{normal:.1f} ms")
-        row(f"execute with {REPLAY_CALLS} calls, always-replay mode",
-            f"{always:.1f} ms ({always / normal:.1f}x)")
-    for profiler, title, repetitions in profiles:
-        profiler.report(title, repetitions)
+            normal, always = await always_replay_ratio(guest, data, REPLAY_CALLS, 9)
+            row(f"execute with {REPLAY_CALLS} calls, normal", f"{normal:.1f} ms")
+            row(f"execute with {REPLAY_CALLS} calls, always-replay mode",
+                f"{always:.1f} ms ({always / normal:.1f}x)")
+            if profile:
+                await where_the_time_goes(cm, loop, 5)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=15, help="approvals timed per N (>= 15)")
+    parser.add_argument("--runs", type=int, default=15, help="approvals timed per N")
     parser.add_argument("--loop", type=int, default=200, help="calls in the journal-cost loop")
-    parser.add_argument("--profile", action="store_true", help="add host-side cProfile reports")
+    parser.add_argument("--profile", action="store_true",
+                        help="add where the time goes (wall clock per function)")
     arguments = parser.parse_args()
     asyncio.run(main(max(1, arguments.runs), max(1, arguments.loop), arguments.profile))
