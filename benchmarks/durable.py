@@ -151,6 +151,7 @@ class Breakdown:
             (runtime, "ledger_claim", "        ledger.claim"),
             (runtime, "ledger_settle", "        ledger.settle"),
             (handler, "_invoke", "      CodeModeHandler._invoke (the tool)"),
+            (runtime, "bind_arguments", "        bind_arguments (JSON -> hinted types)"),
             (tx, "finish_execution", "  StoreTransaction.finish_execution"),
             (tx, "revert_pending", "  StoreTransaction.revert_pending"),
             (db, "prune_executions", "  CodeModeStore.prune_executions"),
@@ -194,17 +195,16 @@ class Breakdown:
             for restore in reversed(restores):
                 restore()
 
-    def report(self, title: str, per: int) -> None:
-        """Print per-run figures; ``per`` calls per run gives the per-call column."""
+    def report(self, title: str) -> None:
         if not self.enabled or not self.runs:
             return
         print(f"\n-- where the time goes: {title} (wall clock, mean of {self.runs} runs; "
-              "nested rows are part of the row above) --")
-        print(f"| {'function':<50} | {'calls/run':>9} | {'ms/run':>8} | {'us per call':>11} |")
+              "indented rows are part of the row above) --")
+        print(f"| {'function':<50} | {'calls/run':>9} | {'ms/run':>8} | {'us each':>8} |")
         for label, (count, seconds) in self.totals.items():
             if count:
                 print(f"| {label:<50} | {count / self.runs:>9.1f} | "
-                      f"{seconds * 1000 / self.runs:>8.2f} | {seconds * 1e6 / self.runs / per:>11.1f} |")
+                      f"{seconds * 1000 / self.runs:>8.2f} | {seconds * 1e6 / count:>8.1f} |")
 
 
 async def pause(cm: CodeMode, calls: int) -> str:
@@ -298,12 +298,12 @@ async def where_the_time_goes(cm: CodeMode, loop: int, repetitions: int) -> None
         for _ in range(repetitions):
             approval_id = await pause(cm, calls)
             completed(await breakdown.run(lambda: cm.approve(approval_id)))
-        breakdown.report(f"approve after {calls} recorded calls", calls)
+        breakdown.report(f"approve after {calls} recorded calls")
     breakdown = Breakdown(True)
     for _ in range(repetitions):
         completed(await breakdown.run(
             lambda: cm.execute(loop_code(loop, through_tool=True), limits=LIMITS)))
-    breakdown.report(f"execute of a loop of {loop} journaled calls", loop)
+    breakdown.report(f"execute of a loop of {loop} journaled calls")
 
 
 async def main(runs: int, loop: int, profile: bool) -> None:
