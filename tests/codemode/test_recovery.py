@@ -35,6 +35,13 @@ SECRET = "recovery-test-inline-secret"
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60.0
 
+PAUSE_LOST = pytest.mark.xfail(strict=True, reason=(
+    "runtime bug: a HostAbort's kind (paused, awaiting_tool, rejected, divergence, stopped, "
+    "replay) does not survive the worker pipe: sandbox/workers.py:254 rebuilds the trap with "
+    "sandbox/errors.py:from_trap, which maps every kind not in TRAP_KINDS to a plain "
+    "SandboxError (kind 'error'), so Executions._run reports a durable pause as "
+    "status 'error' (ExecutionError 'awaiting approval ...')"))
+
 
 # --- the tool endpoint ------------------------------------------------------------------
 
@@ -411,3 +418,260 @@ def test_kill_between_two_calls_replays_the_first_and_runs_the_second_once(
     assert host.arrivals["second"] == 2  # the dropped attempt, then the recovered one
     assert host.key_effects(f"{execution_id}:0") == 1
     assert host.key_effects(f"{execution_id}:1") == 1
+
+
+# --- 3: paused executions survive a kill ------------------------------------------------
+
+
+def _gated_tools(host: GatedHost, url: str) -> list[dict[str, Any]]:
+    return host.tools(url, create_item={"approval": {"mode": "durable", "risk": "medium"}})
+
+
+@PAUSE_LOST
+def test_a_hundred_paused_executions_survive_a_kill_and_each_completes_once_approved(
+        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
+    service = services().start()
+    tools = _gated_tools(host, host_url)
+
+    def pause(n: int) -> str:
+        body = service.execute(f"tools.create_item(title='paused-{n}')['title']", tools)
+        assert body["status"] == "paused", body
+        return str(body["execution_id"])
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        paused = set(pool.map(pause, range(100)))
+    assert len(paused) == 100
+    assert not any(title.startswith("paused-") for title in host.arrivals)
+
+    service.kill()
+    service.start()
+    listed = service.http.get("/v1/approvals").json()["approvals"]
+    by_execution = {a["execution_id"]: a for a in listed}
+    assert set(by_execution) == paused and len(listed) == 100
+    assert all(a["status"] == "pending" and a["method"] == "create_item" for a in listed)
+
+    def approve(approval: dict[str, Any]) -> dict[str, Any]:
+        response = service.http.post(f"/v1/approvals/{approval['approval_id']}/approve",
+                                     json={"by": "operator"})
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        outcomes = list(pool.map(approve, listed))
+    assert [o["status"] for o in outcomes] == ["completed"] * 100
+    assert sorted(o["result"] for o in outcomes) == sorted(
+        a["args"]["title"] for a in listed)
+    keys = [f"{execution_id}:0" for execution_id in paused]
+    assert [host.key_effects(key) for key in keys] == [1] * 100
+    assert len(set(keys)) == 100
+    assert all(host.arrivals[f"paused-{n}"] == 1 for n in range(100))
+    assert service.http.get("/v1/approvals").json()["approvals"] == []
+
+
+# --- 4: racing decisions ------------------------------------------------------------------
+
+
+@PAUSE_LOST
+def test_of_twenty_racing_decisions_exactly_one_wins_and_only_an_approval_acts(
+        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
+    service = services().start()
+    tools = _gated_tools(host, host_url)
+    for round_ in range(4):
+        body = service.execute(f"tools.create_item(title='race-{round_}')['title']", tools)
+        assert body["status"] == "paused", body
+        execution_id, approval_id = body["execution_id"], body["pending"][0]["approval_id"]
+        barrier = threading.Barrier(20)
+
+        def decide(n: int) -> tuple[str, int, dict[str, Any]]:
+            verb, who = ("approve", f"approver-{n}") if n % 2 == 0 else ("reject", f"rejecter-{n}")
+            with httpx.Client(base_url=str(service.http.base_url), timeout=60) as client:
+                barrier.wait(timeout=30)
+                response = client.post(f"/v1/approvals/{approval_id}/{verb}", json={"by": who})
+            return who, response.status_code, dict(response.json())
+
+        with ThreadPoolExecutor(max_workers=20) as pool:
+            results = list(pool.map(decide, range(20)))
+        won = [(who, payload) for who, code, payload in results if code == 200]
+        assert len(won) == 1, results
+        assert sorted(code for _, code, _ in results) == [200] + [409] * 19, results
+        winner, outcome = won[0]
+        approved = winner.startswith("approver")
+        assert all(payload["error"]["code"] == "conflict" for _, code, payload in results
+                   if code == 409)
+
+        status = "approved" if approved else "rejected"
+        decided = [a for a in service.http.get("/v1/approvals", params={"status": status})
+                   .json()["approvals"] if a["approval_id"] == approval_id]
+        assert len(decided) == 1 and decided[0]["decided_by"] == winner
+        record = service.execution(execution_id)
+        assert record["status"] == ("completed" if approved else "rejected")
+        assert outcome["status"] == record["status"]
+        assert host.key_effects(f"{execution_id}:0") == (1 if approved else 0)
+        assert host.arrivals.get(f"race-{round_}", 0) == (1 if approved else 0)
+
+
+# --- 5: a kill in the middle of many SQLite writes ------------------------------------------
+
+
+def test_a_kill_during_a_storm_of_journal_writes_leaves_sqlite_intact_and_every_run_finishes(
+        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
+    service = services().start()
+    code = ("for i in range(150):\n"
+            "    state.write_file(f'/run{n}/{i}.txt', str(i) * 50)\n"
+            "len(state.list_dir(f'/run{n}'))")
+    for n in range(3):
+        service.execute_in_background(f"n = {n}\n{code}", host.tools(host_url))
+    deadline = time.monotonic() + 20
+    while len(query(service.db, "SELECT 1 FROM codemode_journal")) < 60:
+        assert time.monotonic() < deadline, "the executions never started writing"
+        time.sleep(0.02)
+
+    service.kill()  # checks PRAGMA integrity_check
+    rows = query(service.db, "SELECT id, status FROM codemode_executions")
+    assert len(rows) == 3 and any(status == "running" for _, status in rows)
+    for execution_id, _ in rows:  # no half-written entry: every row has a known state
+        states = {state for _, _, state in journal_states(service.db, execution_id)}
+        assert states <= {"applied", "executing"}, states
+
+    service.start()
+    for execution_id, _ in rows:
+        record = service.wait_status(execution_id, ("completed", "error", "dead_letter"))
+        assert record["status"] == "completed", record.get("error")
+        assert record["result"] == 150
+    service.kill()
+    service.start()  # and once more, now that everything has finished
+    assert {s for _, s in query(service.db, "SELECT id, status FROM codemode_executions")} \
+        == {"completed"}
+
+
+# --- 6: a poison execution ------------------------------------------------------------------
+
+
+def test_an_execution_that_fails_every_recovery_is_dead_lettered_and_the_service_stays_up(
+        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
+    service = services(SANDBOX_SWEEP_INTERVAL_S="0")
+    service.start()
+    host.hold("poison-2", "drop")
+    service.execute_in_background(
+        "tools.create_item(title='poison-1')\ntools.create_item(title='poison-2')",
+        host.tools(host_url))
+    execution_id = host.wait_held()["execution_id"]
+    service.kill()
+    host.release.set()
+    conn = sqlite3.connect(service.db)
+    try:  # the recorded result of step 0 becomes unreadable: every resume fails on it
+        with conn:
+            changed = conn.execute(
+                "UPDATE codemode_journal SET result = '{not json' WHERE execution_id = ? "
+                "AND seq = 0", (execution_id,)).rowcount
+    finally:
+        conn.close()
+    assert changed == 1
+    assert execution_row(service.db, execution_id)[0] == "running"
+
+    service.start()
+
+    def dead_lettered() -> list[str]:
+        listed = service.http.get("/v1/executions", params={"status": "dead_letter"})
+        assert listed.status_code == 200, listed.text
+        return [e["id"] for e in listed.json()["executions"]]
+
+    sweeps = 0
+    while execution_id not in dead_lettered():
+        assert sweeps < 100, f"never dead-lettered: {execution_row(service.db, execution_id)}"
+        response = service.http.post("/v1/executions/sweep")
+        assert response.status_code == 200, response.text
+        sweeps += 1
+        time.sleep(0.05)
+    status, _, attempts = execution_row(service.db, execution_id)
+    assert status == "dead_letter" and attempts == 5
+    assert host.arrivals["poison-2"] == 1  # no resume got as far as calling the tool again
+    health = service.http.get("/healthz")
+    assert health.status_code == 200 and health.json()["status"] == "ok"
+    assert service.execute("6 * 7", [])["result"] == 42
+    assert execution_id not in [e["id"] for e in service.http.get(
+        "/v1/executions", params={"status": "running"}).json()["executions"]]
+
+
+# --- 7: two processes, one abandoned execution ------------------------------------------
+
+
+def test_two_services_recovering_one_abandoned_execution_run_it_once(
+        services: Callable[..., Service], host: GatedHost, host_url: str,
+        tmp_path: Path) -> None:
+    first = services().start()
+    host.hold("twin", "drop")
+    first.execute_in_background("tools.create_item(title='twin')['title']", host.tools(host_url))
+    execution_id = host.wait_held()["execution_id"]
+    first.kill()
+    host.release.set()
+
+    host.hold("twin", "delay")  # the recovered call waits, so both processes look at it
+    left, right = services(), services()
+    left.launch()
+    right.launch()
+    left.wait_ready()
+    right.wait_ready()
+    host.wait_held()
+    status, owner, attempts = execution_row(left.db, execution_id)
+    assert status == "running" and attempts == 2  # the start and exactly one recovery
+    assert owner is not None and sum(f":{s.pid}:" in owner for s in (left, right)) == 1
+
+    def sweep(service: Service) -> list[str]:
+        body = service.http.post("/v1/executions/sweep").json()
+        return list(body["recovered"]) + list(body["dead_letter"]) + list(body["expired_running"])
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        taken = list(pool.map(sweep, [left, right] * 5))
+    assert taken == [[]] * 10  # a live owner's execution is never taken over
+    host.release.set()
+
+    record = left.wait_status(execution_id, ("completed", "error", "dead_letter"))
+    assert record["status"] == "completed" and record["result"] == "twin"
+    assert host.arrivals["twin"] == 2  # the dropped attempt and exactly one recovery
+    assert host.key_effects(f"{execution_id}:0") == 1
+    assert [e["state"] for e in record["journal"]] == ["applied"]
+
+
+# --- 8: a stale pending ledger row ---------------------------------------------------------
+
+
+def test_a_stale_pending_ledger_row_survives_kill_and_restart_and_is_reclaimed_once(
+        services: Callable[..., Service], host: GatedHost, host_url: str,
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    tools = host.tools(host_url, create_item={"idempotency_key": "item:{title}"})
+    key = "action:create_item:item:leased"
+
+    def ledger_row() -> list[tuple[Any, ...]]:
+        return query(data / "sandbox.db",
+                     "SELECT status, execution_id FROM codemode_ledger WHERE key = ?", (key,))
+
+    no_lease = {"SANDBOX_RECOVER_RUNNING": "0", "SANDBOX_LEDGER_LEASE_MS": "off"}
+    service = services(data, **no_lease).start()
+    host.hold("leased", "drop")
+    service.execute_in_background("tools.create_item(title='leased')", tools)
+    abandoned = host.wait_held()["execution_id"]
+    service.kill()
+    host.release.set()
+    assert ledger_row() == [("pending", abandoned)]
+
+    service = services(data, **no_lease).start()  # not recovered: reported by the sweep
+    record = service.wait_status(abandoned, ("error",))
+    assert record["error"]["message"] == "Expired while running"
+    assert ledger_row() == [("pending", abandoned)]
+    attempt = ("try:\n    r = tools.create_item(title='leased')\n"
+               "except ToolError as e:\n    r = e.name\nr")
+    blocked = service.execute(attempt, tools)
+    assert blocked["result"] == "ActionPendingError"  # no lease: never reclaimed
+    assert host.arrivals["leased"] == 1
+    service.kill()
+    assert ledger_row() == [("pending", abandoned)]
+
+    service = services(data, SANDBOX_RECOVER_RUNNING="0", SANDBOX_LEDGER_LEASE_MS="1").start()
+    reclaimed = service.execute(attempt, tools)
+    assert reclaimed["status"] == "completed" and reclaimed["result"]["title"] == "leased"
+    assert host.arrivals["leased"] == 2 and host.key_effects("item:leased") == 1
+    assert ledger_row() == [("settled", reclaimed["execution_id"])]
+    again = service.execute(attempt, tools)  # settled: replayed, the tool is not called
+    assert again["result"] == reclaimed["result"] and host.arrivals["leased"] == 2
