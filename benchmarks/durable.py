@@ -158,6 +158,37 @@ class Breakdown:
             (aiosqlite.Connection, "_execute", "aiosqlite round trips (all SQL, commits)"),
         ]
 
+    def _in_db_thread(self) -> Callable[[], None]:
+        """Time each aiosqlite operation where it runs, on the database thread, by kind.
+
+        The round-trip row minus these rows is the cost of the hops themselves (queueing,
+        waking the thread and the event loop), as opposed to SQLite's own work.
+        """
+        import aiosqlite
+        original = aiosqlite.Connection.__dict__["_execute"]
+        totals = self.totals
+
+        def kind(fn: Any, args: tuple[Any, ...]) -> str:
+            """``SELECT``, ``INSERT``, ``BEGIN``..., or the cursor/connection method's name."""
+            name = str(getattr(fn, "__name__", "call"))
+            words = args[0].split() if args and isinstance(args[0], str) else []
+            return words[0].upper() if name == "execute" and words else name
+
+        async def timed_execute(conn: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+            counter = totals.setdefault(f"  in the db thread: {kind(fn, args)}", [0.0, 0.0])
+
+            def run() -> Any:
+                started = time.perf_counter()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    counter[0] += 1
+                    counter[1] += time.perf_counter() - started
+            return await original(conn, run)
+
+        setattr(aiosqlite.Connection, "_execute", timed_execute)
+        return lambda: setattr(aiosqlite.Connection, "_execute", original)
+
     def _wrap(self, owner: Any, name: str, label: str) -> Callable[[], None]:
         original = owner.__dict__[name]
         totals = self.totals.setdefault(label, [0.0, 0.0])
@@ -187,7 +218,8 @@ class Breakdown:
     async def run(self, action: Callable[[], Awaitable[Any]]) -> Any:
         if not self.enabled:
             return await action()
-        restores = [self._wrap(*target) for target in self._targets()]
+        restores = [self._in_db_thread()]
+        restores += [self._wrap(*target) for target in self._targets()]
         try:
             return await action()
         finally:
