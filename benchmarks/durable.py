@@ -14,8 +14,8 @@ directory) with Python-callable tools, one of them gated by ``{"mode": "durable"
    per-call figure subtracts the same loop with the call replaced by a local lambda, so the
    isolate start and the execution's own bookkeeping are not counted as per-call cost.
 3. always-replay test mode (``DurableSettings(always_replay=True)``) for 20 calls: every
-   fresh call ends the run and the next run replays the journal, so the ratio is expected to
-   grow with N (N runs, N*(N+1)/2 calls answered).
+   fresh call ends the run and the next run replays the journal, so the ratio grows with N
+   (N+1 isolate runs answering about N*N/2 calls instead of one run answering N).
 
 ``--profile`` adds where the time goes, for one approve per N and for the loop: wall-clock
 time and call counts of the store, journal, ledger, validation and isolate functions, and
@@ -97,8 +97,8 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def row(name: str, value: str, target: str = "", verdict: str = "") -> None:
-    print(f"| {name:<50} | {value:>30} | {target:<14} | {verdict:<7} |")
+def row(name: str, value: str, target: str = "", judged: str = "") -> None:
+    print(f"| {name:<50} | {value:>30} | {target:<14} | {judged:<7} |")
 
 
 def verdict(met: bool) -> str:
