@@ -299,13 +299,17 @@ class Service:
         assert response.status_code == 200, response.text
         return dict(response.json())
 
-    def execute_in_background(self, code: str, tools: list[dict[str, Any]]) -> threading.Thread:
+    def execute_in_background(self, code: str, tools: list[dict[str, Any]],
+                              **extra: Any) -> threading.Thread:
         """POST an execution whose request will die with the service."""
-        url = f"http://127.0.0.1:{self.port}/v1/execute"
+        return self.post_in_background("/v1/execute", {"code": code, "tools": tools, **extra})
+
+    def post_in_background(self, path: str, body: dict[str, Any]) -> threading.Thread:
+        url = f"http://127.0.0.1:{self.port}{path}"
 
         def post() -> None:
             try:
-                httpx.post(url, json={"code": code, "tools": tools}, timeout=60)
+                httpx.post(url, json=body, timeout=60)
             except httpx.TransportError:
                 pass  # the service was killed under it: expected
 
@@ -494,6 +498,80 @@ def test_an_execution_awaiting_a_client_tool_survives_a_kill_and_resumes_with_it
     again = service.http.post(f"/v1/executions/{execution_id}/calls/0/result",
                               json={"output": "red"})
     assert again.status_code == 409 and host.arrivals["client-blue"] == 1
+
+
+def test_a_kill_while_a_request_waits_inline_for_approval_keeps_the_approval_answerable(
+        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
+    service = services().start()
+    tools = host.tools(host_url, create_item={"approval": {"mode": "inline"}})
+    service.execute_in_background("tools.create_item(title='inline-wait')['title']", tools,
+                                  approval_wait_ms=60_000)
+    deadline = time.monotonic() + 20
+    while not (listed := service.http.get("/v1/approvals").json()["approvals"]):
+        assert time.monotonic() < deadline, "the inline approval was never requested"
+        time.sleep(0.05)
+    [approval] = listed
+    execution_id = approval["execution_id"]
+    assert execution_row(service.db, execution_id)[0] == "running"  # held, not parked
+
+    service.kill()
+    assert journal_states(service.db, execution_id) == [(0, "create_item", "pending")]
+    service.start()
+    listed = service.http.get("/v1/approvals").json()["approvals"]
+    assert [a["approval_id"] for a in listed] == [approval["approval_id"]]
+    decided = service.http.post(f"/v1/approvals/{approval['approval_id']}/approve",
+                                json={"by": "operator"})
+    assert decided.status_code == 200, decided.text
+    record = service.wait_status(execution_id, ("completed", "error", "rejected", "dead_letter"))
+    assert record["status"] == "completed" and record["result"] == "inline-wait", record
+    assert host.arrivals["inline-wait"] == 1 and host.key_effects(f"{execution_id}:0") == 1
+
+
+@PAUSE_LOST
+def test_a_kill_while_an_approved_call_runs_finishes_it_once_after_restart(
+        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
+    service = services().start()
+    body = service.execute("tools.create_item(title='approved-then-killed')['title']",
+                           _gated_tools(host, host_url))
+    assert body["status"] == "paused", body
+    execution_id, approval_id = body["execution_id"], body["pending"][0]["approval_id"]
+    host.hold("approved-then-killed", "after")
+    service.post_in_background(f"/v1/approvals/{approval_id}/approve", {"by": "operator"})
+    host.wait_held()
+    service.kill()
+    host.release.set()
+
+    service.start()
+    record = service.wait_status(execution_id, ("completed", "error", "rejected", "dead_letter"))
+    assert record["status"] == "completed" and record["result"] == "approved-then-killed"
+    assert host.arrivals["approved-then-killed"] == 2  # the killed call and its retry, one key
+    assert host.key_effects(f"{execution_id}:0") == 1
+    approved = service.http.get("/v1/approvals", params={"status": "approved"}).json()
+    assert [a["decided_by"] for a in approved["approvals"]
+            if a["approval_id"] == approval_id] == ["operator"]
+
+
+@PAUSE_LOST
+def test_an_approval_that_expired_across_a_restart_is_refused_and_audited(
+        services: Callable[..., Service], host: GatedHost, host_url: str,
+        tmp_path: Path) -> None:
+    service = services().start()
+    body = service.execute("tools.create_item(title='too-late')['title']",
+                           _gated_tools(host, host_url))
+    assert body["status"] == "paused", body
+    execution_id, approval_id = body["execution_id"], body["pending"][0]["approval_id"]
+    service.kill()
+
+    service = services(tmp_path / "data", SANDBOX_PAUSED_TTL_S="0").start()
+    record = service.wait_status(execution_id, ("rejected", "completed", "error"))
+    assert record["status"] == "rejected"
+    assert record["error"]["message"] == "Expired awaiting approval"
+    late = service.http.post(f"/v1/approvals/{approval_id}/approve", json={"by": "operator"})
+    assert late.status_code == 409 and "expired" in late.json()["error"]["message"]
+    expired = service.http.get("/v1/approvals", params={"status": "expired"}).json()
+    [audit] = [a for a in expired["approvals"] if a["approval_id"] == approval_id]
+    assert audit["decided_by"] == "sweep" and audit["decided_at"] is not None
+    assert "too-late" not in host.arrivals
 
 
 # --- 4: racing decisions ------------------------------------------------------------------
