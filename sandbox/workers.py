@@ -235,6 +235,7 @@ class WorkerPool:
                 await worker.send({"op": "run", "export": export, "request": request,
                                    "limits": limits.to_dict(),
                                    "preopens": [[p.host_dir, p.guest_dir] for p in preopens]})
+                abort: dict[str, str] | None = None
                 while True:
                     message = await worker.receive()
                     op = message["op"]
@@ -247,11 +248,17 @@ class WorkerPool:
                         uncharged = clock.take()
                         if uncharged > 0:
                             reply["uncharged_s"] = uncharged
+                        if reply["op"] == "abort":
+                            abort = reply["trap"]
                         await worker.send(reply)
                     elif op == "done":
                         return RunOutput(message["response"], int(message.get("host_calls", 0)))
                     elif op == "failed":
-                        raise _GuestReported(from_trap(message["trap"]))
+                        # After an abort the handler's own trap is the outcome: its kind
+                        # (paused, rejected...) means something to the caller, and it comes
+                        # from this process, not from the worker.
+                        error = RunAborted(abort) if abort is not None else from_trap(message["trap"])
+                        raise _GuestReported(error)
                     else:
                         raise WireError(f"unexpected message {op!r} from worker")
         except TimeoutError:
@@ -289,6 +296,15 @@ def _kill_timer_follows(kill_timer: asyncio.Timeout, clock: UnchargedClock) -> C
             kill_timer.reschedule(original + clock.credited())
 
     return follow
+
+
+class RunAborted(SandboxError):
+    """A host-call handler stopped the run with ``HostAbort``; ``kind`` is the handler's own
+    (``paused``, ``rejected``, ``divergence``...), so the caller can tell a park from a failure."""
+
+    def __init__(self, trap: dict[str, str]) -> None:
+        super().__init__(trap.get("message", ""))
+        self.kind = trap.get("kind", "error")
 
 
 class _GuestReported(SandboxError):
