@@ -62,6 +62,8 @@ class RunOutput:
 
     response: str
     host_calls: int
+    uncharged_s: float = 0.0
+    """Seconds its host calls spent in ``uncharged_wait()`` (not charged to the deadline)."""
 
 
 def _json_default(value: Any) -> Any:
@@ -252,7 +254,8 @@ class WorkerPool:
                             abort = reply["trap"]
                         await worker.send(reply)
                     elif op == "done":
-                        return RunOutput(message["response"], int(message.get("host_calls", 0)))
+                        return RunOutput(message["response"], int(message.get("host_calls", 0)),
+                                         clock.credited())
                     elif op == "failed":
                         # After an abort the handler's own trap is the outcome: its kind
                         # (paused, rejected...) means something to the caller, and it comes

@@ -7,6 +7,7 @@ for an inline approval that waits on a decision.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from typing import Any, Callable, cast
@@ -74,6 +75,16 @@ async def test_uncharged_waits_of_several_host_calls_add_up(compiled_guest: Comp
         assert outcome.status == "completed", outcome.trap
         assert outcome.result == ["approved", "approved"]
         assert elapsed >= 1.0
+
+
+async def test_a_finished_run_reports_how_long_it_waited_uncharged(compiled_guest: CompiledGuest) -> None:
+    request = json.dumps({"code": "tools.decision_after(0.3)", "max_output_bytes": 10_000,
+                          "namespaces": {"tools": [{"name": "decision_after", "doc": "",
+                                                    "keyword_only": False}]}})
+    async with AsyncSandbox(tools=TOOLS, workers=1, guest=compiled_guest) as box:
+        output = await box.pool.run("execute", request, Limits(deadline_s=5.0), box.tools)
+        assert json.loads(output.response)["result"] == "approved"
+        assert 0.3 <= output.uncharged_s < 1.0
 
 
 async def test_the_same_wait_outside_uncharged_wait_hits_the_deadline(
