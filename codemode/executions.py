@@ -190,8 +190,9 @@ class Executions:
             toolset = await self.store.get_toolset(name)
             if toolset is None:
                 raise MissingConnector(
-                    f'toolset "{name}" used by execution {record.id} no longer exists; '
-                    "restore it to continue")
+                    f'toolset "{name}" used by execution {record.id} is no longer registered, '
+                    "so the run cannot continue; restore it and decide again (nothing was used "
+                    "up: the execution stays parked)")
             toolsets.append(toolset)
         inline = [ToolDef.from_dict(t) for t in record.options.get("tools", [])]
         return ExecutionPlan.build(toolsets, inline, self.inline_secret)
@@ -205,8 +206,9 @@ class Executions:
                 what = f"{namespace}" if namespace not in plan.namespaces else \
                     ", ".join(f"{namespace}.{t}" for t in lost)
                 raise MissingConnector(
-                    f"execution {record.id} used {what}, which is no longer available; "
-                    "restore it to continue")
+                    f"execution {record.id} used {what}, which is no longer registered, so "
+                    "the run cannot continue; restore it and decide again (nothing was used "
+                    "up: the execution stays parked)")
         return plan
 
     # --- start ------------------------------------------------------------------------
@@ -455,6 +457,10 @@ class Executions:
             raise ExecutionConflict(
                 f'Execution "{execution_id}" is {record.status}, not awaiting a tool result.')
         plan = await self._plan_for_resume(record)
+        entry = next((e for e in await self.store.entries(execution_id) if e.seq == seq), None)
+        if entry is None or entry.state != "pending":
+            raise ExecutionConflict(
+                f'Execution "{execution_id}" has no call awaiting a result at step {seq}.')
         async with self.store.transaction() as tx:
             if error is not None:
                 settled = await tx.settle(execution_id, seq, state="error",
@@ -516,13 +522,19 @@ class Executions:
 
     # --- sweeps and recovery ----------------------------------------------------------
 
-    async def sweep(self, *, at: float | None = None) -> dict[str, Any]:
-        """Expire old parked runs, recover (or expire) abandoned ones, apply retention."""
+    async def sweep(self, *, at: float | None = None, paused_ttl_s: float | None = None,
+                    recover_running: bool | None = None) -> dict[str, Any]:
+        """Expire old parked runs, recover (or expire) abandoned ones, apply retention.
+
+        ``paused_ttl_s`` and ``recover_running`` override the settings for this sweep (an
+        operator expiring everything parked now passes ``paused_ttl_s=0``).
+        """
         stamp = now() if at is None else at
+        ttl = self.settings.paused_ttl_s if paused_ttl_s is None else paused_ttl_s
+        recover = self.settings.recover_running if recover_running is None else recover_running
         expired = []
         for record in await self.store.executions_where(
-                "status IN ('paused', 'awaiting_tool') AND updated_at <= ?",
-                [stamp - self.settings.paused_ttl_s]):
+                "status IN ('paused', 'awaiting_tool') AND updated_at <= ?", [stamp - ttl]):
             if await self._expire_parked(record):
                 expired.append(record.id)
         by_outcome: dict[str, list[str]] = {"recovered": [], "dead_letter": [], "expired": []}
@@ -532,7 +544,7 @@ class Executions:
             stale = record.lease_until is None or record.lease_until < stamp
             if not stale and not (record.owner != self.owner and _owner_dead(record.owner)):
                 continue
-            outcome = await self._recover(record, stamp)
+            outcome = await self._recover(record, stamp, recover)
             if outcome is not None:
                 by_outcome[outcome].append(record.id)
         async with self.store.transaction() as tx:
@@ -558,12 +570,12 @@ class Executions:
                                                  "error": {"name": "Expired", "message": message}})
         return done
 
-    async def _recover(self, record: ExecutionRecord, stamp: float) -> str | None:
+    async def _recover(self, record: ExecutionRecord, stamp: float, recover: bool) -> str | None:
         """Take over an abandoned running execution: resume it, or give it up."""
         limits = self._limits_of(record)
         wait_ms = int(record.options.get("approval_wait_ms", 0))
         lease = stamp + self._lease_s(limits, wait_ms)
-        if not self.settings.recover_running:
+        if not recover:
             async with self.store.transaction() as tx:
                 done = await tx.finish_execution(
                     record.id, status="error",

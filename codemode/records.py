@@ -257,7 +257,8 @@ class Approval:
 
 
 def new_approval_id() -> str:
-    return f"appr_{uuid.uuid4().hex}"
+    """``actpause_<uuid hex>``, the reference's prefix for a parked action."""
+    return f"actpause_{uuid.uuid4().hex}"
 
 
 @dataclass

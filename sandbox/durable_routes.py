@@ -45,6 +45,16 @@ class RejectBody(BaseModel):
     reason: str | None = Field(default=None, max_length=8_000)
 
 
+class SweepBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    paused_ttl_s: float | None = Field(
+        default=None, ge=0, description="Expire parked executions older than this (default: the "
+                                        "service's TTL, 24 h).")
+    recover_running: bool | None = Field(
+        default=None, description="Resume abandoned running executions (true) or mark them "
+                                  "'Expired while running' (false); default: the service's setting.")
+
+
 class ToolErrorBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field("Error", min_length=1, max_length=200)
@@ -100,8 +110,10 @@ def durable_router() -> APIRouter:
         return await _executions(request).reject(approval_id, by=body.by, reason=body.reason)
 
     @router.post("/executions/sweep")
-    async def sweep(request: Request) -> dict[str, Any]:
-        return await _executions(request).sweep()
+    async def sweep(request: Request, body: SweepBody | None = None) -> dict[str, Any]:
+        body = body or SweepBody()
+        return await _executions(request).sweep(paused_ttl_s=body.paused_ttl_s,
+                                                recover_running=body.recover_running)
 
     @router.post("/executions/{execution_id}/calls/{seq}/result")
     async def tool_result(execution_id: str, seq: int, body: ToolResultBody,
