@@ -368,15 +368,21 @@ def execution_row(db: Path, execution_id: str) -> tuple[str, str | None, int]:
 # --- 1 and 2: kill -9 around a side effect ---------------------------------------------
 
 
+@pytest.mark.parametrize("template", [None, "item:{title}"], ids=["step-key", "explicit-key"])
 def test_kill_after_the_side_effect_before_its_commit_replays_it_exactly_once(
-        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
+        services: Callable[..., Service], host: GatedHost, host_url: str,
+        template: str | None) -> None:
     service = services().start()
-    host.hold("alpha", "after")
+    title = "alpha" if template is None else "alpha-explicit"
+    tools = host.tools(host_url, **({} if template is None else
+                                    {"create_item": {"idempotency_key": template}}))
+    host.hold(title, "after")
     service.execute_in_background(
-        "item = tools.create_item(title='alpha')\n[item, tools.list_items()]", host.tools(host_url))
+        f"item = tools.create_item(title='{title}')\n[item, tools.list_items()]", tools)
     call = host.wait_held()
     execution_id = call["execution_id"]
     key = call["idempotency_key"]
+    assert key == (f"{execution_id}:0" if template is None else f"item:{title}")
     assert host.key_effects(key) == 1  # the effect happened; the service has no result yet
 
     service.kill()
@@ -384,18 +390,21 @@ def test_kill_after_the_side_effect_before_its_commit_replays_it_exactly_once(
     assert journal_states(service.db, execution_id) == [(0, "create_item", "executing")]
     status, owner, _ = execution_row(service.db, execution_id)
     assert status == "running" and owner is not None and f":{service.pid}:" in owner
+    ledger_key = f"tool:{key}" if template is None else f"action:create_item:{key}"
     assert query(service.db, "SELECT status FROM codemode_ledger WHERE key = ?",
-                 (f"tool:{key}",)) == [("pending",)]
+                 (ledger_key,)) == [("pending",)]
 
     service.start()  # the start-up sweep finds the running execution of a dead process
     record = service.wait_status(execution_id, ("completed", "error", "dead_letter"))
     assert record["status"] == "completed", record.get("error")
-    assert record["result"] == [{"id": record["result"][0]["id"], "title": "alpha"}, ["alpha"]]
+    assert record["result"][0]["title"] == title and title in record["result"][1]
     assert host.key_effects(key) == 1
     resent = [c for c in host.calls if c.get("tool") == "create_item"
               and c["execution_id"] == execution_id]
     assert [c["idempotency_key"] for c in resent] == [key, key]  # same key on the retry
     assert [e["state"] for e in record["journal"]] == ["applied", "applied"]
+    assert query(service.db, "SELECT status FROM codemode_ledger WHERE key = ?",
+                 (ledger_key,)) == [("settled",)]
 
 
 def test_kill_between_two_calls_replays_the_first_and_runs_the_second_once(
@@ -628,7 +637,8 @@ def test_a_kill_during_a_storm_of_journal_writes_leaves_sqlite_intact_and_every_
     for n in range(3):
         service.execute_in_background(f"n = {n}\n{code}", host.tools(host_url))
     deadline = time.monotonic() + 20
-    while len(query(service.db, "SELECT 1 FROM codemode_journal")) < 60:
+    while len(query(service.db, "SELECT 1 FROM codemode_executions")) < 3 or \
+            len(query(service.db, "SELECT 1 FROM codemode_journal")) < 60:
         assert time.monotonic() < deadline, "the executions never started writing"
         time.sleep(0.02)
 
@@ -668,6 +678,10 @@ def test_repeated_kills_during_workspace_appends_never_repeat_or_lose_an_append(
         service.execute_in_background(
             f"for i in range({appends}):\n    state.append_file('/log{n}.txt', f'{{i}},')\n"
             f"state.read_file('/log{n}.txt')", host.tools(host_url))
+    deadline = time.monotonic() + 20
+    while len(query(service.db, "SELECT 1 FROM codemode_executions")) < 3:
+        assert time.monotonic() < deadline, "the executions were never recorded"
+        time.sleep(0.02)
     written = 0
     for _ in range(4):  # kill while running, and again while recovering, and again...
         written += 45
