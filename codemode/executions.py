@@ -178,6 +178,8 @@ class Executions:
         self.owner = _owner_id()
         self.waiters = DecisionWaiters()
         self.key_locks = KeyLocks()
+        self.replays = 0
+        """Runs restarted by always-replay mode (a measure that the mode is on)."""
         self._live: dict[str, _Live] = {}
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -281,11 +283,12 @@ class Executions:
             self._event(record.id, kind, data)
 
         started = time.perf_counter()
+        carried: dict[int, dict[str, Any]] = {}
         while True:
             handler = CodeModeHandler(
                 execution_id=record.id, plan=plan, workspace=workspace, store=self.store,
                 http=self.http, recorded=recorded, settings=run_settings, waiters=self.waiters,
-                events=events, key_locks=self.key_locks)
+                events=events, key_locks=self.key_locks, carried=carried)
             outcome = await self.sandbox.execute(
                 record.code, limits=limits, handler=handler, namespaces=plan.guest_specs(),
                 execution_id=record.id,
@@ -294,6 +297,8 @@ class Executions:
             kind = outcome.trap["kind"] if outcome.trap else None
             if kind != "replay":
                 break
+            self.replays += 1
+            carried.update((c["seq"], c) for c in handler.calls if not c.get("replayed"))
             recorded = await self.store.entries(record.id)
             await self.store.extend_lease(record.id, self.owner,
                                           now() + self._lease_s(limits, wait_ms))

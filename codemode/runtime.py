@@ -224,7 +224,8 @@ class CodeModeHandler:
                  store: CodeModeStore, http: httpx.AsyncClient,
                  recorded: Sequence[JournalEntry] = (), settings: RunSettings | None = None,
                  waiters: DecisionWaiters | None = None, events: EventSink | None = None,
-                 key_locks: KeyLocks | None = None) -> None:
+                 key_locks: KeyLocks | None = None,
+                 carried: dict[int, dict[str, Any]] | None = None) -> None:
         self.execution_id = execution_id
         self.plan = plan
         self.workspace = workspace
@@ -234,6 +235,8 @@ class CodeModeHandler:
         self.waiters = waiters or DecisionWaiters()
         self.events = events
         self.key_locks = key_locks or KeyLocks()
+        self.carried = carried or {}
+        """Calls made fresh by earlier runs of this request, reported as first seen."""
         self.recorded = {entry.seq: entry for entry in recorded}
         self.seq = 0
         self.calls: list[dict[str, Any]] = []
@@ -291,6 +294,12 @@ class CodeModeHandler:
         self.stopped = kind
 
     def _note(self, entry: JournalEntry, **fields: Any) -> dict[str, Any]:
+        carried = self.carried.get(entry.seq) if fields.get("replayed") else None
+        if carried is not None:
+            # Made fresh by an earlier run of this same request (always-replay mode): report
+            # it as that run saw it, so the outcome reads the same in either mode.
+            self.calls.append(carried)
+            return carried
         summary: dict[str, Any] = {"seq": entry.seq, "namespace": entry.namespace,
                                    "method": entry.method, "args": json.loads(entry.args)}
         summary.update(fields)

@@ -92,11 +92,5 @@ TRAP_KINDS: dict[str, type[SandboxError]] = {
 
 
 def from_trap(trap: dict[str, str]) -> SandboxError:
-    kind = trap.get("kind", "")
-    cls = TRAP_KINDS.get(kind, SandboxError)
-    error = cls(trap.get("message", ""))
-    if kind and kind not in TRAP_KINDS:
-        # A kind the host-call handler chose (Code Mode parks with "paused"...): keep it,
-        # so whoever asked for the stop can tell why the run ended.
-        error.kind = kind
-    return error
+    cls = TRAP_KINDS.get(trap.get("kind", ""), SandboxError)
+    return cls(trap.get("message", ""))
