@@ -227,12 +227,10 @@ class NotSerialisableError(CodeModeError):
 
 
 class ReplayDivergence(CodeModeError):
-    """On resume, the call at ``seq`` differs from the journal's record of that step.
+    """On resume, the call at ``seq`` differs from the journal's record of that step."""
 
-    ``kind`` says how: ``call`` (another tool or method), ``arguments`` (same call, other
-    canonical arguments) or ``missing`` (the run ended with recorded steps left unconsumed).
-    The message names the execution, the step, what was recorded and what came.
-    """
+    # ``kind`` says how: ``call`` (another tool or method), ``arguments`` (same call, other
+    # canonical arguments) or ``missing`` (the run ended with recorded steps unconsumed).
 
     def __init__(self, seq: int, expected: str, actual: str, *, arguments: bool = False,
                  execution_id: str = "", kind: str | None = None, recorded_args: str = "",

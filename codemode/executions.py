@@ -436,7 +436,7 @@ class Executions:
         async with self.store.transaction() as tx:
             decided = await tx.decide_approval(approval_id, status="rejected", by=by, reason=text)
             if decided:
-                await tx.settle(approval.execution_id, approval.seq, state="reverted",
+                await tx.settle_entry(approval.execution_id, approval.seq, state="reverted",
                                 only_if=("pending",))
                 await tx.finish_execution(
                     approval.execution_id, status="rejected",
@@ -468,12 +468,12 @@ class Executions:
                 f'Execution "{execution_id}" has no call awaiting a result at step {seq}.')
         async with self.store.transaction() as tx:
             if error is not None:
-                settled = await tx.settle(execution_id, seq, state="error",
+                settled = await tx.settle_entry(execution_id, seq, state="error",
                                           error={"name": str(error.get("name") or "Error"),
                                                  "message": str(error.get("message", ""))},
                                           only_if=("pending",))
             else:
-                settled = await tx.settle(execution_id, seq, state="applied", result=output,
+                settled = await tx.settle_entry(execution_id, seq, state="applied", result=output,
                                           only_if=("pending",))
             if settled and await tx.approval_at(execution_id, seq) is not None:
                 approval = await tx.approval_at(execution_id, seq)

@@ -215,23 +215,28 @@ async def append(
     )
     error = _error_json(entry.path, entry.error)
     attachments = _attachments_json(entry.attachments)
-    status = await _execution_status(conn, entry.execution_id)
-    if status is None:
-        raise ExecutionNotFound(entry.execution_id)
-    if require_running and status != "running":
-        raise ExecutionNotRunning(entry.execution_id, status)
+    # One statement checks the execution and inserts (a round trip to SQLite's thread
+    # costs more than the check); the reason for a refusal is looked up only then.
+    running = " AND status = 'running'" if require_running else ""
     try:
-        await conn.execute(
+        cur = await conn.execute(
             f"INSERT INTO codemode_journal ({JOURNAL_COLUMNS}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
+            f" (SELECT 1 FROM codemode_executions WHERE id = ?{running})",
             (
                 entry.execution_id, entry.seq, entry.namespace, entry.method, entry.args,
                 result, error, entry.state, int(entry.requires_approval),
                 int(entry.ephemeral), entry.created_at, entry.updated_at, attachments,
+                entry.execution_id,
             ),
         )
     except sqlite3.IntegrityError as exc:
         raise DuplicateEntry(entry.execution_id, entry.seq) from exc
+    if cur.rowcount == 0:
+        status = await _execution_status(conn, entry.execution_id)
+        if status is None:
+            raise ExecutionNotFound(entry.execution_id)
+        raise ExecutionNotRunning(entry.execution_id, status)
 
 
 async def replace_entry(conn: aiosqlite.Connection, entry: JournalEntry) -> None:
@@ -253,26 +258,26 @@ async def settle(
     error: dict[str, Any] | None = None,
     only_if: Collection[str] | None = None,
     attachments: list[dict[str, Any]] | None = None,
+    path: str | None = None,
 ) -> bool:
     """Record how the call at ``seq`` ended (or moved on): its state, result and error.
+
+    ``path`` (``namespace.method``, for messages) saves a lookup when the caller knows it.
 
     ``only_if`` names the states the row must be in for the change to happen (the caller's
     transaction makes check and write one step); returns whether it changed.
     """
     _check_state(state)
-    async with conn.execute(
-        "SELECT namespace, method, state FROM codemode_journal"
-        " WHERE execution_id = ? AND seq = ?",
-        (execution_id, seq),
-    ) as cur:
-        row = await cur.fetchone()
-    if row is None:
-        raise EntryNotFound(execution_id, seq)
-    if only_if is not None:
-        allowed = {only_if} if isinstance(only_if, str) else set(only_if)
-        if row[2] not in allowed:
-            return False
-    path = f"{row[0]}.{row[1]}"
+    if path is None:
+        async with conn.execute(
+            "SELECT namespace, method, state FROM codemode_journal"
+            " WHERE execution_id = ? AND seq = ?",
+            (execution_id, seq),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise EntryNotFound(execution_id, seq)
+        path = f"{row[0]}.{row[1]}"
     # An applied call's None result is a real result and is stored as JSON null; other
     # states without a result store SQL NULL ("no result yet").
     result_text = (
@@ -280,13 +285,24 @@ async def settle(
         if result is not None or state == "applied"
         else None
     )
-    await conn.execute(
+    guard, allowed = "", []
+    if only_if is not None:
+        allowed = sorted({only_if} if isinstance(only_if, str) else set(only_if))
+        guard = f" AND state IN ({', '.join('?' for _ in allowed)})" if allowed else " AND 0"
+    cur = await conn.execute(
         "UPDATE codemode_journal SET state = ?, result = ?, error = ?, updated_at = ?,"
-        " attachments = ? WHERE execution_id = ? AND seq = ?",
+        f" attachments = ? WHERE execution_id = ? AND seq = ?{guard}",
         (state, result_text, _error_json(path, error), now(), _attachments_json(attachments),
-         execution_id, seq),
+         execution_id, seq, *allowed),
     )
-    return True
+    if cur.rowcount > 0:
+        return True
+    async with conn.execute(
+        "SELECT 1 FROM codemode_journal WHERE execution_id = ? AND seq = ?", (execution_id, seq)
+    ) as found:
+        if await found.fetchone() is None:
+            raise EntryNotFound(execution_id, seq)
+    return False
 
 
 def _entry_from_row(row: Any) -> JournalEntry:

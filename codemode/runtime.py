@@ -339,8 +339,8 @@ class CodeModeHandler:
             await tx.replace_entry(replace(entry, state=state, result=result, error=error,
                                            attachments=attachments or []))
         else:
-            await tx.settle(self.execution_id, entry.seq, state=state, result=result,
-                            error=error, attachments=attachments)
+            await tx.settle_entry(self.execution_id, entry.seq, state=state, result=result,
+                            error=error, attachments=attachments, path=entry.path)
 
     async def _guarded(self, write: Callable[[], Awaitable[None]]) -> None:
         """Run a journal write; an execution no longer running stops the run unrecorded."""
@@ -508,6 +508,10 @@ class CodeModeHandler:
             self._note(entry, state="error", error=error)
             self._after_fresh()
             raise HostCallError("ActionKeyError", str(bad_key), tool.name) from bad_key
+        if not key.explicit:
+            # A default key is ``execution_id:seq``: the journal row at that step already is
+            # its ledger (executing, then applied), so no second row is written for it.
+            return await self._run_action(binding, entry, recorded, payload, args, key, None)
         digest = input_hash(args)
         # Concurrent calls with one key in this process take turns: the first executes and
         # settles, the others then find the settled row and replay it (run once).
@@ -516,12 +520,17 @@ class CodeModeHandler:
 
     async def _run_action(self, binding: ToolBinding, entry: JournalEntry,
                           recorded: JournalEntry | None, payload: dict[str, Any],
-                          args: dict[str, Any], key: LedgerKey, digest: str) -> Any:
+                          args: dict[str, Any], key: LedgerKey, digest: str | None) -> Any:
+        """Claim the key (explicit keys: the ledger decides), run the tool, settle both."""
         tool = binding.tool
         outcome: dict[str, Any] = {}
 
         async def claim_and_mark() -> None:
             async with self.store.transaction() as tx:
+                if digest is None:
+                    if recorded is None or recorded.state != "executing":
+                        await self._write(entry, recorded, state="executing", tx=tx)
+                    return
                 try:
                     claim = await ledger_claim(
                         tx.connection, key, action=tool.name, input_hash=digest,
@@ -556,7 +565,8 @@ class CodeModeHandler:
 
             async def fail() -> None:
                 async with self.store.transaction() as tx:
-                    await ledger_discard(tx.connection, key.key)
+                    if digest is not None:
+                        await ledger_discard(tx.connection, key.key)
                     await self._write(entry, executing, state="error", error=error, tx=tx)
             await self._guarded(fail)
             self._note(entry, state="error", error=error)
@@ -568,7 +578,8 @@ class CodeModeHandler:
             async with self.store.transaction() as tx:
                 await self._write(entry, executing, state="applied", result=output,
                                   attachments=kept, tx=tx)
-                await ledger_settle(tx.connection, key.key, output)
+                if digest is not None:
+                    await ledger_settle(tx.connection, key.key, output)
         await self._guarded(succeed)
         self.attachments.extend(kept)
         self._note(entry, state="applied")
@@ -601,7 +612,7 @@ class CodeModeHandler:
                 if recorded is None or recorded.state == "reverted":
                     await self._write(entry, recorded, state="pending", tx=tx)
                 else:
-                    await tx.settle(self.execution_id, entry.seq, state="pending")
+                    await tx.settle_entry(self.execution_id, entry.seq, state="pending")
                 await tx.finish_execution(self.execution_id, status="awaiting_tool",
                                           only_if=("running",))
         await self._guarded(write)

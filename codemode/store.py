@@ -422,10 +422,12 @@ class StoreTransaction:
         result: Any = None,
         error: dict[str, Any] | None = None,
         only_if: Collection[str] | None = None,
+        attachments: list[dict[str, Any]] | None = None,
+        path: str | None = None,
     ) -> bool:
         return await _journal.settle(
             self._conn, execution_id, seq, state=state, result=result, error=error,
-            only_if=only_if,
+            only_if=only_if, attachments=attachments, path=path,
         )
 
     async def finish_execution(
@@ -450,16 +452,6 @@ class StoreTransaction:
 
     async def replace_entry(self, entry: JournalEntry) -> None:
         await _journal.replace_entry(self._conn, entry)
-
-    async def settle(
-        self, execution_id: str, seq: int, *, state: str, result: Any = None,
-        error: dict[str, Any] | None = None, only_if: Collection[str] | None = None,
-        attachments: list[dict[str, Any]] | None = None,
-    ) -> bool:
-        return await _journal.settle(
-            self._conn, execution_id, seq, state=state, result=result, error=error,
-            only_if=only_if, attachments=attachments,
-        )
 
     async def add_approval(self, approval: Approval) -> None:
         await _insert_approval(self._conn, approval)
