@@ -52,7 +52,8 @@ from .records import (
     now,
 )
 from .remote import call_remote_revert
-from .runtime import STATE_METHODS, CodeModeHandler, ExecutionPlan, KeyLocks, RunSettings
+from .ledger import KeyLocks
+from .runtime import STATE_METHODS, CodeModeHandler, ExecutionPlan, RunSettings
 from .store import CodeModeStore
 from .tooldefs import ToolDef
 

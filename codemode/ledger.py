@@ -26,20 +26,25 @@ idempotency key on every attempt.
 
 The database functions take an open ``aiosqlite`` connection and run inside the caller's
 transaction (like :mod:`codemode.journal`); a claim is only safe when its read and write
-are one ``BEGIN IMMEDIATE`` transaction. :class:`Coalescer` is the in-process half: calls
-that arrive together with one key share a single run instead of racing on the row.
+are one ``BEGIN IMMEDIATE`` transaction. :class:`KeyLocks` is the in-process half: calls
+that arrive together with one key take turns, so the later ones replay the first one's
+settled row instead of racing on it.
+
+Only explicit keys get a row: a default key ``<execution_id>:<seq>`` names one journal
+step, and that step's journal row (``executing`` then ``applied``) is already its ledger.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import re
 import string
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar
 
 import aiosqlite
 
@@ -58,9 +63,8 @@ __all__ = [
     "ActionKeyError",
     "ActionPendingError",
     "Claim",
-    "CoalescedCallCancelled",
-    "Coalescer",
     "Execute",
+    "KeyLocks",
     "LedgerKey",
     "LedgerRow",
     "Replay",
@@ -158,19 +162,6 @@ class ActionPendingError(CodeModeError):
         super().__init__(
             "A prior attempt of this action is in an unknown state; not re-executed. "
             "Manual reconciliation may be required."
-        )
-
-
-class CoalescedCallCancelled(CodeModeError):
-    """The run a call was sharing (see :class:`Coalescer`) was cancelled before it ended."""
-
-    name: ClassVar[str] = "CoalescedCallCancelled"
-
-    def __init__(self, key: Hashable) -> None:
-        self.key = key
-        super().__init__(
-            f"The concurrent call with key {key!r} that this call was waiting on was "
-            "cancelled before it finished; its outcome is unknown."
         )
 
 
@@ -487,69 +478,33 @@ async def sweep(
 
 # --- coalescing -------------------------------------------------------------------------
 
-T = TypeVar("T")
 
+class KeyLocks:
+    """Concurrent calls with one key, in this process, take turns (no database involved).
 
-class _Flight(Generic[T]):
-    """One run in progress: its waiters block on ``done`` and then read the outcome."""
-
-    def __init__(self) -> None:
-        self.done = asyncio.Event()
-        self.value: T | None = None
-        self.error: BaseException | None = None
-        self.waiters = 0
-
-
-class Coalescer(Generic[T]):
-    """Concurrent calls with one key share one run of the work (in this process, no DB).
-
-    The first caller of :meth:`run` for a key runs ``factory()``; callers arriving while
-    it runs wait and get the same value or the same exception; once it ends the key is free
-    and the next call runs again (and, with the ledger, replays the settled row). Use a key
-    that includes the input hash, e.g. ``(ledger_key, input_hash)``, so a call with other
-    input does not receive a result it did not ask for but reaches the ledger's conflict.
-
-    A waiter's cancellation only stops that waiter. When the running caller is cancelled
-    the work is cancelled with it and the waiters get :class:`CoalescedCallCancelled`.
+    The first holder claims, runs and settles; the next then claims a settled row and
+    replays it, or meets :class:`ActionKeyConflict` if its input differs, so an action runs
+    once however many calls with its key arrive together. A lock lives only while someone
+    holds or waits for it.
     """
 
     def __init__(self) -> None:
-        self._flights: dict[Hashable, _Flight[T]] = {}
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
-    def in_flight(self, key: Hashable) -> bool:
-        """Whether a run for ``key`` is in progress."""
-        return key in self._flights
+    def users(self, key: str) -> int:
+        """Callers holding or waiting for ``key`` (0 when it is free)."""
+        return self._locks.get(key, (None, 0))[1]
 
-    def waiting(self, key: Hashable) -> int:
-        """How many callers are waiting on the run for ``key`` (0 when none runs)."""
-        flight = self._flights.get(key)
-        return 0 if flight is None else flight.waiters
-
-    async def run(self, key: Hashable, factory: Callable[[], Awaitable[T]]) -> T:
-        """``await factory()`` once for all concurrent callers with ``key``."""
-        flight = self._flights.get(key)
-        if flight is not None:
-            flight.waiters += 1
-            try:
-                await flight.done.wait()
-            finally:
-                flight.waiters -= 1
-            if flight.error is not None:
-                raise flight.error
-            return cast(T, flight.value)
-        flight = _Flight()
-        self._flights[key] = flight
+    @contextlib.asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
         try:
-            flight.value = await factory()
-            return flight.value
-        except asyncio.CancelledError:
-            flight.error = CoalescedCallCancelled(key)
-            raise
-        except BaseException as exc:
-            flight.error = exc
-            raise
+            async with lock:
+                yield
         finally:
-            # Free the key before waking anyone: a caller arriving after this point must
-            # start a new run, not read this one's outcome.
-            del self._flights[key]
-            flight.done.set()
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)

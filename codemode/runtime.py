@@ -15,11 +15,8 @@ returns its outcome as a value; it never raises into routes.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import inspect
 import json
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable, NoReturn, Sequence
 
@@ -37,6 +34,7 @@ from .errors import ActionAuthorizationError, CodeModeError, ReplayDivergence, T
 from .journal import ExecutionNotRunning, make_entry
 from .ledger import (
     DEFAULT_LEASE_MS,
+    KeyLocks,
     ActionKeyConflict,
     ActionKeyError,
     ActionPendingError,
@@ -58,26 +56,6 @@ from .tooldefs import ToolDef, Toolset, bind_arguments, validate_arguments
 EventSink = Callable[[str, dict[str, Any]], None]
 """Where a run reports what happens (``tool_call``, ``approval_requested``...) as it happens."""
 
-
-class KeyLocks:
-    """One ``asyncio.Lock`` per idempotency key in use, dropped when nobody holds it."""
-
-    def __init__(self) -> None:
-        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
-
-    @contextlib.asynccontextmanager
-    async def hold(self, key: str) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users <= 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
 
 STEP_NAMESPACE = "__step"
 
@@ -727,4 +705,4 @@ class CodeModeHandler:
 
 
 __all__ = ["STATE_DOC", "STATE_METHODS", "CodeModeHandler", "EventSink", "ExecutionPlan",
-           "KeyLocks", "RunSettings", "ToolBinding"]
+           "RunSettings", "ToolBinding"]

@@ -33,8 +33,7 @@ from codemode.ledger import (
     ActionKeyConflict,
     ActionKeyError,
     ActionPendingError,
-    CoalescedCallCancelled,
-    Coalescer,
+    KeyLocks,
     Execute,
     LedgerKey,
     Replay,
@@ -582,110 +581,54 @@ async def until(condition: Callable[[], bool]) -> None:
             await asyncio.sleep(0)
 
 
-async def test_ten_concurrent_calls_with_one_key_run_the_factory_once() -> None:
-    coalescer: Coalescer[str] = Coalescer()
-    runs = 0
+async def test_calls_with_one_key_take_turns_and_the_lock_is_dropped_after() -> None:
+    locks = KeyLocks()
+    inside = 0
+    most = 0
     gate = asyncio.Event()
 
-    async def work() -> str:
-        nonlocal runs
-        runs += 1
-        await gate.wait()
-        return "value"
-
-    tasks = [asyncio.create_task(coalescer.run("k", work)) for _ in range(10)]
-    await until(lambda: coalescer.waiting("k") >= 9)
-    gate.set()
-    assert await asyncio.gather(*tasks) == ["value"] * 10
-    assert runs == 1
-    assert not coalescer.in_flight("k")
-
-
-async def test_an_exception_reaches_every_waiter_and_the_next_call_runs_again() -> None:
-    coalescer: Coalescer[int] = Coalescer()
-    runs = 0
-    gate = asyncio.Event()
-
-    async def failing() -> int:
-        nonlocal runs
-        runs += 1
-        await gate.wait()
-        raise ValueError("tool failed")
-
-    tasks = [asyncio.create_task(coalescer.run("k", failing)) for _ in range(5)]
-    await until(lambda: coalescer.waiting("k") >= 4)
-    gate.set()
-    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
-    assert runs == 1
-    assert all(isinstance(o, ValueError) and str(o) == "tool failed" for o in outcomes)
-    assert len({id(o) for o in outcomes}) == 1
-
-    async def ok() -> int:
-        nonlocal runs
-        runs += 1
-        return 7
-
-    assert await coalescer.run("k", ok) == 7
-    assert runs == 2
-
-
-async def test_different_keys_run_separately() -> None:
-    coalescer: Coalescer[str] = Coalescer()
-    started: list[str] = []
-    gate = asyncio.Event()
-
-    def factory(name: str) -> Callable[[], Awaitable[str]]:
-        async def work() -> str:
-            started.append(name)
+    async def call() -> None:
+        nonlocal inside, most
+        async with locks.hold("k"):
+            inside += 1
+            most = max(most, inside)
             await gate.wait()
-            return name
-        return work
+            inside -= 1
 
-    tasks = [asyncio.create_task(coalescer.run(n, factory(n))) for n in ("a", "b")]
-    await until(lambda: len(started) >= 2)
+    tasks = [asyncio.create_task(call()) for _ in range(10)]
+    await until(lambda: locks.users("k") == 10)
     gate.set()
-    assert await asyncio.gather(*tasks) == ["a", "b"]
+    await asyncio.gather(*tasks)
+    assert most == 1
+    assert locks.users("k") == 0
 
 
-async def test_a_cancelled_waiter_does_not_disturb_the_run_or_other_waiters() -> None:
-    coalescer: Coalescer[str] = Coalescer()
+async def test_different_keys_do_not_wait_for_each_other() -> None:
+    locks = KeyLocks()
     gate = asyncio.Event()
 
-    async def work() -> str:
-        await gate.wait()
-        return "v"
+    async def hold_a() -> None:
+        async with locks.hold("a"):
+            await gate.wait()
 
-    runner = asyncio.create_task(coalescer.run("k", work))
-    quitter = asyncio.create_task(coalescer.run("k", work))
-    stayer = asyncio.create_task(coalescer.run("k", work))
-    await until(lambda: coalescer.waiting("k") >= 2)
-    quitter.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await quitter
-    assert coalescer.waiting("k") == 1
+    holder = asyncio.create_task(hold_a())
+    await until(lambda: locks.users("a") == 1)
+    async with asyncio.timeout(1):
+        async with locks.hold("b"):
+            pass
     gate.set()
-    assert (await runner, await stayer) == ("v", "v")
+    await holder
 
 
-async def test_cancelling_the_running_call_gives_waiters_a_clear_error() -> None:
-    coalescer: Coalescer[str] = Coalescer()
-
-    async def work() -> str:
-        await asyncio.Event().wait()
-        return "never"
-
-    runner = asyncio.create_task(coalescer.run("k", work))
-    waiter = asyncio.create_task(coalescer.run("k", work))
-    await until(lambda: coalescer.waiting("k") >= 1)
-    runner.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await runner
-    with pytest.raises(CoalescedCallCancelled, match="cancelled before it finished"):
-        await waiter
-    assert not coalescer.in_flight("k")
-
-
-# --- the whole flow, as the runtime will drive it (acceptance cases 48-50) --------------
+async def test_a_failing_holder_frees_the_key_for_the_next() -> None:
+    locks = KeyLocks()
+    with pytest.raises(RuntimeError):
+        async with locks.hold("k"):
+            raise RuntimeError("boom")
+    assert locks.users("k") == 0
+    async with asyncio.timeout(1):
+        async with locks.hold("k"):
+            pass
 
 
 class Actions:
@@ -694,7 +637,7 @@ class Actions:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
         self.lock = asyncio.Lock()
-        self.coalescer: Coalescer[Any] = Coalescer()
+        self.locks = KeyLocks()
         self.effects: Counter[str] = Counter()
 
     async def call(
@@ -723,7 +666,8 @@ class Actions:
                 await settle(self.conn, key.key, result)
             return result
 
-        return await self.coalescer.run((key.key, digest), once)
+        async with self.locks.hold(key.key):
+            return await once()
 
 
 async def echo(args: dict[str, Any]) -> Any:
