@@ -25,6 +25,7 @@ Event types and their data::
     tool_call           {seq, namespace, method, args, state, result?, error?, replayed?}
     approval_requested  {approval_id, seq, namespace, method, args, descriptor}
     approval_decided    {approval_id, decision, by, reason?}
+    tool_requested      {seq, namespace, method, args}   a client-resolved call awaits its result
     completed           {status, result?, error?}   for every terminal or parked status
     overflow            {message, dropped_from}     this watcher fell behind and is closed
     error               {message}                   the stream cannot be served
@@ -73,6 +74,7 @@ EVENT_TYPES = frozenset(
         "tool_call",
         "approval_requested",
         "approval_decided",
+        "tool_requested",
         "completed",
         "overflow",
         "error",
