@@ -320,9 +320,10 @@ class Executions:
         if kind == "rejected":
             status, result = "rejected", None
             error = {"name": "ApprovalRejected", "message": await self._rejection_message(record.id)}
-        elif kind == "divergence":
+        elif kind in ("divergence", "approval_input"):
             status, result = "error", None
-            error = {"name": "ReplayDivergence", "message": outcome.trap["message"] if outcome.trap else ""}
+            name = "ReplayDivergence" if kind == "divergence" else "ActionApprovalInputError"
+            error = {"name": name, "message": outcome.trap["message"] if outcome.trap else ""}
         elif kind == "error" and error is not None:
             error = {"name": "ExecutionError", "message": outcome.trap["message"] if outcome.trap else "",
                      "traceback": ""}
@@ -342,7 +343,8 @@ class Executions:
         response.update(status=status, result=result, logs=outcome.logs)
         if error is not None:
             response["error"] = error
-        if outcome.trap is not None and kind not in ("error", "rejected", "divergence"):
+        if outcome.trap is not None and kind not in ("error", "rejected", "divergence",
+                                                     "approval_input"):
             response["trap"] = outcome.trap
         if handler.attachments:
             response["attachments"] = handler.attachments

@@ -264,8 +264,15 @@ class CodeModeHandler:
             try:
                 check_step(self.execution_id, recorded, entry)
             except ReplayDivergence as divergence:
-                self._stop("divergence")
-                raise HostAbort("divergence", str(divergence)) from divergence
+                kind = "divergence"
+                message = str(divergence)
+                if divergence.arguments and recorded.state == "pending" and recorded.requires_approval:
+                    # What a human approved is not what would run now: refuse, run nothing.
+                    kind = "approval_input"
+                    message += (" The input differs from the one that was approved "
+                                "(ActionApprovalInputError); nothing ran.")
+                self._stop(kind)
+                raise HostAbort(kind, message) from divergence
         return entry, recorded
 
     def _stop(self, kind: str) -> None:

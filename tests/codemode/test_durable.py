@@ -272,6 +272,7 @@ def test_a_random_value_in_a_gated_call_is_caught_as_divergence_on_approve(
     message = done["error"]["message"]
     assert "replay divergence at step 0" in message and paused["execution_id"] in message
     assert "codemode.step" in message
+    assert done["error"]["name"] == "ActionApprovalInputError"
     record = _record(client, paused["execution_id"])
     assert [e["state"] for e in record["journal"]] == ["reverted"]
     assert not [c for c in host[0].calls if str(c["input"].get("title", "")).startswith("rnd-")]
