@@ -313,7 +313,10 @@ class CodeModeHandler:
                      tx: StoreTransaction | None = None) -> None:
         """Record ``entry``'s new state: a new row, or the recorded row moved on."""
         if tx is None:
-            async with self.store.transaction() as own:
+            # Appending or settling a row is one statement, atomic on its own: no
+            # BEGIN/COMMIT round trips (they were most of a journaled call's cost).
+            single = recorded is None or recorded.state != "reverted"
+            async with (self.store.autocommit() if single else self.store.transaction()) as own:
                 await self._write(entry, recorded, state=state, result=result, error=error,
                                   attachments=attachments, tx=own)
             return
@@ -515,11 +518,11 @@ class CodeModeHandler:
         outcome: dict[str, Any] = {}
 
         async def claim_and_mark() -> None:
+            if digest is None:
+                if recorded is None or recorded.state != "executing":
+                    await self._write(entry, recorded, state="executing")
+                return
             async with self.store.transaction() as tx:
-                if digest is None:
-                    if recorded is None or recorded.state != "executing":
-                        await self._write(entry, recorded, state="executing", tx=tx)
-                    return
                 try:
                     claim = await ledger_claim(
                         tx.connection, key, action=tool.name, input_hash=digest,
@@ -553,9 +556,11 @@ class CodeModeHandler:
             error = {"name": failure.name, "message": failure.message}
 
             async def fail() -> None:
+                if digest is None:
+                    await self._write(entry, executing, state="error", error=error)
+                    return
                 async with self.store.transaction() as tx:
-                    if digest is not None:
-                        await ledger_discard(tx.connection, key.key)
+                    await ledger_discard(tx.connection, key.key)
                     await self._write(entry, executing, state="error", error=error, tx=tx)
             await self._guarded(fail)
             self._note(entry, state="error", error=error)
@@ -564,11 +569,14 @@ class CodeModeHandler:
         kept = cap_attachments(attachments, len(self.attachments))
 
         async def succeed() -> None:
+            if digest is None:
+                await self._write(entry, executing, state="applied", result=output,
+                                  attachments=kept)
+                return
             async with self.store.transaction() as tx:
                 await self._write(entry, executing, state="applied", result=output,
                                   attachments=kept, tx=tx)
-                if digest is not None:
-                    await ledger_settle(tx.connection, key.key, output)
+                await ledger_settle(tx.connection, key.key, output)
         await self._guarded(succeed)
         self.attachments.extend(kept)
         self._note(entry, state="applied")

@@ -583,6 +583,18 @@ class CodeModeStore:
         async with self._write() as conn:
             yield StoreTransaction(conn)
 
+    @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[StoreTransaction]:
+        """For exactly one write statement, which SQLite commits by itself.
+
+        Saves the BEGIN and COMMIT round trips to the database thread; the lock still keeps
+        the statement out of another task's open transaction. Several writes that must land
+        together need :meth:`transaction`.
+        """
+        async with self._lock:
+            self._check_open()
+            yield StoreTransaction(self._conn)
+
     # --- toolsets ---------------------------------------------------------------------
 
     async def put_toolset(
