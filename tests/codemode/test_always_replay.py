@@ -82,3 +82,24 @@ async def test_an_approval_resumes_the_same_way_in_always_replay_mode(
     assert replayed["result"] == normal["result"] == [{"n": 2, "square": 4}, 40]
     assert replay_counts == counts == Counter(fetch=1, approve_me=1)
     assert replays >= 2
+
+
+async def test_a_step_that_raised_raises_the_same_way_when_replayed(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    code = ("try:\n    codemode.step('ratio', lambda: 1 / 0)\n"
+            "except ZeroDivisionError as e:\n    first = 'caught ' + type(e).__name__\n"
+            "second = tools.fetch(n=1)\n[first, second]")
+    normal, _, _ = await _outcome(tmp_path / "a", compiled_guest, False, code)
+    replayed, counts, replays = await _outcome(tmp_path / "b", compiled_guest, True, code)
+    assert normal["result"] == replayed["result"] == ["caught ZeroDivisionError",
+                                                      {"n": 1, "square": 1}]
+    assert replays >= 2 and counts == Counter(fetch=1)
+
+
+async def test_a_step_function_cannot_reach_tools_or_state(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    code = ("try:\n    codemode.step('sneaky', lambda: tools.fetch(n=1))\n"
+            "except Exception as e:\n    out = str(e)\nout")
+    outcome, counts, _ = await _outcome(tmp_path, compiled_guest, False, code)
+    assert "must only compute a value" in outcome["result"]
+    assert counts == Counter()
