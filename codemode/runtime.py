@@ -1,16 +1,25 @@
-"""The Code Mode runtime: run an execution, answer every host call it makes, record it all.
+"""The decision at every host call: replay a recorded result, execute, or park.
 
-``CodeModeHandler`` is the ``HostCallHandler`` the isolate sees. For each call it:
-1. validates a tool's arguments against its input schema (invalid: a typed error in the
-   guest, nothing recorded, nothing sent);
-2. appends a journal entry ``(execution_id, seq)`` in state ``executing``;
-3. runs the call: an in-process callable, a signed HTTP POST to the tool's ``url``, a
-   workspace operation (``state.*``), or a ``codemode.*`` helper;
-4. settles the entry ``applied`` with its result (or ``error``) and answers the guest.
+``CodeModeHandler`` is the ``HostCallHandler`` one run of an execution sees. For a call at
+``seq`` (counting from 0 in call order):
 
-Values over the durable limit (1,000,000 characters) stop the execution: they cannot be
-recorded, so they cannot be replayed. ``run_execution`` drives one whole execution and
-returns its outcome as a value; it never raises into routes.
+1. the journal of earlier runs is consulted: a recorded step must be the same call with the
+   same canonical arguments (else the run stops with a divergence error, see
+   :mod:`codemode.replay`), and an ``applied`` or ``error`` outcome is the answer;
+2. a tool's arguments are validated against its input schema (invalid: a typed error in
+   the guest, nothing recorded, nothing sent);
+3. authorization (the tool's ``permissions`` against the execution's grants), then approval:
+   a gated call is recorded ``pending`` and the run parks (``durable``), or waits for a
+   decision without being charged for it (``inline``);
+4. the call runs: a Python callable, a signed POST to the tool's ``url`` (explicit
+   idempotency keys through the ledger), a workspace operation (``state.*``), a step; a tool
+   with neither url nor callable parks the run until the agent host posts its result;
+5. it is journaled: side effects ``executing`` before and settled after, reads once.
+
+Parking and stopping raise :class:`HostAbort`, which unwinds the isolate from the host
+side: code that catches exceptions cannot continue past it. Values over the durable limit
+(1,000,000 characters) stop the execution: what cannot be recorded cannot be replayed.
+:mod:`codemode.executions` drives whole executions around this handler.
 """
 
 from __future__ import annotations
