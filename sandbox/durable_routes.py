@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -89,7 +89,6 @@ def durable_router() -> APIRouter:
                              status: str = "pending",
                              limit: int = Query(500, ge=1, le=5000)) -> dict[str, Any]:
         if status not in APPROVAL_STATES:
-            from fastapi import HTTPException
             raise HTTPException(400, f"unknown status {status!r}; expected one of "
                                      f"{', '.join(sorted(APPROVAL_STATES))}")
         store: CodeModeStore = request.app.state.codemode
