@@ -79,21 +79,26 @@ def durable_overrides_from_env() -> tuple[dict[str, Any], float | None]:
     return durable, None if interval is None else float(interval)
 
 
+def serve_settings(args: argparse.Namespace) -> Settings:
+    """The service's settings from ``serve``'s arguments and the environment (ConfigError)."""
+    from codemode.executions import DurableSettings
+
+    durable, sweep_interval_s = durable_overrides_from_env()
+    return Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
+                             workers=args.workers, sweep_interval_s=sweep_interval_s,
+                             durable=DurableSettings.from_env(**durable))
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
-
-    from codemode.executions import DurableSettings
 
     from .app import create_app
 
     try:
-        durable, sweep_interval_s = durable_overrides_from_env()
+        settings = serve_settings(args)
     except ConfigError as exc:
         print(f"sandbox serve: {exc}", file=sys.stderr)
         return 2
-    settings = Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
-                                 workers=args.workers, sweep_interval_s=sweep_interval_s,
-                                 durable=DurableSettings.from_env(**durable))
     print(f"sandbox: data in {settings.data_dir}; listening on http://{args.host}:{args.port}",
           file=sys.stderr)
     if settings.token is None and args.host not in ("127.0.0.1", "localhost", "::1"):

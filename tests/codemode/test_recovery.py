@@ -301,10 +301,11 @@ class Service:
         assert response.status_code == 200, response.text
         return dict(response.json())
 
-    def execute_in_background(self, code: str, tools: list[dict[str, Any]],
+    def execute_in_background(self, code: str, tools: list[dict[str, Any]] | None = None,
                               **extra: Any) -> threading.Thread:
         """POST an execution whose request will die with the service."""
-        return self.post_in_background("/v1/execute", {"code": code, "tools": tools, **extra})
+        return self.post_in_background("/v1/execute",
+                                       {"code": code, "tools": tools or [], **extra})
 
     def post_in_background(self, path: str, body: dict[str, Any]) -> threading.Thread:
         url = f"http://127.0.0.1:{self.port}{path}"
@@ -410,13 +411,21 @@ def test_kill_after_the_side_effect_before_its_commit_replays_it_exactly_once(
                  (f"action:create_item:{key}",)) == ([("settled",)] if template else [])
 
 
+@pytest.mark.parametrize("mode", ["inline-tools", "stored-toolset", "always-replay"])
 def test_kill_between_two_calls_replays_the_first_and_runs_the_second_once(
-        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
-    service = services().start()
+        services: Callable[..., Service], host: GatedHost, host_url: str, mode: str) -> None:
+    service = services(SANDBOX_ALWAYS_REPLAY="1" if mode == "always-replay" else "0").start()
+    namespace = "tools"
+    request: dict[str, Any] = {"tools": host.tools(host_url)}
+    if mode == "stored-toolset":  # signed with the toolset's stored secret, before and after
+        created = service.http.put("/v1/toolsets/items", json={"tools": host.tools(host_url)})
+        assert created.status_code == 201, created.text
+        host.secrets.append(created.json()["secret"])
+        namespace, request = "items", {"tools": [], "toolsets": ["items"]}
     host.hold("second", "drop")
     service.execute_in_background(
-        "a = tools.create_item(title='first')\nb = tools.create_item(title='second')\n"
-        "[a['title'], b['title']]", host.tools(host_url))
+        f"a = {namespace}.create_item(title='first')\n"
+        f"b = {namespace}.create_item(title='second')\n[a['title'], b['title']]", **request)
     call = host.wait_held()
     execution_id = call["execution_id"]
     assert journal_states(service.db, execution_id) == [
@@ -920,24 +929,29 @@ def test_a_stale_pending_ledger_row_survives_kill_and_restart_and_is_reclaimed_o
 
 
 def test_serve_reads_the_durable_knobs_from_the_environment(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from sandbox.cli import durable_overrides_from_env
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from sandbox.cli import build_parser, durable_overrides_from_env, serve_settings
 
-    for name, value in {"SANDBOX_PAUSED_TTL_S": "90", "SANDBOX_LEASE_MARGIN_S": "0.5",
-                        "SANDBOX_MAX_ATTEMPTS": "3", "SANDBOX_RECOVER_RUNNING": "off",
-                        "SANDBOX_LEDGER_LEASE_MS": "1500",
-                        "SANDBOX_SWEEP_INTERVAL_S": "0"}.items():
+    knobs = {"SANDBOX_PAUSED_TTL_S": "90", "SANDBOX_LEASE_MARGIN_S": "0.5",
+             "SANDBOX_MAX_ATTEMPTS": "3", "SANDBOX_RECOVER_RUNNING": "off",
+             "SANDBOX_LEDGER_LEASE_MS": "1500", "SANDBOX_SWEEP_INTERVAL_S": "0",
+             "SANDBOX_ALWAYS_REPLAY": "1"}
+    for name, value in knobs.items():
         monkeypatch.setenv(name, value)
-    durable, interval = durable_overrides_from_env()
-    assert durable == {"paused_ttl_s": 90.0, "lease_margin_s": 0.5, "max_attempts": 3,
-                       "recover_running": False, "ledger_lease_ms": 1500}
-    assert interval == 0.0
+    settings = serve_settings(build_parser().parse_args(
+        ["serve", "--data-dir", str(tmp_path), "--workers", "2"]))
+    durable = settings.durable
+    assert (durable.paused_ttl_s, durable.lease_margin_s, durable.max_attempts) == (90.0, 0.5, 3)
+    assert (durable.recover_running, durable.ledger_lease_ms) == (False, 1500)
+    assert durable.always_replay is True and settings.sweep_interval_s == 0.0
+    assert settings.data_dir == tmp_path and settings.workers == 2
     monkeypatch.setenv("SANDBOX_LEDGER_LEASE_MS", "off")
     assert durable_overrides_from_env()[0]["ledger_lease_ms"] is None
-    for name in ("SANDBOX_PAUSED_TTL_S", "SANDBOX_LEASE_MARGIN_S", "SANDBOX_MAX_ATTEMPTS",
-                 "SANDBOX_RECOVER_RUNNING", "SANDBOX_LEDGER_LEASE_MS", "SANDBOX_SWEEP_INTERVAL_S"):
+    for name in knobs:
         monkeypatch.delenv(name)
     assert durable_overrides_from_env() == ({}, None)
+    defaults = serve_settings(build_parser().parse_args(["serve", "--data-dir", str(tmp_path)]))
+    assert defaults.sweep_interval_s == 60.0 and defaults.durable.max_attempts == 5
 
 
 @pytest.mark.parametrize("name, value", [
