@@ -411,7 +411,7 @@ def test_kill_after_the_side_effect_before_its_commit_replays_it_exactly_once(
                  (f"action:create_item:{key}",)) == ([("settled",)] if template else [])
 
 
-@pytest.mark.parametrize("mode", ["inline-tools", "stored-toolset", "always-replay"])
+@pytest.mark.parametrize("mode", ["stored-toolset", "always-replay"])
 def test_kill_between_two_calls_replays_the_first_and_runs_the_second_once(
         services: Callable[..., Service], host: GatedHost, host_url: str, mode: str) -> None:
     service = services(SANDBOX_ALWAYS_REPLAY="1" if mode == "always-replay" else "0").start()
@@ -591,62 +591,50 @@ def test_an_approval_that_expired_across_a_restart_is_refused_and_audited(
     assert "too-late" not in host.arrivals
 
 
-DECISION_THEN_KILL = pytest.mark.xfail(strict=True, reason=(
-    "runtime bug: a decision and the resume it causes are two "
-    "transactions. Executions.approve (codemode/executions.py) commits decide_approval, then "
-    "_resume's claim_execution moves the execution paused -> running; submit_result commits "
-    "the journal settle, then claims the same way. A kill between the two leaves the "
-    "approval approved (or the result recorded) with the execution still parked: nothing "
-    "resumes it, a repeated approve/result is refused 409, and the TTL sweep later ends it "
-    "'Expired awaiting approval' although it was approved. The sweep (or a repeated "
-    "decision) should resume a parked execution whose decision is already recorded. The "
-    "test writes the state such a kill leaves while the service is down."))
-
-
-@DECISION_THEN_KILL
-def test_an_approval_committed_just_before_a_kill_still_resumes_its_execution(
+@pytest.mark.xfail(strict=True, reason=(
+    "runtime bug: a decision and the resume it causes are two transactions. "
+    "Executions.approve (codemode/executions.py) commits decide_approval, then _resume's "
+    "claim_execution moves the execution paused -> running; submit_result commits the "
+    "journal settle, then claims the same way. A kill between the two leaves the approval "
+    "approved (or the result recorded) with the execution still parked: nothing resumes it, "
+    "a repeated approve/result is refused 409, and the TTL sweep later ends it 'Expired "
+    "awaiting approval' although it was approved. The sweep (or a repeated decision) should "
+    "resume a parked execution whose decision is already recorded. The test writes the "
+    "state such a kill leaves while the service is down."))
+def test_a_decision_committed_just_before_a_kill_still_resumes_its_execution(
         services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
     service = services().start()
-    body = service.execute("tools.create_item(title='decided-then-killed')['title']",
-                           _gated_tools(host, host_url))
-    assert body["status"] == "paused", body
-    execution_id, approval_id = body["execution_id"], body["pending"][0]["approval_id"]
+    paused = service.execute("tools.create_item(title='decided-then-killed')['title']",
+                             _gated_tools(host, host_url))
+    assert paused["status"] == "paused", paused
+    approval_id = paused["pending"][0]["approval_id"]
+    tools = [*host.tools(host_url),
+             {"name": "ask_user", "description": "Answered by the agent host.",
+              "input_schema": {"type": "object"}}]
+    waiting = service.execute("tools.create_item(title='told-' + tools.ask_user())['title']",
+                              tools)
+    assert waiting["status"] == "awaiting_tool", waiting
     service.kill()
     assert _write(service.db, "UPDATE codemode_approvals SET status = 'approved', "
                   "decided_by = 'operator', decided_at = ? WHERE id = ?",
                   (time.time(), approval_id)) == 1
-
-    service.start()
-    service.http.post("/v1/executions/sweep")
-    if service.execution(execution_id)["status"] == "paused":
-        service.http.post(f"/v1/approvals/{approval_id}/approve", json={"by": "operator"})
-    record = service.wait_status(execution_id, ("completed", "rejected", "error"), timeout=3)
-    assert record["status"] == "completed" and record["result"] == "decided-then-killed"
-    assert host.key_effects(f"{execution_id}:0") == 1
-
-
-@DECISION_THEN_KILL
-def test_a_client_result_committed_just_before_a_kill_still_resumes_its_execution(
-        services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
-    service = services().start()
-    tools = [*host.tools(host_url),
-             {"name": "ask_user", "description": "Answered by the agent host.",
-              "input_schema": {"type": "object"}}]
-    body = service.execute("tools.create_item(title='told-' + tools.ask_user())['title']", tools)
-    assert body["status"] == "awaiting_tool", body
-    execution_id = body["execution_id"]
-    service.kill()
     assert _write(service.db, "UPDATE codemode_journal SET state = 'applied', result = ? "
-                  "WHERE execution_id = ? AND seq = 0", ('"then-killed"', execution_id)) == 1
+                  "WHERE execution_id = ? AND seq = 0",
+                  ('"then-killed"', waiting["execution_id"])) == 1
 
     service.start()
     service.http.post("/v1/executions/sweep")
-    if service.execution(execution_id)["status"] == "awaiting_tool":
-        service.http.post(f"/v1/executions/{execution_id}/calls/0/result",
+    if service.execution(paused["execution_id"])["status"] == "paused":
+        service.http.post(f"/v1/approvals/{approval_id}/approve", json={"by": "operator"})
+    if service.execution(waiting["execution_id"])["status"] == "awaiting_tool":
+        service.http.post(f"/v1/executions/{waiting['execution_id']}/calls/0/result",
                           json={"output": "then-killed"})
-    record = service.wait_status(execution_id, ("completed", "rejected", "error"), timeout=3)
-    assert record["status"] == "completed" and record["result"] == "told-then-killed"
-    assert host.key_effects(f"{execution_id}:1") == 1
+    for body, result, seq in ((paused, "decided-then-killed", 0),
+                              (waiting, "told-then-killed", 1)):
+        record = service.wait_status(body["execution_id"], ("completed", "rejected", "error"),
+                                     timeout=3)
+        assert record["status"] == "completed" and record["result"] == result
+        assert host.key_effects(f"{body['execution_id']}:{seq}") == 1
 
 
 # --- racing decisions ---------------------------------------------------------------------
