@@ -644,16 +644,24 @@ def test_of_twenty_racing_decisions_exactly_one_wins_and_only_an_approval_acts(
         services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
     service = services().start()
     tools = _gated_tools(host, host_url)
-    for round_ in range(3):
+    winners = []
+    # A reject does less work before its compare-and-set than an approve, so released
+    # together the rejecters nearly always win; a head start lets the ten approvers race
+    # each other (a decision delivered many times at once) and win.
+    head_starts = {"together": (0.0, 0.0), "approvers first": (0.0, 0.3),
+                   "rejecters first": (0.3, 0.0)}
+    for round_, (approve_delay, reject_delay) in enumerate(head_starts.values()):
         body = service.execute(f"tools.create_item(title='race-{round_}')['title']", tools)
         assert body["status"] == "paused", body
         execution_id, approval_id = body["execution_id"], body["pending"][0]["approval_id"]
         barrier = threading.Barrier(20)
 
         def decide(n: int) -> tuple[str, int, dict[str, Any]]:
-            verb, who = ("approve", f"approver-{n}") if n % 2 == 0 else ("reject", f"rejecter-{n}")
+            approving = n % 2 == 0
+            verb, who = ("approve", f"approver-{n}") if approving else ("reject", f"rejecter-{n}")
             with httpx.Client(base_url=str(service.http.base_url), timeout=60) as client:
                 barrier.wait(timeout=30)
+                time.sleep(approve_delay if approving else reject_delay)
                 response = client.post(f"/v1/approvals/{approval_id}/{verb}", json={"by": who})
             return who, response.status_code, dict(response.json())
 
@@ -664,6 +672,7 @@ def test_of_twenty_racing_decisions_exactly_one_wins_and_only_an_approval_acts(
         assert sorted(code for _, code, _ in results) == [200] + [409] * 19, results
         winner, outcome = won[0]
         approved = winner.startswith("approver")
+        winners.append("approve" if approved else "reject")
         assert all(payload["error"]["code"] == "conflict" for _, code, payload in results
                    if code == 409)
 
@@ -676,6 +685,7 @@ def test_of_twenty_racing_decisions_exactly_one_wins_and_only_an_approval_acts(
         assert outcome["status"] == record["status"]
         assert host.key_effects(f"{execution_id}:0") == (1 if approved else 0)
         assert host.arrivals.get(f"race-{round_}", 0) == (1 if approved else 0)
+    assert set(winners) == {"approve", "reject"}, dict(zip(head_starts, winners))
 
 
 # --- kills in the middle of many SQLite writes --------------------------------------------
