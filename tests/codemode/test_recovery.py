@@ -593,8 +593,8 @@ def test_an_approval_that_expired_across_a_restart_is_refused_and_audited(
 
 @pytest.mark.xfail(strict=True, reason=(
     "runtime bug: a decision and the resume it causes are two transactions. "
-    "Executions.approve (codemode/executions.py) commits decide_approval, then _resume's "
-    "claim_execution moves the execution paused -> running; submit_result commits the "
+    "Executions.approve (codemode/executions.py:387) commits decide_approval, then "
+    "_resume's claim_execution (:420) moves the execution paused -> running; submit_result commits the "
     "journal settle, then claims the same way. A kill between the two leaves the approval "
     "approved (or the result recorded) with the execution still parked: nothing resumes it, "
     "a repeated approve/result is refused 409, and the TTL sweep later ends it 'Expired "
@@ -721,7 +721,7 @@ def test_a_kill_during_a_storm_of_journal_writes_leaves_sqlite_intact_and_every_
 
 @pytest.mark.xfail(strict=True, reason=(
     "runtime bug: a state.* write is not atomic with its journal entry. "
-    "CodeModeHandler._journaled (codemode/runtime.py, _journaled) writes the entry "
+    "CodeModeHandler._journaled (codemode/runtime.py:353) writes the entry "
     "'executing', runs the workspace operation in the WorkspaceStore's own transaction, then "
     "settles the entry 'applied' in a second CodeModeStore transaction; a kill between the "
     "workspace commit and the settle leaves the change made but the entry 'executing', and "
@@ -824,7 +824,7 @@ def test_an_execution_that_fails_every_recovery_is_dead_lettered_and_the_service
 
 @pytest.mark.xfail(strict=True, reason=(
     "runtime bug: GET /v1/executions/{id} (sandbox/codemode_routes.py:201 -> "
-    "CodeModeStore.get_execution -> codemode/journal.py:299 _entry_from_row json.loads) "
+    "CodeModeStore.get_execution -> codemode/journal.py:315 _entry_from_row json.loads) "
     "raises JSONDecodeError on an unreadable journal row: a plain-text 500 and the keep-alive "
     "connection dropped, so the dead letter the message says to 'inspect' cannot be read; "
     "POST .../rollback fails the same way"))
