@@ -139,6 +139,17 @@ class _Live:
 
 PlanResolver = Callable[[ExecutionRecord], Awaitable[ExecutionPlan]]
 
+_DECIDED_BUT_PARKED = (
+    "(status = 'paused' AND EXISTS (SELECT 1 FROM codemode_approvals a"
+    " JOIN codemode_journal j ON j.execution_id = a.execution_id AND j.seq = a.seq"
+    " WHERE a.execution_id = codemode_executions.id AND a.status = 'approved'"
+    " AND j.state = 'pending'))"
+    " OR (status = 'awaiting_tool' AND NOT EXISTS (SELECT 1 FROM codemode_journal j"
+    " WHERE j.execution_id = codemode_executions.id AND j.state = 'pending'))"
+)
+"""Parked executions whose decision is already recorded (left so by a crash of an older
+version, or a failed resume): the sweep resumes them."""
+
 
 def _owner_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -383,18 +394,28 @@ class Executions:
         plan = None
         if record.status == "paused":
             plan = await self._plan_for_resume(record)  # missing connector: nothing consumed
+        # The decision and taking the execution over are one transaction: a crash cannot
+        # leave an approved call whose execution nobody resumes.
         async with self.store.transaction() as tx:
             decided = await tx.decide_approval(approval_id, status="approved", by=by)
+            claimed = decided and await tx.status_of(record.id) == "paused" and \
+                await tx.claim_execution(record.id, owner=self.owner,
+                                         lease_until=now() + self._lease_for(record),
+                                         from_status=("paused",))
             current = await tx.get_approval(approval_id)
         if not decided:
             raise ExecutionConflict(self._not_pending(approval.execution_id, current))
         self._event(record.id, "approval_decided",
                     {"approval_id": approval_id, "decision": "approved", "by": by})
+        if claimed:
+            return await self._run_claimed(record.id, plan, granted_permissions)
         if self.waiters.notify(approval_id):
             live = self._live.get(record.id)
             if live is not None:
                 return dict(await asyncio.shield(live.outcome))
-        return await self._resume(record.id, plan, granted_permissions)
+        return {"execution_id": record.id, "status": "running",
+                "message": "the execution is running in another request, which continues "
+                           "with this decision"}
 
     def _not_pending(self, execution_id: str, approval: Any) -> str:
         if approval is None:
@@ -403,30 +424,28 @@ class Executions:
         return (f'Execution "{execution_id}" is not paused - approval {approval.id} was '
                 f"already {approval.status} by {approval.decided_by or 'the service'} at {when}.")
 
-    async def _resume(self, execution_id: str, plan: ExecutionPlan | None,
-                      granted: Sequence[str] | None = None) -> dict[str, Any]:
+    def _lease_for(self, record: ExecutionRecord) -> float:
+        return self._lease_s(self._limits_of(record), int(record.options.get("approval_wait_ms", 0)))
+
+    async def _run_claimed(self, execution_id: str, plan: ExecutionPlan | None,
+                           granted: Sequence[str] | None = None) -> dict[str, Any]:
+        """Run an execution this process has just claimed (status ``running``, owner us)."""
         record = await self.store.get_execution(execution_id, with_journal=False)
         if record is None:
             raise ExecutionNotFound(execution_id)
-        if record.status == "running":
-            return {"execution_id": execution_id, "status": "running",
-                    "message": "the execution is running in another request, which continues "
-                               "with this decision"}
-        if record.status not in PARKED_STATES:
-            raise ExecutionConflict(f'Execution "{execution_id}" is {record.status}, not paused.')
-        plan = plan or await self._plan_for_resume(record)
-        limits = self._limits_of(record)
-        wait_ms = int(record.options.get("approval_wait_ms", 0))
-        if not await self.store.claim_execution(
-                execution_id, owner=self.owner, lease_until=now() + self._lease_s(limits, wait_ms),
-                from_status=(record.status,)):
-            raise ExecutionConflict(f'Execution "{execution_id}" is not paused - it was resumed '
-                                    "or decided elsewhere.")
+        try:
+            plan = plan or await self._plan_for_resume(record)
+            entries = await self.store.entries(execution_id)
+        except BaseException:
+            # Give the lease up at once: the sweep retries it (and counts the attempt).
+            async with self.store.transaction() as tx:
+                await tx.set_owner(execution_id, None, 0.0)
+            raise
         if granted is None:
             stored = record.options.get("granted_permissions")
             granted = None if stored is None else list(stored)
         self._event(execution_id, "status", {"status": "running"})
-        return await self._drive(record, plan, await self.store.entries(execution_id), granted)
+        return await self._drive(record, plan, entries, granted)
 
     async def reject(self, approval_id: str, *, by: str = "api",
                      reason: str | None = None) -> dict[str, Any]:
@@ -472,26 +491,32 @@ class Executions:
         async with self.store.transaction() as tx:
             if error is not None:
                 settled = await tx.settle_entry(execution_id, seq, state="error",
-                                          error={"name": str(error.get("name") or "Error"),
-                                                 "message": str(error.get("message", ""))},
-                                          only_if=("pending",))
+                                                error={"name": str(error.get("name") or "Error"),
+                                                       "message": str(error.get("message", ""))},
+                                                only_if=("pending",))
             else:
                 settled = await tx.settle_entry(execution_id, seq, state="applied", result=output,
-                                          only_if=("pending",))
-            if settled and await tx.approval_at(execution_id, seq) is not None:
-                approval = await tx.approval_at(execution_id, seq)
-                if approval is not None and approval.status != "approved":
-                    raise ExecutionConflict(f"step {seq} still awaits approval")
+                                                only_if=("pending",))
+            approval = await tx.approval_at(execution_id, seq)
+            if settled and approval is not None and approval.status != "approved":
+                raise ExecutionConflict(f"step {seq} still awaits approval")
+            # Recorded and taken over in one transaction (see approve).
+            claimed = settled and await tx.claim_execution(
+                execution_id, owner=self.owner, lease_until=now() + self._lease_for(record),
+                from_status=("awaiting_tool",))
+            if settled and not claimed:
+                raise ExecutionConflict(
+                    f'Execution "{execution_id}" is no longer awaiting a tool result.')
         if not settled:
             raise ExecutionConflict(
                 f'Execution "{execution_id}" has no call awaiting a result at step {seq}.')
-        return await self._resume(execution_id, plan)
+        return await self._run_claimed(execution_id, plan)
 
     # --- rollback ---------------------------------------------------------------------
 
     async def rollback(self, execution_id: str) -> dict[str, Any]:
         """Revert applied calls whose tools declare ``revert_url``, newest first."""
-        record = await self.store.get_execution(execution_id)
+        record = await self.store.get_execution(execution_id, with_journal=False)
         if record is None:
             raise ExecutionNotFound(execution_id)
         if record.status not in TERMINAL_STATES or record.status == "rolled_back":
@@ -501,7 +526,9 @@ class Executions:
         plan = await self._stored_plan(record) if record.toolsets or record.options.get("tools") \
             else await self._resolve(record)
         reverted: list[dict[str, Any]] = []
-        for entry in sorted(record.journal, key=lambda e: e.seq, reverse=True):
+        # Read strictly: a damaged row must stop a rollback, not be reverted blind.
+        journal = await self.store.entries(execution_id)
+        for entry in sorted(journal, key=lambda e: e.seq, reverse=True):
             if entry.state != "applied":
                 continue
             binding = plan.bindings.get((entry.namespace, entry.method))
@@ -546,6 +573,12 @@ class Executions:
             if await self._expire_parked(record):
                 expired.append(record.id)
         by_outcome: dict[str, list[str]] = {"recovered": [], "dead_letter": [], "expired": []}
+        for record in await self.store.executions_where(_DECIDED_BUT_PARKED, []):
+            if await self.store.claim_execution(
+                    record.id, owner=self.owner, lease_until=stamp + self._lease_for(record),
+                    from_status=(record.status,)):
+                self._start_background(record.id)
+                by_outcome["recovered"].append(record.id)
         for record in await self.store.executions_where("status = 'running'", []):
             if record.id in self._live:
                 continue
@@ -609,27 +642,21 @@ class Executions:
                 record.id, owner=self.owner, lease_until=lease, from_status=("running",),
                 expected_owner=record.owner):
             return None
-        task = asyncio.get_running_loop().create_task(self._continue(record.id))
+        self._start_background(record.id)
+        return "recovered"
+
+    def _start_background(self, execution_id: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._continue(execution_id))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-        return "recovered"
 
     async def _continue(self, execution_id: str) -> None:
         try:
-            record = await self.store.get_execution(execution_id, with_journal=False)
-            if record is None:
-                return
-            plan = await self._plan_for_resume(record)
-            stored = record.options.get("granted_permissions")
-            await self._drive(record, plan, await self.store.entries(execution_id),
-                              None if stored is None else list(stored))
+            await self._run_claimed(execution_id, None)
         except asyncio.CancelledError:
             raise
         except Exception:
-            # Give the lease up at once, so the next sweep tries again and counts the attempt.
             log.exception("recovering execution %s failed", execution_id)
-            async with self.store.transaction() as tx:
-                await tx.set_owner(execution_id, None, 0.0)
 
     async def wait_background(self) -> None:
         """Wait for recoveries started by :meth:`sweep` (tests, orderly shutdown)."""

@@ -28,6 +28,7 @@ from codemode.normalise import DURABLE_LIMIT, canonical_json, check_durable_text
 from codemode.records import ENTRY_STATES, JournalEntry, decode_value, encode_value, now
 
 __all__ = [
+    "CorruptEntry",
     "DuplicateEntry",
     "EntryNotFound",
     "ExecutionNotFound",
@@ -305,29 +306,60 @@ async def settle(
     return False
 
 
-def _entry_from_row(row: Any) -> JournalEntry:
+class CorruptEntry(CodeModeError):
+    """A stored journal row cannot be read back (damaged outside the service)."""
+
+    def __init__(self, execution_id: str, seq: int, reason: str) -> None:
+        self.execution_id = execution_id
+        self.seq = seq
+        super().__init__(
+            f"execution {execution_id}: the journal entry at step {seq} is unreadable "
+            f"({reason}); it cannot be replayed"
+        )
+
+
+def _decoded(text: str | None) -> Any:
+    return None if text is None else decode_value(json.loads(text))
+
+
+def _entry_from_row(row: Any, *, strict: bool = True) -> JournalEntry:
+    """The entry of a stored row. An unreadable value raises :class:`CorruptEntry`, or,
+    with ``strict=False`` (for showing the audit trail), is shown as an error on the entry."""
+    try:
+        result, error, attachments = _decoded(row[5]), _decoded(row[6]), _decoded(row[12])
+    except (ValueError, TypeError) as exc:
+        if strict:
+            raise CorruptEntry(row[0], int(row[1]), str(exc)) from exc
+        result, attachments = None, []
+        error = {"name": "CorruptEntry", "message": str(CorruptEntry(row[0], int(row[1]), str(exc)))}
     return JournalEntry(
         execution_id=row[0],
         seq=int(row[1]),
         namespace=row[2],
         method=row[3],
         args=row[4],
-        result=None if row[5] is None else decode_value(json.loads(row[5])),
-        error=None if row[6] is None else decode_value(json.loads(row[6])),
+        result=result,
+        error=error,
         state=row[7],
         requires_approval=bool(row[8]),
         ephemeral=bool(row[9]),
         created_at=float(row[10]),
         updated_at=float(row[11]),
-        attachments=[] if row[12] is None else decode_value(json.loads(row[12])),
+        attachments=attachments or [],
     )
 
 
-async def read(conn: aiosqlite.Connection, execution_id: str) -> list[JournalEntry]:
-    """Every entry of ``execution_id`` in seq order (empty for an unknown execution)."""
+async def read(
+    conn: aiosqlite.Connection, execution_id: str, *, strict: bool = True
+) -> list[JournalEntry]:
+    """Every entry of ``execution_id`` in seq order (empty for an unknown execution).
+
+    ``strict`` (replay): an unreadable row raises :class:`CorruptEntry`; otherwise (the
+    audit view) it is returned with a ``CorruptEntry`` error and no result.
+    """
     async with conn.execute(
         f"SELECT {JOURNAL_COLUMNS} FROM codemode_journal WHERE execution_id = ? ORDER BY seq",
         (execution_id,),
     ) as cur:
         rows = await cur.fetchall()
-    return [_entry_from_row(row) for row in rows]
+    return [_entry_from_row(row, strict=strict) for row in rows]

@@ -391,6 +391,34 @@ async def _finish(
     return False
 
 
+async def _claim(
+    conn: aiosqlite.Connection,
+    execution_id: str,
+    *,
+    owner: str,
+    lease_until: float,
+    from_status: Collection[str],
+    stale_before: float | None = None,
+    expected_owner: str | None | object = ...,
+    count_attempt: bool = True,
+) -> bool:
+    guard, statuses = _status_guard("status", from_status)
+    params: list[Any] = list(statuses)
+    if stale_before is not None:
+        guard += " AND (lease_until IS NULL OR lease_until < ?)"
+        params.append(stale_before)
+    if expected_owner is not ...:
+        guard += " AND owner IS ?"
+        params.append(expected_owner)
+    attempts = "attempts + 1" if count_attempt else "attempts"
+    cur = await conn.execute(
+        "UPDATE codemode_executions SET status = 'running', owner = ?, lease_until = ?,"
+        f" attempts = {attempts}, updated_at = ? WHERE id = ?{guard}",
+        (owner, lease_until, now(), execution_id, *params),
+    )
+    return cur.rowcount > 0
+
+
 class StoreTransaction:
     """Several journal and status changes committed together (or not at all).
 
@@ -452,6 +480,14 @@ class StoreTransaction:
 
     async def replace_entry(self, entry: JournalEntry) -> None:
         await _journal.replace_entry(self._conn, entry)
+
+    async def claim_execution(
+        self, execution_id: str, *, owner: str, lease_until: float,
+        from_status: Collection[str], count_attempt: bool = True,
+    ) -> bool:
+        """See :meth:`CodeModeStore.claim_execution`; here inside a larger transaction."""
+        return await _claim(self._conn, execution_id, owner=owner, lease_until=lease_until,
+                            from_status=from_status, count_attempt=count_attempt)
 
     async def add_approval(self, approval: Approval) -> None:
         await _insert_approval(self._conn, approval)
@@ -725,7 +761,8 @@ class CodeModeStore:
                 row = await cur.fetchone()
             if row is None:
                 return None
-            entries = await _journal.read(conn, execution_id) if with_journal else []
+            # The audit view shows a damaged row as such instead of failing the whole record.
+            entries = await _journal.read(conn, execution_id, strict=False) if with_journal else []
         return _execution_from_row(row, entries)
 
     async def list_executions(
@@ -813,22 +850,10 @@ class CodeModeStore:
         when the current lease ended before that time (recovery of an abandoned run).
         Of two processes claiming at once, exactly one gets True.
         """
-        guard, statuses = _status_guard("status", from_status)
-        params: list[Any] = list(statuses)
-        if stale_before is not None:
-            guard += " AND (lease_until IS NULL OR lease_until < ?)"
-            params.append(stale_before)
-        if expected_owner is not ...:
-            guard += " AND owner IS ?"
-            params.append(expected_owner)
-        attempts = "attempts + 1" if count_attempt else "attempts"
         async with self._write() as conn:
-            cur = await conn.execute(
-                "UPDATE codemode_executions SET status = 'running', owner = ?, lease_until = ?,"
-                f" attempts = {attempts}, updated_at = ? WHERE id = ?{guard}",
-                (owner, lease_until, now(), execution_id, *params),
-            )
-            return cur.rowcount > 0
+            return await _claim(conn, execution_id, owner=owner, lease_until=lease_until,
+                                from_status=from_status, stale_before=stale_before,
+                                expected_owner=expected_owner, count_attempt=count_attempt)
 
     async def extend_lease(self, execution_id: str, owner: str, lease_until: float) -> bool:
         async with self._write() as conn:

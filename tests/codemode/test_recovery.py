@@ -591,16 +591,6 @@ def test_an_approval_that_expired_across_a_restart_is_refused_and_audited(
     assert "too-late" not in host.arrivals
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "runtime bug: a decision and the resume it causes are two transactions. "
-    "Executions.approve (codemode/executions.py:387) commits decide_approval, then "
-    "_resume's claim_execution (:420) moves the execution paused -> running; submit_result commits the "
-    "journal settle, then claims the same way. A kill between the two leaves the approval "
-    "approved (or the result recorded) with the execution still parked: nothing resumes it, "
-    "a repeated approve/result is refused 409, and the TTL sweep later ends it 'Expired "
-    "awaiting approval' although it was approved. The sweep (or a repeated decision) should "
-    "resume a parked execution whose decision is already recorded. The test writes the "
-    "state such a kill leaves while the service is down."))
 def test_a_decision_committed_just_before_a_kill_still_resumes_its_execution(
         services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
     service = services().start()
@@ -822,12 +812,6 @@ def test_an_execution_that_fails_every_recovery_is_dead_lettered_and_the_service
     assert execution_id not in more["recovered"] + more["dead_letter"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "runtime bug: GET /v1/executions/{id} (sandbox/codemode_routes.py:201 -> "
-    "CodeModeStore.get_execution -> codemode/journal.py:315 _entry_from_row json.loads) "
-    "raises JSONDecodeError on an unreadable journal row: a plain-text 500 and the keep-alive "
-    "connection dropped, so the dead letter the message says to 'inspect' cannot be read; "
-    "POST .../rollback fails the same way"))
 def test_a_dead_lettered_execution_can_still_be_inspected(poisoned: Poisoned) -> None:
     base = str(poisoned.service.http.base_url)
     with httpx.Client(base_url=base, timeout=30) as client:  # a 500 drops the connection
