@@ -106,6 +106,8 @@ class DurableSettings:
     """Added to a run's deadline for its lease; a live run's lease is never taken over."""
     keep_executions: int = 50
     """Terminal executions kept per workspace."""
+    operation_keys_max_age_s: float = 30 * 24 * 3600
+    """How long the workspace remembers which tagged ``state.*`` writes committed."""
     always_replay: bool = False
     """Test mode: every run stops after each fresh call and continues by replay."""
 
@@ -590,6 +592,7 @@ class Executions:
                 by_outcome[outcome].append(record.id)
         async with self.store.transaction() as tx:
             swept = await ledger.sweep(tx.connection, now=stamp)
+        await self.workspaces.forget_operations(self.settings.operation_keys_max_age_s)
         return {"expired_parked": expired, "recovered": by_outcome["recovered"],
                 "dead_letter": by_outcome["dead_letter"],
                 "expired_running": by_outcome["expired"], "ledger_rows_removed": swept}

@@ -34,6 +34,7 @@ import httpx
 from sandbox import HostAbort, HostCallError, ToolSpec
 from sandbox.hostcalls import uncharged_wait
 from workspace import Workspace, WorkspaceError
+from workspace.fs import operation_key
 from workspace import edits as workspace_edits
 
 from .actions import approval_descriptor, approval_mode, authorize, cap_attachments, needs_approval
@@ -351,19 +352,28 @@ class CodeModeHandler:
             raise HostAbort("error", str(exc)) from exc
 
     async def _journaled(self, namespace: str, method: str, args: Any,
-                         run: Callable[[int], Awaitable[Any]], *, side_effects: bool = True) -> Any:
+                         run: Callable[[int], Awaitable[Any]], *, side_effects: bool = True,
+                         committed: Callable[[int], Awaitable[Any]] | None = None) -> Any:
         """Journal a call that needs no approval or ledger (``state.*``, steps).
 
-        A call with side effects is written ``executing`` before it runs and settled after,
-        so a crash in between leaves evidence (and a resume runs it again); a read is
-        written once, complete, after it ran.
+        A call with side effects is written ``executing`` before it runs and settled after;
+        it runs tagged with the key ``<execution_id>:<seq>``, which the workspace records in
+        the write's own transaction. So when a crash left the entry ``executing``, a resume
+        can tell whether the write committed: if it did, ``committed`` gives its result
+        and nothing is written twice; if not, it runs now. A read is written once, after it
+        ran.
         """
         entry, recorded = self._next(namespace, method, args)
         if recorded is not None and replayable(recorded):
             return self._replay(recorded)
-        if side_effects and (recorded is None or recorded.state == "reverted"):
+        key = f"{self.execution_id}:{entry.seq}"
+        if (committed is not None and recorded is not None and recorded.state == "executing"
+                and await self.workspace.store.operation_applied(key)):
+            run, side_effects = committed, False
+        elif side_effects and (recorded is None or recorded.state == "reverted"):
             await self._guarded(lambda: self._write(entry, recorded, state="executing"))
             recorded = replace(entry, state="executing")
+        token = operation_key.set(key if side_effects else None)
         try:
             result = await run(entry.seq)
         except HostCallError as failure:
@@ -372,6 +382,8 @@ class CodeModeHandler:
             self._note(entry, state="error", error=error)
             self._after_fresh()
             raise
+        finally:
+            operation_key.reset(token)
         await self._guarded(lambda: self._write(entry, recorded, state="applied", result=result))
         self._note(entry, state="applied")
         self._after_fresh()
@@ -654,8 +666,30 @@ class CodeModeHandler:
             except TypeError as exc:
                 raise HostCallError("TypeError", f"state.{method}: {exc}") from exc
 
+        async def committed(seq: int) -> Any:
+            return await self._result_of_committed(method, args, kwargs, seq)
+
         return await self._journaled("state", method, {"args": args, "kwargs": kwargs}, run,
-                                     side_effects=method not in READ_ONLY_STATE_METHODS)
+                                     side_effects=method not in READ_ONLY_STATE_METHODS,
+                                     committed=committed)
+
+    async def _result_of_committed(self, method: str, args: list[Any], kwargs: dict[str, Any],
+                                   seq: int) -> Any:
+        """The answer for a ``state.*`` write that committed just before a crash lost its
+        recorded result: rebuilt where that is exact, an error where it cannot be."""
+        if method in ("mkdir", "rm", "cp", "mv", "write_json"):
+            return None  # these return nothing
+        if method == "delete_file":
+            return True  # it committed, so there was something to delete
+        if method in ("write_file", "write_bytes", "append_file", "symlink"):
+            position, name = (1, "path") if method == "symlink" else (0, "path")
+            path = args[position] if len(args) > position else kwargs.get(name)
+            stat = self.workspace.lstat if method == "symlink" else self.workspace.stat
+            if isinstance(path, str):
+                return _stat_json(await stat(path))
+        raise HostCallError(
+            "InterruptedError", f"state.{method} at step {seq} was applied just before the "
+            "service stopped and its result was lost; it was not repeated")
 
     async def _codemode(self, payload: dict[str, Any]) -> Any:
         method = payload.get("method")

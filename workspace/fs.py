@@ -16,6 +16,7 @@ Invariants the code relies on:
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import errno
 import logging
 import os
@@ -65,6 +66,12 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+
+operation_key: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "workspace_operation_key", default=None)
+"""Set around a write to tag it: the store then records the key in the write's own
+transaction (see :meth:`WorkspaceStore.operation_applied`), so a caller that crashed after
+the commit but before it noted the outcome can tell the write happened and not repeat it."""
 
 DEFAULT_SPILL_THRESHOLD = 1_500_000
 MAX_FILE_BYTES = 100 * 1024 * 1024
@@ -587,6 +594,11 @@ class WorkspaceStore:
                 await txn.load()
                 yield txn
                 await txn.finish()
+                key = operation_key.get() if write else None
+                if key is not None:
+                    await self._conn.execute(
+                        "INSERT OR IGNORE INTO workspace_operations (key, workspace, applied_at)"
+                        " VALUES (?, ?, ?)", (key, name, time.time()))
                 committing = True
                 await self._conn.execute("COMMIT")
             except BaseException as exc:
@@ -606,6 +618,22 @@ class WorkspaceStore:
                     raise WorkspaceError("the database is busy; retry the operation", code="EBUSY") from exc
                 raise
         await self._after_commit(name, txn)
+
+    async def operation_applied(self, key: str) -> bool:
+        """Whether a write tagged with ``key`` (see :data:`operation_key`) committed."""
+        async with self._lock:
+            async with self._conn.execute(
+                "SELECT 1 FROM workspace_operations WHERE key = ?", (key,)
+            ) as cur:
+                return await cur.fetchone() is not None
+
+    async def forget_operations(self, older_than_s: float) -> int:
+        """Drop operation keys recorded more than ``older_than_s`` seconds ago."""
+        async with self._lock:
+            cur = await self._conn.execute(
+                "DELETE FROM workspace_operations WHERE applied_at < ?",
+                (time.time() - older_than_s,))
+            return max(cur.rowcount, 0)
 
     async def _after_commit(self, name: str, txn: _Txn) -> None:
         if txn.dead_blobs:

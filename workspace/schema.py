@@ -65,6 +65,22 @@ WORKSPACE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
             """,
         ),
     ),
+    (
+        2,
+        (
+            # Writes a caller tagged with a key (Code Mode: execution_id:seq), recorded in the
+            # write's own transaction, so a caller that crashed after the write committed can
+            # tell, and does not apply it twice.
+            """
+            CREATE TABLE workspace_operations (
+                key         TEXT PRIMARY KEY,
+                workspace   TEXT NOT NULL,
+                applied_at  REAL NOT NULL
+            )
+            """,
+            "CREATE INDEX workspace_operations_age ON workspace_operations (applied_at)",
+        ),
+    ),
 )
 
 

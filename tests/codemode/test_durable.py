@@ -660,3 +660,54 @@ def test_events_of_an_unknown_execution_say_so(client: httpx.Client) -> None:
     with client.stream("GET", "/v1/executions/exec_nope/events") as stream:
         text = "".join(stream.iter_text())
     assert "not found" in text
+
+
+# --- state.* writes across a crash --------------------------------------------------------
+
+def _interrupt(db_path: Any, execution_id: str, seq: int) -> None:
+    """Leave the execution as a crash right after step ``seq`` started would: running, owner
+    dead, the step ``executing`` and nothing after it."""
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE codemode_executions SET status = 'running', owner = ?, lease_until = 0,"
+                   " result = NULL WHERE id = ?", ("nohost:999999:dead", execution_id))
+        db.execute("UPDATE codemode_journal SET state = 'executing', result = NULL"
+                   " WHERE execution_id = ? AND seq = ?", (execution_id, seq))
+        db.execute("DELETE FROM codemode_journal WHERE execution_id = ? AND seq > ?",
+                   (execution_id, seq))
+
+
+def _recovered(client: httpx.Client, execution_id: str) -> dict[str, Any]:
+    assert execution_id in client.post("/v1/executions/sweep").json()["recovered"]
+    for _ in range(200):
+        record = _record(client, execution_id)
+        if record["status"] != "running":
+            return record
+        time.sleep(0.05)
+    raise AssertionError("the recovered execution never finished")
+
+
+def test_a_state_write_that_committed_before_a_crash_is_not_repeated(
+        client: httpx.Client, service: tuple[httpx.Client, Settings]) -> None:
+    workspace = f"crash{next(_counter)}"
+    code = "state.append_file('/log.txt', 'one,')\nstate.read_file('/log.txt')"
+    done = _run(client, code, "plain", workspace=workspace)
+    assert done["result"] == "one,"
+    _interrupt(service[1].database_path, done["execution_id"], 0)
+    record = _recovered(client, done["execution_id"])
+    assert (record["status"], record["result"]) == ("completed", "one,")
+    assert record["journal"][0]["state"] == "applied"
+    assert record["journal"][0]["result"]["size"] == 4  # the stat of the committed append
+
+
+def test_a_state_write_that_never_committed_runs_on_recovery(
+        client: httpx.Client, service: tuple[httpx.Client, Settings]) -> None:
+    workspace = f"crash{next(_counter)}"
+    code = "state.append_file('/log.txt', 'one,')\nstate.read_file('/log.txt')"
+    done = _run(client, code, "plain", workspace=workspace)
+    _interrupt(service[1].database_path, done["execution_id"], 0)
+    with sqlite3.connect(service[1].database_path) as db:  # as if the write never committed
+        db.execute("DELETE FROM workspace_operations WHERE key = ?", (f"{done['execution_id']}:0",))
+    assert client.post(f"/v1/workspaces/{workspace}/tools/delete",
+                       json={"path": "/log.txt"}).status_code == 200
+    record = _recovered(client, done["execution_id"])
+    assert (record["status"], record["result"]) == ("completed", "one,")

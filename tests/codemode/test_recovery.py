@@ -709,16 +709,6 @@ def test_a_kill_during_a_storm_of_journal_writes_leaves_sqlite_intact_and_every_
         assert record["result"] == 150
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "runtime bug: a state.* write is not atomic with its journal entry. "
-    "CodeModeHandler._journaled (codemode/runtime.py:353) writes the entry "
-    "'executing', runs the workspace operation in the WorkspaceStore's own transaction, then "
-    "settles the entry 'applied' in a second CodeModeStore transaction; a kill between the "
-    "workspace commit and the settle leaves the change made but the entry 'executing', and "
-    "recovery runs it again: append_file appends twice (mv/mkdir/cp would fail or repeat). "
-    "Durability rule 2 wants the result in the same transaction as the state change. "
-    "(Each kill lands in that window with a high but not certain chance; four kills of three "
-    "runs almost always hit it at least once.)"))
 def test_repeated_kills_during_workspace_appends_never_repeat_or_lose_an_append(
         services: Callable[..., Service], host: GatedHost, host_url: str) -> None:
     service = services().start()
