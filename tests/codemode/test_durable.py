@@ -140,6 +140,22 @@ def test_the_read_before_a_gated_write_is_applied_and_replayed_not_repeated(
     assert [c.get("replayed", False) for c in done["calls"]] == [True, False]
 
 
+def test_an_approval_can_lead_to_the_next_pause(
+        client: httpx.Client, host: tuple[AgentHost, str]) -> None:
+    first, second = _title(), _title()
+    code = (f"a = gated.create_item(title={first!r})\n"
+            f"b = gated.create_item(title={second!r})\n[a['title'], b['title']]")
+    paused = _run(client, code)
+    again = _approve(client, paused["pending"][0]["approval_id"]).json()
+    assert again["status"] == "paused"
+    assert again["pending"][0]["args"] == {"title": second}
+    assert again["pending"][0]["seq"] == 1
+    assert _effects(host[0], first) == 1 and _effects(host[0], second) == 0
+    done = _approve(client, again["pending"][0]["approval_id"]).json()
+    assert done["status"] == "completed" and done["result"] == [first, second]
+    assert _effects(host[0], first) == 1 and _effects(host[0], second) == 1
+
+
 def test_reject_ends_the_execution_and_a_later_approve_is_refused(
         client: httpx.Client, host: tuple[AgentHost, str]) -> None:
     title = _title()
