@@ -4,51 +4,18 @@
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Iterator
 
 import httpx
 import pytest
-import uvicorn
 
 from codemode import verify_signature
 from sandbox.app import create_app
 from sandbox.engine import CompiledGuest
 from sandbox.settings import Settings
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class _Thread:
-    def __init__(self, app: Any) -> None:
-        self.port = _free_port()
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                                    log_level="warning", lifespan="on"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> "_Thread":
-        self.thread.start()
-        deadline = time.monotonic() + 120
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("server did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
+from agent_host import ServerThread
 
 
 class ToolServer:
@@ -122,7 +89,7 @@ def _tools(url: str) -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def tool_server() -> Iterator[tuple[ToolServer, str]]:
     app = ToolServer()
-    with _Thread(app) as live:
+    with ServerThread(app) as live:
         yield app, live.url
 
 
@@ -130,7 +97,7 @@ def tool_server() -> Iterator[tuple[ToolServer, str]]:
 def client(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory,
            tool_server: tuple[ToolServer, str]) -> Iterator[httpx.Client]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("codemode"), workers=2, guest=compiled_guest)
-    with _Thread(create_app(settings)) as live, httpx.Client(base_url=live.url, timeout=60) as http:
+    with ServerThread(create_app(settings)) as live, httpx.Client(base_url=live.url, timeout=60) as http:
         server, url = tool_server
         created = http.put("/v1/toolsets/github", json={"tools": _tools(url)})
         assert created.status_code == 201, created.text
