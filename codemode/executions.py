@@ -87,6 +87,12 @@ class ApprovalNotFound(ExecutionNotFound):
 class MissingConnector(CodeModeError):
     """A resume needs a toolset or tool that no longer exists; the execution stays parked."""
 
+    @classmethod
+    def of(cls, execution_id: str, what: str) -> "MissingConnector":
+        return cls(f"execution {execution_id} used {what}, which is no longer registered, so "
+                   "the run cannot continue; restore it and decide again (nothing was used up: "
+                   "the execution stays parked)")
+
 
 @dataclass(frozen=True)
 class DurableSettings:
@@ -205,10 +211,7 @@ class Executions:
         for name in record.toolsets:
             toolset = await self.store.get_toolset(name)
             if toolset is None:
-                raise MissingConnector(
-                    f'toolset "{name}" used by execution {record.id} is no longer registered, '
-                    "so the run cannot continue; restore it and decide again (nothing was used "
-                    "up: the execution stays parked)")
+                raise MissingConnector.of(record.id, f'toolset "{name}"')
             toolsets.append(toolset)
         inline = [ToolDef.from_dict(t) for t in record.options.get("tools", [])]
         return ExecutionPlan.build(toolsets, inline, self.inline_secret)
@@ -221,10 +224,7 @@ class Executions:
             if namespace not in plan.namespaces or lost:
                 what = f"{namespace}" if namespace not in plan.namespaces else \
                     ", ".join(f"{namespace}.{t}" for t in lost)
-                raise MissingConnector(
-                    f"execution {record.id} used {what}, which is no longer registered, so "
-                    "the run cannot continue; restore it and decide again (nothing was used "
-                    "up: the execution stays parked)")
+                raise MissingConnector.of(record.id, what)
         return plan
 
     # --- start ------------------------------------------------------------------------

@@ -12,8 +12,10 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import os
 import secrets
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import AsyncIterator, Awaitable, Callable
 
 import httpx
@@ -71,7 +73,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.workspaces = store
         app.state.codemode = codemode_store
         app.state.http = http
-        app.state.inline_tool_secret = settings.inline_tool_secret or secrets.token_urlsafe(32)
+        app.state.inline_tool_secret = (settings.inline_tool_secret
+                                        or _stored_secret(settings.data_dir / "inline_tool_secret"))
         bus = EventBus()
         executions = Executions(sandbox, codemode_store, store, http, settings=settings.durable,
                                 inline_secret=app.state.inline_tool_secret, publish=bus.publish)
@@ -99,6 +102,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(codemode_router())
     _install_edges(app, settings)
     return app
+
+
+def _stored_secret(path: Path) -> str:
+    """The secret in ``path``, created (owner-only) on first use.
+
+    Inline tools' calls are signed with it; keeping it in the data directory means a run
+    resumed after a restart is signed as before, so agent hosts keep verifying it.
+    """
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    secret = secrets.token_urlsafe(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: use theirs
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(secret)
+    return secret
 
 
 async def _sweep_forever(executions: Executions, settings: Settings) -> None:

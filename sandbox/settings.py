@@ -38,7 +38,8 @@ class Settings:
     """Largest HTTP request body accepted (413 beyond)."""
     inline_tool_secret: str | None = None
     """Signs calls to inline tools' URLs (stored toolsets have their own secrets). Default:
-    ``$SANDBOX_INLINE_TOOL_SECRET``, else random per start (then hosts cannot verify)."""
+    ``$SANDBOX_INLINE_TOOL_SECRET``, else one generated once and kept in the data directory
+    (``inline_tool_secret``, owner-only), so resumed runs are signed the same way."""
     guest: CompiledGuest | None = None
     """A compiled guest to use instead of building one at start-up (tests, embedding)."""
     durable: DurableSettings = field(default_factory=DurableSettings.from_env)
