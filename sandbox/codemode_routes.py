@@ -198,10 +198,15 @@ def codemode_router() -> APIRouter:
 
     @router.get("/executions/{execution_id}", response_model=None)
     async def get_execution(execution_id: str, request: Request) -> dict[str, Any] | JSONResponse:
-        record = await _store(request).get_execution(execution_id)
+        store = _store(request)
+        record = await store.get_execution(execution_id)
         if record is None:
             return _error(404, "not_found", f"execution {execution_id} not found")
-        return record.to_dict()
+        view = record.to_dict()
+        # Who decided what, and when: the human half of the audit trail.
+        view["approvals"] = [a.to_dict() for a in
+                             await store.list_approvals(execution_id=execution_id, status=None)]
+        return view
 
     @router.delete("/executions/{execution_id}", response_model=None)
     async def delete_execution(

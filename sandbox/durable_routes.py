@@ -1,6 +1,7 @@
 """HTTP routes of durable executions: approvals, client tool results, rollback, events, sweep.
 
 - ``GET  /v1/approvals?workspace=&status=pending``     the list a human answers
+- ``GET  /v1/approvals/{id}``                           one approval, decided or not
 - ``POST /v1/approvals/{id}/approve`` ``{by?, granted_permissions?}``  -> the resumed outcome
 - ``POST /v1/approvals/{id}/reject``  ``{by?, reason?}``
 - ``POST /v1/executions/{id}/calls/{seq}/result`` ``{output}`` or ``{error: {name?, message}}``
@@ -20,7 +21,7 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from codemode import APPROVAL_STATES, CodeModeStore, Executions
+from codemode import APPROVAL_STATES, ApprovalNotFound, CodeModeStore, Executions
 from codemode.events import EventBus, sse_stream
 
 from .codemode_routes import SafeJSONResponse
@@ -94,6 +95,14 @@ def durable_router() -> APIRouter:
         store: CodeModeStore = request.app.state.codemode
         approvals = await store.list_approvals(workspace=workspace, status=status, limit=limit)
         return {"approvals": [a.to_dict() for a in approvals]}
+
+    @router.get("/approvals/{approval_id}")
+    async def get_approval(approval_id: str, request: Request) -> dict[str, Any]:
+        store: CodeModeStore = request.app.state.codemode
+        approval = await store.get_approval(approval_id)
+        if approval is None:
+            raise ApprovalNotFound(approval_id)
+        return approval.to_dict()
 
     @router.post("/approvals/{approval_id}/approve")
     async def approve(approval_id: str, request: Request,

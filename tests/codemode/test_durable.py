@@ -114,8 +114,13 @@ def test_a_gated_call_pauses_with_one_pending_call_and_no_side_effect(
     assert done.json()["status"] == "completed"
     assert done.json()["result"] == title
     assert _effects(host[0], title) == 1
-    journal = _record(client, paused["execution_id"])["journal"]
-    assert [(e["method"], e["state"]) for e in journal] == [("create_item", "applied")]
+    record = _record(client, paused["execution_id"])
+    assert [(e["method"], e["state"]) for e in record["journal"]] == [("create_item", "applied")]
+    [decision] = record["approvals"]
+    assert (decision["status"], decision["decided_by"]) == ("approved", "alice")
+    assert decision["decided_at"] >= decision["created_at"]
+    one = client.get(f"/v1/approvals/{pending['approval_id']}").json()
+    assert one["status"] == "approved" and one["execution_id"] == paused["execution_id"]
 
 
 def test_the_read_before_a_gated_write_is_applied_and_replayed_not_repeated(
