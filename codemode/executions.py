@@ -409,6 +409,13 @@ class Executions:
             raise ExecutionConflict(self._not_pending(approval.execution_id, current))
         self._event(record.id, "approval_decided",
                     {"approval_id": approval_id, "decision": "approved", "by": by})
+        if not claimed and record.status == "running" and record.id not in self._live \
+                and _owner_dead(record.owner):
+            # It was waiting inline in a process that has since died: continue it here now
+            # rather than at the next sweep.
+            claimed = await self.store.claim_execution(
+                record.id, owner=self.owner, lease_until=now() + self._lease_for(record),
+                from_status=("running",), expected_owner=record.owner)
         if claimed:
             return await self._run_claimed(record.id, plan, granted_permissions)
         if self.waiters.notify(approval_id):

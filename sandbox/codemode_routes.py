@@ -212,7 +212,13 @@ def codemode_router() -> APIRouter:
     async def delete_execution(
         execution_id: str, request: Request
     ) -> dict[str, Any] | JSONResponse:
-        if not await _store(request).delete_execution(execution_id):
+        store = _store(request)
+        record = await store.get_execution(execution_id, with_journal=False)
+        if record is not None and record.status == "running":
+            # Its journal is being written; deleting it would fail the run half-way.
+            return _error(409, "conflict", f"execution {execution_id} is running; delete it "
+                                           "once it has finished or parked")
+        if not await store.delete_execution(execution_id):
             return _error(404, "not_found", f"execution {execution_id} not found")
         return {"deleted": execution_id}
 

@@ -8,7 +8,9 @@ Acceptance cases 45-46, 48-56, 60-69, 75, 78-79 and 81 (reference sections 4 and
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
+import subprocess
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -732,3 +734,34 @@ def test_a_state_write_that_never_committed_runs_on_recovery(
                        json={"path": "/log.txt"}).status_code == 200
     record = _recovered(client, done["execution_id"])
     assert (record["status"], record["result"]) == ("completed", "one,")
+
+
+def test_approving_a_call_whose_waiting_process_died_continues_it_at_once(
+        client: httpx.Client, service: tuple[httpx.Client, Settings],
+        host: tuple[AgentHost, str]) -> None:
+    title = _title()
+    parked = _run(client, f"inline.create_item(title={title!r})['title']", "inline",
+                  approval_wait_ms=100)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    with sqlite3.connect(service[1].database_path) as db:  # as if it died while waiting inline
+        db.execute("UPDATE codemode_executions SET status = 'running', owner = ?,"
+                   " lease_until = ? WHERE id = ?",
+                   (f"{socket.gethostname()}:{gone.pid}:x", time.time() + 3600,
+                    parked["execution_id"]))
+    done = _approve(client, parked["pending"][0]["approval_id"]).json()
+    assert done["status"] == "completed" and done["result"] == title
+    assert _effects(host[0], title) == 1
+
+
+def test_a_running_execution_cannot_be_deleted(
+        client: httpx.Client, service: tuple[httpx.Client, Settings]) -> None:
+    done = _run(client, "1", "plain")
+    with sqlite3.connect(service[1].database_path) as db:
+        db.execute("UPDATE codemode_executions SET status = 'running' WHERE id = ?",
+                   (done["execution_id"],))
+    assert client.delete(f"/v1/executions/{done['execution_id']}").status_code == 409
+    with sqlite3.connect(service[1].database_path) as db:
+        db.execute("UPDATE codemode_executions SET status = 'completed' WHERE id = ?",
+                   (done["execution_id"],))
+    assert client.delete(f"/v1/executions/{done['execution_id']}").status_code == 200
