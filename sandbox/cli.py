@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 from .limits import Limits
 from .settings import Settings, default_data_dir
+from .approvals_cli import register as register_approval_commands
 from .workspace_cli import register as register_workspace_commands
 
 
@@ -242,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.set_defaults(func=cmd_build)
 
     register_workspace_commands(commands)
+    register_approval_commands(commands)
     return parser
 
 

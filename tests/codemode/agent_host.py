@@ -1,5 +1,5 @@
 """A real agent host for tests: an HTTP tool endpoint that verifies signatures and keeps
-side effects by idempotency key, plus a helper to run any ASGI app on a local port.
+side effects by idempotency key (serve it with ``ServerThread``).
 
 Tools it answers (the ``tool`` field of the signed call):
 
@@ -17,47 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
-import time
 from typing import Any
 
-import uvicorn
 
 from codemode import verify_signature
+from live_server import ServerThread, free_port
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class ServerThread:
-    """Runs an ASGI app with uvicorn on 127.0.0.1 in a daemon thread."""
-
-    def __init__(self, app: Any, port: int | None = None) -> None:
-        self.port = port or free_port()
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                                    log_level="warning", lifespan="on"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> "ServerThread":
-        self.thread.start()
-        deadline = time.monotonic() + 120
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("server did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
+__all__ = ["AgentHost", "ServerThread", "free_port"]
 
 
 class AgentHost:

@@ -2,53 +2,26 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 from typing import Iterator
 
 import httpx
 import pytest
-import uvicorn
 
 from sandbox.app import create_app
 from sandbox.engine import CompiledGuest
 from sandbox.settings import Settings
 
+from live_server import ServerThread
+
 TOKEN = "test-token-123"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+class LiveServer(ServerThread):
+    """The service with ``settings``, live on a local port."""
 
-
-class LiveServer:
     def __init__(self, settings: Settings) -> None:
-        self.port = _free_port()
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port,
-                                log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> "LiveServer":
-        self.thread.start()
-        deadline = time.monotonic() + 120
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("server did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
+        super().__init__(create_app(settings))
 
 
 @pytest.fixture(scope="module")
