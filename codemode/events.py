@@ -82,7 +82,8 @@ EVENT_TYPES = frozenset(
 )
 PARKED_STATUSES = frozenset({"paused", "awaiting_tool"})
 """Statuses an execution leaves again (after an approval or a client result): a watcher stays."""
-FINAL_STATUSES = frozenset({"completed", "error", "rejected", "rolled_back", "dead_letter"})
+FINAL_STATUSES = frozenset({"completed", "error", "rejected", "rolled_back", "cancelled",
+                            "dead_letter"})
 """Statuses nothing follows; the stream ends after their ``completed`` event.
 
 Any other status that is neither running nor parked also ends the stream: a watcher that

@@ -346,10 +346,16 @@ class Executions:
                 status, result = "error", None
                 error = {"name": "ReplayDivergence", "message": str(divergence)}
         async with self.store.transaction() as tx:
-            await tx.finish_execution(record.id, status=status, result=result, error=error,
-                                      logs=outcome.logs, only_if=("running",))
-            if status != "completed":
+            finished = await tx.finish_execution(record.id, status=status, result=result,
+                                                 error=error, logs=outcome.logs,
+                                                 only_if=("running",))
+            if finished and status != "completed":
                 await tx.revert_pending(record.id)
+        if not finished:
+            # Someone ended it while it ran (cancelled, expired): that decision stands.
+            current = await self.store.get_execution(record.id, with_journal=False)
+            if current is not None:
+                status, result, error = current.status, None, current.error
         await self.store.prune_executions(record.workspace, keep=self.settings.keep_executions)
         for line in outcome.logs:
             self._event(record.id, "log", {"line": line})
@@ -482,6 +488,38 @@ class Executions:
         self.waiters.notify(approval_id)
         return {"status": "rejected", "execution_id": approval.execution_id,
                 "approval_id": approval_id, "action": action, "reason": text}
+
+    async def cancel(self, execution_id: str, *, by: str = "api",
+                     reason: str | None = None) -> dict[str, Any]:
+        """End a running or parked execution now: status ``cancelled``, nothing pending runs.
+
+        A parked execution's approvals become ``cancelled`` (a later decision is refused);
+        a running one stops at its next host call (its journal refuses further writes).
+        """
+        text = reason or "Cancelled"
+        async with self.store.transaction() as tx:
+            cancelled = await tx.finish_execution(
+                execution_id, status="cancelled",
+                error={"name": "Cancelled", "message": f"Cancelled by {by}: {text}"},
+                only_if=("running", "paused", "awaiting_tool"))
+            pending = await tx.pending_approvals(execution_id) if cancelled else []
+            for approval in pending:
+                await tx.decide_approval(approval.id, status="cancelled", by=by, reason=text)
+            if cancelled:
+                await tx.revert_pending(execution_id)
+            status = await tx.status_of(execution_id)
+        if status is None:
+            raise ExecutionNotFound(execution_id)
+        if not cancelled:
+            raise ExecutionConflict(
+                f'Execution "{execution_id}" is {status}; only a running or parked execution '
+                "can be cancelled.")
+        for approval in pending:
+            self.waiters.notify(approval.id)
+            self._event(execution_id, "approval_decided", {
+                "approval_id": approval.id, "decision": "cancelled", "by": by, "reason": text})
+        self._event(execution_id, "completed", {"status": "cancelled"})
+        return {"execution_id": execution_id, "status": "cancelled", "by": by, "reason": text}
 
     async def submit_result(self, execution_id: str, seq: int, *, output: Any = None,
                             error: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -53,9 +53,9 @@ RUNTIME_VERSION = 1
 
 EXECUTION_STATES = frozenset(
     {"running", "paused", "awaiting_tool", "completed", "error", "rejected", "rolled_back",
-     "dead_letter"}
+     "cancelled", "dead_letter"}
 )
-TERMINAL_STATES = frozenset({"completed", "error", "rejected", "rolled_back"})
+TERMINAL_STATES = frozenset({"completed", "error", "rejected", "rolled_back", "cancelled"})
 """States retention may prune. ``running``, ``paused`` and ``awaiting_tool`` executions still
 have work or a decision ahead of them; ``dead_letter`` ones wait for an operator."""
 PARKED_STATES = frozenset({"paused", "awaiting_tool"})

@@ -5,6 +5,7 @@
 - ``POST /v1/approvals/{id}/approve`` ``{by?, granted_permissions?}``  -> the resumed outcome
 - ``POST /v1/approvals/{id}/reject``  ``{by?, reason?}``
 - ``POST /v1/executions/{id}/calls/{seq}/result`` ``{output}`` or ``{error: {name?, message}}``
+- ``POST /v1/executions/{id}/cancel``  ``{by?, reason?}``  end a running or parked execution
 - ``POST /v1/executions/{id}/rollback``
 - ``GET  /v1/executions/{id}/events``                  Server-Sent Events
 - ``POST /v1/executions/sweep``                        run the expiry/recovery sweep now
@@ -40,7 +41,7 @@ class ApproveBody(BaseModel):
         description="Permissions for the resumed run, replacing those of the request (a revocation).")
 
 
-class RejectBody(BaseModel):
+class ReasonBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     by: str = _NAME
     reason: str | None = Field(default=None, max_length=8_000)
@@ -113,8 +114,8 @@ def durable_router() -> APIRouter:
 
     @router.post("/approvals/{approval_id}/reject")
     async def reject(approval_id: str, request: Request,
-                     body: RejectBody | None = None) -> dict[str, Any]:
-        body = body or RejectBody()
+                     body: ReasonBody | None = None) -> dict[str, Any]:
+        body = body or ReasonBody()
         return await _executions(request).reject(approval_id, by=body.by, reason=body.reason)
 
     @router.post("/executions/sweep")
@@ -129,6 +130,12 @@ def durable_router() -> APIRouter:
         error = body.error.model_dump() if body.error is not None else None
         return await _executions(request).submit_result(execution_id, seq, output=body.output,
                                                         error=error)
+
+    @router.post("/executions/{execution_id}/cancel")
+    async def cancel(execution_id: str, request: Request,
+                     body: ReasonBody | None = None) -> dict[str, Any]:
+        body = body or ReasonBody()
+        return await _executions(request).cancel(execution_id, by=body.by, reason=body.reason)
 
     @router.post("/executions/{execution_id}/rollback")
     async def rollback(execution_id: str, request: Request) -> dict[str, Any]:

@@ -765,3 +765,43 @@ def test_a_running_execution_cannot_be_deleted(
         db.execute("UPDATE codemode_executions SET status = 'completed' WHERE id = ?",
                    (done["execution_id"],))
     assert client.delete(f"/v1/executions/{done['execution_id']}").status_code == 200
+
+
+def test_cancelling_a_paused_execution_refuses_its_approval_later(
+        client: httpx.Client, host: tuple[AgentHost, str]) -> None:
+    title = _title()
+    paused = _run(client, f"gated.create_item(title={title!r})")
+    execution_id = paused["execution_id"]
+    cancelled = client.post(f"/v1/executions/{execution_id}/cancel",
+                            json={"by": "op", "reason": "customer withdrew"})
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    late = _approve(client, paused["pending"][0]["approval_id"])
+    assert late.status_code == 409 and "cancelled by op" in late.json()["error"]["message"]
+    record = _record(client, execution_id)
+    assert record["status"] == "cancelled"
+    assert record["error"]["message"] == "Cancelled by op: customer withdrew"
+    assert [(a["status"], a["decided_by"]) for a in record["approvals"]] == [("cancelled", "op")]
+    assert [e["state"] for e in record["journal"]] == ["reverted"]
+    assert client.post(f"/v1/executions/{execution_id}/cancel").status_code == 409
+    assert _effects(host[0], title) == 0
+
+
+def test_cancelling_an_execution_waiting_inline_ends_the_waiting_request(
+        client: httpx.Client, host: tuple[AgentHost, str]) -> None:
+    title = _title()
+    with ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(_run, client, f"inline.create_item(title={title!r})", "inline",
+                              approval_wait_ms=20_000)
+        for _ in range(200):
+            listed = client.get("/v1/approvals").json()["approvals"]
+            found = next((a for a in listed if a["args"] == {"title": title}), None)
+            if found:
+                break
+            time.sleep(0.05)
+        assert found is not None
+        started = time.monotonic()
+        assert client.post(f"/v1/executions/{found['execution_id']}/cancel").status_code == 200
+        done = waiting.result(timeout=30)
+    assert done["status"] == "cancelled"
+    assert time.monotonic() - started < 5
+    assert _effects(host[0], title) == 0
