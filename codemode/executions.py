@@ -345,7 +345,9 @@ class Executions:
             if divergence is not None:
                 status, result = "error", None
                 error = {"name": "ReplayDivergence", "message": str(divergence)}
-        async with self.store.transaction() as tx:
+        # A completed run has nothing pending: one UPDATE, no transaction around it.
+        async with (self.store.autocommit() if status == "completed"
+                    else self.store.transaction()) as tx:
             finished = await tx.finish_execution(record.id, status=status, result=result,
                                                  error=error, logs=outcome.logs,
                                                  only_if=("running",))

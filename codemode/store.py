@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -708,26 +709,24 @@ class CodeModeStore:
         result_text, recorded = (
             (None, True) if record.result is None else _result_for_record(record.result)
         )
-        async with self._write() as conn:
-            async with conn.execute(
-                "SELECT 1 FROM codemode_executions WHERE id = ?", (record.id,)
-            ) as cur:
-                if await cur.fetchone() is not None:
-                    raise ValueError(f"execution {record.id} already exists")
-            await conn.execute(
-                f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record.id, record.workspace, _text_in(record.code), record.status, result_text,
-                    int(recorded and record.result_recorded), _error_for_record(record.error),
-                    _dumps(trim_log_lines(record.logs)),
-                    _dumps(record.namespaces),
-                    _dumps(record.toolsets),
-                    record.runtime_version, record.created_at, record.updated_at,
-                    _journal.durable_value_json("The execution options", record.options),
-                    record.owner, record.lease_until, record.attempts,
-                ),
-            )
+        values = (
+            record.id, record.workspace, _text_in(record.code), record.status, result_text,
+            int(recorded and record.result_recorded), _error_for_record(record.error),
+            _dumps(trim_log_lines(record.logs)),
+            _dumps(record.namespaces),
+            _dumps(record.toolsets),
+            record.runtime_version, record.created_at, record.updated_at,
+            _journal.durable_value_json("The execution options", record.options),
+            record.owner, record.lease_until, record.attempts,
+        )
+        # One INSERT, its own transaction; the primary key refuses a duplicate id.
+        async with self.autocommit() as tx:
+            try:
+                await tx.connection.execute(
+                    f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+            except sqlite3.IntegrityError as exc:
+                raise ValueError(f"execution {record.id} already exists") from exc
 
     async def finish_execution(
         self,
@@ -815,23 +814,16 @@ class CodeModeStore:
             raise ValueError("keep must be zero or more")
         terminal = sorted(TERMINAL_STATES)
         marks = ", ".join("?" for _ in terminal)
-        async with self._write() as conn:
-            async with conn.execute(
-                f"SELECT id FROM codemode_executions WHERE workspace = ? AND status IN ({marks})"
-                " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?",
+        # One statement (its own transaction): the journal rows and approvals of the
+        # deleted executions go with them by ON DELETE CASCADE.
+        async with self.autocommit() as tx:
+            cur = await tx.connection.execute(
+                "DELETE FROM codemode_executions WHERE id IN (SELECT id FROM codemode_executions"
+                f" WHERE workspace = ? AND status IN ({marks})"
+                " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)",
                 (workspace, *terminal, keep),
-            ) as cur:
-                doomed = [row[0] for row in await cur.fetchall()]
-            for start in range(0, len(doomed), 500):  # stay under SQLite's variable limit
-                chunk = doomed[start : start + 500]
-                chunk_marks = ", ".join("?" for _ in chunk)
-                await conn.execute(
-                    f"DELETE FROM codemode_journal WHERE execution_id IN ({chunk_marks})", chunk
-                )
-                await conn.execute(
-                    f"DELETE FROM codemode_executions WHERE id IN ({chunk_marks})", chunk
-                )
-        return len(doomed)
+            )
+        return max(cur.rowcount, 0)
 
     async def claim_execution(
         self,
