@@ -374,13 +374,14 @@ class Executions:
         return response
 
     async def _rejection_message(self, execution_id: str) -> str:
+        """Why a run waiting inline was stopped: the decision on its approval."""
         for approval in await self.store.list_approvals(execution_id=execution_id, status=None):
-            if approval.status in ("rejected", "expired", "cancelled"):
-                reason = approval.reason or ("Rejected by user" if approval.status == "rejected"
-                                             else f"approval {approval.status}")
-                return f"Action {approval.namespace}.{approval.method} rejected by user: {reason}" \
-                    if approval.status == "rejected" else \
-                    f"Action {approval.namespace}.{approval.method}: {reason}"
+            action = f"Action {approval.namespace}.{approval.method}"
+            if approval.status == "rejected":
+                return f"{action} rejected by user: {approval.reason or 'Rejected by user'}"
+            if approval.status in ("expired", "cancelled"):
+                tail = f" ({approval.reason})" if approval.reason else ""
+                return f"{action}: its approval was {approval.status}{tail}"
         return "rejected"
 
     def _event(self, execution_id: str, kind: str, data: dict[str, Any]) -> None:

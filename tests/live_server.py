@@ -1,9 +1,11 @@
-"""Run an ASGI app (the service, a test tool endpoint) on a free local port in a thread.
+"""Run an ASGI app (the service, a test tool endpoint) on a free local port in a thread, and
+the few ASGI helpers a hand-written test endpoint needs.
 
 Shared by tests in every directory (``tests/`` is on ``sys.path`` through its conftest)."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -43,3 +45,31 @@ class ServerThread:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=30)
+
+
+async def serve_lifespan(receive: Any, send: Any) -> None:
+    """Answer an ASGI ``lifespan`` scope: start-up and shut-down always succeed."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        else:
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def read_body(receive: Any) -> bytes:
+    """The whole body of an ASGI ``http`` request."""
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            return body
+
+
+async def send_json(send: Any, status: int, payload: Any) -> None:
+    data = json.dumps(payload).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": data})

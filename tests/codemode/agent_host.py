@@ -22,7 +22,7 @@ from typing import Any
 
 
 from codemode import verify_signature
-from live_server import ServerThread, free_port
+from live_server import ServerThread, free_port, read_body, send_json, serve_lifespan
 
 __all__ = ["AgentHost", "ServerThread", "free_port"]
 
@@ -65,29 +65,19 @@ class AgentHost:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
-            while True:
-                message = await receive()
-                if message["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                else:
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+            await serve_lifespan(receive, send)
+            return
+        body = await read_body(receive)
         headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
         if not self._verified(headers, body):
             self.bad_signatures += 1
-            await _send(send, 401, {"error": {"name": "Unauthorized", "message": "bad signature"}})
+            await send_json(send, 401, {"error": {"name": "Unauthorized", "message": "bad signature"}})
             return
         call = json.loads(body)
         with self._lock:
             self.calls.append(call)
         if call.get("action") == "revert":
-            await _send(send, 200, self._revert(call))
+            await send_json(send, 200, self._revert(call))
             return
         tool, data, key = call["tool"], call["input"], call["idempotency_key"]
         if tool == "slow":
@@ -107,7 +97,7 @@ class AgentHost:
             answer = {"error": {"name": "ConnectorError", "message": "action failed"}}
         else:
             answer = {"error": {"name": "NotFound", "message": f"no tool {tool}"}}
-        await _send(send, 200, answer)
+        await send_json(send, 200, answer)
 
     def _verified(self, headers: dict[str, str], body: bytes) -> bool:
         for secret in self.secrets:
@@ -133,10 +123,3 @@ class AgentHost:
             self.reverts.append(call)
             self.items.pop(call["idempotency_key"], None)
         return {"reverted": True}
-
-
-async def _send(send: Any, status: int, payload: dict[str, Any]) -> None:
-    data = json.dumps(payload).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json")]})
-    await send({"type": "http.response.body", "body": data})

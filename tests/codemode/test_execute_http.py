@@ -15,7 +15,7 @@ from sandbox.app import create_app
 from sandbox.engine import CompiledGuest
 from sandbox.settings import Settings
 
-from agent_host import ServerThread
+from live_server import ServerThread, read_body, serve_lifespan
 
 
 class ToolServer:
@@ -28,19 +28,9 @@ class ToolServer:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
-            while True:
-                message = await receive()
-                if message["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                else:
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+            await serve_lifespan(receive, send)
+            return
+        body = await read_body(receive)
         headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
         try:
             verify_signature(self.secret, headers["x-sandbox-timestamp"], body,

@@ -29,6 +29,7 @@ from typing import Any
 import httpx
 import pytest
 
+from live_server import read_body
 from agent_host import AgentHost, ServerThread, free_port
 
 pytestmark = pytest.mark.slow
@@ -81,12 +82,7 @@ class GatedHost(AgentHost):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        body = await read_body(receive)
         sent_body = False
 
         async def replay_receive() -> dict[str, Any]:
