@@ -38,8 +38,8 @@ from workspace import WorkspaceStore
 
 from . import ledger
 from .approvals import DecisionWaiters
-from .errors import CodeModeError, DurableSizeError, ToolCallError, ToolError
-from .journal import ExecutionNotFound
+from .errors import CodeModeError, ToolCallError, ToolError
+from .journal import EntryNotFound, ExecutionNotFound
 from .normalise import check_durable_text
 from .records import (
     PARKED_STATES,
@@ -52,7 +52,6 @@ from .records import (
     now,
 )
 from .remote import call_remote_revert
-from .ledger import KeyLocks
 from .runtime import STATE_METHODS, CodeModeHandler, ExecutionPlan, RunSettings
 from .store import CodeModeStore
 from .tooldefs import ToolDef
@@ -197,7 +196,7 @@ class Executions:
         self._publish = publish
         self.owner = _owner_id()
         self.waiters = DecisionWaiters()
-        self.key_locks = KeyLocks()
+        self.key_locks = ledger.KeyLocks()
         self.replays = 0
         """Runs restarted by always-replay mode (a measure that the mode is on)."""
         self._live: dict[str, _Live] = {}
@@ -236,7 +235,7 @@ class Executions:
         limits = options.limits or self.sandbox.limits
         try:
             check_durable_text("The code", options.code)
-        except (DurableSizeError, CodeModeError) as exc:
+        except CodeModeError as exc:
             return {"execution_id": execution_id, "status": "error", "result": None, "logs": [],
                     "error": {"name": "DurableSizeError", "message": str(exc), "traceback": ""},
                     "trap": {"kind": "code_size", "message": str(exc)}, "calls": [],
@@ -298,16 +297,18 @@ class Executions:
 
         started = time.perf_counter()
         carried: dict[int, dict[str, Any]] = {}
+        # The same for every run of this execution (always-replay mode runs it many times).
+        namespaces = plan.guest_specs()
+        guest_options = {"state_methods": list(STATE_METHODS), "codemode": True,
+                         "docs": plan.guest_docs()}
         while True:
             handler = CodeModeHandler(
                 execution_id=record.id, plan=plan, workspace=workspace, store=self.store,
                 http=self.http, recorded=recorded, settings=run_settings, waiters=self.waiters,
                 events=events, key_locks=self.key_locks, carried=carried)
             outcome = await self.sandbox.execute(
-                record.code, limits=limits, handler=handler, namespaces=plan.guest_specs(),
-                execution_id=record.id,
-                guest_options={"state_methods": list(STATE_METHODS), "codemode": True,
-                               "docs": plan.guest_docs()})
+                record.code, limits=limits, handler=handler, namespaces=namespaces,
+                execution_id=record.id, guest_options=guest_options)
             kind = outcome.trap["kind"] if outcome.trap else None
             if kind != "replay":
                 break
@@ -534,19 +535,16 @@ class Executions:
             raise ExecutionConflict(
                 f'Execution "{execution_id}" is {record.status}, not awaiting a tool result.')
         plan = await self._plan_for_resume(record)
-        entry = next((e for e in await self.store.entries(execution_id) if e.seq == seq), None)
-        if entry is None or entry.state != "pending":
-            raise ExecutionConflict(
-                f'Execution "{execution_id}" has no call awaiting a result at step {seq}.')
+        failure = None if error is None else {"name": str(error.get("name") or "Error"),
+                                              "message": str(error.get("message", ""))}
         async with self.store.transaction() as tx:
-            if error is not None:
-                settled = await tx.settle_entry(execution_id, seq, state="error",
-                                                error={"name": str(error.get("name") or "Error"),
-                                                       "message": str(error.get("message", ""))},
-                                                only_if=("pending",))
-            else:
-                settled = await tx.settle_entry(execution_id, seq, state="applied", result=output,
-                                                only_if=("pending",))
+            try:
+                settled = await tx.settle_entry(
+                    execution_id, seq, state="applied" if failure is None else "error",
+                    result=output if failure is None else None, error=failure,
+                    only_if=("pending",))
+            except EntryNotFound:
+                settled = False
             approval = await tx.approval_at(execution_id, seq)
             if settled and approval is not None and approval.status != "approved":
                 raise ExecutionConflict(f"step {seq} still awaits approval")

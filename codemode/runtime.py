@@ -234,7 +234,8 @@ class CodeModeHandler:
         """What a parked run waits for: approvals or client tool results."""
         self.attachments = [a for e in recorded if e.state == "applied" for a in e.attachments]
         """Attachments of this execution's applied calls, recorded and new, in call order."""
-        self._open_step: tuple[int, str] | None = None
+        self._open_step: str | None = None
+        """The name of a ``codemode.step`` whose function is running (no host calls then)."""
         self._state = _state_operations(workspace)
 
     # --- dispatch ---------------------------------------------------------------------
@@ -246,9 +247,8 @@ class CodeModeHandler:
         if not isinstance(payload, dict):
             raise HostCallError("TypeError", "host call payload must be an object")
         if self._open_step is not None and not (name == "codemode" and payload.get("method") == "step"):
-            seq, step = self._open_step
             raise HostCallError(
-                "StepError", f"codemode.step({step!r}, fn): fn must only compute a value; it "
+                "StepError", f"codemode.step({self._open_step!r}, fn): fn must only compute a value; it "
                 "cannot call tools, state or codemode (make those calls outside the step)")
         if name == "tool":
             return await self._tool(payload)
@@ -340,6 +340,14 @@ class CodeModeHandler:
             await tx.settle_entry(self.execution_id, entry.seq, state=state, result=result,
                             error=error, attachments=attachments, path=entry.path)
 
+    async def _fail(self, entry: JournalEntry, recorded: JournalEntry | None,
+                    error: dict[str, Any], tool: str | None = None) -> NoReturn:
+        """Record the call as failed with ``error`` and raise it in the guest."""
+        await self._guarded(lambda: self._write(entry, recorded, state="error", error=error))
+        self._note(entry, state="error", error=error)
+        self._after_fresh()
+        raise HostCallError(str(error["name"]), str(error["message"]), tool)
+
     async def _guarded(self, write: Callable[[], Awaitable[None]]) -> None:
         """Run a journal write; an execution no longer running stops the run unrecorded."""
         try:
@@ -377,11 +385,8 @@ class CodeModeHandler:
         try:
             result = await run(entry.seq)
         except HostCallError as failure:
-            error = {"name": failure.name, "message": failure.message}
-            await self._guarded(lambda: self._write(entry, recorded, state="error", error=error))
-            self._note(entry, state="error", error=error)
-            self._after_fresh()
-            raise
+            await self._fail(entry, recorded, {"name": failure.name, "message": failure.message},
+                             failure.tool)
         finally:
             operation_key.reset(token)
         await self._guarded(lambda: self._write(entry, recorded, state="applied", result=result))
@@ -415,15 +420,12 @@ class CodeModeHandler:
         try:
             authorize(tool, entry.path, self.settings.granted_permissions)
         except ActionAuthorizationError as denied:
-            error = {"name": "ActionAuthorizationError", "message": str(denied),
-                     "permissions": denied.permissions}
-            await self._guarded(lambda: self._write(entry, recorded, state="error", error=error))
-            self._note(entry, state="error", error=error)
-            self._after_fresh()
-            raise HostCallError("ActionAuthorizationError", str(denied), name) from denied
+            await self._fail(entry, recorded, {"name": "ActionAuthorizationError",
+                                               "message": str(denied),
+                                               "permissions": denied.permissions}, name)
 
         if recorded is not None and recorded.state == "pending":
-            approval = await self._approval_at(entry.seq)
+            approval = await self.store.approval_at(self.execution_id, entry.seq)
             if approval is not None and approval.status == "pending":
                 await self._await_decision(binding, entry, recorded, approval)
             elif approval is not None and approval.status != "approved":
@@ -433,10 +435,6 @@ class CodeModeHandler:
             await self._request_approval(binding, entry, args)
             recorded = replace(entry, state="pending", requires_approval=True)
         return await self._execute_tool(binding, entry, recorded, payload, args)
-
-    async def _approval_at(self, seq: int) -> Approval | None:
-        async with self.store.transaction() as tx:
-            return await tx.approval_at(self.execution_id, seq)
 
     async def _request_approval(self, binding: ToolBinding, entry: JournalEntry,
                                 args: dict[str, Any]) -> None:
@@ -482,8 +480,7 @@ class CodeModeHandler:
         """Wait inline for the decision (time not charged to the deadline); park if none."""
         if approval.mode == "inline" and self.settings.approval_wait_s > 0:
             async def status_of() -> str | None:
-                async with self.store.transaction() as tx:
-                    found = await tx.get_approval(approval.id)
+                found = await self.store.get_approval(approval.id)
                 return None if found is None else found.status
 
             async with uncharged_wait():
@@ -516,11 +513,8 @@ class CodeModeHandler:
         try:
             key = ledger_key(tool.name, tool.idempotency_key, args, self.execution_id, entry.seq)
         except ActionKeyError as bad_key:
-            error = {"name": "ActionKeyError", "message": str(bad_key)}
-            await self._guarded(lambda: self._write(entry, recorded, state="error", error=error))
-            self._note(entry, state="error", error=error)
-            self._after_fresh()
-            raise HostCallError("ActionKeyError", str(bad_key), tool.name) from bad_key
+            await self._fail(entry, recorded, {"name": "ActionKeyError", "message": str(bad_key)},
+                             tool.name)
         if not key.explicit:
             # A default key is ``execution_id:seq``: the journal row at that step already is
             # its ledger (executing, then applied), so no second row is written for it.
@@ -627,10 +621,7 @@ class CodeModeHandler:
         """A tool with no url: its result comes from the agent host; park until it does."""
         async def write() -> None:
             async with self.store.transaction() as tx:
-                if recorded is None or recorded.state == "reverted":
-                    await self._write(entry, recorded, state="pending", tx=tx)
-                else:
-                    await tx.settle_entry(self.execution_id, entry.seq, state="pending")
+                await self._write(entry, recorded, state="pending", tx=tx)
                 await tx.finish_execution(self.execution_id, status="awaiting_tool",
                                           only_if=("running",))
         await self._guarded(write)
@@ -682,8 +673,8 @@ class CodeModeHandler:
         if method == "delete_file":
             return True  # it committed, so there was something to delete
         if method in ("write_file", "write_bytes", "append_file", "symlink"):
-            position, name = (1, "path") if method == "symlink" else (0, "path")
-            path = args[position] if len(args) > position else kwargs.get(name)
+            position = 1 if method == "symlink" else 0  # symlink(target, path)
+            path = args[position] if len(args) > position else kwargs.get("path")
             stat = self.workspace.lstat if method == "symlink" else self.workspace.stat
             if isinstance(path, str):
                 return _stat_json(await stat(path))
@@ -710,18 +701,15 @@ class CodeModeHandler:
         """A recorded step answers with its value; a new one reserves its seq until ``step``."""
         recorded = self.recorded.get(self.seq)
         if recorded is not None and replayable(recorded):
-            entry, recorded = self._next(STEP_NAMESPACE, name, {})
+            _, recorded = self._next(STEP_NAMESPACE, name, {})
             assert recorded is not None
-            if recorded.state == "error":
-                self._replay(recorded)
-            self._note(recorded, state="applied", replayed=True)
-            return {"recorded": True, "value": recorded.result}
-        self._open_step = (self.seq, name)
+            return {"recorded": True, "value": self._replay(recorded)}
+        self._open_step = name
         return {"recorded": False}
 
     async def _step(self, payload: dict[str, Any]) -> Any:
         name = str(payload.get("name"))
-        if self._open_step is None or self._open_step[1] != name:
+        if self._open_step != name:
             raise HostCallError("StepError", f"codemode.step({name!r}) was not looked up first")
         self._open_step = None
         failure = payload.get("error")

@@ -872,6 +872,14 @@ class CodeModeStore:
             found = await _select_approvals(conn, "WHERE id = ?", (approval_id,))
         return found[0] if found else None
 
+    async def approval_at(self, execution_id: str, seq: int) -> Approval | None:
+        """The approval of the call at ``(execution_id, seq)``, if it needed one."""
+        async with self._read() as conn:
+            found = await _select_approvals(
+                conn, "WHERE execution_id = ? AND seq = ?", (execution_id, seq)
+            )
+        return found[0] if found else None
+
     async def list_approvals(
         self, *, workspace: str | None = None, status: str | None = "pending",
         execution_id: str | None = None, limit: int = 500,
