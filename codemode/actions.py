@@ -6,8 +6,8 @@ These are the pure rules the runtime applies around a tool call (reference secti
   (``granted_permissions``; ``None`` means everything is granted, the reference default);
   a missing one is :class:`~codemode.errors.ActionAuthorizationError`, decided before any
   approval is requested or ledger row written, and decided again when an approved call runs;
-- approval: whether a call needs one (the tool's ``approval.when`` schema over the input)
-  and the descriptor a human is shown;
+- approval: the descriptor a human is shown (whether a call needs one at all is
+  :func:`codemode.tooldefs.requires_approval`);
 - attachments: what a tool attached to its reply, capped per execution.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import ActionAuthorizationError
-from .tooldefs import ToolDef, requires_approval
+from .tooldefs import ToolDef
 
 __all__ = [
     "DEFAULT_RISK",
@@ -28,7 +28,6 @@ __all__ = [
     "authorize",
     "cap_attachments",
     "missing_permissions",
-    "needs_approval",
 ]
 
 MAX_ATTACHMENTS_PER_EXECUTION = 32
@@ -48,10 +47,6 @@ def authorize(tool: ToolDef, path: str, granted: Sequence[str] | None) -> None:
     missing = missing_permissions(tool, granted)
     if missing:
         raise ActionAuthorizationError(path, missing)
-
-
-def needs_approval(tool: ToolDef, args: Mapping[str, Any]) -> bool:
-    return requires_approval(tool, args)
 
 
 def approval_mode(tool: ToolDef) -> str:

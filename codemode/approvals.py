@@ -23,9 +23,6 @@ class DecisionWaiters:
     def __init__(self) -> None:
         self._waiting: dict[str, asyncio.Event] = {}
 
-    def waiting(self, approval_id: str) -> bool:
-        return approval_id in self._waiting
-
     def notify(self, approval_id: str) -> bool:
         """Wake the waiter of ``approval_id``; False when nobody here waits for it."""
         event = self._waiting.get(approval_id)

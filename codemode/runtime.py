@@ -37,7 +37,7 @@ from workspace import Workspace, WorkspaceError
 from workspace.fs import operation_key
 from workspace import edits as workspace_edits
 
-from .actions import approval_descriptor, approval_mode, authorize, cap_attachments, needs_approval
+from .actions import approval_descriptor, approval_mode, authorize, cap_attachments
 from .approvals import DecisionWaiters
 from .declarations import render_namespace
 from .errors import ActionAuthorizationError, CodeModeError, ReplayDivergence, ToolDefinitionError, ToolError
@@ -61,7 +61,7 @@ from .remote import call_remote_tool_reply
 from .replay import check_step, first_unconsumed, replayable
 from .search import CodeIndex, SnippetInfo
 from .store import CodeModeStore, StoreTransaction
-from .tooldefs import ToolDef, Toolset, bind_arguments, validate_arguments
+from .tooldefs import ToolDef, Toolset, bind_arguments, requires_approval, validate_arguments
 
 EventSink = Callable[[str, dict[str, Any]], None]
 """Where a run reports what happens (``tool_call``, ``approval_requested``...) as it happens."""
@@ -431,7 +431,7 @@ class CodeModeHandler:
             elif approval is not None and approval.status != "approved":
                 self._stop("rejected")
                 raise HostAbort("rejected", f"Action {entry.path} was {approval.status}")
-        elif recorded is None and needs_approval(tool, args):
+        elif recorded is None and requires_approval(tool, args):
             await self._request_approval(binding, entry, args)
             recorded = replace(entry, state="pending", requires_approval=True)
         return await self._execute_tool(binding, entry, recorded, payload, args)
