@@ -9,22 +9,18 @@ its behaviour is the reference where POSIX is silent. Expectations live in
 from __future__ import annotations
 
 import io
-import json
-import os
-import shlex
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from recorded_cases import C_LOCALE, Case, RecordedCases, byte_exact_script
+
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "cmd_awk_unit.json"
 CASE_FILE = HERE / "cases" / "cmd_awk.test.sh"
 
-Case = tuple[str, list[str], str, dict[str, str]]
 
 EMP = "Beth 4.00 0\nDan 3.75 0\nKathy 4.00 10\nMark 5.00 20\nMary 5.50 22\nSusie 4.25 18\n"
 CSV = "name,qty,price\napple,3,0.5\npear,10,0.25\nplum,7,1.5\n"
@@ -176,95 +172,15 @@ CASES: list[Case] = [
 
 # -- harness -------------------------------------------------------------------------
 
-def _snapshot(root: Path) -> dict[str, str]:
-    files: dict[str, str] = {}
-    for path in sorted(root.rglob("*")):
-        if path.is_file():
-            files[str(path.relative_to(root))] = path.read_bytes().decode("latin-1")
-    return files
-
-
-def _setup(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (root / name).write_bytes(text.encode("latin-1"))
-
-
-def run_ours(argv: list[str], stdin: str, files: dict[str, str], root: Path) -> dict[str, Any]:
-    from bash.commands import COMMANDS
-    from bash.commands.base import CommandContext
-
-    _setup(root, files)
-    err = io.BytesIO()
-    data = stdin.encode("latin-1")
-    # Small odd-sized chunks flush out code that assumes a chunk holds whole lines.
-    chunks = iter([data[i : i + 7] for i in range(0, len(data), 7)])
-    env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    ctx = CommandContext(stdin=chunks, stderr=err, cwd="/", env=env, root=str(root))
-    # Case text is one character per byte; the interpreter hands commands UTF-8 decoded argv.
-    args = [a.encode("latin-1").decode("utf-8", "surrogateescape") for a in argv]
-    gen = COMMANDS[argv[0]](ctx, args)
-    out = bytearray()
-    try:
-        while True:
-            out += next(gen)
-    except StopIteration as stop:
-        status = stop.value
-    return {"stdout": out.decode("latin-1"), "status": status, "stderr_empty": not err.getvalue(),
-            "files": _snapshot(root), "stderr": err.getvalue().decode("latin-1")}
-
-
-def run_real(argv: list[str], stdin: str, files: dict[str, str]) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        _setup(root, files)
-        proc = subprocess.run([a.encode("latin-1") for a in argv], input=stdin.encode("latin-1"), capture_output=True, cwd=root,
-                              env={"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")})
-        return {"stdout": proc.stdout.decode("latin-1"), "status": proc.returncode,
-                "stderr_empty": not proc.stderr, "files": _snapshot(root)}
-
-
-def _printf_bytes(text: str) -> str:
-    """A printf command writing exactly these bytes (one character per byte); bytes that
-    are not printable ASCII become octal escapes, so the case file stays valid UTF-8."""
-    if all(" " <= c <= "~" or c in "\n\t" for c in text):
-        return f"printf '%s' {shlex.quote(text)}"
-    fmt = []
-    for c in text:
-        if c == "%":
-            fmt.append("%%")
-        elif c == "\\":
-            fmt.append("\\\\")
-        elif " " <= c <= "~" or c in "\n\t":
-            fmt.append(c)
-        else:
-            fmt.append(f"\\{ord(c):03o}")
-    return f"printf {shlex.quote(''.join(fmt))}"
-
-
-def _case_script(argv: list[str], stdin: str, files: dict[str, str]) -> str:
-    lines = [f"{_printf_bytes(text)} > {shlex.quote(name)}" for name, text in files.items()]
-    command = " ".join(shlex.quote(a) for a in argv)
-    if stdin:
-        lines.append(f"{_printf_bytes(stdin)} | {command}")
-    else:
-        lines.append(f"{command} < /dev/null")
-    return "\n".join(lines)
+CASES_OF = RecordedCases("awk", FIXTURE, CASE_FILE, '# cmd_awk: POSIX awk (mawk 1.3.4 as on this machine): fields, patterns, arrays, functions, printf, getline, I/O',
+                         encoding="latin-1", env=C_LOCALE, utf8_argv=True)
 
 
 def record() -> None:
-    expected = {name: run_real(argv, stdin, files) for name, argv, stdin, files in CASES}
-    FIXTURE.parent.mkdir(exist_ok=True)
-    FIXTURE.write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
-    body = ["# cmd_awk: POSIX awk (mawk 1.3.4 as on this machine): fields, patterns, arrays, functions, printf, getline, I/O",
-            "# Known divergences: none"]
-    for name, argv, stdin, files in CASES:
-        body.append(f"### awk-{name}")
-        body.append(_case_script(argv, stdin, files))
-    # Arguments are latin-1 views of UTF-8 bytes: write them back as those bytes.
-    CASE_FILE.write_bytes(("\n".join(body) + "\n").encode("latin-1"))
+    CASES_OF.record(CASES, byte_exact_script)
 
 
-EXPECTED: dict[str, dict[str, Any]] = json.loads(FIXTURE.read_text()) if FIXTURE.exists() else {}
+EXPECTED = CASES_OF.expected()
 
 # Cases that need a shell to run commands (system(), "cmd" | getline, print | "cmd"): the
 # in-process harness has no interpreter, so they are covered by the conformance runner only.
@@ -274,9 +190,9 @@ NEEDS_SHELL = {"getline-from-command", "system-call", "print-to-pipe", "pipe-out
 
 @pytest.mark.parametrize("name,argv,stdin,files", [c for c in CASES if c[0] not in NEEDS_SHELL],
                          ids=[c[0] for c in CASES if c[0] not in NEEDS_SHELL])
-def test_awk_matches_mawk(name: str, argv: list[str], stdin: str, files: dict[str, str], tmp_path: Path) -> None:
+def test_awk_matches_mawk(name: str, argv: list[str], stdin: str, files: dict[str, str]) -> None:
     want = EXPECTED[name]
-    got = run_ours(argv, stdin, files, tmp_path)
+    got = CASES_OF.run_ours(argv, stdin, files)
     assert (got["stdout"], got["status"], got["stderr_empty"], got["files"]) == (
         want["stdout"], want["status"], want["stderr_empty"], want["files"]), got["stderr"]
 
@@ -295,14 +211,14 @@ def test_awk_streams_records_from_endless_input() -> None:
     gen.close()
 
 
-def test_awk_syntax_error_reports_line_and_status_2(tmp_path: Path) -> None:
-    got = run_ours(["awk", "BEGIN {\nprint (\n}"], "", {}, tmp_path)
+def test_awk_syntax_error_reports_line_and_status_2() -> None:
+    got = CASES_OF.run_ours(["awk", "BEGIN {\nprint (\n}"], "", {})
     assert got["status"] == 2
     assert got["stderr"].startswith("awk: line 3: syntax error")
 
 
-def test_awk_runtime_error_for_array_in_scalar_context(tmp_path: Path) -> None:
-    got = run_ours(["awk", "BEGIN { a[1] = 1; print a + 1 }"], "", {}, tmp_path)
+def test_awk_runtime_error_for_array_in_scalar_context() -> None:
+    got = CASES_OF.run_ours(["awk", "BEGIN { a[1] = 1; print a + 1 }"], "", {})
     assert got["status"] == 2
     assert "array" in got["stderr"]
 

@@ -9,22 +9,19 @@ The tests themselves never need jq.
 from __future__ import annotations
 
 import io
-import json
-import os
 import shlex
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from recorded_cases import C_LOCALE, Case, RecordedCases
+
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "cmd_jq_unit.json"
 CASE_FILE = HERE / "cases" / "cmd_jq.test.sh"
 
-Case = tuple[str, list[str], str, dict[str, str]]
 
 DOC = '{"name":"widget","tags":["a","b","c"],"price":9.5,"stock":{"warehouse":12,"store":0},"active":true,"notes":null}\n'
 PEOPLE = ('[{"name":"ann","age":31,"team":"red"},{"name":"bob","age":25,"team":"blue"},'
@@ -199,52 +196,9 @@ CASES: list[Case] = [
 ]
 
 # -- harness -------------------------------------------------------------------------
-# jq works on UTF-8 text: case strings are ordinary Unicode and are encoded as UTF-8.
 
-def _snapshot(root: Path) -> dict[str, str]:
-    files: dict[str, str] = {}
-    for path in sorted(root.rglob("*")):
-        if path.is_file():
-            files[str(path.relative_to(root))] = path.read_bytes().decode("utf-8", "surrogateescape")
-    return files
-
-
-def _setup(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (root / name).write_bytes(text.encode("utf-8"))
-
-
-def run_ours(argv: list[str], stdin: str, files: dict[str, str], root: Path) -> dict[str, Any]:
-    from bash.commands import COMMANDS
-    from bash.commands.base import CommandContext
-
-    _setup(root, files)
-    err = io.BytesIO()
-    data = stdin.encode("utf-8")
-    # Small odd-sized chunks flush out code that assumes a chunk holds whole values.
-    chunks = iter([data[i : i + 7] for i in range(0, len(data), 7)])
-    env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    ctx = CommandContext(stdin=chunks, stderr=err, cwd="/", env=env, root=str(root))
-    gen = COMMANDS[argv[0]](ctx, list(argv))
-    out = bytearray()
-    try:
-        while True:
-            out += next(gen)
-    except StopIteration as stop:
-        status = stop.value
-    return {"stdout": out.decode("utf-8", "surrogateescape"), "status": status,
-            "stderr_empty": not err.getvalue(), "files": _snapshot(root),
-            "stderr": err.getvalue().decode("utf-8", "replace")}
-
-
-def run_real(argv: list[str], stdin: str, files: dict[str, str]) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        _setup(root, files)
-        proc = subprocess.run(argv, input=stdin.encode("utf-8"), capture_output=True, cwd=root,
-                              env={"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")})
-        return {"stdout": proc.stdout.decode("utf-8", "surrogateescape"), "status": proc.returncode,
-                "stderr_empty": not proc.stderr, "files": _snapshot(root)}
+CASES_OF = RecordedCases("jq", FIXTURE, CASE_FILE, '# cmd_jq: jq 1.6 filters, builtins, assignment, formats, options and exit statuses',
+                         encoding="utf-8", env=C_LOCALE)
 
 
 def _case_script(argv: list[str], stdin: str, files: dict[str, str]) -> str:
@@ -261,24 +215,16 @@ def _case_script(argv: list[str], stdin: str, files: dict[str, str]) -> str:
 
 
 def record() -> None:
-    expected = {name: run_real(argv, stdin, files) for name, argv, stdin, files in CASES}
-    FIXTURE.parent.mkdir(exist_ok=True)
-    FIXTURE.write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
-    body = ["# cmd_jq: jq 1.6 filters, builtins, assignment, formats, options and exit statuses",
-            "# Known divergences: none"]
-    for name, argv, stdin, files in CASES:
-        body.append(f"### jq-{name}")
-        body.append(_case_script(argv, stdin, files))
-    CASE_FILE.write_text("\n".join(body) + "\n", encoding="utf-8")
+    CASES_OF.record(CASES, _case_script)
 
 
-EXPECTED: dict[str, dict[str, Any]] = json.loads(FIXTURE.read_text()) if FIXTURE.exists() else {}
+EXPECTED = CASES_OF.expected()
 
 
 @pytest.mark.parametrize("name,argv,stdin,files", CASES, ids=[c[0] for c in CASES])
-def test_jq_matches_jq_1_6(name: str, argv: list[str], stdin: str, files: dict[str, str], tmp_path: Path) -> None:
+def test_jq_matches_jq_1_6(name: str, argv: list[str], stdin: str, files: dict[str, str]) -> None:
     want = EXPECTED[name]
-    got = run_ours(argv, stdin, files, tmp_path)
+    got = CASES_OF.run_ours(argv, stdin, files)
     assert (got["stdout"], got["status"], got["stderr_empty"], got["files"]) == (
         want["stdout"], want["status"], want["stderr_empty"], want["files"]), got["stderr"]
 
@@ -299,14 +245,14 @@ def test_jq_streams_values_from_endless_input() -> None:
     gen.close()
 
 
-def test_jq_runtime_error_message_names_input(tmp_path: Path) -> None:
-    got = run_ours(["jq", ".a.b"], '{"a":1}\n', {}, tmp_path)
+def test_jq_runtime_error_message_names_input() -> None:
+    got = CASES_OF.run_ours(["jq", ".a.b"], '{"a":1}\n', {})
     assert got["stderr"] == 'jq: error (at <stdin>:1): Cannot index number with string "b"\n'
     assert got["status"] == 5
 
 
-def test_jq_compile_error_is_status_3_with_summary(tmp_path: Path) -> None:
-    got = run_ours(["jq", ".a |"], "{}", {}, tmp_path)
+def test_jq_compile_error_is_status_3_with_summary() -> None:
+    got = CASES_OF.run_ours(["jq", ".a |"], "{}", {})
     assert got["status"] == 3
     assert got["stderr"].endswith("jq: 1 compile error\n")
 

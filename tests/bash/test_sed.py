@@ -8,23 +8,18 @@ regenerates the shell-level case file ``cases/cmd_sed.test.sh`` from the same ca
 from __future__ import annotations
 
 import io
-import json
-import os
-import shlex
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from recorded_cases import Case, RecordedCases, byte_exact_script
+
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "cmd_sed_unit.json"
 CASE_FILE = HERE / "cases" / "cmd_sed.test.sh"
 
-# (name, argv, stdin, files created beforehand)
-Case = tuple[str, list[str], str, dict[str, str]]
 
 LINES5 = "one\ntwo\nthree\nfour\nfive\n"
 TEN = "".join(f"{i}\n" for i in range(1, 11))
@@ -182,101 +177,21 @@ CASES: list[Case] = [
 
 # -- harness -------------------------------------------------------------------------
 
-def _snapshot(root: Path) -> dict[str, str]:
-    files: dict[str, str] = {}
-    for path in sorted(root.rglob("*")):
-        if path.is_file():
-            files[str(path.relative_to(root))] = path.read_bytes().decode("latin-1")
-    return files
-
-
-def _setup(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (root / name).write_bytes(text.encode("latin-1"))
-
-
-def run_ours(argv: list[str], stdin: str, files: dict[str, str], root: Path) -> dict[str, Any]:
-    from bash.commands import COMMANDS
-    from bash.commands.base import CommandContext
-
-    _setup(root, files)
-    err = io.BytesIO()
-    data = stdin.encode("latin-1")
-    # Small odd-sized chunks flush out code that assumes a chunk holds whole lines.
-    chunks = iter([data[i : i + 7] for i in range(0, len(data), 7)])
-    ctx = CommandContext(stdin=chunks, stderr=err, cwd="/", env={}, root=str(root))
-    # Case text is one character per byte; the interpreter hands commands UTF-8 decoded argv.
-    args = [a.encode("latin-1").decode("utf-8", "surrogateescape") for a in argv]
-    gen = COMMANDS[argv[0]](ctx, args)
-    out = bytearray()
-    try:
-        while True:
-            out += next(gen)
-    except StopIteration as stop:
-        status = stop.value
-    return {"stdout": out.decode("latin-1"), "status": status, "stderr_empty": not err.getvalue(),
-            "files": _snapshot(root), "stderr": err.getvalue().decode("latin-1")}
-
-
-def run_real(argv: list[str], stdin: str, files: dict[str, str]) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        _setup(root, files)
-        proc = subprocess.run([a.encode("latin-1") for a in argv], input=stdin.encode("latin-1"), capture_output=True, cwd=root,
-                              env={"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")})
-        return {"stdout": proc.stdout.decode("latin-1"), "status": proc.returncode,
-                "stderr_empty": not proc.stderr, "files": _snapshot(root)}
-
-
-def _printf_bytes(text: str) -> str:
-    """A printf command writing exactly these bytes (one character per byte); bytes that
-    are not printable ASCII become octal escapes, so the case file stays valid UTF-8."""
-    if all(" " <= c <= "~" or c in "\n\t" for c in text):
-        return f"printf '%s' {shlex.quote(text)}"
-    fmt = []
-    for c in text:
-        if c == "%":
-            fmt.append("%%")
-        elif c == "\\":
-            fmt.append("\\\\")
-        elif " " <= c <= "~" or c in "\n\t":
-            fmt.append(c)
-        else:
-            fmt.append(f"\\{ord(c):03o}")
-    return f"printf {shlex.quote(''.join(fmt))}"
-
-
-def _case_script(argv: list[str], stdin: str, files: dict[str, str]) -> str:
-    lines = [f"{_printf_bytes(text)} > {shlex.quote(name)}" for name, text in files.items()]
-    command = " ".join(shlex.quote(a) for a in argv)
-    if stdin:
-        lines.append(f"{_printf_bytes(stdin)} | {command}")
-    else:
-        lines.append(f"{command} < /dev/null")
-    return "\n".join(lines)
+CASES_OF = RecordedCases("sed", FIXTURE, CASE_FILE, '# cmd_sed: GNU sed addresses, commands, regex flavours, options (-n -e -f -E -s -i -z)',
+                         encoding="latin-1")
 
 
 def record() -> None:
-    expected = {name: run_real(argv, stdin, files) for name, argv, stdin, files in CASES}
-    FIXTURE.parent.mkdir(exist_ok=True)
-    FIXTURE.write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
-    CASE_FILE.parent.mkdir(exist_ok=True)
-    body = ["# cmd_sed: GNU sed addresses, commands, regex flavours, options (-n -e -f -E -s -i -z)",
-            "# Known divergences: none"]
-    for name, argv, stdin, files in CASES:
-        body.append(f"### sed-{name}")
-        body.append(_case_script(argv, stdin, files))
-    # Arguments are latin-1 views of UTF-8 bytes: write them back as those bytes.
-    CASE_FILE.write_bytes(("\n".join(body) + "\n").encode("latin-1"))
+    CASES_OF.record(CASES, byte_exact_script)
 
 
-EXPECTED: dict[str, dict[str, Any]] = json.loads(FIXTURE.read_text()) if FIXTURE.exists() else {}
+EXPECTED = CASES_OF.expected()
 
 
 @pytest.mark.parametrize("name,argv,stdin,files", CASES, ids=[c[0] for c in CASES])
-def test_sed_matches_gnu(name: str, argv: list[str], stdin: str, files: dict[str, str], tmp_path: Path) -> None:
+def test_sed_matches_gnu(name: str, argv: list[str], stdin: str, files: dict[str, str]) -> None:
     want = EXPECTED[name]
-    got = run_ours(argv, stdin, files, tmp_path)
+    got = CASES_OF.run_ours(argv, stdin, files)
     assert (got["stdout"], got["status"], got["stderr_empty"], got["files"]) == (
         want["stdout"], want["status"], want["stderr_empty"], want["files"]), got["stderr"]
 
@@ -300,14 +215,14 @@ def test_sed_streams_without_reading_all_input() -> None:
     assert out == b"y\ny\ny\n"
 
 
-def test_sed_error_message_names_expression_and_char(tmp_path: Path) -> None:
-    got = run_ours(["sed", "s/a/b"], "a\n", {}, tmp_path)
+def test_sed_error_message_names_expression_and_char() -> None:
+    got = CASES_OF.run_ours(["sed", "s/a/b"], "a\n", {})
     assert got["status"] == 1
     assert got["stderr"] == "sed: -e expression #1, char 5: unterminated `s' command\n"
 
 
-def test_sed_missing_file_message(tmp_path: Path) -> None:
-    got = run_ours(["sed", "p", "nosuch"], "", {}, tmp_path)
+def test_sed_missing_file_message() -> None:
+    got = CASES_OF.run_ours(["sed", "p", "nosuch"], "", {})
     assert got["stderr"] == "sed: can't read nosuch: No such file or directory\n"
     assert got["status"] == 2
 

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from bash.commands import COMMANDS
 from bash.commands.base import CommandContext
@@ -49,12 +49,13 @@ def _stdin_chunks(data: bytes, size: int = 7) -> Iterator[bytes]:
 
 
 def run_ours(argv: list[str], stdin: bytes = b"", files: dict[str, bytes | str] | None = None,
-             limit: int | None = None) -> Outcome:
+             limit: int | None = None, env: dict[str, str] | None = None) -> Outcome:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         _populate(root, files or {})
         err = io.BytesIO()
-        ctx = CommandContext(stdin=_stdin_chunks(stdin), stderr=err, cwd="/", env={}, root=str(root))
+        ctx = CommandContext(stdin=_stdin_chunks(stdin), stderr=err, cwd="/", env=env or {},
+                             root=str(root))
         gen = COMMANDS[argv[0]](ctx, argv)
         out = bytearray()
         status = 0
@@ -69,7 +70,8 @@ def run_ours(argv: list[str], stdin: bytes = b"", files: dict[str, bytes | str] 
         return Outcome(bytes(out), err.getvalue(), status, _snapshot(root))
 
 
-def run_gnu(argv: list[str], stdin: bytes = b"", files: dict[str, bytes | str] | None = None) -> Outcome:
+def run_gnu(argv: Sequence[str | bytes], stdin: bytes = b"",
+            files: dict[str, bytes | str] | None = None) -> Outcome:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         _populate(root, files or {})
