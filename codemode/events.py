@@ -37,10 +37,8 @@ event describes has committed.
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import logging
-import math
 import threading
 import time
 from collections import OrderedDict, deque
@@ -48,7 +46,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mappi
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from codemode.records import ExecutionRecord, JournalEntry
+from codemode.records import ExecutionRecord, JournalEntry, display_value
 
 __all__ = [
     "EVENT_TYPES",
@@ -96,10 +94,6 @@ values stay in the execution record)."""
 _PREVIEW_CHARS = 2_000
 _MAX_DEPTH = 100
 _MAX_NODES = 200_000
-_BYTES_TAG = "$bytes"
-_FLOAT_TAG = "$float"
-_DICT_TAG = "$dict"
-_TAGS = frozenset({_BYTES_TAG, _FLOAT_TAG, _DICT_TAG})
 
 
 # --- the event and its data ---------------------------------------------------------------
@@ -140,74 +134,16 @@ def _dumps(value: Any) -> str:
 def event_data(data: Mapping[str, Any]) -> dict[str, Any]:
     """A JSON-ready copy of ``data`` that always serialises and fits :data:`MAX_EVENT_CHARS`.
 
-    Bytes become ``{"$bytes": base64}`` and non-finite floats ``{"$float": ...}``, as in the
-    execution record; lone surrogates become U+FFFD; objects with no JSON form become a
-    ``"<TypeName>"`` string; cycles become ``"[Circular]"``. Never raises.
+    Values take the execution record's tagged form (:func:`codemode.records.display_value`:
+    bytes as ``{"$bytes": base64}``, non-finite floats as ``{"$float": ...}``, cycles as
+    ``"[Circular]"``), and what has no JSON form becomes a marker string. Never raises.
     """
-    walker = _Walk()
     try:
-        safe = {walker.key(k): walker.value(v, 1) for k, v in data.items()}
+        safe = {str(display_value(k)): display_value(v, max_nodes=_MAX_NODES, max_depth=_MAX_DEPTH)
+                for k, v in data.items()}
     except Exception as exc:  # a hostile Mapping; the event must still go out
         safe = {"note": f"event data could not be read: {type(exc).__name__}"}
     return _fit(safe)
-
-
-class _Walk:
-    """The lenient twin of :func:`codemode.records.encode_value`: same tags, never raises."""
-
-    def __init__(self) -> None:
-        self.nodes = 0
-        self.path: set[int] = set()
-
-    def value(self, value: Any, depth: int) -> Any:
-        self.nodes += 1
-        if self.nodes > _MAX_NODES:
-            return "[Truncated]"
-        if depth > _MAX_DEPTH:
-            return "[Too deep]"
-        if value is None or isinstance(value, (bool, int)):
-            return value
-        if isinstance(value, float):
-            if math.isfinite(value):
-                return value
-            return {_FLOAT_TAG: "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
-        if isinstance(value, str):
-            return _clean(value)
-        if isinstance(value, (bytes, bytearray, memoryview)):
-            return {_BYTES_TAG: base64.b64encode(bytes(value)).decode("ascii")}
-        if isinstance(value, (Mapping, list, tuple, set, frozenset)):
-            marker = id(value)
-            if marker in self.path:
-                return "[Circular]"
-            self.path.add(marker)
-            try:
-                if isinstance(value, Mapping):
-                    out = {self.key(k): self.value(v, depth + 1) for k, v in value.items()}
-                    if len(out) == 1 and next(iter(out)) in _TAGS:
-                        return {_DICT_TAG: out}
-                    return out
-                return [self.value(item, depth + 1) for item in value]
-            finally:
-                self.path.discard(marker)
-        return f"<{type(value).__name__}>"
-
-    def key(self, key: Any) -> str:
-        if isinstance(key, str):
-            return _clean(key)
-        if isinstance(key, bool) or key is None:
-            return "true" if key is True else ("false" if key is False else "null")
-        if isinstance(key, (int, float)):
-            return repr(key)
-        return f"<{type(key).__name__}>"
-
-
-def _clean(text: str) -> str:
-    """``text`` as encodable UTF-8: surrogate pairs joined, lone surrogates replaced."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _fit(data: dict[str, Any]) -> dict[str, Any]:
@@ -691,7 +627,7 @@ class _Sent:
 
 
 def _error_event(execution_id: str, message: str) -> ExecutionEvent:
-    return ExecutionEvent(execution_id, "error", {"message": _clean(message)})
+    return ExecutionEvent(execution_id, "error", event_data({"message": message}))
 
 
 async def sse_stream(

@@ -40,6 +40,7 @@ __all__ = [
     "JournalEntry",
     "Snippet",
     "decode_value",
+    "display_value",
     "encode_value",
     "new_approval_id",
     "new_execution_id",
@@ -91,17 +92,35 @@ def valid_snippet_name(name: str) -> bool:
 
 
 class _Encoder:
-    def __init__(self) -> None:
+    """Walks a value into its tagged JSON form.
+
+    Strict (the durable codec): a value with no durable form raises. Lenient (for values
+    that are only shown, such as watcher events): it never raises; what has no form becomes
+    a marker string, lone surrogates become U+FFFD, sets become lists.
+    """
+
+    def __init__(self, lenient: bool = False, max_nodes: int = _MAX_NODES,
+                 max_depth: int = _MAX_DEPTH) -> None:
+        self.lenient = lenient
+        self.max_nodes = max_nodes
+        self.max_depth = max_depth
         self.nodes = 0
         self.path: set[int] = set()
 
+    def _refuse(self, marker: str, reason: str) -> str:
+        if self.lenient:
+            return marker
+        raise NotSerialisableError("value", reason)
+
     def encode(self, value: Any, depth: int) -> Any:
         self.nodes += 1
-        if self.nodes > _MAX_NODES:
-            raise NotSerialisableError("value", f"more than {_MAX_NODES:,} nodes")
-        if depth > _MAX_DEPTH:
-            raise NotSerialisableError("value", f"nested deeper than {_MAX_DEPTH} levels")
-        if value is None or isinstance(value, (str, bool, int)):
+        if self.nodes > self.max_nodes:
+            return self._refuse("[Truncated]", f"more than {self.max_nodes:,} nodes")
+        if depth > self.max_depth:
+            return self._refuse("[Too deep]", f"nested deeper than {self.max_depth} levels")
+        if isinstance(value, str):
+            return _clean(value) if self.lenient else value
+        if value is None or isinstance(value, (bool, int)):
             return value
         if isinstance(value, float):
             if math.isfinite(value):
@@ -109,23 +128,42 @@ class _Encoder:
             return {_FLOAT_TAG: "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
         if isinstance(value, (bytes, bytearray, memoryview)):
             return {_BYTES_TAG: base64.b64encode(bytes(value)).decode("ascii")}
-        if isinstance(value, (Mapping, list, tuple)):
+        if isinstance(value, (Mapping, list, tuple)) or (
+                self.lenient and isinstance(value, (set, frozenset))):
             marker = id(value)
             if marker in self.path:
                 return _CIRCULAR
             self.path.add(marker)
             try:
                 if isinstance(value, Mapping):
-                    out = {_key(k): self.encode(v, depth + 1) for k, v in value.items()}
+                    out = {self.key(k): self.encode(v, depth + 1) for k, v in value.items()}
                     if len(out) == 1 and next(iter(out)) in _TAGS:
                         return {_DICT_TAG: out}
                     return out
                 return [self.encode(item, depth + 1) for item in value]
             finally:
                 self.path.discard(marker)
-        raise NotSerialisableError(
-            "value", f"Object of type {type(value).__name__} is not JSON serializable"
-        )
+        return self._refuse(f"<{type(value).__name__}>",
+                            f"Object of type {type(value).__name__} is not JSON serializable")
+
+    def key(self, key: Any) -> str:
+        if isinstance(key, str):
+            return _clean(key) if self.lenient else key
+        try:
+            return _key(key)
+        except NotSerialisableError:
+            if self.lenient:
+                return f"<{type(key).__name__}>"
+            raise
+
+
+def _clean(text: str) -> str:
+    """``text`` as encodable UTF-8: surrogate pairs joined, lone surrogates replaced."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _key(key: Any) -> str:
@@ -152,6 +190,18 @@ def encode_value(value: Any) -> Any:
         return _Encoder().encode(value, 0)
     except RecursionError as exc:  # the caller's own stack was already deep
         raise NotSerialisableError("value", "nested too deeply to serialise") from exc
+
+
+def display_value(value: Any, *, max_nodes: int = _MAX_NODES, max_depth: int = _MAX_DEPTH) -> Any:
+    """The same tagged form for a value that is only shown, never replayed: it never raises.
+
+    What has no durable form becomes a marker (``"<TypeName>"``, ``"[Truncated]"``,
+    ``"[Too deep]"``), lone surrogates become U+FFFD and sets become lists.
+    """
+    try:
+        return _Encoder(lenient=True, max_nodes=max_nodes, max_depth=max_depth).encode(value, 0)
+    except RecursionError:
+        return "[Too deep]"
 
 
 def decode_value(data: Any) -> Any:
