@@ -83,6 +83,15 @@ class GuestBuildError(SandboxError):
     kind = "build"
 
 
+class RunAborted(SandboxError):
+    """A host-call handler stopped the run with ``HostAbort``; ``kind`` is the handler's own
+    (``paused``, ``rejected``, ``divergence``...), so the caller can tell a park from a failure."""
+
+    def __init__(self, trap: dict[str, str]) -> None:
+        super().__init__(trap.get("message", ""))
+        self.kind = trap.get("kind", "error")
+
+
 TRAP_KINDS: dict[str, type[SandboxError]] = {
     cls.kind: cls
     for cls in (DeadlineExceeded, MemoryLimitExceeded, OutputLimitExceeded,

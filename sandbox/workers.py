@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 
 from ._wire import HEADER, MAX_FRAME, WireError, decode, encode
 from .engine import CompiledGuest
-from .errors import DeadlineExceeded, SandboxError, WorkerCrashed, from_trap
+from .errors import DeadlineExceeded, RunAborted, SandboxError, WorkerCrashed, from_trap
 from .hostcalls import HostAbort, HostCallError, HostCallHandler, UnchargedClock, current_uncharged_clock
 from .isolate import Preopen
 from .limits import Limits
@@ -299,15 +299,6 @@ def _kill_timer_follows(kill_timer: asyncio.Timeout, clock: UnchargedClock) -> C
             kill_timer.reschedule(original + clock.credited())
 
     return follow
-
-
-class RunAborted(SandboxError):
-    """A host-call handler stopped the run with ``HostAbort``; ``kind`` is the handler's own
-    (``paused``, ``rejected``, ``divergence``...), so the caller can tell a park from a failure."""
-
-    def __init__(self, trap: dict[str, str]) -> None:
-        super().__init__(trap.get("message", ""))
-        self.kind = trap.get("kind", "error")
 
 
 class _GuestReported(SandboxError):
