@@ -103,3 +103,4 @@ async def test_a_step_function_cannot_reach_tools_or_state(
     outcome, counts, _ = await _outcome(tmp_path, compiled_guest, False, code)
     assert "must only compute a value" in outcome["result"]
     assert counts == Counter()
+

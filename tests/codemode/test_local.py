@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
-from codemode import CodeMode
+from codemode import CodeMode, DurableSettings, tool_from_callable
 from sandbox.engine import CompiledGuest
 
 
@@ -43,3 +44,21 @@ async def test_state_persists_in_the_data_directory(compiled_guest: CompiledGues
         await cm.execute("state.write_file('/kept.txt', 'still here')")
     async with CodeMode(tmp_path, workers=1, guest=compiled_guest) as cm:
         assert (await cm.execute("state.read_file('/kept.txt')"))["result"] == "still here"
+
+
+def deploy(target: str) -> str:
+    """Deploy to a target (needs a human's approval)."""
+    return f"deployed {target}"
+
+
+async def test_an_inline_wait_is_held_no_longer_than_the_services_maximum(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    gated = tool_from_callable(deploy, approval={"mode": "inline"})
+    async with CodeMode(tmp_path, tools=[gated], workers=1, guest=compiled_guest,
+                        durable=DurableSettings(max_approval_wait_ms=200)) as cm:
+        started = time.monotonic()
+        outcome = await cm.execute("tools.deploy(target='prod')", approval_wait_ms=60_000)
+        assert outcome["status"] == "paused"
+        assert time.monotonic() - started < 5
+        done = await cm.approve(outcome["pending"][0]["approval_id"])
+        assert done["status"] == "completed" and done["result"] == "deployed prod"
