@@ -31,11 +31,19 @@ from typing import Any, Awaitable, Callable, NoReturn, Sequence
 
 import httpx
 
-from sandbox import HostAbort, HostCallError, ToolSpec
-from sandbox.hostcalls import uncharged_wait
-from workspace import Workspace, WorkspaceError
-from workspace.fs import operation_key
-from workspace import edits as workspace_edits
+from sandbox import HostAbort, HostCallError, ToolSpec, uncharged_wait
+from workspace import (
+    Workspace,
+    WorkspaceError,
+    apply_edits,
+    diff,
+    operation_key,
+    plan_edits,
+    read_json,
+    replace_in_files,
+    search_text,
+    write_json,
+)
 
 from .actions import approval_descriptor, approval_mode, authorize, cap_attachments
 from .approvals import DecisionWaiters
@@ -92,13 +100,13 @@ _WORKSPACE_METHODS: tuple[str, ...] = (
 """``state.<name>`` that is the workspace's own method of that name."""
 
 _EDIT_FUNCTIONS: dict[str, Callable[..., Awaitable[Any]]] = {
-    "search_text": workspace_edits.search_text,
-    "replace_in_files": workspace_edits.replace_in_files,
-    "plan_edits": workspace_edits.plan_edits,
-    "apply_edits": workspace_edits.apply_edits,
-    "read_json": workspace_edits.read_json,
-    "write_json": workspace_edits.write_json,
-    "diff": workspace_edits.diff,
+    "search_text": search_text,
+    "replace_in_files": replace_in_files,
+    "plan_edits": plan_edits,
+    "apply_edits": apply_edits,
+    "read_json": read_json,
+    "write_json": write_json,
+    "diff": diff,
 }
 """``state.<name>`` served by an edit helper taking the workspace first."""
 

@@ -59,7 +59,7 @@ from codemode.records import (
     valid_snippet_name,
 )
 from codemode.tooldefs import Toolset, schema_problems
-from workspace.schema import apply_migrations, configure_connection
+from workspace import apply_migrations, configure_connection
 
 __all__ = [
     "CODEMODE_MIGRATIONS",

@@ -21,7 +21,7 @@ from .errors import (
     SandboxError,
     WorkerCrashed,
 )
-from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec
+from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec, uncharged_wait
 from .limits import Limits
 
 __all__ = [
@@ -45,4 +45,5 @@ __all__ = [
     "SandboxError",
     "ToolSpec",
     "WorkerCrashed",
+    "uncharged_wait",
 ]

@@ -35,8 +35,8 @@ from codemode import (
     MissingConnector,
     ToolDefinitionError,
 )
-from codemode.events import EventBus
-from codemode.journal import ExecutionNotFound
+from codemode import EventBus
+from codemode import ExecutionNotFound
 from workspace import WorkspaceError, WorkspaceStore
 
 from . import __version__

@@ -82,7 +82,7 @@ def durable_overrides_from_env() -> tuple[dict[str, Any], float | None]:
 
 def serve_settings(args: argparse.Namespace) -> Settings:
     """The service's settings from ``serve``'s arguments and the environment (ConfigError)."""
-    from codemode.executions import DurableSettings
+    from codemode import DurableSettings
 
     durable, sweep_interval_s = durable_overrides_from_env()
     return Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,

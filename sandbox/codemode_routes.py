@@ -28,12 +28,12 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
-from codemode.errors import DurableSizeError, NotSerialisableError, ToolDefinitionError
-from codemode.declarations import render_declarations
-from codemode.journal import ExecutionNotFound
-from codemode.records import EXECUTION_STATES, Snippet
-from codemode.store import CodeModeStore
-from codemode.tooldefs import Toolset
+from codemode import DurableSizeError, NotSerialisableError, ToolDefinitionError
+from codemode import render_declarations
+from codemode import ExecutionNotFound
+from codemode import EXECUTION_STATES, Snippet
+from codemode import CodeModeStore
+from codemode import Toolset
 
 __all__ = ["codemode_router"]
 

@@ -23,7 +23,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from codemode import APPROVAL_STATES, ApprovalNotFound, CodeModeStore, Executions
-from codemode.events import EventBus, sse_stream
+from codemode import EventBus, sse_stream
 
 from .codemode_routes import SafeJSONResponse
 

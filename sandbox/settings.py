@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codemode.executions import DurableSettings
+from codemode import DurableSettings
 
 from .engine import CompiledGuest
 from .limits import Limits

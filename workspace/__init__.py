@@ -42,7 +42,7 @@ from .errors import (
     SymlinkLoop,
     WorkspaceError,
 )
-from .fs import DEFAULT_SPILL_THRESHOLD, ChangeEvent, Stat, Workspace, WorkspaceStore
+from .fs import DEFAULT_SPILL_THRESHOLD, ChangeEvent, Stat, Workspace, WorkspaceStore, operation_key
 from .schema import apply_migrations, configure_connection
 from .snapshot import SCRATCH_PATHS, SkippedEntry, Snapshot, SnapshotFile, materialise, materialise_async
 from .tools import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
@@ -66,6 +66,7 @@ __all__ = [
     "materialise_async",
     "NameTooLong",
     "normalize_path",
+    "operation_key",
     "NotDirectory",
     "NotEmpty",
     "NotFound",

@@ -1,4 +1,4 @@
-"""Re-record the GNU bash fixtures: ``python tests/bash/record.py [area ...]``.
+"""Re-record the GNU bash fixtures: ``PYTHONPATH=wasm/guest:tests/bash python tests/bash/record.py [area ...]``.
 
 Runs every case of ``cases/<area>.test.sh`` in ``/bin/bash`` (``env -i`` with a fixed PATH,
 HOME, LC_ALL=C, TZ=UTC, in a fresh temp directory) and writes ``fixtures/<area>.json``.
@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from run_cases import case_files, parse_case_file, run_in_bash, write_fixture  # noqa: E402
+from run_cases import case_files, parse_case_file, run_in_bash, write_fixture
 
 
 def main(argv: list[str]) -> int:

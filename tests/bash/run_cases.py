@@ -21,7 +21,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +29,6 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
 FIXTURES_DIR = HERE / "fixtures"
-GUEST = HERE.parents[1] / "wasm" / "guest"
 
 BASH_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "TZ": "UTC"}
 CASE_TIMEOUT_S = 10.0
@@ -192,8 +190,6 @@ def _make_removable(directory: str) -> None:
 
 def run_in_interpreter(case: Case) -> Outcome:
     """Run ``case`` through our interpreter, in-process, over a fresh temp directory."""
-    if str(GUEST) not in sys.path:
-        sys.path.insert(0, str(GUEST))
     from bash import BashLimits, run_script
 
     with tempfile.TemporaryDirectory(prefix="oursh-") as work:

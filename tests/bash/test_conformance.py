@@ -4,14 +4,9 @@ emptiness, resulting files). Cases listed under "Known divergences" are strict x
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from run_cases import Case, compare, load_cases, load_fixture, run_in_interpreter  # noqa: E402
+from run_cases import Case, compare, load_cases, load_fixture, run_in_interpreter
 
 _FIXTURES: dict[str, dict] = {}
 

@@ -8,15 +8,11 @@ on the host also passes where users run it.
 from __future__ import annotations
 
 import base64
-import sys
 import tempfile
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from run_cases import BASH_ENV, CASE_TIMEOUT_S, Case, Outcome, compare, load_cases, load_fixture, snapshot_files  # noqa: E402
+from run_cases import BASH_ENV, CASE_TIMEOUT_S, Case, Outcome, compare, load_cases, load_fixture, snapshot_files
 
 from sandbox import Limits, Sandbox  # noqa: E402
 

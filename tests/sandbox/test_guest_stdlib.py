@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from sandbox import Sandbox
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "wasm" / "guest"))
-from preload import BLOCKED_MODULES, PRELOADED_MODULES  # noqa: E402
+from preload import BLOCKED_MODULES, PRELOADED_MODULES
 
 REQUIRED_BY_ISSUE = (
     "json re datetime collections itertools functools math statistics decimal fractions random "

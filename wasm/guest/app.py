@@ -20,7 +20,7 @@ guard.block_modules(preload.BLOCKED_MODULES)
 guard.install()
 
 
-class WitWorld(wit_world.WitWorld):
+class WitWorld(wit_world.WitWorld):  # type: ignore[misc]  # generated at build time, untyped here
     def execute(self, request: str) -> str:
         return pyexec.run(request, host.call, Err)
 

@@ -7,9 +7,10 @@ overruns its deadline); both make the common case fail fast and clearly instead 
 from __future__ import annotations
 
 import importlib.abc
+import operator
 import sys
 import time
-from typing import Sequence
+from typing import Sequence, SupportsIndex
 
 SLEEP_SLICE_S = 0.02
 """Longest single WASI sleep: the host's epoch deadline can only fire between slices."""
@@ -42,8 +43,10 @@ def block_modules(names: Sequence[str]) -> None:
     sys.meta_path.insert(0, _BlockedModuleFinder(blocked))
 
 
-def sliced_sleep(seconds: float) -> None:
+def sliced_sleep(secs: float | SupportsIndex) -> None:
     """``time.sleep`` in short slices, so a deadline interrupts a long sleep promptly."""
+    # time.sleep takes numbers only: a str is a TypeError there, so not float(secs).
+    seconds = secs if isinstance(secs, (int, float)) else operator.index(secs)
     if seconds < 0:
         raise ValueError("sleep length must be non-negative")
     end = time.monotonic() + seconds

@@ -137,7 +137,7 @@ class Namespace:
             self._functions[spec["name"]] = _tool_function(label, channel, spec)
 
     def __getattr__(self, attr: str) -> Callable[..., Any]:
-        functions = self.__dict__.get("_functions", {})
+        functions: dict[str, Callable[..., Any]] = self.__dict__.get("_functions", {})
         if attr in functions:
             return functions[attr]
         available = ", ".join(sorted(functions)) or "none"
