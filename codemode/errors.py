@@ -5,6 +5,7 @@ everything Code Mode means to raise without catching programming errors::
 
     CodeModeError
     ├── ToolDefinitionError          a tool or toolset definition is invalid
+    │   ├── SnippetDefinitionError   a snippet's name or input schema is invalid
     │   └── NameCollisionError       two names sanitise to the same identifier
     ├── ToolArgumentsError           arguments fail the tool's input schema (nothing was sent)
     ├── ToolError                    the tool ran and reported an error {name, message}
@@ -40,6 +41,7 @@ __all__ = [
     "CodeModeError",
     "DurableSizeError",
     "NameCollisionError",
+    "SnippetDefinitionError",
     "NotSerialisableError",
     "ReplayDivergence",
     "SignatureError",
@@ -72,6 +74,10 @@ class ToolDefinitionError(CodeModeError):
         self.problems: tuple[str, ...] = tuple(problems)
         joined = "; ".join(self.problems) if self.problems else "invalid definition"
         super().__init__(f"Invalid definition of {subject}: {joined}")
+
+
+class SnippetDefinitionError(ToolDefinitionError):
+    """A snippet's name or input schema is invalid; ``problems`` lists every reason."""
 
 
 class NameCollisionError(ToolDefinitionError):

@@ -41,7 +41,7 @@ from typing import Any
 import aiosqlite
 
 from codemode import journal as _journal
-from codemode.errors import DurableSizeError, NotSerialisableError, ToolDefinitionError
+from codemode.errors import DurableSizeError, NotSerialisableError, SnippetDefinitionError
 from codemode.journal import ExecutionNotFound
 from codemode.ledger import LEDGER_MIGRATIONS
 from codemode.normalise import LOG_LIMIT_BYTES, check_durable_text
@@ -952,7 +952,7 @@ class CodeModeStore:
         if snippet.input_schema is not None:
             problems.extend(schema_problems(snippet.input_schema, "input_schema"))
         if problems:
-            raise ToolDefinitionError(f"snippet {snippet.name!r}", problems)
+            raise SnippetDefinitionError(f"snippet {snippet.name!r}", problems)
         check_durable_text("The code", snippet.code)
         async with self._write() as conn:
             async with conn.execute(
