@@ -13,15 +13,15 @@ from typing import Iterable, Iterator
 
 import pytest
 
-from bash.commands import archive
-from bash.commands.archive import GzipFormatError, gzip_compress, gzip_decompress
+from bash.commands import files
+from bash.commands.files.gzipfmt import GzipFormatError, gzip_compress, gzip_decompress
 from bash.commands.base import CommandContext
 
 
 def run(root: Path, argv: list[str], stdin: Iterable[bytes] = (), cwd: str = "/") -> tuple[bytes, bytes, int]:
     err = io.BytesIO()
     ctx = CommandContext(stdin=iter(stdin), stderr=err, cwd=cwd, env={}, root=str(root))
-    gen = archive.COMMANDS[argv[0]](ctx, argv)
+    gen = files.COMMANDS[argv[0]](ctx, argv)
     out = bytearray()
     while True:
         try:
@@ -151,7 +151,7 @@ def test_gzip_streams_an_endless_input(tmp_path: Path) -> None:
     err = io.BytesIO()
     ctx = CommandContext(stdin=itertools.repeat(b"y\n" * 4096), stderr=err, cwd="/", env={},
                          root=str(tmp_path))
-    gen = archive.COMMANDS["gzip"](ctx, ["gzip"])
+    gen = files.COMMANDS["gzip"](ctx, ["gzip"])
     produced = b""
     for _ in range(200):
         produced += next(gen)
@@ -170,7 +170,7 @@ def test_zcat_yields_before_its_input_ends(tmp_path: Path) -> None:
 
     err = io.BytesIO()
     ctx = CommandContext(stdin=stdin(), stderr=err, cwd="/", env={}, root=str(tmp_path))
-    gen = archive.COMMANDS["zcat"](ctx, ["zcat"])
+    gen = files.COMMANDS["zcat"](ctx, ["zcat"])
     assert next(gen) == b"first\n"
     gen.close()
 
@@ -192,6 +192,6 @@ def test_tar_lists_members_as_the_archive_streams_in(tmp_path: Path) -> None:
 
     err = io.BytesIO()
     ctx = CommandContext(stdin=stdin(), stderr=err, cwd="/", env={}, root=str(tmp_path))
-    gen = archive.COMMANDS["tar"](ctx, ["tar", "tf", "-"])
+    gen = files.COMMANDS["tar"](ctx, ["tar", "tf", "-"])
     assert next(gen) == b"first\n"
     gen.close()

@@ -18,10 +18,11 @@ from typing import Callable, Iterable, Iterator
 
 import pytest
 
-from bash.commands import _files_common, files
-from bash.commands._files_common import OptSpec, UsageError, human, parse, quote_always
-from bash.commands._files_dates import DateError, parse_date, parse_touch_stamp
-from bash.commands._files_type import sniff
+from bash.commands import files
+from bash.commands.files import common as files_common
+from bash.commands.files.common import OptSpec, UsageError, human, parse, quote_always
+from bash.commands.files.dates import DateError, parse_date, parse_touch_stamp
+from bash.commands.files.file import sniff
 from bash.commands.base import CommandContext, CommandResult
 
 Runner = Callable[[list[str], Iterator[bytes]], CommandResult]
@@ -159,7 +160,7 @@ def test_ls_recursive_headers_and_blank_lines(tmp_path: Path) -> None:
 def test_ls_mode_overlay_is_used_where_the_platform_has_no_modes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_files_common, "WASI", True)
+    monkeypatch.setattr(files_common, "WASI", True)
     (tmp_path / "f").touch()
     extras: dict[str, object] = {}
     assert run(tmp_path, ["chmod", "700", "f"], extras=extras)[2] == 0
@@ -172,7 +173,7 @@ def test_ls_mode_overlay_is_used_where_the_platform_has_no_modes(
 def test_overlay_lives_on_the_interpreter_across_commands(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_files_common, "WASI", True)
+    monkeypatch.setattr(files_common, "WASI", True)
     (tmp_path / "f").touch()
 
     class Counters:
@@ -194,7 +195,7 @@ def test_overlay_lives_on_the_interpreter_across_commands(
 def test_overlay_modes_follow_a_renamed_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_files_common, "WASI", True)
+    monkeypatch.setattr(files_common, "WASI", True)
     sh(tmp_path, "mkdir -p d/sub && touch d/sub/f")
     extras: dict[str, object] = {}
     run(tmp_path, ["chmod", "-R", "700", "d"], extras=extras)

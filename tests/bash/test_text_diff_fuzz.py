@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from bash.commands._text_diffcore import changed_lines
+from bash.commands.text.diffcore import changed_lines
 from test_text_support import run_gnu, run_ours
 
 pytestmark = pytest.mark.skipif(shutil.which("diff") is None, reason="GNU diff not installed")

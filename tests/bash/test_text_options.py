@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bash.commands._text_common import NONE, OPTIONAL, REQUIRED, OptSpec, UsageError, parse_options, split_lines
+from bash.commands.text.common import NONE, OPTIONAL, REQUIRED, OptSpec, UsageError, parse_options, split_lines
 
 SPEC = OptSpec("abn:c::", {"number": ("n", REQUIRED), "all": ("a", NONE), "color": ("color", OPTIONAL), "colour": ("color", OPTIONAL), "count": ("count", NONE)})
 

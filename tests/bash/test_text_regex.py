@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from bash.commands._text_regex import RegexError, translate
+from bash.commands.text.regex import RegexError, translate
 from test_text_support import assert_same
 
 TEXT = (

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from bash.commands._text_sort import filevercmp
+from bash.commands.text.sort import filevercmp
 from test_text_support import run_gnu, run_ours
 
 pytestmark = pytest.mark.skipif(shutil.which("sort") is None, reason="GNU sort not installed")

@@ -1,16 +1,17 @@
 """The registry of bash commands: every family module contributes its ``COMMANDS`` table.
 
-A family module holds related commands behind the one protocol of ``base.py`` and ends with
-``COMMANDS: dict[str, Command]``. This module merges them; a name defined twice is a bug
+A family (a module, or a package whose ``__init__`` is its way in: ``awk``, ``jq``, ``sed``,
+``files``, ``text``) holds related commands behind the one protocol of ``base.py`` and
+exports ``COMMANDS: dict[str, Command]``. This module merges them; a name defined twice is a bug
 and fails at import (so at guest build time, not in a user's script).
 """
 
 from __future__ import annotations
 
-from . import archive, awk, files, jq, sed, shell, text
+from . import awk, files, jq, sed, shell, text
 from .base import Command, CommandContext, CommandResult
 
-FAMILIES = (shell, files, text, archive, awk, sed, jq)
+FAMILIES = (shell, files, text, awk, sed, jq)
 
 
 def _merge() -> dict[str, Command]:

@@ -1,0 +1,105 @@
+"""``chown`` and ``chgrp`` for a sandbox with one account.
+
+Every file belongs to ``user`` (uid/gid 1000; see ``common``) and the script runs as
+that user, so giving a file to ``user`` succeeds and changes nothing, while giving it to
+anyone else fails as it does for an unprivileged user on Linux: "Operation not permitted".
+``root`` (0) is the only other name known; any other name is an invalid user or group.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Iterator
+
+from .common import (
+    OWNER_ID,
+    OWNER_NAME,
+    host,
+    missing_operand,
+    quote_always,
+    quote_locale,
+    stat_or_none,
+)
+from ..base import CommandContext, CommandResult
+
+_KNOWN = {OWNER_NAME: OWNER_ID, str(OWNER_ID): OWNER_ID, "root": 0, "0": 0}
+
+
+def chown(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    return _change(ctx, argv, "chown")
+
+
+def chgrp(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    return _change(ctx, argv, "chgrp")
+
+
+def _change(ctx: CommandContext, argv: list[str], name: str) -> CommandResult:
+    flags: set[str] = set()
+    operands: list[str] = []
+    args = argv[1:]
+    for index, arg in enumerate(args):
+        if arg == "--":
+            operands.extend(args[index + 1 :])
+            break
+        if arg.startswith("--"):
+            long = {"recursive": "R", "verbose": "v", "changes": "c", "silent": "f",
+                    "quiet": "f", "no-dereference": "h", "dereference": "L"}
+            if arg[2:] not in long:
+                ctx.error(f"{name}: unrecognized option {quote_always(arg)}")
+                ctx.error(f"Try '{name} --help' for more information.")
+                return 1
+            flags.add(long[arg[2:]])
+        elif arg.startswith("-") and len(arg) > 1:
+            bad = [c for c in arg[1:] if c not in "RvcfhHLP"]
+            if bad:
+                ctx.error(f"{name}: invalid option -- '{bad[0]}'")
+                ctx.error(f"Try '{name} --help' for more information.")
+                return 1
+            flags.update(arg[1:])
+        else:
+            operands.append(arg)
+    if not operands:
+        return missing_operand(ctx, name)
+    spec, files = operands[0], operands[1:]
+    if not files:
+        return missing_operand(ctx, name, after=spec)
+    user, _, group = spec.partition(":") if name == "chown" else ("", "", spec)
+    for who, kind in ((user, "user"), (group, "group")):
+        if who and who not in _KNOWN:
+            ctx.error(f"{name}: invalid {kind}: {quote_locale(ctx, spec)}")
+            return 1
+    wanted = {_KNOWN[w] for w in (user, group) if w}
+    status = 0
+    for path in files:
+        for shown, real in _targets(path, host(ctx, path), "R" in flags):
+            if stat_or_none(real) is None and not os.path.islink(real):
+                if "f" not in flags:
+                    ctx.error(f"{name}: cannot access {quote_always(shown)}: "
+                              "No such file or directory")
+                status = 1
+                continue
+            if wanted - {OWNER_ID}:
+                if "f" not in flags:
+                    what = "ownership" if name == "chown" else "group"
+                    ctx.error(f"{name}: changing {what} of {quote_always(shown)}: "
+                              "Operation not permitted")
+                status = 1
+                continue
+            if "v" in flags:
+                what = "ownership" if name == "chown" else "group"
+                yield (f"{what} of {quote_always(shown)} retained as {OWNER_NAME}\n"
+                       .encode("utf-8", "surrogateescape"))
+    return status
+
+
+def _targets(shown: str, real: str, recursive: bool) -> Iterator[tuple[str, str]]:
+    yield shown, real
+    if not recursive or os.path.islink(real) or not os.path.isdir(real):
+        return
+    for child in sorted(os.listdir(real)):
+        yield from _targets(shown.rstrip("/") + "/" + child, os.path.join(real, child), True)
+
+
+COMMANDS: dict[str, Callable[[CommandContext, list[str]], CommandResult]] = {
+    "chown": chown, "chgrp": chgrp,
+}

@@ -1,0 +1,176 @@
+"""``du``: disk usage, charged as the apparent size rounded up to 4 KiB blocks.
+
+Each directory costs 4 KiB of its own (see ``common``); ``--apparent-size`` and
+``-b`` count bytes instead. Anything reached twice is counted once, as GNU does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat as st
+from typing import Callable, Generator
+
+from .common import (
+    OptSpec,
+    UsageError,
+    c_sort_key,
+    host,
+    human,
+    parse,
+    quote_always,
+    quote_locale,
+    strerror,
+    usage_blocks,
+    usage_fail,
+)
+from .glob import glob_regex
+from ..base import CommandContext, CommandResult
+
+q = quote_always
+
+
+def _b(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _sorted_names(real: str) -> list[str]:
+    with os.scandir(real) as it:
+        names = [e.name for e in it]
+    names.sort(key=c_sort_key)
+    return names
+
+
+# --- du ----------------------------------------------------------------------------------
+
+
+def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    spec = OptSpec(
+        "ashckmbd:SxLB:",
+        {"all": "a", "summarize": "s", "human-readable": "h", "total": "c", "bytes": "b",
+         "max-depth": "d=", "apparent-size": "apparent", "separate-dirs": "S",
+         "dereference": "L", "one-file-system": "x", "block-size": "B=",
+         "exclude": "exclude="},
+    )
+    try:
+        opts, names = parse(spec, argv[1:])
+    except UsageError as err:
+        usage_fail(ctx, "du", err)
+        return 1
+    show_all = summarize = human_sizes = total = apparent = separate = False
+    unit = 1024
+    unit_suffix = ""
+    max_depth: int | None = None
+    excludes: list[re.Pattern[str]] = []
+    for key, value in opts:
+        if key == "exclude":
+            excludes.append(glob_regex(value or ""))
+        elif key == "a":
+            show_all = True
+        elif key == "s":
+            summarize = True
+        elif key == "h":
+            human_sizes = True
+        elif key == "c":
+            total = True
+        elif key == "k":
+            unit, human_sizes = 1024, False
+        elif key == "m":
+            unit, human_sizes = 1024 * 1024, False
+        elif key == "b":
+            apparent, unit, human_sizes = True, 1, False
+        elif key == "apparent":
+            apparent = True
+        elif key == "S":
+            separate = True
+        elif key == "d":
+            if not (value or "").isdigit():
+                ctx.error(f"du: invalid maximum depth {quote_locale(ctx, value or '')}")
+                ctx.error("Try 'du --help' for more information.")
+                return 1
+            max_depth = int(value or "0")
+        elif key == "B":
+            sizes = {"1": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "k": 1024}
+            if value not in sizes:
+                ctx.error(f"du: invalid -B argument {q(value or '')}")
+                return 1
+            unit = sizes[value or "1"]
+            # A unit letter is printed after each size, as GNU does for -BK, -BM.
+            unit_suffix = (value or "").upper() if (value or "").isalpha() else ""
+    if summarize and max_depth not in (None, 0):
+        ctx.error(f"du: warning: summarizing conflicts with --max-depth={max_depth}")
+        ctx.error("Try 'du --help' for more information.")
+        return 1
+    if summarize:
+        max_depth = 0
+    if show_all and summarize:
+        ctx.error("du: cannot both summarize and show all entries")
+        ctx.error("Try 'du --help' for more information.")
+        return 1
+
+    def show(size: int) -> str:
+        if human_sizes:
+            return human(size)
+        return str(-(-size // unit)) + unit_suffix
+
+    def charge(info: os.stat_result) -> int:
+        if apparent:
+            if st.S_ISDIR(info.st_mode):
+                return 4096
+            return info.st_size
+        return usage_blocks(info) * 1024
+
+    status = 0
+    grand = 0
+    seen: set[tuple[int, int]] = set()
+
+    def walk(real: str, path: str, info: os.stat_result, depth: int) -> Generator[bytes, None, int]:
+        nonlocal status
+        # Like GNU, anything reached twice (a directory named twice, a hard link) counts once.
+        ident = (info.st_dev, info.st_ino)
+        if ident in seen and info.st_ino:
+            return 0
+        seen.add(ident)
+        size = charge(info)
+        if st.S_ISDIR(info.st_mode):
+            try:
+                names = _sorted_names(real)
+            except OSError as exc:
+                ctx.error(f"du: cannot read directory {q(path)}: {strerror(exc)}")
+                status = 1
+                names = []
+            for name in names:
+                child = os.path.join(real, name)
+                try:
+                    child_info = os.lstat(child)
+                except OSError:
+                    continue
+                child_path = path.rstrip("/") + "/" + name if path != "/" else "/" + name
+                if any(rx.match(name) or rx.match(child_path) for rx in excludes):
+                    continue
+                sub = yield from walk(child, child_path, child_info, depth + 1)
+                if not (separate and st.S_ISDIR(child_info.st_mode)):
+                    size += sub
+            if max_depth is None or depth <= max_depth:
+                yield _b(f"{show(size)}\t{path}\n")
+        elif depth == 0 or (show_all and (max_depth is None or depth <= max_depth)):
+            yield _b(f"{show(size)}\t{path}\n")
+        return size
+
+    for name in names or ["."]:
+        real = host(ctx, name, follow=False)
+        try:
+            info = os.lstat(real.rstrip("/") or "/")
+            if st.S_ISLNK(info.st_mode) and name.endswith("/"):
+                info = os.stat(real)
+        except OSError as exc:
+            ctx.error(f"du: cannot access {q(name)}: {strerror(exc)}")
+            status = 1
+            continue
+        grand += yield from walk(real.rstrip("/") or "/", name, info, 0)
+    if total:
+        yield _b(f"{show(grand)}\ttotal\n")
+    return status
+
+
+COMMANDS: dict[str, Callable[[CommandContext, list[str]], CommandResult]] = {"du": du}

@@ -1,0 +1,376 @@
+"""gzip, gunzip and zcat over ``gzipfmt``, with GNU messages.
+
+gunzip and zcat are gzip under other names, and their messages say "gzip" as GNU's do.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import stat as st
+import time
+from typing import Callable, Generator, Iterator
+
+from .common import effective_mode, host, set_mode, strerror
+from .gzipfmt import (
+    GzipFormatError,
+    compress_stream,
+    decompress_stream,
+    member_info,
+    header_end,
+    gzip_compress,
+    gzip_decompress,
+)
+from ..base import CommandContext, CommandResult
+
+__all__ = ["COMMANDS"]
+
+
+def _b(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def gzip_cmd(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    return _gzip(ctx, argv, "gzip")
+
+
+def gunzip_cmd(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    return _gzip(ctx, argv, "gunzip")
+
+
+def zcat_cmd(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    return _gzip(ctx, argv, "zcat")
+
+
+def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
+    decompress = prog in ("gunzip", "zcat")
+    to_stdout = prog == "zcat"
+    # gunzip and zcat are gzip under another name, and GNU's messages say "gzip".
+    prog = "gzip"
+    keep = force = verbose = quiet = listing = test = False
+    save_name = True
+    recursive = False
+    level = 6
+    suffix = ".gz"
+    names: list[str] = []
+    args = argv[1:]
+    long = {"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d",
+            "keep": "k", "force": "f", "verbose": "v", "quiet": "q", "list": "l",
+            "test": "t", "no-name": "n", "name": "N", "fast": "1", "best": "9",
+            "recursive": "r"}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            names.extend(args[i:])
+            break
+        letters: str
+        if a.startswith("--"):
+            key = a[2:]
+            if key.startswith("suffix="):
+                suffix = key.split("=", 1)[1]
+                continue
+            if key == "suffix":
+                if i >= len(args):
+                    ctx.error(f"{prog}: option '--suffix' requires an argument")
+                    return 1
+                suffix = args[i]
+                i += 1
+                continue
+            if key not in long:
+                ctx.error(f"{prog}: unrecognized option '{a}'")
+                ctx.error(f"Try `{prog} --help' for more information.")
+                return 1
+            letters = long[key]
+        elif a.startswith("-") and a != "-":
+            letters = a[1:]
+        else:
+            names.append(a)
+            continue
+        for pos, c in enumerate(letters):
+            if c == "c":
+                to_stdout = True
+            elif c == "d":
+                decompress = True
+            elif c == "k":
+                keep = True
+            elif c == "f":
+                force = True
+            elif c == "v":
+                verbose, quiet = True, False
+            elif c == "q":
+                quiet, verbose = True, False
+            elif c == "l":
+                listing = True
+            elif c == "t":
+                test = True
+            elif c == "n":
+                save_name = False
+            elif c == "N":
+                save_name = True
+            elif c in "123456789":
+                level = int(c)
+            elif c == "r":
+                recursive = True
+            elif c == "S":
+                rest = letters[pos + 1 :]
+                if rest:
+                    suffix = rest
+                elif i < len(args):
+                    suffix = args[i]
+                    i += 1
+                else:
+                    ctx.error(f"{prog}: option requires an argument -- 'S'")
+                    return 1
+                break
+            else:
+                ctx.error(f"{prog}: invalid option -- '{c}'")
+                ctx.error(f"Try `{prog} --help' for more information.")
+                return 1
+    if test or listing:
+        decompress = True
+    status = 0
+
+    def warn(code: int) -> None:
+        # An error (1) overrides a warning (2); a warning never hides an error.
+        nonlocal status
+        if code == 1 or status == 0:
+            status = code
+
+    if listing:
+        return (yield from _gzip_list(ctx, prog, names or ["-"], verbose))
+    if recursive:
+        names = _expand_recursive(ctx, names, suffix if decompress else None)
+    for name in names or ["-"]:
+        if name == "-":
+            try:
+                for piece in _transform(ctx.stdin, decompress, force, level, None, 0):
+                    if not test:
+                        yield piece
+            except GzipFormatError as err:
+                ctx.error(_gzip_error(prog, "stdin", err))
+                warn(1 if "trailing garbage" not in err.message else 2)
+            continue
+        real = host(ctx, name)
+        shown = name
+        if decompress and not os.path.exists(real) and not name.endswith(suffix):
+            alt = host(ctx, name + suffix)
+            if os.path.exists(alt):
+                real, shown = alt, name + suffix
+            else:
+                shown = name + suffix
+        try:
+            info = os.stat(real)
+        except OSError as exc:
+            if not quiet:
+                ctx.error(f"{prog}: {shown}: {strerror(exc)}")
+            warn(1)
+            continue
+        if st.S_ISDIR(info.st_mode):
+            if not quiet:
+                ctx.error(f"{prog}: {shown} is a directory -- ignored")
+            warn(2)
+            continue
+        if not decompress and shown.endswith(suffix) and not to_stdout:
+            if not quiet:
+                ctx.error(f"{prog}: {shown} already has {suffix} suffix -- unchanged")
+            continue
+        if decompress and not to_stdout and not test and not shown.endswith(suffix) \
+                and not shown.endswith((".tgz", ".taz")):
+            if not quiet:
+                ctx.error(f"{prog}: {shown}: unknown suffix -- ignored")
+            warn(2)
+            continue
+        if to_stdout or test:
+            base = shown.rsplit("/", 1)[-1]
+            try:
+                with open(real, "rb") as fh:
+                    chunks = iter(lambda: fh.read(1 << 16), b"")
+                    stream = _transform(chunks, decompress, force and to_stdout, level,
+                                        base if save_name else None,
+                                        int(info.st_mtime) if save_name else 0)
+                    for piece in stream:
+                        if not test:
+                            yield piece
+            except GzipFormatError as err:
+                ctx.error(_gzip_error(prog, shown, err))
+                warn(1 if "trailing garbage" not in err.message else 2)
+                continue
+            if test and verbose:
+                ctx.error(f"{shown}:\t OK")
+            continue
+        with open(real, "rb") as fh:
+            data = fh.read()
+        try:
+            if decompress:
+                if data[:2] != b"\x1f\x8b" and force and to_stdout:
+                    result = data
+                else:
+                    result = gzip_decompress(data)
+            else:
+                base = shown.rsplit("/", 1)[-1]
+                if save_name:
+                    result = gzip_compress(data, level, base, int(info.st_mtime))
+                else:
+                    result = gzip_compress(data, level)
+        except GzipFormatError as err:
+            ctx.error(_gzip_error(prog, shown, err))
+            warn(1)
+            continue
+        if test:
+            if verbose:
+                ctx.error(f"{shown}:\t OK")
+            continue
+        if to_stdout:
+            yield result
+            continue
+        if decompress:
+            target = shown[: -len(suffix)] if shown.endswith(suffix) else shown[:-4] + ".tar"
+        else:
+            target = shown + suffix
+        target_real = host(ctx, target)
+        if os.path.lexists(target_real) and not force:
+            ctx.error(f"{prog}: {target} already exists;\tnot overwritten")
+            warn(2)
+            continue
+        with open(target_real, "wb") as out:
+            out.write(result)
+        try:
+            set_mode(ctx, target_real, st.S_IMODE(effective_mode(ctx, real, info)))
+        except OSError:
+            pass
+        os.utime(target_real, ns=(info.st_atime_ns, info.st_mtime_ns))
+        if verbose:
+            ratio = _ratio(data, len(result)) if decompress else _ratio(result, len(data))
+            ctx.error(f"{shown}:\t{ratio} -- replaced with {target}")
+        if not keep:
+            os.unlink(real)
+    return status
+
+
+def _transform(
+    chunks: Iterator[bytes], decompress: bool, passthrough: bool, level: int,
+    name: str | None, mtime: int,
+) -> Iterator[bytes]:
+    """Compress or decompress a stream; with ``passthrough`` (-dcf) non-gzip data is copied."""
+    if not decompress:
+        return compress_stream(chunks, level, name, mtime)
+    if not passthrough:
+        return decompress_stream(chunks)
+    head = b""
+    for chunk in chunks:
+        head += chunk
+        if len(head) >= 2:
+            break
+    rest = itertools.chain([head], chunks)
+    if head[:2] == b"\x1f\x8b":
+        return decompress_stream(rest)
+    return (piece for piece in rest if piece)
+
+
+def _expand_recursive(ctx: CommandContext, names: list[str], only_suffix: str | None) -> list[str]:
+    """``-r``: a directory operand stands for every file beneath it, in name order.
+
+    When decompressing, files found this way without the suffix are skipped quietly.
+    """
+    out: list[str] = []
+    for name in names:
+        real = host(ctx, name)
+        if name == "-" or not os.path.isdir(real):
+            out.append(name)
+            continue
+        for base, dirs, files in _sorted_walk(real):
+            rel = os.path.relpath(base, real)
+            prefix = name.rstrip("/") + ("" if rel == "." else "/" + rel)
+            out.extend(prefix + "/" + f for f in files
+                       if only_suffix is None or f.endswith(only_suffix))
+            del dirs
+    return out
+
+
+def _sorted_walk(real: str) -> list[tuple[str, list[str], list[str]]]:
+    result: list[tuple[str, list[str], list[str]]] = []
+    for base, dirs, files in os.walk(real):
+        dirs.sort()
+        result.append((base, dirs, sorted(files)))
+    return result
+
+
+def _gzip_error(prog: str, name: str, err: GzipFormatError) -> str:
+    # GNU gzip starts its data-error messages on a fresh line.
+    if "trailing garbage" not in err.message:
+        return f"\n{prog}: {name}: {err.message}"
+    return f"{prog}: {name}: {err.message}"
+
+
+def _ratio(gz: bytes, original: int) -> str:
+    """gzip's ratio: deflate payload (without header and trailer) against the original."""
+    try:
+        overhead = header_end(gz, 0) + 8
+    except GzipFormatError:
+        overhead = 18
+    payload = len(gz) - overhead
+    value = 0.0 if original == 0 else 100.0 * (original - payload) / original
+    return f"{value:5.1f}%"
+
+
+def _gzip_list(
+    ctx: CommandContext, prog: str, names: list[str], verbose: bool
+) -> Generator[bytes, None, int]:
+    """``gzip -l``: the header comes with the first readable file; totals for several."""
+    header = "         compressed        uncompressed  ratio uncompressed_name\n"
+    if verbose:
+        header = "method  crc     date  time  " + header
+    status = 0
+    shown_header = False
+    total_c = total_u = 0
+    last: bytes = b""
+    for name in names:
+        if name == "-":
+            data = ctx.read_all_stdin()
+            label, target, mtime_default = "stdin", "stdout", time.time()
+        else:
+            real = host(ctx, name)
+            try:
+                with open(real, "rb") as fh:
+                    data = fh.read()
+                mtime_default = os.stat(real).st_mtime
+            except OSError as exc:
+                ctx.error(f"{prog}: {name}: {strerror(exc)}")
+                status = 1
+                continue
+            label, target = name, name[:-3] if name.endswith(".gz") else name
+        if len(data) < 18 or data[:2] != b"\x1f\x8b":
+            why = "unexpected end of file" if len(data) < 2 or data[:2] == b"\x1f\x8b" else "not in gzip format"
+            ctx.error(f"\n{prog}: {label}: {why}")
+            status = 1
+            continue
+        if not shown_header:
+            yield _b(header)
+            shown_header = True
+        crc, size, mtime = member_info(data)
+        total_c += len(data)
+        total_u += size
+        last = data
+        line = f"{len(data):>19} {size:>19} {_ratio(data, size)} {target}\n"
+        if verbose:
+            when = time.strftime("%b %e %H:%M", time.gmtime(mtime or mtime_default))
+            line = f"defla {crc:08x} {when} " + line
+        yield _b(line)
+    if len(names) > 1 and shown_header:
+        # GNU's totals ratio discounts only the last file's header and trailer.
+        try:
+            overhead = header_end(last, 0) + 8
+        except GzipFormatError:
+            overhead = 18
+        payload = total_c - overhead
+        value = 0.0 if total_u == 0 else 100.0 * (total_u - payload) / total_u
+        line = f"{total_c:>19} {total_u:>19} {value:5.1f}% (totals)\n"
+        yield _b(" " * 28 + line if verbose else line)
+    return status
+
+
+COMMANDS: dict[str, Callable[[CommandContext, list[str]], CommandResult]] = {
+    "gzip": gzip_cmd, "gunzip": gunzip_cmd, "zcat": zcat_cmd,
+}

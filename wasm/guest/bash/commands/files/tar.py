@@ -1,0 +1,565 @@
+"""``tar``: create, list and extract GNU-format archives through ``tarfile``.
+
+Members are added in name order (GNU tar uses readdir order, which no filesystem fixes) and
+owned by ``user/user`` (uid/gid 1000), the sandbox's only account. Listings (``tf``, ``tvf``)
+use GNU tar's columns. Extraction strips leading ``/`` and ``../`` so nothing lands outside
+the directory given with ``-C``.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+import stat as st
+import tarfile
+import time
+from typing import Callable, Iterator
+
+from .common import (
+    OWNER_ID,
+    OWNER_NAME,
+    c_sort_key,
+    effective_mode,
+    host,
+    mode_string,
+    set_mode,
+    strerror,
+)
+from .copy import make_symlink
+from .glob import glob_regex
+from .gzipfmt import GzipFormatError, compress_stream, decompress_stream
+from ..base import CommandContext, CommandResult
+
+
+def _b(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+class _TarExit(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+def tar_cmd(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    try:
+        return (yield from _tar(ctx, argv[1:]))
+    except _TarExit as stop:
+        return stop.status
+
+
+def _usage(ctx: CommandContext, message: str, status: int = 2) -> _TarExit:
+    """A command-line error; the option parser's own complaints exit 64 (EX_USAGE)."""
+    ctx.error(f"tar: {message}")
+    ctx.error("Try 'tar --help' or 'tar --usage' for more information.")
+    return _TarExit(status)
+
+
+def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
+    mode = ""
+    archive: str | None = None
+    verbose = 0
+    gz = to_stdout = keep_old = False
+    directory: str | None = None
+    excludes: list[str] = []
+    strip = 0
+    members: list[str] = []
+    old_style = bool(args) and not args[0].startswith("-")
+    if old_style:
+        args = ["-" + args[0]] + args[1:]
+    i = 0
+
+    def value(opt: str) -> str:
+        nonlocal i
+        if i >= len(args):
+            if old_style and i == 1:
+                raise _usage(ctx, f"Old option '{opt}' requires an argument.")
+            if len(opt) > 1:
+                raise _usage(ctx, f"option '--{opt}' requires an argument", 64)
+            raise _usage(ctx, f"option requires an argument -- '{opt}'", 64)
+        i += 1
+        return args[i - 1]
+
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            members.extend(args[i:])
+            break
+        if a.startswith("--"):
+            key, eq, val = a[2:].partition("=")
+            if key in ("create", "extract", "get", "list"):
+                mode = {"create": "c", "extract": "x", "get": "x", "list": "t"}[key]
+            elif key == "file":
+                archive = val if eq else value("file")
+            elif key == "directory":
+                directory = val if eq else value("directory")
+            elif key in ("gzip", "gunzip", "ungzip"):
+                gz = True
+            elif key == "verbose":
+                verbose += 1
+            elif key == "exclude":
+                excludes.append(val if eq else value("exclude"))
+            elif key == "strip-components":
+                text = val if eq else value("strip-components")
+                if not text.isdigit():
+                    raise _usage(ctx, f"{text}: Invalid number of elements")
+                strip = int(text)
+            elif key == "to-stdout":
+                to_stdout = True
+            elif key in ("keep-old-files", "skip-old-files"):
+                keep_old = True
+            elif key in ("no-same-owner", "same-owner", "preserve-permissions", "same-permissions",
+                         "no-same-permissions", "overwrite", "numeric-owner", "totals",
+                         "warning", "wildcards", "no-recursion", "auto-compress", "sort",
+                         "owner", "group", "mtime", "mode", "format"):
+                pass
+            else:
+                raise _usage(ctx, f"unrecognized option '{a}'", 64)
+            continue
+        if a.startswith("-") and len(a) > 1:
+            letters = a[1:]
+            for pos, c in enumerate(letters):
+                if c in "cxt":
+                    if mode and mode != c:
+                        raise _usage(ctx, "You may not specify more than one '-Acdtrux', "
+                                          "'--delete' or  '--test-label' option")
+                    mode = c
+                elif c == "v":
+                    verbose += 1
+                elif c == "z":
+                    gz = True
+                elif c == "O":
+                    to_stdout = True
+                elif c == "k":
+                    keep_old = True
+                elif c in "pPmo":
+                    pass
+                elif c in "jJ":
+                    ctx.error(f"tar: {'bzip2' if c == 'j' else 'xz'}: Cannot exec: "
+                              "compression is not available in this sandbox")
+                    raise _TarExit(2)
+                elif c in "fC":
+                    rest = letters[pos + 1 :]
+                    arg = rest if rest else value(c)
+                    if c == "f":
+                        archive = arg
+                    else:
+                        directory = arg
+                    break
+                else:
+                    raise _usage(ctx, f"invalid option -- '{c}'", 64)
+            continue
+        members.append(a)
+    if not mode:
+        raise _usage(ctx, "You must specify one of the '-Acdtrux', '--delete' or '--test-label' "
+                          "options")
+    archive = archive or "-"
+    info_out = ctx.stderr if archive == "-" and mode == "c" else None
+    if mode == "c":
+        return (yield from _tar_create(ctx, archive, members, gz, verbose, directory, excludes,
+                                       info_out))
+    return (yield from _tar_read(ctx, mode, archive, members, verbose, directory, excludes, strip,
+                                 to_stdout, keep_old))
+
+
+def _excluded(name: str, patterns: list[str]) -> bool:
+    for pattern in patterns:
+        rx = glob_regex(pattern.rstrip("/"))
+        parts = name.rstrip("/").split("/")
+        if rx.match(name.rstrip("/")) or any(rx.match(p) for p in parts):
+            return True
+        if any(rx.match("/".join(parts[k:])) for k in range(len(parts))):
+            return True
+    return False
+
+
+def _tar_create(
+    ctx: CommandContext, archive: str, members: list[str], gz: bool, verbose: int,
+    directory: str | None, excludes: list[str], info_out: object,
+) -> CommandResult:
+    """Write the archive as it is built (stream mode), like GNU tar feeding its output."""
+    if not members:
+        raise _usage(ctx, "Cowardly refusing to create an empty archive")
+    base_cwd = ctx.cwd
+    if directory is not None:
+        base_cwd = ctx.resolve(directory)
+        if not os.path.isdir(host(ctx, directory)):
+            ctx.error(f"tar: {directory}: Cannot open: No such file or directory")
+            ctx.error("tar: Error is not recoverable: exiting now")
+            raise _TarExit(2)
+    out: io.BufferedWriter | None = None
+    archive_real = ""
+    if archive != "-":
+        # Opened first, as GNU does, so archiving the directory that holds it is noticed.
+        try:
+            out = open(host(ctx, archive), "wb")
+        except OSError as exc:
+            ctx.error(f"tar: {archive}: Cannot open: {strerror(exc)}")
+            ctx.error("tar: Error is not recoverable: exiting now")
+            raise _TarExit(2) from None
+        archive_real = os.path.normpath(host(ctx, archive))
+    state = {"status": 0}
+    listing: list[bytes] = []
+    raw = _build(ctx, members, base_cwd, excludes, archive_real, verbose, listing, state)
+    stream = compress_stream(raw, 6) if gz else raw
+    try:
+        for chunk in stream:
+            if out is not None:
+                out.write(chunk)
+            elif chunk:
+                yield chunk
+            if listing:
+                # Names go to stdout unless the archive itself is written there.
+                for line in listing:
+                    if info_out is not None:
+                        ctx.stderr.write(line)
+                    else:
+                        yield line
+                listing.clear()
+    finally:
+        if out is not None:
+            out.close()
+    if state["status"]:
+        ctx.error("tar: Exiting with failure status due to previous errors")
+    return state["status"]
+
+
+class _Sink(io.RawIOBase):
+    """Collects what tarfile writes so it can be passed on chunk by chunk."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: "bytes | bytearray | memoryview") -> int:  # type: ignore[override]
+        self.parts.append(bytes(data))
+        return len(data)
+
+    def drain(self) -> bytes:
+        data = b"".join(self.parts)
+        self.parts.clear()
+        return data
+
+
+def _build(
+    ctx: CommandContext, members: list[str], base_cwd: str, excludes: list[str],
+    archive_real: str, verbose: int, listing: list[bytes], state: dict[str, int],
+) -> Iterator[bytes]:
+    sink = _Sink()
+    warned_abs = False
+    tar = tarfile.open(fileobj=sink, mode="w|", format=tarfile.GNU_FORMAT)
+    for member in members:
+        script_path = member if member.startswith("/") else base_cwd.rstrip("/") + "/" + member
+        real = host(ctx, script_path, follow=False)
+        arcname = member
+        if arcname.startswith("/"):
+            arcname = arcname.lstrip("/")
+            if not warned_abs:
+                ctx.error("tar: Removing leading `/' from member names")
+                warned_abs = True
+        try:
+            os.lstat(real)
+        except OSError as exc:
+            ctx.error(f"tar: {member}: Cannot stat: {strerror(exc)}")
+            state["status"] = 2
+            continue
+        for path_real, name in _tar_walk(real, arcname.rstrip("/") or ".", excludes):
+            if os.path.normpath(path_real) == archive_real:
+                ctx.error(f"tar: {name}: file is the archive; not dumped")
+                continue
+            entry = _tar_info(ctx, tar, path_real, name)
+            if entry is None:
+                continue
+            if entry.isreg():
+                with open(path_real, "rb") as fh:
+                    tar.addfile(entry, fh)
+            else:
+                tar.addfile(entry)
+            if verbose:
+                listing.append(_b(_tar_line(entry, verbose) + "\n"))
+            yield sink.drain()
+    tar.close()
+    yield sink.drain()
+
+
+def _tar_walk(real: str, name: str, excludes: list[str]) -> Iterator[tuple[str, str]]:
+    if _excluded(name, excludes):
+        return
+    yield real, name
+    if os.path.isdir(real) and not os.path.islink(real):
+        try:
+            children = sorted(os.listdir(real), key=c_sort_key)
+        except OSError:
+            return
+        for child in children:
+            yield from _tar_walk(os.path.join(real, child), name + "/" + child, excludes)
+
+
+def _tar_info(ctx: CommandContext, tar: tarfile.TarFile, real: str, name: str) -> tarfile.TarInfo | None:
+    info = os.lstat(real)
+    entry = tarfile.TarInfo(name)
+    entry.mode = st.S_IMODE(effective_mode(ctx, real, info))
+    entry.mtime = int(info.st_mtime)
+    entry.uid = entry.gid = OWNER_ID
+    entry.uname = entry.gname = OWNER_NAME
+    if st.S_ISDIR(info.st_mode):
+        entry.type = tarfile.DIRTYPE
+        entry.name = name.rstrip("/") + "/"
+    elif st.S_ISLNK(info.st_mode):
+        entry.type = tarfile.SYMTYPE
+        entry.linkname = os.readlink(real)
+    elif st.S_ISREG(info.st_mode):
+        entry.type = tarfile.REGTYPE
+        entry.size = info.st_size
+    else:
+        return None
+    return entry
+
+
+def _tar_line(entry: tarfile.TarInfo, verbose: int) -> str:
+    name = entry.name
+    if entry.isdir() and not name.endswith("/"):
+        name += "/"
+    if verbose < 2:
+        return name
+    kind = {tarfile.DIRTYPE: st.S_IFDIR, tarfile.SYMTYPE: st.S_IFLNK}.get(entry.type, st.S_IFREG)
+    mode = mode_string(kind | entry.mode)
+    if entry.islnk():
+        mode = "h" + mode[1:]
+    owner = f"{entry.uname or entry.uid}/{entry.gname or entry.gid}"
+    size = str(entry.size if entry.isreg() else 0)
+    width = max(19 - len(owner) - 1, len(size))
+    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(entry.mtime))
+    line = f"{mode} {owner} {size:>{width}} {when} {name}"
+    if entry.issym():
+        line += f" -> {entry.linkname}"
+    elif entry.islnk():
+        line += f" link to {entry.linkname}"
+    return line
+
+
+def _safe_name(ctx: CommandContext, name: str, warned: set[str]) -> str:
+    """Strip leading ``/`` and ``../`` like GNU tar so extraction stays inside ``-C``."""
+    if name.startswith("/"):
+        name = name.lstrip("/")
+        if "/" not in warned:
+            ctx.error("tar: Removing leading `/' from member names")
+            warned.add("/")
+    parts = name.split("/")
+    cut = 0
+    for k, part in enumerate(parts):
+        if part == "..":
+            cut = k + 1
+    if cut:
+        prefix = "/".join(parts[:cut]) + "/"
+        if prefix not in warned:
+            ctx.error(f"tar: Removing leading `{prefix}' from member names")
+            warned.add(prefix)
+        name = "/".join(parts[cut:])
+    return name
+
+
+def _tar_read(
+    ctx: CommandContext, mode: str, archive: str, members: list[str], verbose: int,
+    directory: str | None, excludes: list[str], strip: int, to_stdout: bool, keep_old: bool,
+) -> CommandResult:
+    # The archive is read as a stream (tarfile's "r|" mode), so a pipeline such as
+    # ``tar cf - d | tar tf -`` lists members as they arrive.
+    if archive == "-":
+        chunks: Iterator[bytes] = ctx.stdin
+    else:
+        try:
+            handle = open(host(ctx, archive), "rb")
+        except OSError as exc:
+            ctx.error(f"tar: {archive}: Cannot open: {strerror(exc)}")
+            ctx.error("tar: Error is not recoverable: exiting now")
+            raise _TarExit(2) from None
+        chunks = _file_chunks(handle)
+    head = b""
+    for chunk in chunks:
+        head += chunk
+        if len(head) >= 2:
+            break
+    if not head:
+        ctx.error("tar: This does not look like a tar archive")
+        ctx.error("tar: Exiting with failure status due to previous errors")
+        raise _TarExit(2)
+    chunks = itertools.chain([head], chunks)
+    if head[:2] == b"\x1f\x8b":
+        chunks = decompress_stream(chunks)
+    target_root = ctx.cwd
+    if directory is not None:
+        if not os.path.isdir(host(ctx, directory)):
+            ctx.error(f"tar: {directory}: Cannot open: No such file or directory")
+            ctx.error("tar: Error is not recoverable: exiting now")
+            raise _TarExit(2)
+        target_root = ctx.resolve(directory)
+    try:
+        tar = tarfile.open(fileobj=io.BufferedReader(_ChunkFile(chunks)), mode="r|")
+    except tarfile.TarError:
+        ctx.error("tar: This does not look like a tar archive")
+        ctx.error("tar: Exiting with failure status due to previous errors")
+        raise _TarExit(2) from None
+    except GzipFormatError as err:
+        raise _gzip_failure(ctx, err) from None
+    try:
+        return (yield from _tar_members(ctx, tar, mode, members, verbose, target_root, excludes,
+                                        strip, to_stdout, keep_old))
+    except GzipFormatError as err:
+        raise _gzip_failure(ctx, err) from None
+    except tarfile.TarError:
+        ctx.error("tar: Unexpected EOF in archive")
+        ctx.error("tar: Error is not recoverable: exiting now")
+        raise _TarExit(2) from None
+
+
+def _gzip_failure(ctx: CommandContext, err: GzipFormatError) -> _TarExit:
+    ctx.error(f"gzip: stdin: {err.message}")
+    ctx.error("tar: Child returned status 1")
+    ctx.error("tar: Error is not recoverable: exiting now")
+    return _TarExit(2)
+
+
+def _file_chunks(handle: io.BufferedReader) -> Iterator[bytes]:
+    with handle:
+        while True:
+            chunk = handle.read(1 << 16)
+            if not chunk:
+                return
+            yield chunk
+
+
+class _ChunkFile(io.RawIOBase):
+    """A read-only raw file over byte chunks, for tarfile's stream mode."""
+
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        super().__init__()
+        self.chunks = chunks
+        self.pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: "bytearray | memoryview") -> int:  # type: ignore[override]
+        while not self.pending:
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                return 0
+            self.pending = chunk
+        size = min(len(buffer), len(self.pending))
+        buffer[:size] = self.pending[:size]
+        self.pending = self.pending[size:]
+        return size
+
+
+def _tar_members(
+    ctx: CommandContext, tar: tarfile.TarFile, mode: str, members: list[str], verbose: int,
+    target_root: str, excludes: list[str], strip: int, to_stdout: bool, keep_old: bool,
+) -> CommandResult:
+    status = 0
+    found = {m: False for m in members}
+    warned: set[str] = set()
+    deferred_dirs: list[tuple[str, tarfile.TarInfo]] = []
+    for entry in tar:
+        name = entry.name
+        if members:
+            hit = [m for m in members if name.rstrip("/") == m.rstrip("/")
+                   or name.startswith(m.rstrip("/") + "/")]
+            if not hit:
+                continue
+            for m in hit:
+                found[m] = True
+        if _excluded(name, excludes):
+            continue
+        if mode == "t":
+            yield _b(_tar_line(entry, 2 if verbose >= 1 else 0) + "\n")
+            continue
+        safe = _safe_name(ctx, name, warned)
+        if strip:
+            parts = safe.rstrip("/").split("/")
+            if len(parts) <= strip:
+                continue
+            safe = "/".join(parts[strip:])
+        if not safe:
+            continue
+        if verbose:
+            yield _b(_tar_line(entry, verbose) + "\n")
+        if to_stdout:
+            if entry.isreg():
+                handle = tar.extractfile(entry)
+                if handle is not None:
+                    yield handle.read()
+            continue
+        dest_script = target_root.rstrip("/") + "/" + safe
+        dest = host(ctx, dest_script, follow=False).rstrip("/")
+        try:
+            _extract_one(ctx, tar, entry, dest, keep_old, deferred_dirs, target_root, dest_script)
+        except OSError as exc:
+            ctx.error(f"tar: {safe}: Cannot open: {strerror(exc)}")
+            status = 2
+    for dest, entry in reversed(deferred_dirs):
+        try:
+            os.utime(dest, (entry.mtime, entry.mtime))
+        except OSError:
+            pass
+    for member, seen in found.items():
+        if not seen:
+            ctx.error(f"tar: {member}: Not found in archive")
+            status = 2
+    if status:
+        ctx.error("tar: Exiting with failure status due to previous errors")
+    return status
+
+
+def _extract_one(
+    ctx: CommandContext, tar: tarfile.TarFile, entry: tarfile.TarInfo, dest: str,
+    keep_old: bool, deferred_dirs: list[tuple[str, tarfile.TarInfo]], root: str,
+    script_path: str,
+) -> None:
+    parent = os.path.dirname(dest)
+    if parent and not os.path.isdir(parent):
+        os.makedirs(parent, exist_ok=True)
+    existing = os.path.lexists(dest)
+    if entry.isdir():
+        if not os.path.isdir(dest):
+            if existing:
+                os.unlink(dest)
+            os.mkdir(dest)
+        set_mode(ctx, dest, entry.mode & 0o7777)
+        deferred_dirs.append((dest, entry))
+        return
+    if existing:
+        if keep_old:
+            return
+        if os.path.isdir(dest) and not os.path.islink(dest):
+            os.rmdir(dest)
+        else:
+            os.unlink(dest)
+    if entry.issym():
+        make_symlink(ctx, entry.linkname, script_path, dest)
+        return
+    if entry.islnk():
+        source = host(ctx, root.rstrip("/") + "/" + entry.linkname.lstrip("/"), follow=False)
+        with open(source, "rb") as src, open(dest, "wb") as out:
+            out.write(src.read())
+    elif entry.isreg():
+        handle = tar.extractfile(entry)
+        with open(dest, "wb") as out:
+            if handle is not None:
+                while True:
+                    chunk = handle.read(1 << 16)
+                    if not chunk:
+                        break
+                    out.write(chunk)
+    else:
+        return
+    set_mode(ctx, dest, entry.mode & 0o7777)
+    os.utime(dest, (entry.mtime, entry.mtime))
+
+
+COMMANDS: dict[str, Callable[[CommandContext, list[str]], CommandResult]] = {"tar": tar_cmd}

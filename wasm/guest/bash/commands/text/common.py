@@ -1,0 +1,368 @@
+"""Shared plumbing for the text commands: GNU-style option parsing, input opening, line splitting.
+
+The option parser follows glibc ``getopt_long`` closely because scripts rely on its details:
+clustered short options (``-nr``), attached or separate arguments (``-n5``, ``-n 5``), long
+options with unambiguous prefixes and ``=value``, argument permutation (options may follow
+operands) and ``--`` ending option processing. Error messages use glibc's wording so that a
+script's stderr matches GNU.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from ..base import CommandContext
+
+CHUNK = 65536
+
+NONE, REQUIRED, OPTIONAL = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A command-line error: the message is printed with the ``Try --help`` hint."""
+
+    def __init__(self, message: str, hint: bool = True) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass
+class OptSpec:
+    """Which options a command accepts.
+
+    ``short`` uses getopt syntax (``"n:c:qv"``: a colon after a letter means it takes an
+    argument, two colons an optional attached one). ``long`` maps a long name to
+    ``(key, argmode)``; ``key`` is what the parsed option is reported as (usually the
+    equivalent short letter, or the long name itself).
+    """
+
+    short: str = ""
+    long: dict[str, tuple[str, int]] = field(default_factory=dict)
+    permute: bool = True
+
+    def short_mode(self, letter: str) -> int | None:
+        at = self.short.find(letter)
+        if at < 0 or letter == ":":
+            return None
+        if self.short[at + 1 : at + 3] == "::":
+            return OPTIONAL
+        if self.short[at + 1 : at + 2] == ":":
+            return REQUIRED
+        return NONE
+
+
+def parse_options(
+    argv: list[str], spec: OptSpec, numeric_short: bool = False
+) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """Parse ``argv[1:]``; return ``(options in order, operands)`` or raise UsageError.
+
+    With ``numeric_short`` a leading ``-123`` style argument is reported as option ``"#"``
+    with value ``"123"`` (``head -5``, ``fold -20`` and friends).
+    """
+    opts: list[tuple[str, str | None]] = []
+    operands: list[str] = []
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            operands.extend(args[i:])
+            break
+        if arg.startswith("--"):
+            body = arg[2:]
+            name, eq, value = body.partition("=")
+            matches = [n for n in spec.long if n.startswith(name)]
+            if name in spec.long:
+                matches = [name]
+            if not matches:
+                raise UsageError(f"unrecognized option '{arg}'")
+            if len(matches) > 1:
+                keys = {spec.long[m] for m in matches}
+                if len(keys) > 1:
+                    listing = " ".join(f"'--{m}'" for m in matches)
+                    raise UsageError(f"option '--{name}' is ambiguous; possibilities: {listing}")
+            full = matches[0]
+            key, mode = spec.long[full]
+            if mode == NONE:
+                if eq:
+                    raise UsageError(f"option '--{full}' doesn't allow an argument")
+                opts.append((key, None))
+            elif mode == REQUIRED:
+                if not eq:
+                    if i >= len(args):
+                        raise UsageError(f"option '--{full}' requires an argument")
+                    value = args[i]
+                    i += 1
+                opts.append((key, value))
+            else:
+                opts.append((key, value if eq else None))
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            if numeric_short and arg[1].isdigit():
+                j = 1
+                while j < len(arg) and arg[j].isdigit():
+                    j += 1
+                opts.append(("#", arg[1:j]))
+                rest = arg[j:]
+                if not rest:
+                    continue
+                arg = "-" + rest
+            j = 1
+            while j < len(arg):
+                letter = arg[j]
+                j += 1
+                letter_mode = spec.short_mode(letter)
+                if letter_mode is None:
+                    raise UsageError(f"invalid option -- '{letter}'")
+                if letter_mode == NONE:
+                    opts.append((letter, None))
+                    continue
+                if j < len(arg):
+                    opts.append((letter, arg[j:]))
+                elif letter_mode == REQUIRED:
+                    if i >= len(args):
+                        raise UsageError(f"option requires an argument -- '{letter}'")
+                    opts.append((letter, args[i]))
+                    i += 1
+                else:
+                    opts.append((letter, None))
+                break
+            continue
+        if not spec.permute:
+            operands.append(arg)
+            operands.extend(args[i:])
+            break
+        operands.append(arg)
+    return opts, operands
+
+
+def usage_error(ctx: CommandContext, prog: str, err: UsageError) -> None:
+    ctx.error(f"{prog}: {err.message}")
+    if err.hint:
+        ctx.error(f"Try '{prog} --help' for more information.")
+
+
+def describe_oserror(err: OSError) -> str:
+    """GNU prints strerror text; Python's may differ slightly, so map by errno."""
+    if err.errno is not None:
+        return os.strerror(err.errno)
+    return str(err)
+
+
+class _FileChunks:
+    """An open file read in chunks; closes itself at EOF, on ``close()`` or when dropped."""
+
+    def __init__(self, path: str) -> None:
+        self.handle = open(path, "rb")
+
+    def __iter__(self) -> "_FileChunks":
+        return self
+
+    def __next__(self) -> bytes:
+        if self.handle.closed:
+            raise StopIteration
+        chunk = self.handle.read(CHUNK)
+        if not chunk:
+            self.handle.close()
+            raise StopIteration
+        return chunk
+
+    def close(self) -> None:
+        self.handle.close()
+
+    def __del__(self) -> None:
+        # open() may have failed in __init__, leaving no handle to close.
+        handle = getattr(self, "handle", None)
+        if handle is not None:
+            handle.close()
+
+
+def _zeros() -> Iterator[bytes]:
+    block = bytes(CHUNK)
+    while True:
+        yield block
+
+
+def _random_bytes() -> Iterator[bytes]:
+    while True:
+        yield os.urandom(CHUNK)
+
+
+def stdin_chunks(ctx: CommandContext) -> Iterator[bytes]:
+    """Standard input, checking the interpreter's deadline now and then.
+
+    A command that must read everything before writing (``sort``, ``tac``...) never yields
+    while it reads, so without this an endless producer (``yes | sort``) could not be stopped
+    by the script's timeout. ``extras["check_time"]`` raises when the deadline has passed.
+    """
+    check = ctx.extras.get("check_time")
+    if not callable(check):
+        yield from ctx.stdin
+        return
+    for count, chunk in enumerate(ctx.stdin):
+        if count % 16 == 15:
+            check()
+        yield chunk
+
+
+def special_device(ctx: CommandContext, name: str) -> Iterator[bytes] | None:
+    """The sandbox's ``/dev`` files as inputs: null, zero, urandom, stdin and ``/dev/fd/N``.
+
+    ``/dev/fd/N`` reads the interpreter's descriptor table (``extras["io"].fds``), which is
+    also how process substitution hands a command its pipe; None when ``name`` is no device.
+    """
+    if not name.startswith("/dev/"):
+        return None
+    if name == "/dev/null":
+        return iter(())
+    if name == "/dev/zero":
+        return _zeros()
+    if name in ("/dev/urandom", "/dev/random"):
+        return _random_bytes()
+    if name in ("/dev/stdin", "/dev/fd/0"):
+        return stdin_chunks(ctx)
+    if name.startswith("/dev/fd/") and name[8:].isdigit():
+        fds = getattr(ctx.extras.get("io"), "fds", None)
+        stream = fds.get(int(name[8:])) if isinstance(fds, dict) else None
+        chunks = getattr(stream, "chunks", None)
+        if callable(chunks):
+            source: Iterator[bytes] = iter(chunks())
+            return source
+    return None
+
+
+def is_device(name: str) -> bool:
+    return name.startswith("/dev/")
+
+
+def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
+    """Open ``name`` (``-`` is stdin) for reading; errors surface here, before any output."""
+    if name == "-":
+        return stdin_chunks(ctx)
+    device = special_device(ctx, ctx.resolve(name))
+    if device is not None:
+        return device
+    path = ctx.host_path(name)
+    if os.path.isdir(path):
+        raise IsADirectoryError(21, "Is a directory")
+    return _FileChunks(path)
+
+
+def _stdin_stream(ctx: CommandContext) -> object | None:
+    io = ctx.extras.get("io")
+    opener = getattr(io, "stdin", None)
+    try:
+        return opener() if callable(opener) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def stdin_regular_file(ctx: CommandContext) -> os.stat_result | None:
+    """fstat of stdin when the interpreter redirected it from a regular file, else None.
+
+    Relies on the interpreter's ``extras["io"].stdin().handle`` (the file opened for ``<``);
+    any other shape of extras just means "not a regular file" (a pipe, a heredoc...).
+    """
+    handle = getattr(_stdin_stream(ctx), "handle", None)
+    fileno = getattr(handle, "fileno", None)
+    if not callable(fileno):
+        return None
+    try:
+        st = os.fstat(fileno())
+    except (OSError, ValueError, TypeError):
+        return None
+    return st if stat.S_ISREG(st.st_mode) else None
+
+
+def give_back_stdin(ctx: CommandContext, unread: bytes) -> None:
+    """Return bytes read past the point a command stopped, when stdin is a regular file.
+
+    GNU ``head`` (and ``grep -m``) lseek a seekable stdin back to just after what they used,
+    so ``{ head -n1; sort; } < file`` sorts the rest. On a pipe the surplus is lost, as in GNU.
+    """
+    if not unread or stdin_regular_file(ctx) is None:
+        return
+    stream = _stdin_stream(ctx)
+    pending = getattr(stream, "pending", None)
+    if isinstance(pending, bytes):
+        setattr(stream, "pending", unread + pending)
+
+
+def split_lines(chunks: Iterable[bytes], sep: bytes = b"\n") -> Iterator[bytes]:
+    """Lines keeping their terminator; a final unterminated line is yielded as is."""
+    pending = b""
+    for chunk in chunks:
+        if not chunk:
+            continue
+        pending = pending + chunk if pending else chunk
+        start = 0
+        while True:
+            cut = pending.find(sep, start)
+            if cut < 0:
+                break
+            yield pending[start : cut + 1]
+            start = cut + 1
+        pending = pending[start:]
+    if pending:
+        yield pending
+
+
+def line_batches(chunks: Iterable[bytes], sep: bytes = b"\n") -> Iterator[list[bytes]]:
+    """Lists of complete lines *without* their terminator, one list per input chunk.
+
+    Every line in a batch was terminated by ``sep`` except possibly the very last line of
+    the input, which comes alone in a final batch flagged by ``UNTERMINATED``.
+    Whole-batch processing keeps per-line Python overhead low on large inputs.
+    """
+    pending = b""
+    for chunk in chunks:
+        if not chunk:
+            continue
+        data = pending + chunk if pending else chunk
+        lines = data.split(sep)
+        pending = lines.pop()
+        if lines:
+            yield lines
+    if pending:
+        yield [pending, UNTERMINATED]
+
+
+UNTERMINATED = b"\x00<unterminated>"
+"""Marker appended to the final batch when the input does not end with the separator."""
+
+
+def arg_bytes(text: str) -> bytes:
+    """Command-line text back to the bytes the user typed (argv is decoded with surrogateescape)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def arg_latin(text: str) -> str:
+    """A command-line string as the latin-1 text our byte-oriented matching uses."""
+    return arg_bytes(text).decode("latin-1")
+
+
+class Batcher:
+    """Collects small output pieces and hands them out in chunks of a useful size."""
+
+    def __init__(self, limit: int = 16384) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.limit = limit
+
+    def add(self, data: bytes) -> bytes | None:
+        self.parts.append(data)
+        self.size += len(data)
+        if self.size >= self.limit:
+            return self.take()
+        return None
+
+    def take(self) -> bytes:
+        out = b"".join(self.parts)
+        self.parts = []
+        self.size = 0
+        return out

@@ -1,0 +1,911 @@
+"""Field and column commands: cut, paste, uniq, comm, join, column.
+
+GNU coreutils semantics in the C locale (``column`` follows util-linux 2.38). ``cut`` and
+``uniq`` stream line by line; ``paste``, ``comm`` and ``join`` read their inputs in lockstep;
+``column`` must see every line before it can size the columns.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterator
+
+from ..base import CommandContext, CommandResult
+from .basic import file_error, with_usage
+from .common import (
+    NONE,
+    REQUIRED,
+    Batcher,
+    OptSpec,
+    UsageError,
+    arg_bytes,
+    UNTERMINATED,
+    describe_oserror,
+    line_batches,
+    open_input,
+    parse_options,
+    split_lines,
+    stdin_chunks,
+)
+
+# --- cut -----------------------------------------------------------------------------------
+
+CUT_SPEC = OptSpec(
+    "b:c:d:f:nsz",
+    {
+        "bytes": ("b", REQUIRED),
+        "characters": ("c", REQUIRED),
+        "delimiter": ("d", REQUIRED),
+        "fields": ("f", REQUIRED),
+        "only-delimited": ("s", NONE),
+        "zero-terminated": ("z", NONE),
+        "complement": ("complement", NONE),
+        "output-delimiter": ("output-delimiter", REQUIRED),
+    },
+)
+
+
+def parse_list(text: str, kind: str) -> list[tuple[int, int]]:
+    """GNU list syntax ``N,N-M,-M,N-`` into sorted, merged 1-based inclusive ranges."""
+    ranges: list[tuple[int, int]] = []
+    what = "field" if kind == "f" else "byte/character"
+    for part in re.split(r"[, \t]", text):
+        if part == "":
+            raise UsageError("fields and positions are numbered from 1")
+        if part == "-":
+            raise UsageError("invalid range with no endpoint: -")
+        match = re.fullmatch(r"(\d*)(-?)(\d*)", part)
+        if not match:
+            raise UsageError(f"invalid {what} value {_q(part)}" if kind == "f" else f"invalid byte/character position {_q(part)}")
+        low_text, dash, high_text = match.groups()
+        low = int(low_text) if low_text else 1
+        high = int(high_text) if high_text else (2**62 if dash else low)
+        if (low_text and int(low_text) == 0) or (high_text and int(high_text) == 0 and dash):
+            raise UsageError("fields and positions are numbered from 1")
+        if high < low:
+            raise UsageError("invalid decreasing range")
+        ranges.append((low, high))
+    ranges.sort()
+    merged: list[tuple[int, int]] = []
+    for low, high in ranges:
+        # Overlapping ranges merge; merely adjacent ones stay apart (--output-delimiter shows it).
+        if merged and low <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return merged
+
+
+def _q(text: str) -> str:
+    return "'" + text + "'"
+
+
+def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    result: list[tuple[int, int]] = []
+    nxt = 1
+    for low, high in ranges:
+        if low > nxt:
+            result.append((nxt, low - 1))
+        nxt = high + 1
+    result.append((nxt, 2**62))
+    return result
+
+
+@with_usage("cut")
+def cut(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    opts, files = parse_options(argv, CUT_SPEC)
+    mode = ""
+    spec = ""
+    delim: bytes | None = None
+    only_delimited = complement = False
+    out_delim: bytes | None = None
+    eol = b"\n"
+    for key, value in opts:
+        if key in ("b", "c", "f"):
+            if mode:
+                raise UsageError("only one type of list may be specified")
+            mode, spec = key, value or ""
+        elif key == "d":
+            raw = arg_bytes(value or "")
+            if len(raw) > 1:
+                raise UsageError("the delimiter must be a single character")
+            delim = raw or b"\0"
+        elif key == "s":
+            only_delimited = True
+        elif key == "complement":
+            complement = True
+        elif key == "output-delimiter":
+            # GNU quirk: an empty output delimiter is a NUL byte.
+            out_delim = arg_bytes(value or "") or b"\0"
+        elif key == "z":
+            eol = b"\0"
+    if not mode:
+        raise UsageError("you must specify a list of bytes, characters, or fields")
+    if mode != "f" and delim is not None:
+        raise UsageError("an input delimiter may be specified only when operating on fields")
+    if mode != "f" and only_delimited:
+        raise UsageError("suppressing non-delimited lines makes sense\n\tonly when operating on fields")
+    ranges = parse_list(spec, mode)
+    if complement:
+        ranges = _complement(ranges)
+    tab = delim if delim is not None else b"\t"
+    joiner = out_delim if out_delim is not None else (tab if mode == "f" else None)
+    status = 0
+    for name in files or ["-"]:
+        try:
+            for batch in line_batches(open_input(ctx, name), eol):
+                if batch[-1] is UNTERMINATED:
+                    batch = batch[:-1]
+                pieces: list[bytes] = []
+                for body in batch:
+                    if mode == "f":
+                        if tab not in body:
+                            if only_delimited:
+                                continue
+                            pieces.append(body)
+                            continue
+                        fields = body.split(tab)
+                        count = len(fields)
+                        pieces.append((joiner if joiner is not None else tab).join(
+                            [fields[i - 1] for low, high in ranges for i in range(low, min(high, count) + 1)]
+                        ))
+                    else:
+                        pieces.append((joiner if joiner is not None else b"").join(
+                            [body[low - 1 : high] for low, high in ranges if low <= len(body)]
+                        ))
+                if pieces:
+                    pieces.append(b"")
+                    yield eol.join(pieces)
+        except OSError as err:
+            file_error(ctx, "cut", name, err)
+            status = 1
+    return status
+
+
+# --- paste ---------------------------------------------------------------------------------
+
+PASTE_SPEC = OptSpec("d:sz", {"delimiters": ("d", REQUIRED), "serial": ("s", NONE), "zero-terminated": ("z", NONE)})
+
+
+def _paste_delims(text: str) -> list[bytes]:
+    raw = arg_bytes(text)
+    out: list[bytes] = []
+    i = 0
+    while i < len(raw):
+        c = raw[i : i + 1]
+        if c == b"\\" and i + 1 < len(raw):
+            nxt = raw[i + 1 : i + 2]
+            out.append({b"n": b"\n", b"t": b"\t", b"\\": b"\\", b"0": b"", b"b": b"\b", b"f": b"\f", b"r": b"\r", b"v": b"\v"}.get(nxt, nxt))
+            i += 2
+            continue
+        if c == b"\\":
+            raise UsageError(f"delimiter list ends with an unescaped backslash: {text}", hint=False)
+        out.append(c)
+        i += 1
+    return out
+
+
+@with_usage("paste")
+def paste(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    opts, files = parse_options(argv, PASTE_SPEC)
+    delims = [b"\t"]
+    serial = False
+    eol = b"\n"
+    for key, value in opts:
+        if key == "d":
+            delims = _paste_delims(value or "")
+        elif key == "s":
+            serial = True
+        elif key == "z":
+            eol = b"\0"
+    files = files or ["-"]
+    if not delims:
+        delims = [b""]
+    stdin_lines: Iterator[bytes] | None = None
+    readers: list[Iterator[bytes] | None] = []
+    for name in files:
+        try:
+            if name == "-":
+                if stdin_lines is None:
+                    stdin_lines = split_lines(stdin_chunks(ctx), eol)
+                readers.append(stdin_lines)
+            else:
+                readers.append(split_lines(open_input(ctx, name), eol))
+        except OSError as err:
+            file_error(ctx, "paste", name, err)
+            return 1
+    if serial:
+        for reader in readers:
+            assert reader is not None
+            parts: list[bytes] = []
+            for index, line in enumerate(reader):
+                if index:
+                    parts.append(delims[(index - 1) % len(delims)])
+                parts.append(line[:-1] if line.endswith(eol) else line)
+            yield b"".join(parts) + eol
+        return 0
+    live = len(readers)
+    out = Batcher()
+    while True:
+        pieces: list[bytes] = []
+        got_any = False
+        for index, reader in enumerate(readers):
+            line = b""
+            if reader is not None:
+                nxt = next(reader, None)
+                if nxt is None:
+                    readers[index] = None
+                    live -= 1
+                else:
+                    got_any = True
+                    line = nxt[:-1] if nxt.endswith(eol) else nxt
+            pieces.append(line)
+            if index < len(readers) - 1:
+                pieces.append(delims[index % len(delims)])
+        if not got_any:
+            break
+        ready = out.add(b"".join(pieces) + eol)
+        if ready:
+            yield ready
+    if out.parts:
+        yield out.take()
+    return 0
+
+
+# --- uniq ----------------------------------------------------------------------------------
+
+UNIQ_SPEC = OptSpec(
+    "cdDf:is:uw:z",
+    {
+        "count": ("c", NONE),
+        "repeated": ("d", NONE),
+        "all-repeated": ("D", NONE),
+        "skip-fields": ("f", REQUIRED),
+        "ignore-case": ("i", NONE),
+        "skip-chars": ("s", REQUIRED),
+        "unique": ("u", NONE),
+        "check-chars": ("w", REQUIRED),
+        "zero-terminated": ("z", NONE),
+        "group": ("group", 2),
+    },
+)
+
+
+def _uniq_number(value: str, what: str) -> int:
+    if not re.fullmatch(r"\d+", value):
+        raise UsageError(f"{value}: invalid number of {what}", hint=False)
+    return int(value)
+
+
+@with_usage("uniq")
+def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    opts, files = parse_options(argv, UNIQ_SPEC, numeric_short=True)
+    count = repeated = all_repeated = unique_only = ignore_case = False
+    skip_fields = skip_chars = 0
+    check_chars: int | None = None
+    eol = b"\n"
+    for key, value in opts:
+        v = value or ""
+        if key == "c":
+            count = True
+        elif key == "d":
+            repeated = True
+        elif key == "D":
+            all_repeated = True
+        elif key == "u":
+            unique_only = True
+        elif key == "i":
+            ignore_case = True
+        elif key == "f":
+            skip_fields = _uniq_number(v, "fields to skip")
+        elif key == "#":
+            skip_fields = int(v)
+        elif key == "s":
+            skip_chars = _uniq_number(v, "bytes to skip")
+        elif key == "w":
+            check_chars = _uniq_number(v, "bytes to compare")
+        elif key == "z":
+            eol = b"\0"
+    if count and all_repeated:
+        raise UsageError("printing all duplicated lines and repeat counts is meaningless")
+    if len(files) > 2:
+        raise UsageError(f"extra operand '{files[2]}'")
+    source = files[0] if files else "-"
+    try:
+        chunks = open_input(ctx, source)
+    except OSError as err:
+        file_error(ctx, "uniq", source, err)
+        return 1
+
+    def key_of(line: bytes) -> bytes:
+        body = line[:-1] if line.endswith(eol) else line
+        pos = 0
+        for _ in range(skip_fields):
+            while pos < len(body) and body[pos] in b" \t":
+                pos += 1
+            while pos < len(body) and body[pos] not in b" \t":
+                pos += 1
+        body = body[pos + skip_chars :]
+        if check_chars is not None:
+            body = body[:check_chars]
+        return body.lower() if ignore_case else body
+
+    def emit(group_line: bytes, group_size: int, first_group: bool) -> bytes:
+        if all_repeated:
+            return b""
+        if repeated and group_size < 2:
+            return b""
+        if unique_only and group_size > 1:
+            return b""
+        text = group_line if group_line.endswith(eol) else group_line + eol
+        if count:
+            return b"%7d " % group_size + text
+        return text
+
+    out = Batcher()
+    current: bytes | None = None
+    current_key = b""
+    size = 0
+    group_lines: list[bytes] = []
+    printed_group = False
+    for line in split_lines(chunks, eol):
+        line_key = key_of(line)
+        if current is not None and line_key == current_key:
+            size += 1
+            if all_repeated:
+                group_lines.append(line)
+            continue
+        if current is not None:
+            piece = emit(current, size, False)
+            if all_repeated and size > 1:
+                piece = b"".join(x if x.endswith(eol) else x + eol for x in group_lines)
+                printed_group = True
+            if piece:
+                ready = out.add(piece)
+                if ready:
+                    yield ready
+        current, current_key, size = line, line_key, 1
+        group_lines = [line]
+    if current is not None:
+        piece = emit(current, size, False)
+        if all_repeated and size > 1:
+            piece = b"".join(x if x.endswith(eol) else x + eol for x in group_lines)
+        if piece:
+            out.add(piece)
+    del printed_group
+    data = out.take()
+    if len(files) == 2:
+        try:
+            with open(ctx.host_path(files[1]), "wb") as handle:
+                handle.write(data)
+        except OSError as err:
+            file_error(ctx, "uniq", files[1], err)
+            return 1
+        return 0
+    if data:
+        yield data
+    return 0
+
+
+# --- comm ----------------------------------------------------------------------------------
+
+COMM_SPEC = OptSpec(
+    "123z",
+    {
+        "check-order": ("check-order", NONE),
+        "nocheck-order": ("nocheck-order", NONE),
+        "output-delimiter": ("output-delimiter", REQUIRED),
+        "total": ("total", NONE),
+        "zero-terminated": ("z", NONE),
+    },
+)
+
+
+@with_usage("comm")
+def comm(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    opts, files = parse_options(argv, COMM_SPEC)
+    hide = set()
+    delim = b"\t"
+    check: bool | None = None
+    total = False
+    eol = b"\n"
+    for key, value in opts:
+        if key in "123" and len(key) == 1:
+            hide.add(key)
+        elif key == "output-delimiter":
+            delim = arg_bytes(value or "")
+        elif key == "check-order":
+            check = True
+        elif key == "nocheck-order":
+            check = False
+        elif key == "total":
+            total = True
+        elif key == "z":
+            eol = b"\0"
+    if len(files) < 2:
+        raise UsageError("missing operand" if not files else f"missing operand after '{files[0]}'")
+    if len(files) > 2:
+        raise UsageError(f"extra operand '{files[2]}'")
+    readers = []
+    for name in files:
+        try:
+            readers.append(split_lines(open_input(ctx, name), eol))
+        except OSError as err:
+            file_error(ctx, "comm", name, err)
+            return 1
+    prefix = {"1": b"", "2": b"", "3": b""}
+    if "1" not in hide:
+        prefix["2"] += delim
+        prefix["3"] += delim
+    if "2" not in hide:
+        prefix["3"] += delim
+    counts = {"1": 0, "2": 0, "3": 0}
+    previous: list[bytes | None] = [None, None]
+    disorder = False
+    reported = [False, False]
+
+    def pull(index: int) -> bytes | None:
+        nonlocal disorder
+        line = next(readers[index], None)
+        if line is None:
+            return None
+        body = line[:-1] if line.endswith(eol) else line
+        prev = previous[index]
+        if prev is not None and body < prev and check is not False and not reported[index]:
+            reported[index] = True
+            disorder = True
+            ctx.error(f"comm: file {index + 1} is not in sorted order")
+        previous[index] = body
+        return body
+
+    out = Batcher()
+    a, b = pull(0), pull(1)
+    while a is not None or b is not None:
+        if b is None or (a is not None and a < b):
+            column, text = "1", a
+            a = pull(0)
+        elif a is None or b < a:
+            column, text = "2", b
+            b = pull(1)
+        else:
+            column, text = "3", a
+            a, b = pull(0), pull(1)
+        counts[column] += 1
+        if column not in hide:
+            assert text is not None
+            ready = out.add(prefix[column] + text + eol)
+            if ready:
+                yield ready
+    if total:
+        out.add(b"%d%s%d%s%d%stotal%s" % (counts["1"], delim, counts["2"], delim, counts["3"], delim, eol))
+    if out.parts:
+        yield out.take()
+    if disorder:
+        ctx.error("comm: input is not in sorted order")
+        return 1
+    return 0
+
+
+# --- join ----------------------------------------------------------------------------------
+
+JOIN_SPEC = OptSpec(
+    "a:e:i1:2:j:o:t:v:z",
+    {
+        "ignore-case": ("i", NONE),
+        "check-order": ("check-order", NONE),
+        "nocheck-order": ("nocheck-order", NONE),
+        "header": ("header", NONE),
+        "zero-terminated": ("z", NONE),
+    },
+)
+
+
+def _join_fields(line: bytes, tab: bytes | None) -> list[bytes]:
+    if tab is not None:
+        return line.split(tab)
+    return line.split()
+
+
+@with_usage("join")
+def join(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    opts, files = parse_options(argv, JOIN_SPEC)
+    unpaired: set[int] = set()
+    only_unpaired: set[int] = set()
+    empty: bytes | None = None
+    ignore_case = header = False
+    fields = [1, 1]
+    out_format: list[tuple[int, int]] | None = None
+    auto_format = False
+    tab: bytes | None = None
+    check_order: bool | None = None
+    eol = b"\n"
+    for key, value in opts:
+        v = value or ""
+        if key in ("a", "v"):
+            if v not in ("1", "2"):
+                raise UsageError(f"invalid file number: {_q(v)}", hint=False)
+            (unpaired if key == "a" else only_unpaired).add(int(v))
+        elif key == "e":
+            empty = arg_bytes(v)
+        elif key == "i":
+            ignore_case = True
+        elif key in ("1", "2", "j"):
+            if not v.isdigit() or int(v) == 0:
+                raise UsageError(f"invalid field number: {_q(v)}", hint=False)
+            if key in ("1", "j"):
+                fields[0] = int(v)
+            if key in ("2", "j"):
+                fields[1] = int(v)
+        elif key == "o":
+            if v == "auto":
+                auto_format = True
+                continue
+            out_format = out_format or []
+            for item in re.split(r"[, ]+", v.strip()):
+                if item == "0":
+                    out_format.append((0, 0))
+                    continue
+                match = re.fullmatch(r"([12])\.(\d+)", item)
+                if not match or int(match.group(2)) == 0:
+                    raise UsageError(f"invalid field specifier: {_q(item)}", hint=False)
+                out_format.append((int(match.group(1)), int(match.group(2))))
+        elif key == "t":
+            raw = arg_bytes(v)
+            if len(raw) > 1:
+                raise UsageError(f"multi-character tab {_q(v)}", hint=False)
+            tab = raw if raw else b"\n"
+        elif key == "header":
+            header = True
+        elif key == "check-order":
+            check_order = True
+        elif key == "nocheck-order":
+            check_order = False
+        elif key == "z":
+            eol = b"\0"
+    if len(files) != 2:
+        if len(files) < 2:
+            raise UsageError("missing operand" if not files else f"missing operand after {_q(files[0])}")
+        raise UsageError(f"extra operand {_q(files[2])}")
+    tables: list[list[bytes]] = []
+    for name in files:
+        try:
+            tables.append([ln[:-1] if ln.endswith(eol) else ln for ln in split_lines(open_input(ctx, name), eol)])
+        except OSError as err:
+            file_error(ctx, "join", name, err)
+            return 1
+    sep = tab if tab is not None else b" "
+    parsed = [[_join_fields(line, tab) for line in table] for table in tables]
+
+    def key_of(side: int, row: list[bytes]) -> bytes:
+        index = fields[side] - 1
+        value = row[index] if index < len(row) else b""
+        return value.upper() if ignore_case else value
+
+    if auto_format and out_format is None:
+        counts = [len(parsed[0][0]) if parsed[0] else 0, len(parsed[1][0]) if parsed[1] else 0]
+        out_format = [(0, 0)] + [(1, i) for i in range(1, counts[0] + 1) if i != fields[0]] + [
+            (2, i) for i in range(1, counts[1] + 1) if i != fields[1]
+        ]
+    fill = empty if empty is not None else b""
+
+    def render(left: list[bytes] | None, right: list[bytes] | None) -> bytes:
+        if out_format is not None:
+            parts = []
+            for side, index in out_format:
+                if side == 0:
+                    src = left if left is not None else right
+                    which = 0 if left is not None else 1
+                    value = key_of(which, src) if src is not None and not ignore_case else (
+                        src[fields[which] - 1] if src is not None and fields[which] - 1 < len(src) else None
+                    )
+                else:
+                    row = left if side == 1 else right
+                    value = row[index - 1] if row is not None and index - 1 < len(row) else None
+                parts.append(fill if value is None else value)
+            return sep.join(parts) + eol
+        src, which = (left, 0) if left is not None else (right, 1)
+        assert src is not None
+        key_index = fields[which] - 1
+        join_value = src[key_index] if key_index < len(src) else fill
+        parts = [join_value]
+        if left is not None:
+            parts += [f for i, f in enumerate(left) if i != fields[0] - 1]
+        if right is not None:
+            parts += [f for i, f in enumerate(right) if i != fields[1] - 1]
+        return sep.join(parts) + eol
+
+    show = {1: 1 in unpaired or 1 in only_unpaired, 2: 2 in unpaired or 2 in only_unpaired}
+    merger = _JoinMerge(ctx, files, tables, parsed, key_of, render, check_order, header)
+    status = merger.run(show, paired_output=not only_unpaired)
+    data = b"".join(merger.out)
+    if data:
+        yield data
+    return status
+
+
+class _JoinMerge:
+    """GNU join's merge loop, including when it reads lines and so when it notices disorder.
+
+    Disorder is reported (once per file) only after an unpairable line has been seen, or
+    always with --check-order, where it is fatal; GNU then still prints what came before.
+    """
+
+    def __init__(self, ctx: CommandContext, names: list[str], tables: list[list[bytes]],
+                 parsed: list[list[list[bytes]]], key_of: Callable[[int, list[bytes]], bytes],
+                 render: Callable[[list[bytes] | None, list[bytes] | None], bytes],
+                 check_order: bool | None, header: bool) -> None:
+        self.ctx = ctx
+        self.names = names
+        self.tables = tables
+        self.parsed = parsed
+        self.key_of = key_of
+        self.render = render
+        self.check_order = check_order
+        self.header = header
+        self.out: list[bytes] = []
+        self.next_index = [0, 0]
+        self.prev: list[int | None] = [None, None]
+        self.warned = [False, False]
+        self.seen_unpairable = False
+
+    def get_line(self, side: int) -> int | None:
+        index = self.next_index[side]
+        if index >= len(self.parsed[side]):
+            return None
+        self.next_index[side] += 1
+        prev = self.prev[side]
+        if prev is not None:
+            self._check(side, prev, index)
+        self.prev[side] = index
+        return index
+
+    def _check(self, side: int, prev: int, index: int) -> None:
+        if self.check_order is False or self.warned[side]:
+            return
+        if not (self.check_order or self.seen_unpairable):
+            return
+        rows = self.parsed[side]
+        if self.key_of(side, rows[prev]) > self.key_of(side, rows[index]):
+            shown = self.tables[side][index].decode("latin-1")
+            self.ctx.error(f"join: {self.names[side]}:{index + 1}: is not sorted: {shown}")
+            self.warned[side] = True
+            if self.check_order:
+                raise _JoinFatal()
+
+    def row(self, side: int, index: int) -> list[bytes]:
+        return self.parsed[side][index]
+
+    def run(self, show: dict[int, bool], paired_output: bool) -> int:
+        try:
+            self._merge(show, paired_output)
+        except _JoinFatal:
+            return 1
+        if self.warned[0] or self.warned[1]:
+            self.ctx.error("join: input is not in sorted order")
+            return 1
+        return 0
+
+    def _merge(self, show: dict[int, bool], paired_output: bool) -> None:
+        if self.header:
+            h1, h2 = self.get_line(0), self.get_line(1)
+            if h1 is not None or h2 is not None:
+                self.out.append(self.render(None if h1 is None else self.row(0, h1), None if h2 is None else self.row(1, h2)))
+            self.prev = [None, None]
+        seq1: list[int] = []
+        seq2: list[int] = []
+        first = self.get_line(0)
+        if first is not None:
+            seq1.append(first)
+        first = self.get_line(1)
+        if first is not None:
+            seq2.append(first)
+        key = self.key_of
+        while seq1 and seq2:
+            k1, k2 = key(0, self.row(0, seq1[0])), key(1, self.row(1, seq2[0]))
+            if k1 < k2:
+                if show[1]:
+                    self.out.append(self.render(self.row(0, seq1[0]), None))
+                nxt = self.get_line(0)
+                seq1 = [] if nxt is None else [nxt]
+                self.seen_unpairable = True
+                continue
+            if k1 > k2:
+                if show[2]:
+                    self.out.append(self.render(None, self.row(1, seq2[0])))
+                nxt = self.get_line(1)
+                seq2 = [] if nxt is None else [nxt]
+                self.seen_unpairable = True
+                continue
+            eof1 = eof2 = False
+            while True:
+                nxt = self.get_line(0)
+                if nxt is None:
+                    eof1 = True
+                    break
+                seq1.append(nxt)
+                if key(0, self.row(0, nxt)) != k2:
+                    break
+            while True:
+                nxt = self.get_line(1)
+                if nxt is None:
+                    eof2 = True
+                    break
+                seq2.append(nxt)
+                if key(0, self.row(0, seq1[0])) != key(1, self.row(1, nxt)):
+                    break
+            group1 = seq1 if eof1 else seq1[:-1]
+            group2 = seq2 if eof2 else seq2[:-1]
+            if paired_output:
+                for left in group1:
+                    for right in group2:
+                        self.out.append(self.render(self.row(0, left), self.row(1, right)))
+            seq1 = [] if eof1 else [seq1[-1]]
+            seq2 = [] if eof2 else [seq2[-1]]
+        check_tail = self.check_order is not False and not (self.warned[0] and self.warned[1])
+        for side, seq, other in ((0, seq1, seq2), (1, seq2, seq1)):
+            if not seq or not (show[side + 1] or check_tail):
+                continue
+            if show[side + 1]:
+                self.out.append(self._render_side(side, seq[0]))
+            if other:
+                self.seen_unpairable = True
+            while True:
+                nxt = self.get_line(side)
+                if nxt is None:
+                    break
+                if show[side + 1]:
+                    self.out.append(self._render_side(side, nxt))
+                if self.warned[side] and not show[side + 1]:
+                    break
+
+    def _render_side(self, side: int, index: int) -> bytes:
+        row = self.row(side, index)
+        return self.render(row, None) if side == 0 else self.render(None, row)
+
+
+class _JoinFatal(Exception):
+    """--check-order found disorder: stop, keeping the output produced so far."""
+
+
+# --- column --------------------------------------------------------------------------------
+
+COLUMN_SPEC = OptSpec(
+    "c:s:o:txnR:N:eJLlr:dH:O:W:E:",
+    {
+        "columns": ("c", REQUIRED),
+        "separator": ("s", REQUIRED),
+        "output-separator": ("o", REQUIRED),
+        "table": ("t", NONE),
+        "fillrows": ("x", NONE),
+        "table-noextreme": ("table-noextreme", REQUIRED),
+        "table-right": ("R", REQUIRED),
+        "table-columns": ("N", REQUIRED),
+        "keep-empty-lines": ("L", NONE),
+        "table-header-repeat": ("e", NONE),
+    },
+)
+
+
+@with_usage("column")
+def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    opts, files = parse_options(argv, COLUMN_SPEC)
+    width = 80
+    seps: bytes | None = None
+    out_sep = b"  "
+    table = fill_rows = keep_empty = False
+    right: set[int] = set()
+    headers: list[bytes] | None = None
+    for key, value in opts:
+        v = value or ""
+        if key == "c":
+            if not v.isdigit():
+                raise UsageError(f"invalid columns argument: '{v}'", hint=False)
+            width = int(v)
+        elif key == "s":
+            seps = arg_bytes(v)
+        elif key == "o":
+            out_sep = arg_bytes(v)
+        elif key == "t":
+            table = True
+        elif key == "x":
+            fill_rows = True
+        elif key == "L":
+            keep_empty = True
+        elif key == "R":
+            right |= {int(x) for x in v.split(",") if x.isdigit()}
+        elif key == "N":
+            headers = [arg_bytes(x) for x in v.split(",")]
+    lines: list[bytes] = []
+    status = 0
+    for name in files or ["-"]:
+        try:
+            for line in split_lines(open_input(ctx, name)):
+                lines.append(line.rstrip(b"\n"))
+        except OSError as err:
+            ctx.error(f"column: cannot open {name}: {describe_oserror(err)}")
+            status = 1
+    if table:
+        rows: list[list[bytes]] = []
+        for line in lines:
+            if not line.strip(b" \t"):
+                if keep_empty:
+                    rows.append([b""])
+                continue
+            if seps is None:
+                rows.append(line.split())
+            else:
+                rows.append(re.split(b"[" + re.escape(seps) + b"]", line))
+        if headers:
+            rows.insert(0, headers)
+        ncols = max((len(r) for r in rows), default=0)
+        widths = [0] * ncols
+        for row in rows:
+            for index, cell in enumerate(row):
+                widths[index] = max(widths[index], _width(cell))
+        out = []
+        for row in rows:
+            cells = row + [b""] * (ncols - len(row))
+            parts = []
+            for index, cell in enumerate(cells):
+                pad = b" " * (widths[index] - _width(cell))
+                if index == ncols - 1:
+                    # A missing last cell stays empty even when right-aligned.
+                    parts.append(pad + cell if index + 1 in right and index < len(row) else cell)
+                elif index + 1 in right:
+                    parts.append(pad + cell + out_sep)
+                else:
+                    parts.append(cell + pad + out_sep)
+            out.append(b"".join(parts) + b"\n")
+        data = b"".join(out)
+        if data:
+            yield data
+        return status
+    entries = [line for line in lines if keep_empty or line.strip(b" \t")]
+    if not entries:
+        return status
+    longest = max(_width(e) for e in entries)
+    col_width = (longest + 8) & ~7
+    if longest >= width:
+        yield b"".join(e + b"\n" for e in entries)
+        return status
+    numcols = max(1, width // col_width)
+    out = []
+    if fill_rows:
+        numrows = (len(entries) + numcols - 1) // numcols
+        for row_index in range(numrows):
+            chunk = entries[row_index * numcols : (row_index + 1) * numcols]
+            out.append(_pad_tabs(chunk, col_width) + b"\n")
+    else:
+        numrows = (len(entries) + numcols - 1) // numcols
+        for row_index in range(numrows):
+            chunk = entries[row_index::numrows]
+            out.append(_pad_tabs(chunk, col_width) + b"\n")
+    yield b"".join(out)
+    return status
+
+
+def _width(cell: bytes) -> int:
+    """Display width as util-linux computes it in the C locale: control characters take none."""
+    return sum(1 for byte in cell if 32 <= byte < 127 or byte >= 128)
+
+
+def _pad_tabs(cells: list[bytes], col_width: int) -> bytes:
+    parts: list[bytes] = []
+    column_end = col_width
+    position = 0
+    for index, cell in enumerate(cells):
+        parts.append(cell)
+        position += _width(cell)
+        if index == len(cells) - 1:
+            break
+        while True:
+            nxt = (position + 8) & ~7
+            if nxt > column_end:
+                break
+            parts.append(b"\t")
+            position = nxt
+        column_end += col_width
+    return b"".join(parts)
+
+
+COMMANDS = {"cut": cut, "paste": paste, "uniq": uniq, "comm": comm, "join": join, "column": column}
