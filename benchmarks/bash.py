@@ -24,7 +24,7 @@ import time
 from typing import Awaitable, Callable
 
 from sandbox import AsyncSandbox
-from sandbox.bash_tool import BashOptions, run_bash
+from sandbox.service import BashOptions, run_bash
 from workspace import WorkspaceStore
 
 PIPELINE_20 = (

@@ -1,8 +1,10 @@
 """sandbox: run model-written Python and bash in fresh WebAssembly isolates.
 
-The isolate core (``engine``, ``isolate``, ``workers``, ``hostcalls``, ``limits``,
-``errors``) knows nothing of tools, journals or workspaces; the service (``app``,
-``routes``, ``cli``) wires it to ``codemode`` and ``workspace``.
+The modules directly in this package are the isolate core (``build``, ``engine``,
+``isolate``, ``workers`` + ``worker_main`` + ``_wire``, ``hostcalls``, ``limits``, ``errors``,
+``api``): they know nothing of tools, journals or workspaces and import neither. The HTTP
+service (:mod:`sandbox.service`) and the command line (:mod:`sandbox.cli`) sit on top and
+wire the core to ``codemode`` and ``workspace``.
 """
 
 __version__ = "0.1.0"

@@ -19,9 +19,9 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from sandbox.app import create_app
+from sandbox.service import create_app
 from sandbox.engine import CompiledGuest
-from sandbox.settings import Settings
+from sandbox.service import Settings
 
 from agent_host import AgentHost, ServerThread
 

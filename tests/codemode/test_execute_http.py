@@ -11,9 +11,9 @@ import httpx
 import pytest
 
 from codemode import verify_signature
-from sandbox.app import create_app
+from sandbox.service import create_app
 from sandbox.engine import CompiledGuest
-from sandbox.settings import Settings
+from sandbox.service import Settings
 
 from live_server import ServerThread, read_body, serve_lifespan
 

@@ -898,7 +898,9 @@ def test_a_stale_pending_ledger_row_survives_kill_and_restart_and_is_reclaimed_o
 
 def test_serve_reads_the_durable_knobs_from_the_environment(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from sandbox.cli import build_parser, durable_overrides_from_env, serve_settings
+    from sandbox.cli.serve import serve_settings
+    from sandbox.cli import build_parser
+    from sandbox.service import durable_overrides_from_env
 
     knobs = {"SANDBOX_PAUSED_TTL_S": "90", "SANDBOX_LEASE_MARGIN_S": "0.5",
              "SANDBOX_MAX_ATTEMPTS": "3", "SANDBOX_RECOVER_RUNNING": "off",
@@ -928,7 +930,7 @@ def test_serve_reads_the_durable_knobs_from_the_environment(
     ("SANDBOX_RECOVER_RUNNING", "maybe"), ("SANDBOX_LEDGER_LEASE_MS", "1.5")])
 def test_a_bad_durable_knob_is_named_in_a_clear_error(
         monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
-    from sandbox.cli import ConfigError, durable_overrides_from_env
+    from sandbox.service import ConfigError, durable_overrides_from_env
 
     monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError, match=name):

@@ -1,9 +1,8 @@
-"""The HTTP service: builds the FastAPI app, owns start-up and shutdown, and the edges.
+"""The HTTP app: ``create_app(settings)``, start-up and shutdown, and the ``/v1`` guard.
 
 Start-up compiles (or loads) the guest, starts the worker pool and opens the database.
-Every ``/v1`` request passes the bearer-token check when a token is configured. Errors
-become JSON values here, once, so route functions need no try/except:
-``{"error": {"code", "message", "details"?}}``.
+Every ``/v1`` request passes the bearer-token check when a token is configured, and the
+request-size cap. Errors are answered by the one error map (:mod:`.errors`).
 """
 
 from __future__ import annotations
@@ -19,43 +18,21 @@ from pathlib import Path
 from typing import AsyncIterator
 
 import httpx
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from codemode import (
-    CodeModeError,
-    CodeModeStore,
-    DurableSizeError,
-    ExecutionConflict,
-    Executions,
-    MissingConnector,
-    ToolDefinitionError,
-)
-from codemode import EventBus
-from codemode import ExecutionNotFound
-from workspace import WorkspaceError, WorkspaceStore
+from codemode import CodeModeStore, EventBus, Executions
+from workspace import WorkspaceStore
 
-from . import __version__
-from .api import AsyncSandbox
-from .errors import SandboxError
-from .routes import router
+from .. import __version__
+from ..api import AsyncSandbox
+from .errors import error_response, install_error_handlers
+from .routes import ROUTERS
 from .settings import Settings
-from .codemode_routes import codemode_router
-from .durable_routes import durable_router
-from .workspace_routes import STATUS_BY_CODE, workspace_router
 
-log = logging.getLogger("sandbox.app")
-
-
-def error_body(code: str, message: str, details: object = None) -> dict[str, object]:
-    error: dict[str, object] = {"code": code, "message": message}
-    if details is not None:
-        error["details"] = details
-    return {"error": error}
+log = logging.getLogger("sandbox.service")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -97,11 +74,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="wasm-sandbox", version=__version__, lifespan=lifespan,
                   summary="Sandboxed execution of model-written Python and bash in WebAssembly isolates.")
     app.state.settings = settings
-    app.include_router(router)
-    app.include_router(workspace_router())
-    app.include_router(durable_router())
-    app.include_router(codemode_router())
-    _install_edges(app, settings)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.add_middleware(_Guard, settings=settings)
+    install_error_handlers(app)
     return app
 
 
@@ -163,67 +139,10 @@ class _Guard:
         if token is not None:
             supplied = headers.get("authorization", "")
             if not hmac.compare_digest(supplied.encode(), f"Bearer {token}".encode()):
-                return JSONResponse(error_body("unauthorized", "missing or wrong bearer token"),
-                                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
+                return error_response(401, "unauthorized", "missing or wrong bearer token",
+                                      headers={"WWW-Authenticate": "Bearer"})
         length = headers.get("content-length")
         limit = self.settings.max_request_bytes
         if length is not None and length.isdigit() and int(length) > limit:
-            return JSONResponse(error_body("request_too_large", f"request body over {limit} bytes"),
-                                status_code=413)
+            return error_response(413, "request_too_large", f"request body over {limit} bytes")
         return None
-
-
-def _install_edges(app: FastAPI, settings: Settings) -> None:
-    app.add_middleware(_Guard, settings=settings)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        details = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-                   for e in exc.errors()]
-        summary = "; ".join(f"{'.'.join(str(p) for p in d['loc'])}: {d['msg']}" for d in details)
-        return JSONResponse(error_body("invalid_request", summary or "invalid request", details),
-                            status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse(error_body(_http_code(exc.status_code), str(exc.detail)),
-                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
-
-    @app.exception_handler(WorkspaceError)
-    async def workspace_error(_: Request, exc: WorkspaceError) -> JSONResponse:
-        status = STATUS_BY_CODE.get(getattr(exc, "code", ""), 400)
-        return JSONResponse(error_body(getattr(exc, "code", "EINVAL"), str(exc)), status_code=status)
-
-    @app.exception_handler(ToolDefinitionError)
-    async def invalid_tools(_: Request, exc: ToolDefinitionError) -> JSONResponse:
-        return JSONResponse(error_body("invalid_tools", str(exc), list(exc.problems)), status_code=422)
-
-    @app.exception_handler(ExecutionConflict)
-    async def conflict(_: Request, exc: ExecutionConflict) -> JSONResponse:
-        return JSONResponse(error_body("conflict", str(exc)), status_code=409)
-
-    @app.exception_handler(MissingConnector)
-    async def missing_connector(_: Request, exc: MissingConnector) -> JSONResponse:
-        return JSONResponse(error_body("missing_connector", str(exc)), status_code=409)
-
-    @app.exception_handler(ExecutionNotFound)
-    async def not_found(_: Request, exc: ExecutionNotFound) -> JSONResponse:
-        return JSONResponse(error_body("not_found", str(exc)), status_code=404)
-
-    @app.exception_handler(DurableSizeError)
-    async def too_large(_: Request, exc: DurableSizeError) -> JSONResponse:
-        return JSONResponse(error_body("too_large", str(exc)), status_code=413)
-
-    @app.exception_handler(CodeModeError)
-    async def codemode_error(_: Request, exc: CodeModeError) -> JSONResponse:
-        return JSONResponse(error_body(type(exc).__name__, str(exc)), status_code=400)
-
-    @app.exception_handler(SandboxError)
-    async def sandbox_error(_: Request, exc: SandboxError) -> JSONResponse:
-        log.error("sandbox error reached the edge: %s", exc)
-        return JSONResponse(error_body(exc.kind, str(exc)), status_code=503)
-
-
-def _http_code(status: int) -> str:
-    return {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-            405: "method_not_allowed", 409: "conflict", 413: "request_too_large"}.get(status, f"http_{status}")

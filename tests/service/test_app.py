@@ -8,9 +8,9 @@ from typing import Iterator
 import httpx
 import pytest
 
-from sandbox.app import create_app
+from sandbox.service import create_app
 from sandbox.engine import CompiledGuest
-from sandbox.settings import Settings
+from sandbox.service import Settings
 
 from live_server import ServerThread
 

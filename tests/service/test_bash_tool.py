@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from sandbox import AsyncSandbox
-from sandbox.bash_tool import BashOptions, run_bash
+from sandbox.service import BashOptions, run_bash
 from sandbox.engine import CompiledGuest
 from workspace import Workspace, WorkspaceStore
 

@@ -1,24 +1,23 @@
-"""HTTP routes of sandbox.workspace_routes, against a real store mounted in a small app."""
+"""``/v1/workspaces`` (tools, raw files, info), against a real store mounted in a small app."""
+
+from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
-from fastapi import FastAPI
 
-from sandbox.workspace_routes import workspace_router
+from route_helpers import route_client
+from sandbox.service.routes import workspaces
 from workspace import WorkspaceStore
 
 
 @pytest.fixture
 async def client(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
-    app = FastAPI()
-    app.include_router(workspace_router())
     store = await WorkspaceStore.open(tmp_path / "sandbox.db", tmp_path / "blobs")
-    app.state.workspaces = store
     try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+        async with route_client(workspaces.router, workspaces=store) as c:
             yield c
     finally:
         await store.close()
@@ -102,11 +101,9 @@ async def test_list_info_and_delete_workspaces(client: httpx.AsyncClient) -> Non
 
 
 async def test_missing_store_is_a_clear_error(tmp_path: Path) -> None:
-    app = FastAPI()
-    app.include_router(workspace_router())
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+    async with route_client(workspaces.router) as c:
         r = await c.get("/v1/workspaces")
-    assert r.status_code == 503 and r.json()["error"]["code"] == "EUNAVAILABLE"
+    assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
 
 
 async def test_conditional_put_prevents_lost_updates(client: httpx.AsyncClient) -> None:

@@ -1,10 +1,11 @@
-"""HTTP routes of the isolate service: health and ``POST /v1/execute``."""
+"""``POST /v1/execute`` (Code Mode: Python in a fresh isolate, with tools and the workspace)
+and ``GET /v1/execute/description`` (the tool description to hand a model)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,25 +14,19 @@ from codemode import (
     CodeModeStore,
     ExecuteOptions,
     ExecutionPlan,
-    Executions,
     ToolDef,
     ToolDefinitionError,
     execute_description,
 )
-from workspace import WorkspaceStore
 
-from . import __version__
-from .api import AsyncSandbox
-from .bash_tool import BashOptions, run_bash
-from .codemode_routes import SafeJSONResponse
-from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
+from ...limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
+from .. import state
+from ..errors import HTTPError, documented
+from ..responses import SafeJSONResponse
+from .params import MIB, WORKSPACE_NAME
 
-router = APIRouter()
-
-MIB = 1024 * 1024
-
-
-WORKSPACE_NAME = r"^[A-Za-z0-9_.-]+$"
+router = APIRouter(prefix="/v1", tags=["execute"],
+                   responses=documented(400, 404, 409))
 
 
 class ExecuteRequest(BaseModel):
@@ -120,26 +115,18 @@ def _limits_for(base: Limits, body: ExecuteRequest) -> Limits:
     )
 
 
-@router.get("/healthz", tags=["service"])
-async def healthz(request: Request) -> dict[str, Any]:
-    sandbox: AsyncSandbox = request.app.state.sandbox
-    return {"status": "ok", "version": __version__, "workers": sandbox.pool.stats()}
-
-
-@router.post("/v1/execute", tags=["execute"], response_model=ExecuteResponse,
-             response_model_exclude_unset=True)
+@router.post("/execute", response_model=ExecuteResponse, response_model_exclude_unset=True)
 async def execute(body: ExecuteRequest, request: Request) -> Response:
-    sandbox: AsyncSandbox = request.app.state.sandbox
-    store: CodeModeStore = request.app.state.codemode
-    executions: Executions = request.app.state.executions
-    plan = await _plan_for(store, body.toolsets, body.tools, request.app.state.inline_tool_secret)
+    plan = await _plan_for(state.codemode_store(request), body.toolsets, body.tools,
+                           state.inline_tool_secret(request))
     options = ExecuteOptions(code=body.code, workspace=body.workspace,
-                             limits=_limits_for(sandbox.limits, body),
+                             limits=_limits_for(state.sandbox(request).limits, body),
                              granted_permissions=body.granted_permissions,
                              approval_wait_ms=body.approval_wait_ms)
     # ExecuteResponse documents the shape; the outcome is already plain JSON, so it is sent
     # as it is rather than validated again (a measurable share of a short execute).
-    return SafeJSONResponse(await executions.start(options, plan, inline_tools=body.tools))
+    outcome = await state.executions(request).start(options, plan, inline_tools=body.tools)
+    return SafeJSONResponse(outcome)
 
 
 async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list[dict[str, Any]],
@@ -148,7 +135,7 @@ async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list
     for name in toolset_names:
         toolset = await store.get_toolset(name)
         if toolset is None:
-            raise HTTPException(404, f"toolset {name!r} not found")
+            raise HTTPError(404, "not_found", f"toolset {name!r} not found")
         toolsets.append(toolset)
     problems: list[str] = []
     tools = []
@@ -162,42 +149,14 @@ async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list
     return ExecutionPlan.build(toolsets, tools, inline_secret)
 
 
-@router.get("/v1/execute/description", tags=["execute"], response_class=PlainTextResponse)
+@router.get("/execute/description", response_class=PlainTextResponse)
 async def execute_description_text(request: Request, toolsets: str = "") -> str:
     """The complete execute-tool description to hand a model, for these toolsets."""
-    sandbox: AsyncSandbox = request.app.state.sandbox
     names = [n for n in toolsets.split(",") if n.strip()]
-    plan = await _plan_for(request.app.state.codemode, names, [], "")
-    limits = sandbox.limits
+    plan = await _plan_for(state.codemode_store(request), names, [], "")
+    limits = state.sandbox(request).limits
     return execute_description(plan.namespaces, state_doc=STATE_DOC,
                                timeout_ms=int(limits.deadline_s * 1000),
                                memory_mb=limits.memory_bytes // MIB,
                                max_output_bytes=limits.output_bytes,
                                max_host_calls=limits.max_host_calls)
-
-
-class BashRequest(BaseModel):
-    """Run a bash script over a snapshot of a workspace; changes are written back."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    script: str = Field(max_length=1_000_000)
-    workspace: str = Field("default", min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.-]+$")
-    cwd: str = Field("/", max_length=4096)
-    timeout_ms: int = Field(30_000, ge=1, le=int(MAX_DEADLINE_S * 1000))
-    max_output_bytes: int = Field(64_000, ge=1, le=64 * MIB)
-    max_workspace_files: int = Field(1_000, ge=0, le=100_000)
-    max_workspace_file_bytes: int = Field(1_000_000, ge=0, le=100 * MIB)
-    env: dict[str, str] | None = None
-    stdin: str = Field("", max_length=16 * MIB)
-
-
-@router.post("/v1/bash", tags=["bash"])
-async def bash(body: BashRequest, request: Request) -> dict[str, Any]:
-    sandbox: AsyncSandbox = request.app.state.sandbox
-    store: WorkspaceStore = request.app.state.workspaces
-    options = BashOptions(cwd=body.cwd, timeout_ms=body.timeout_ms, max_output_bytes=body.max_output_bytes,
-                          max_workspace_files=body.max_workspace_files,
-                          max_workspace_file_bytes=body.max_workspace_file_bytes, env=body.env,
-                          stdin=body.stdin)
-    return await run_bash(sandbox, store.workspace(body.workspace), body.script, options)

@@ -3,7 +3,8 @@
 ``register(subparsers)`` adds ``ws`` to the service's argparse command tree; each
 subcommand sets ``func`` so the caller runs ``args.func(args)`` and exits with its result.
 The store is ``<data-dir>/sandbox.db`` with blobs in ``<data-dir>/blobs``; ``--data-dir``
-defaults to ``$SANDBOX_DATA_DIR`` or ``~/.local/share/sandbox``.
+defaults to the service's (``$SANDBOX_DATA_DIR``, ``$XDG_DATA_HOME/sandbox`` or
+``~/.local/share/sandbox``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,14 +19,11 @@ from typing import Any
 
 from workspace import TOOL_NAMES, Workspace, WorkspaceError, WorkspaceStore, call_tool
 
-__all__ = ["default_data_dir", "register"]
+from ..service import default_data_dir
+
+__all__ = ["register"]
 
 Handler = Callable[[WorkspaceStore, Workspace, argparse.Namespace], Awaitable[int]]
-
-
-def default_data_dir() -> Path:
-    env = os.environ.get("SANDBOX_DATA_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "sandbox"
 
 
 def _out(text: str) -> None:

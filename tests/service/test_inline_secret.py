@@ -5,7 +5,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from sandbox.app import _stored_secret
+from sandbox.service.app import _stored_secret
 
 
 def test_the_secret_is_made_once_owner_only_and_read_back(tmp_path: Path) -> None:

@@ -10,10 +10,10 @@ import httpx
 import pytest
 
 from live_server import ServerThread, free_port
-from sandbox.app import create_app
+from sandbox.service import create_app
 from sandbox.cli import main
 from sandbox.engine import CompiledGuest
-from sandbox.settings import Settings
+from sandbox.service import Settings
 
 DEPLOY = {"name": "deploy", "description": "Deploy the site (the agent host does it).",
           "approval": {"mode": "durable", "summary": "Deploy to production", "risk": "high"},

@@ -1,4 +1,4 @@
-"""The ``sandbox ws`` command of sandbox.workspace_cli, run through a real argparse tree."""
+"""The ``sandbox ws`` command (sandbox.cli.workspaces), run through a real argparse tree."""
 
 import argparse
 import io
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.workspace_cli import default_data_dir, register
+from sandbox.cli.workspaces import register
+from sandbox.service import default_data_dir
 
 
 def run(argv: list[str]) -> int:

@@ -1,0 +1,45 @@
+"""``sandbox serve``: start the HTTP service (settings from arguments and the environment)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from codemode import DurableSettings
+
+from ..service import ConfigError, Settings, create_app, durable_overrides_from_env
+
+
+def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    serve = commands.add_parser("serve", help="start the HTTP service")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR or ~/.local/share/sandbox)")
+    serve.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
+    serve.add_argument("--log-level", default="info")
+    serve.set_defaults(func=cmd_serve)
+
+
+def serve_settings(args: argparse.Namespace) -> Settings:
+    """The service's settings from ``serve``'s arguments and the environment (ConfigError)."""
+    durable, sweep_interval_s = durable_overrides_from_env()
+    return Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
+                             workers=args.workers, sweep_interval_s=sweep_interval_s,
+                             durable=DurableSettings.from_env(**durable))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    try:
+        settings = serve_settings(args)
+    except ConfigError as exc:
+        print(f"sandbox serve: {exc}", file=sys.stderr)
+        return 2
+    print(f"sandbox: data in {settings.data_dir}; listening on http://{args.host}:{args.port}",
+          file=sys.stderr)
+    if settings.token is None and args.host not in ("127.0.0.1", "localhost", "::1"):
+        print("sandbox: WARNING: listening beyond loopback without SANDBOX_TOKEN", file=sys.stderr)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level)
+    return 0

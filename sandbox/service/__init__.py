@@ -1,0 +1,25 @@
+"""The HTTP service: the FastAPI app over the isolate core, Code Mode and the workspaces.
+
+- :mod:`.app`: ``create_app(settings)``, start-up and shutdown, the ``/v1`` guard;
+- :mod:`.errors`: the one error map and the one error shape;
+- :mod:`.settings`: what the service is started with, from arguments and the environment;
+- :mod:`.state`: typed access to what the running app holds;
+- :mod:`.bash_tool`: the bash tool (snapshot, run, write back);
+- :mod:`.routes`: one module per resource.
+"""
+
+from __future__ import annotations
+
+from .app import create_app
+from .bash_tool import BashOptions, run_bash
+from .settings import ConfigError, Settings, default_data_dir, durable_overrides_from_env
+
+__all__ = [
+    "BashOptions",
+    "ConfigError",
+    "Settings",
+    "create_app",
+    "default_data_dir",
+    "durable_overrides_from_env",
+    "run_bash",
+]

@@ -1,0 +1,34 @@
+"""The HTTP API's routes, one module per resource; :data:`ROUTERS` is mounted by the app.
+
+| module        | paths                                                         |
+|---------------|---------------------------------------------------------------|
+| ``health``    | ``GET /healthz``                                              |
+| ``execute``   | ``POST /v1/execute``, ``GET /v1/execute/description``         |
+| ``bash``      | ``POST /v1/bash``                                             |
+| ``executions``| ``/v1/executions/...`` (records, results, cancel, rollback, events, sweep) |
+| ``approvals`` | ``/v1/approvals/...``                                         |
+| ``toolsets``  | ``/v1/toolsets/...``                                          |
+| ``snippets``  | ``/v1/snippets/...``                                          |
+| ``workspaces``| ``/v1/workspaces/...`` (tools, raw files, info)               |
+
+Routes raise; the service's error map (:mod:`sandbox.service.errors`) answers.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from . import approvals, bash, execute, executions, health, snippets, toolsets, workspaces
+
+__all__ = ["ROUTERS"]
+
+ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    execute.router,
+    bash.router,
+    executions.router,
+    approvals.router,
+    toolsets.router,
+    snippets.router,
+    workspaces.router,
+)

@@ -1,0 +1,43 @@
+"""``POST /v1/bash``: a bash script over a snapshot of a workspace, changes written back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...limits import MAX_DEADLINE_S
+from .. import state
+from ..errors import documented
+from ..bash_tool import BashOptions, run_bash
+from .params import MIB, WORKSPACE_NAME
+
+router = APIRouter(prefix="/v1", tags=["bash"],
+                   responses=documented(400, 403, 404, 409))
+
+
+class BashRequest(BaseModel):
+    """Run a bash script over a snapshot of a workspace; changes are written back."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    script: str = Field(max_length=1_000_000)
+    workspace: str = Field("default", min_length=1, max_length=200, pattern=WORKSPACE_NAME)
+    cwd: str = Field("/", max_length=4096)
+    timeout_ms: int = Field(30_000, ge=1, le=int(MAX_DEADLINE_S * 1000))
+    max_output_bytes: int = Field(64_000, ge=1, le=64 * MIB)
+    max_workspace_files: int = Field(1_000, ge=0, le=100_000)
+    max_workspace_file_bytes: int = Field(1_000_000, ge=0, le=100 * MIB)
+    env: dict[str, str] | None = None
+    stdin: str = Field("", max_length=16 * MIB)
+
+
+@router.post("/bash")
+async def bash(body: BashRequest, request: Request) -> dict[str, Any]:
+    options = BashOptions(cwd=body.cwd, timeout_ms=body.timeout_ms, max_output_bytes=body.max_output_bytes,
+                          max_workspace_files=body.max_workspace_files,
+                          max_workspace_file_bytes=body.max_workspace_file_bytes, env=body.env,
+                          stdin=body.stdin)
+    workspace = state.workspaces(request).workspace(body.workspace)
+    return await run_bash(state.sandbox(request), workspace, body.script, options)

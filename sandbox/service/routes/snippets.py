@@ -1,0 +1,68 @@
+"""``/v1/snippets``: code of completed executions saved under a name, run later with
+``codemode.run(name, input)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from codemode import Snippet
+
+from .. import state
+from ..errors import HTTPError, documented
+from ..responses import SafeJSONResponse
+
+router = APIRouter(prefix="/v1/snippets", tags=["snippets"], default_response_class=SafeJSONResponse,
+                   responses=documented(404, 409))
+
+
+class SnippetBody(BaseModel):
+    """``PUT /v1/snippets/{name}``: save the code of a completed execution."""
+
+    model_config = ConfigDict(extra="forbid")
+    execution_id: str = Field(min_length=1, max_length=200)
+    description: str = Field(default="", max_length=8_000)
+    input_schema: dict[str, Any] | None = None
+
+
+def _not_found(name: str) -> HTTPError:
+    return HTTPError(404, "not_found", f'snippet "{name}" not found')
+
+
+@router.put("/{name}")
+async def put_snippet(name: str, body: SnippetBody, request: Request) -> SafeJSONResponse:
+    store = state.codemode_store(request)
+    execution = await store.get_execution(body.execution_id)
+    if execution is None:
+        raise HTTPError(404, "not_found", f"execution {body.execution_id} not found")
+    if execution.status != "completed":
+        raise HTTPError(409, "conflict",
+                        f"execution {body.execution_id} is {execution.status}; only a completed "
+                        "execution can be saved as a snippet")
+    snippet = Snippet.from_execution(
+        name, execution, description=body.description, input_schema=body.input_schema
+    )
+    created = await store.put_snippet(snippet)
+    return SafeJSONResponse(snippet.to_dict(), status_code=201 if created else 200)
+
+
+@router.get("")
+async def list_snippets(request: Request) -> dict[str, Any]:
+    return {"snippets": [s.to_dict() for s in await state.codemode_store(request).list_snippets()]}
+
+
+@router.get("/{name}")
+async def get_snippet(name: str, request: Request) -> dict[str, Any]:
+    snippet = await state.codemode_store(request).get_snippet(name)
+    if snippet is None:
+        raise _not_found(name)
+    return snippet.to_dict()
+
+
+@router.delete("/{name}")
+async def delete_snippet(name: str, request: Request) -> dict[str, Any]:
+    if not await state.codemode_store(request).delete_snippet(name):
+        raise _not_found(name)
+    return {"deleted": name}

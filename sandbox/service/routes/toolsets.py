@@ -1,0 +1,88 @@
+"""``/v1/toolsets``: stored toolsets (one namespace of tools each), and their typed declarations.
+
+A toolset's signing secret is returned once, in the 201 that creates it; later reads and
+updates never show it (an update keeps it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from codemode import Toolset, render_declarations
+
+from .. import state
+from ..errors import HTTPError, documented
+from ..responses import SafeJSONResponse
+
+router = APIRouter(prefix="/v1/toolsets", tags=["toolsets"], default_response_class=SafeJSONResponse,
+                   responses=documented(404))
+
+
+class ToolsetBody(BaseModel):
+    """``PUT /v1/toolsets/{name}``: the tools (ToolDef JSON) and an optional description."""
+
+    model_config = ConfigDict(extra="forbid")
+    tools: list[dict[str, Any]]
+    description: str | None = Field(default=None, max_length=8_000)
+
+
+def _not_found(name: str) -> HTTPError:
+    return HTTPError(404, "not_found", f'toolset "{name}" not found')
+
+
+def _toolset_view(
+    toolset: Toolset, info: dict[str, Any] | None, *, with_secret: bool
+) -> dict[str, Any]:
+    data = toolset.to_dict(include_secret=with_secret)
+    data["namespace"] = toolset.namespace
+    data["tool_count"] = len(toolset.tools)
+    if info is not None:
+        data["description"] = info["description"]
+        data["created_at"] = info["created_at"]
+        data["updated_at"] = info["updated_at"]
+    return data
+
+
+@router.put("/{name}")
+async def put_toolset(name: str, body: ToolsetBody, request: Request) -> SafeJSONResponse:
+    store = state.codemode_store(request)
+    toolset = Toolset.from_dict({"name": name, "tools": body.tools})
+    stored, created = await store.put_toolset(toolset, description=body.description)
+    info = await store.toolset_info(name)
+    return SafeJSONResponse(
+        _toolset_view(stored, info, with_secret=created), status_code=201 if created else 200
+    )
+
+
+@router.get("")
+async def list_toolsets(request: Request) -> dict[str, Any]:
+    return {"toolsets": await state.codemode_store(request).list_toolsets()}
+
+
+@router.get("/{name}")
+async def get_toolset(name: str, request: Request) -> dict[str, Any]:
+    store = state.codemode_store(request)
+    toolset = await store.get_toolset(name)
+    if toolset is None:
+        raise _not_found(name)
+    return _toolset_view(toolset, await store.toolset_info(name), with_secret=False)
+
+
+@router.get("/{name}/types", response_class=PlainTextResponse)
+async def toolset_types(name: str, request: Request) -> Response:
+    toolset = await state.codemode_store(request).get_toolset(name)
+    if toolset is None:
+        raise _not_found(name)
+    text = render_declarations({toolset.name: toolset.tools})
+    return PlainTextResponse(text, media_type="text/x-python")
+
+
+@router.delete("/{name}")
+async def delete_toolset(name: str, request: Request) -> dict[str, Any]:
+    if not await state.codemode_store(request).delete_toolset(name):
+        raise _not_found(name)
+    return {"deleted": name}

@@ -1,0 +1,135 @@
+"""Service settings: where data lives, who may call, how many workers, default limits.
+
+The one source of settings for the service and every command: :class:`Settings` (with
+``from_env``), :func:`default_data_dir`, and the durable runtime's knobs from the
+environment (:func:`durable_overrides_from_env`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codemode import DurableSettings
+
+from ..engine import CompiledGuest
+from ..limits import Limits
+
+
+def default_data_dir() -> Path:
+    """``$SANDBOX_DATA_DIR``, else ``$XDG_DATA_HOME/sandbox``, else ``~/.local/share/sandbox``."""
+    configured = os.environ.get("SANDBOX_DATA_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "sandbox"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the service is started with. ``from_env`` reads the environment."""
+
+    data_dir: Path = field(default_factory=default_data_dir)
+    """SQLite database (``sandbox.db``) and blob directory (``blobs/``) live here."""
+    token: str | None = None
+    """If set, every ``/v1`` request needs ``Authorization: Bearer <token>``."""
+    workers: int | None = None
+    """Worker processes in the pool (default: CPU count + 1, between 2 and 8)."""
+    limits: Limits = Limits.default
+    """Defaults for a request that does not set its own limits."""
+    cache_dir: Path | None = None
+    """Guest build and compile cache (default ``$SANDBOX_CACHE_DIR`` or ``~/.cache/wasm-sandbox``)."""
+    max_request_bytes: int = 16 * 1024 * 1024
+    """Largest HTTP request body accepted (413 beyond)."""
+    inline_tool_secret: str | None = None
+    """Signs calls to inline tools' URLs (stored toolsets have their own secrets). Default:
+    ``$SANDBOX_INLINE_TOOL_SECRET``, else one generated once and kept in the data directory
+    (``inline_tool_secret``, owner-only), so resumed runs are signed the same way."""
+    guest: CompiledGuest | None = None
+    """A compiled guest to use instead of building one at start-up (tests, embedding)."""
+    durable: DurableSettings = field(default_factory=DurableSettings.from_env)
+    """Approval TTL, ledger lease, recovery and the always-replay test mode."""
+    sweep_interval_s: float = 60.0
+    """How often the service expires old parked executions and recovers abandoned ones
+    (also once at start-up); 0 turns the periodic sweep off."""
+    events_heartbeat_s: float = 15.0
+    """Silence after which an event stream sends a ``: ping`` comment."""
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> "Settings":
+        values: dict[str, object] = {
+            "token": os.environ.get("SANDBOX_TOKEN") or None,
+            "inline_tool_secret": os.environ.get("SANDBOX_INLINE_TOOL_SECRET") or None,
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]
+
+    @property
+    def database_path(self) -> Path:
+        return self.data_dir / "sandbox.db"
+
+    @property
+    def blob_dir(self) -> Path:
+        return self.data_dir / "blobs"
+
+
+class ConfigError(Exception):
+    """An environment variable holds a value the service cannot use."""
+
+
+def _env_number(name: str, kind: type[float] | type[int], *, minimum: float) -> float | int | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not {'an integer' if kind is int else 'a number'}") from None
+    if value != value or value in (float("inf"), float("-inf")) or value < minimum:
+        raise ConfigError(f"{name}={raw!r} must be a finite number >= {minimum:g}")
+    return value
+
+
+def _env_flag(name: str) -> bool | None:
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return None
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name}={raw!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
+
+
+def durable_overrides_from_env() -> tuple[dict[str, Any], float | None]:
+    """The durable runtime's knobs an operator (or a recovery test) sets in the environment.
+
+    Returns overrides for :class:`codemode.DurableSettings` and the sweep interval:
+    ``SANDBOX_SWEEP_INTERVAL_S`` (0: sweep only at start-up), ``SANDBOX_PAUSED_TTL_S``,
+    ``SANDBOX_RECOVER_RUNNING`` (1/0), ``SANDBOX_LEASE_MARGIN_S``, ``SANDBOX_MAX_ATTEMPTS``,
+    ``SANDBOX_LEDGER_LEASE_MS`` (``off`` or 0: a stale pending action is never reclaimed).
+    Raises :class:`ConfigError` naming the variable for a value it cannot use.
+    """
+    durable: dict[str, Any] = {}
+    numbers: tuple[tuple[str, str, type[float] | type[int], float], ...] = (
+        ("SANDBOX_PAUSED_TTL_S", "paused_ttl_s", float, 0.0),
+        ("SANDBOX_LEASE_MARGIN_S", "lease_margin_s", float, 0.0),
+        ("SANDBOX_MAX_ATTEMPTS", "max_attempts", int, 1),
+    )
+    for env_name, field_name, kind, minimum in numbers:
+        value = _env_number(env_name, kind, minimum=minimum)
+        if value is not None:
+            durable[field_name] = value
+    recover = _env_flag("SANDBOX_RECOVER_RUNNING")
+    if recover is not None:
+        durable["recover_running"] = recover
+    lease = os.environ.get("SANDBOX_LEDGER_LEASE_MS", "").strip().lower()
+    if lease in ("off", "none"):
+        durable["ledger_lease_ms"] = None
+    elif lease:
+        lease_ms = _env_number("SANDBOX_LEDGER_LEASE_MS", int, minimum=0)
+        durable["ledger_lease_ms"] = None if lease_ms == 0 else lease_ms
+    interval = _env_number("SANDBOX_SWEEP_INTERVAL_S", float, minimum=0.0)
+    return durable, None if interval is None else float(interval)

@@ -1,0 +1,77 @@
+"""``/v1/executions`` records (list, show, delete), against a real CodeModeStore in a small app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from codemode import CodeModeStore, ExecutionRecord, new_execution_id
+from route_helpers import error_of, stored_execution
+
+
+async def test_get_execution_includes_its_journal_with_tagged_bytes(
+    client: httpx.AsyncClient, store: CodeModeStore
+) -> None:
+    execution_id = await stored_execution(store)
+    r = await client.get(f"/v1/executions/{execution_id}")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["id"] == execution_id and body["status"] == "completed"
+    assert body["result"] == {"ok": True} and body["logs"] == ["done"]
+    (entry,) = body["journal"]
+    assert entry["seq"] == 0 and entry["namespace"] == "github" and entry["method"] == "create_issue"
+    assert entry["args"] == {"title": "x"} and entry["state"] == "applied"
+    assert entry["result"] == {"id": 7, "raw": {"$bytes": "AA=="}}
+
+
+async def test_list_executions_filters_and_omits_journals(
+    client: httpx.AsyncClient, store: CodeModeStore
+) -> None:
+    old = await stored_execution(store, "completed", "a", created_at=1.0)
+    new = await stored_execution(store, "error", "a", created_at=2.0)
+    elsewhere = await stored_execution(store, "paused", "b", created_at=3.0)
+    r = await client.get("/v1/executions")
+    assert [e["id"] for e in r.json()["executions"]] == [elsewhere, new, old]
+    assert all("journal" not in e for e in r.json()["executions"])
+    r = await client.get("/v1/executions", params={"workspace": "a", "status": "completed"})
+    assert [e["id"] for e in r.json()["executions"]] == [old]
+    r = await client.get("/v1/executions", params={"limit": 1})
+    assert [e["id"] for e in r.json()["executions"]] == [elsewhere]
+
+
+@pytest.mark.parametrize(
+    ("params", "status"),
+    [({"status": "finished"}, 400), ({"limit": 0}, 422), ({"limit": "many"}, 422)],
+)
+async def test_bad_execution_queries_are_4xx_json_errors(
+    client: httpx.AsyncClient, params: dict[str, Any], status: int
+) -> None:
+    r = await client.get("/v1/executions", params=params)
+    assert r.status_code == status
+    error_of(r)
+
+
+async def test_delete_execution_then_it_is_gone(client: httpx.AsyncClient, store: CodeModeStore) -> None:
+    execution_id = await stored_execution(store)
+    assert (await client.delete(f"/v1/executions/{execution_id}")).json() == {"deleted": execution_id}
+    assert await store.entries(execution_id) == []
+    for r in (await client.get(f"/v1/executions/{execution_id}"),
+              await client.delete(f"/v1/executions/{execution_id}")):
+        assert r.status_code == 404 and error_of(r)["code"] == "not_found"
+
+
+
+
+async def test_recorded_lone_surrogates_are_served_as_escaped_json(
+    client: httpx.AsyncClient, store: CodeModeStore
+) -> None:
+    record = ExecutionRecord(id=new_execution_id(), workspace="default", code="s = '\ud800'")
+    await store.create_execution(record)
+    await store.finish_execution(record.id, status="completed", result="\udcff", logs=["\ud800"])
+    r = await client.get(f"/v1/executions/{record.id}")
+    assert r.status_code == 200
+    assert r.content.isascii()
+    body = r.json()
+    assert (body["code"], body["result"], body["logs"]) == ("s = '\ud800'", "\udcff", ["\ud800"])
