@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable
 from . import arith, pattern
 from .braces import expand_braces
 from .errors import BashError, ExpansionError, FatalExpansionError
+from .escapes import decode_ansi_c
 from .state import Var, arith_view
 from .words import (
     ARG_DQ, DQ, DQUOTE, HEREDOC, WORD, Arith, CmdSub, Lit, Param, Part, ProcSub, Quoted, Tilde,
@@ -482,9 +483,7 @@ class Expander:
         if how == "Q":
             return quote_for_shell(value)
         if how == "E":
-            from .words import decode_ansi
-
-            return decode_ansi(value)
+            return decode_ansi_c(value)
         if how == "U":
             return value.upper()
         if how == "u":

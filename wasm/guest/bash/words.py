@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Union
 
 from .errors import ExpansionError
+from .escapes import decode_ansi_c
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,59 +163,6 @@ def _find_backtick_end(t: str, i: int) -> int:
             return i
         i += 1
     raise ExpansionError("unexpected EOF while looking for matching ``'")
-
-
-_ANSI_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
-
-
-def decode_ansi(body: str) -> str:
-    """Decode the escapes of a ``$'...'`` string."""
-    out: list[str] = []
-    i, n = 0, len(body)
-    while i < n:
-        c = body[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        e = body[i + 1]
-        i += 2
-        if e in _ANSI_SIMPLE:
-            out.append(_ANSI_SIMPLE[e])
-        elif e in "01234567":
-            j = i - 1
-            k = j
-            while k < n and k < j + 3 and body[k] in "01234567":
-                k += 1
-            out.append(chr(int(body[j:k], 8) & 0xFF))
-            i = k
-        elif e == "x":
-            k = i
-            while k < n and k < i + 2 and body[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == i:
-                out.append("\\x")
-            else:
-                out.append(chr(int(body[i:k], 16)))
-                i = k
-        elif e in "uU":
-            k = i
-            limit = 4 if e == "u" else 8
-            while k < n and k < i + limit and body[k] in "0123456789abcdefABCDEF":
-                k += 1
-            if k == i:
-                out.append("\\" + e)
-            else:
-                out.append(chr(int(body[i:k], 16)))
-                i = k
-        elif e == "c" and i < n:
-            out.append(chr(ord(body[i]) & 0x1F))
-            i += 1
-        else:
-            out.append("\\" + e)
-    decoded = "".join(out)
-    # Shell strings cannot hold NUL: like bash, the value ends at the first one.
-    return decoded.split("\x00", 1)[0]
 
 
 def _parse_param_body(body: str, whole: str) -> Param:
@@ -392,7 +340,7 @@ def parse_word(text: str, mode: str = WORD) -> tuple[Part, ...]:
                 while j < n and t[j] != "'":
                     j += 2 if t[j] == "\\" else 1
                 flush()
-                parts.append(Quoted(decode_ansi(t[i + 2 : j])))
+                parts.append(Quoted(decode_ansi_c(t[i + 2 : j])))
                 i = j + 1
                 continue
             if nxt == '"' and mode == WORD:

@@ -23,6 +23,7 @@ from ..errors import (
     BashError, BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction,
     ShellSyntaxError, TimeoutExpired,
 )
+from ..escapes import decode_echo, decode_printf_b, decode_printf_format
 from ..expand import quote_for_shell
 from ..state import OPTION_LETTERS, SHELL_OPTIONS, SHOPT_NAMES, Var, arith_view
 from ..streams import Channel, InputStream, can_access
@@ -50,77 +51,6 @@ def _err(io: "IO", text: str) -> None:
 
 # ============================================================================ echo / printf
 
-_ECHO_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
-
-
-def _numeric_escape(text: str, i: int, kind: str) -> tuple[str, int]:
-    """Decode ``\\xHH``, ``\\uHHHH`` or ``\\UHHHHHHHH`` starting at ``text[i]`` (the backslash).
-
-    Returns the decoded text and the index after it; with no digits, the escape stays as
-    written. ``\\x`` gives a raw byte, ``\\u``/``\\U`` a Unicode character (UTF-8 on output).
-    """
-    limit = {"x": 2, "u": 4, "U": 8}[kind]
-    n = len(text)
-    k = i + 2
-    while k < n and k < i + 2 + limit and text[k] in "0123456789abcdefABCDEF":
-        k += 1
-    if k == i + 2:
-        return "\\" + kind, i + 2
-    value = int(text[i + 2 : k], 16)
-    return (_byte_char(value) if kind == "x" else chr(value)), k
-
-
-def echo_escapes(text: str, printf_b: bool = False) -> tuple[str, bool]:
-    """Interpret echo -e / printf %b escapes; returns (text, stop-output-after \\c)."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        e = text[i + 1]
-        if e in _ECHO_ESCAPES:
-            out.append(_ECHO_ESCAPES[e])
-            i += 2
-        elif e == "c":
-            return "".join(out), True
-        elif e == "0" or (printf_b and e in "1234567"):
-            j = i + 2 if e == "0" else i + 1
-            k = j
-            while k < n and k < j + 3 and text[k] in "01234567":
-                k += 1
-            out.append(_byte_char(int(text[j:k] or "0", 8) & 0xFF))
-            i = k
-        elif e in "xuU":
-            decoded, i = _numeric_escape(text, i, e)
-            out.append(decoded)
-        else:
-            out.append("\\" + e)
-            i += 2
-    return "".join(out), False
-
-
-def _latin1_bytes(text: str) -> bytes:
-    """Encode, turning escaped single bytes (chr < 256 from \\xHH) into raw bytes."""
-    try:
-        return text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "replace")
-
-
-def _byte_char(value: int) -> str:
-    """One raw byte from an octal or hex escape, as text: bytes >= 0x80 become the
-    surrogate that ``surrogateescape`` turns back into exactly that byte (so a literal
-    ``é`` stays UTF-8 while ``\\351`` is the single byte 0xE9, as in bash)."""
-    return chr(value) if value < 0x80 else chr(0xDC00 + value)
-
-
-def _bytes_with_escapes(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
-
-
 def b_echo(sh: "Shell", argv: list[str], io: "IO") -> int:
     args = argv[1:]
     newline = True
@@ -136,11 +66,11 @@ def b_echo(sh: "Shell", argv: list[str], io: "IO") -> int:
         args = args[1:]
     text = " ".join(args)
     if escapes:
-        text, stop = echo_escapes(text)
+        text, stop = decode_echo(text)
         if stop:
-            io.out(1).write(_bytes_with_escapes(text))
+            io.out(1).write(_enc(text))
             return 0
-        data = _bytes_with_escapes(text)
+        data = _enc(text)
     else:
         data = _enc(text)
     io.out(1).write(data + b"\n" if newline else data)
@@ -269,7 +199,7 @@ def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
     """Format like bash's printf; returns (output, had-errors)."""
     out: list[str] = []
     errors: list[bool] = []
-    fmt_text, _ = _printf_escapes(fmt)
+    fmt_text = decode_printf_format(fmt)
     pos = 0
     used = 0
 
@@ -333,7 +263,7 @@ def printf_format(fmt: str, args: list[str], io: "IO") -> tuple[str, bool]:
                 value = arg if arg is not None else ""
                 out.append(spec.replace("0", "") % value if "0" in flags else (spec + "s") % value)
             elif conv == "b":
-                value, stop = echo_escapes(arg or "", printf_b=True)
+                value, stop = decode_printf_b(arg or "")
                 out.append((spec + "s") % value)
                 if stop:
                     break
@@ -382,35 +312,6 @@ def _backslash_quote(arg: str) -> str:
     return "".join(out)
 
 
-def _printf_escapes(fmt: str) -> tuple[str, bool]:
-    out: list[str] = []
-    i, n = 0, len(fmt)
-    simple = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\", '"': '"', "'": "'", "?": "?"}
-    while i < n:
-        c = fmt[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        e = fmt[i + 1]
-        if e in simple:
-            out.append(simple[e])
-            i += 2
-        elif e in "01234567":
-            k = i + 1
-            while k < n and k < i + 4 and fmt[k] in "01234567":
-                k += 1
-            out.append(_byte_char(int(fmt[i + 1 : k], 8) & 0xFF))
-            i = k
-        elif e in "xuU":
-            decoded, i = _numeric_escape(fmt, i, e)
-            out.append(decoded)
-        else:
-            out.append("\\" + e)
-            i += 2
-    return "".join(out), False
-
-
 def b_printf(sh: "Shell", argv: list[str], io: "IO") -> int:
     args = argv[1:]
     target: str | None = None
@@ -436,7 +337,7 @@ def b_printf(sh: "Shell", argv: list[str], io: "IO") -> int:
         else:
             sh.state.set(m.group(1), text)
     else:
-        io.out(1).write(_bytes_with_escapes(text))
+        io.out(1).write(_enc(text))
     return 1 if had_errors else 0
 
 
@@ -2273,7 +2174,7 @@ def gen_xargs(sh: "Shell", argv: list[str], io: "IO") -> Gen:
                 mode = "null"
             elif a.startswith("-d"):
                 spec = a[2:] or args.pop(0)
-                delim = echo_escapes(spec)[0][:1] if spec.startswith("\\") else spec[:1]
+                delim = decode_echo(spec).text[:1] if spec.startswith("\\") else spec[:1]
                 mode = "delim"
             elif a in ("-r", "--no-run-if-empty"):
                 no_empty = True
