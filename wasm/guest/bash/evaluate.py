@@ -605,7 +605,7 @@ class Shell:
         if isinstance(expr, CondWord):
             return ex.string(expr.word.raw) != ""
         if isinstance(expr, CondUnary):
-            from .commands.shell import unary_test
+            from .builtins.test import unary_test
 
             return unary_test(self, expr.op, ex.string(expr.operand.raw))
         assert isinstance(expr, CondBinary)
@@ -635,7 +635,7 @@ class Shell:
         if op in ("<", ">"):
             a, b = left.encode("utf-8", "surrogateescape"), right.encode("utf-8", "surrogateescape")
             return a < b if op == "<" else a > b
-        from .commands.shell import binary_test
+        from .builtins.test import binary_test
 
         return binary_test(self, op, left, right, arithmetic_operands=True)
 
@@ -1008,14 +1008,14 @@ class Shell:
 
     def invoke_no_functions(self, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None) -> Gen:
         from .commands import COMMANDS  # looked up now: the families fill it as they grow
-        from .commands.shell import BUILTINS, GEN_BUILTINS
+        from .builtins import BUILTINS, Builtin
 
         name = argv[0]
         builtin = BUILTINS.get(name)
-        if builtin is not None:
+        if isinstance(builtin, Builtin):
             self._decl_arrays = decl_arrays or {}
             try:
-                status = builtin(self, argv, io)
+                status = builtin.run(self, argv, io)
             except LimitExceeded:
                 raise
             except BashError as exc:
@@ -1031,10 +1031,9 @@ class Shell:
             if io.channel.buf:
                 yield io.channel.take()
             return status
-        gen_builtin = GEN_BUILTINS.get(name)
-        if gen_builtin is not None:
+        if builtin is not None:  # a StreamingBuiltin
             try:
-                status = yield from gen_builtin(self, argv, io)
+                status = yield from builtin.run(self, argv, io)
             except (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, LimitExceeded):
                 raise
             except BashError as exc:

@@ -8,10 +8,11 @@ and fails at import (so at guest build time, not in a user's script).
 
 from __future__ import annotations
 
-from . import awk, files, jq, sed, shell, text
+from .. import builtins
+from . import awk, files, jq, sed, text
 from .base import Command, CommandContext, CommandResult
 
-FAMILIES = (shell, files, text, awk, sed, jq)
+FAMILIES = (builtins, files, text, awk, sed, jq)
 
 
 def _merge() -> dict[str, Command]:

@@ -1,0 +1,315 @@
+"""``echo`` and ``printf``: their options, printf's conversions (bash's number parsing, long
+double rounding) and the escapes of ``escapes.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from ..escapes import decode_echo, decode_printf_b, decode_printf_format
+from ..expand import quote_for_shell
+from ._common import Builtin, Entry, encode, print_error
+from .date import strftime
+
+if TYPE_CHECKING:
+    from ..evaluate import IO, Shell
+
+
+def run_echo(sh: Shell, argv: list[str], io: IO) -> int:
+    args = argv[1:]
+    newline = True
+    escapes = bool(sh.state.shopts.get("xpg_echo"))
+    while args and re.match(r"-[neE]+\Z", args[0]):
+        for flag in args[0][1:]:
+            if flag == "n":
+                newline = False
+            elif flag == "e":
+                escapes = True
+            else:
+                escapes = False
+        args = args[1:]
+    text = " ".join(args)
+    if escapes:
+        text, stop = decode_echo(text)
+        if stop:
+            io.out(1).write(encode(text))
+            return 0
+        data = encode(text)
+    else:
+        data = encode(text)
+    io.out(1).write(data + b"\n" if newline else data)
+    return 0
+
+
+_PRINTF_TIME = re.compile(r"%([-+ #0]*)([0-9]+)?(?:\.([0-9]+))?\(([^)]*)\)T")
+_PRINTF_SPEC = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([hlLqjzt]*)([diouxXeEfFgGaAcsbqQ%])")
+
+
+def _printf_number(arg: str, io: IO, errors: list[bool]) -> int:
+    text = arg.strip()
+    if not text:
+        return 0
+    if text[0] in "'\"":
+        return ord(text[1]) if len(text) > 1 else 0
+    try:
+        if re.match(r"[-+]?0[xX][0-9a-fA-F]+\Z", text):
+            return int(text, 16)
+        if re.match(r"[-+]?0[0-7]+\Z", text):
+            return int(text, 8)
+        return int(text, 10)
+    except ValueError:
+        m = re.match(r"[-+]?[0-9]+", text)
+        print_error(io, f"printf: {arg}: invalid number")
+        errors.append(True)
+        return int(m.group(0)) if m else 0
+
+
+def _printf_float(arg: str, io: IO, errors: list[bool]) -> Decimal | str:
+    text = arg.strip()
+    if not text:
+        return Decimal(0)
+    if text[0] in "'\"":
+        return Decimal(ord(text[1])) if len(text) > 1 else Decimal(0)
+    lowered = text.lower().lstrip("+")
+    if lowered in ("inf", "infinity", "-inf", "-infinity", "nan", "-nan"):
+        return lowered.replace("infinity", "inf")
+    try:
+        if re.match(r"[-+]?0[xX]", text):
+            return _long_double(Fraction(int(text, 16)))
+        exact = Fraction(Decimal(text))
+        if exact == 0 and text.startswith("-"):
+            return Decimal("-0")
+        return _long_double(exact)
+    except (ValueError, ArithmeticError):
+        m = re.match(r"[-+]?[0-9]*\.?[0-9]+", text)
+        print_error(io, f"printf: {arg}: invalid number")
+        errors.append(True)
+        return _long_double(Fraction(Decimal(m.group(0)))) if m else Decimal(0)
+
+
+def _long_double(exact: Fraction) -> Decimal:
+    """``exact`` rounded to an x87 long double (64-bit mantissa), as bash's strtold does;
+    returned as a Decimal precise enough that formatting rounds exactly like glibc."""
+    if exact == 0:
+        return Decimal(0)
+    sign = -1 if exact < 0 else 1
+    a = abs(exact)
+    shift = a.numerator.bit_length() - a.denominator.bit_length() - 63
+    while True:
+        scaled = a / (Fraction(2) ** shift)
+        if scaled >= 2**64:
+            shift += 1
+        elif scaled < 2**63:
+            shift -= 1
+        else:
+            break
+    value = Fraction(round(scaled)) * Fraction(2) ** shift * sign
+    with localcontext() as ctx:
+        ctx.prec = 90
+        return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+def _fix_exponent(text: str) -> str:
+    m = re.search(r"e([+-])(\d+)$", text)
+    if not m:
+        return text
+    return text[: m.start()] + "e" + m.group(1) + m.group(2).zfill(2)
+
+
+def _format_float(value: Decimal | str, flags: str, width: str | None, prec: str | None, conv: str) -> str:
+    p = 6 if prec is None else int(prec or "0")
+    if isinstance(value, str):
+        negative = value.startswith("-")
+        body = value.lstrip("-")
+    else:
+        negative = value < 0 or (value == 0 and value.is_signed())
+        magnitude = abs(value)
+        low = conv.lower()
+        if low == "f":
+            body = format(magnitude, f".{p}f")
+            if "#" in flags and p == 0:
+                body += "."
+        elif low == "e" and magnitude == 0:
+            body = ("0." + "0" * p if p else "0") + "e+00"
+        elif low == "e":
+            body = _fix_exponent(format(magnitude, f".{p}e"))
+            if "#" in flags and p == 0:
+                body = body.replace("e", ".e", 1)
+        else:
+            sig = p or 1
+            probe = format(magnitude, f".{sig - 1}e")
+            exponent = int(probe.split("e")[1]) if magnitude != 0 else 0
+            if sig > exponent >= -4:
+                body = format(magnitude, f".{sig - 1 - exponent}f")
+                if "#" not in flags and "." in body:
+                    body = body.rstrip("0").rstrip(".")
+            else:
+                mantissa, _, exp = probe.partition("e")
+                if "#" not in flags and "." in mantissa:
+                    mantissa = mantissa.rstrip("0").rstrip(".")
+                body = _fix_exponent(mantissa + "e" + exp)
+    if conv.isupper():
+        body = body.upper()
+    sign = "-" if negative else ("+" if "+" in flags else (" " if " " in flags else ""))
+    w = int(width) if width else 0
+    if "-" in flags:
+        return (sign + body).ljust(w)
+    if "0" in flags and body[:1].isdigit():
+        return sign + body.rjust(w - len(sign), "0")
+    return (sign + body).rjust(w)
+
+
+def printf_format(fmt: str, args: list[str], io: IO) -> tuple[str, bool]:
+    """Format like bash's printf; returns (output, had-errors)."""
+    out: list[str] = []
+    errors: list[bool] = []
+    fmt_text = decode_printf_format(fmt)
+    pos = 0
+    used = 0
+
+    def next_time_arg() -> str | None:
+        nonlocal pos, used
+        if pos < len(args):
+            pos += 1
+            used += 1
+            return args[pos - 1]
+        return None
+
+    while True:
+        used = 0
+        i = 0
+        stop = False
+        while i < len(fmt_text):
+            c = fmt_text[i]
+            if c != "%":
+                out.append(c)
+                i += 1
+                continue
+            tm = _PRINTF_TIME.match(fmt_text, i)
+            if tm:
+                i = tm.end()
+                stamp = next_time_arg()
+                when = datetime.now(timezone.utc) if stamp in (None, "-1", "") else datetime.fromtimestamp(int(stamp), timezone.utc)
+                text = strftime(tm.group(4), when)
+                if tm.group(3):
+                    text = text[: int(tm.group(3))]
+                time_width = int(tm.group(2) or 0)
+                out.append(text.ljust(time_width) if "-" in tm.group(1) else text.rjust(time_width))
+                continue
+            m = _PRINTF_SPEC.match(fmt_text, i)
+            if not m:
+                out.append(c)
+                i += 1
+                continue
+            i = m.end()
+            flags, width, prec, _, conv = m.groups()
+            if conv == "%":
+                out.append("%")
+                continue
+
+            def next_arg() -> str | None:
+                nonlocal pos, used
+                if pos < len(args):
+                    pos += 1
+                    used += 1
+                    return args[pos - 1]
+                return None
+
+            if width == "*":
+                w = next_arg()
+                width = str(_printf_number(w or "0", io, errors))
+            if prec == "*":
+                p = next_arg()
+                prec = str(_printf_number(p or "0", io, errors))
+            arg = next_arg()
+            spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
+            if conv in "s":
+                value = arg if arg is not None else ""
+                out.append(spec.replace("0", "") % value if "0" in flags else (spec + "s") % value)
+            elif conv == "b":
+                value, stop = decode_printf_b(arg or "")
+                out.append((spec + "s") % value)
+                if stop:
+                    break
+            elif conv in "qQ":
+                if not arg:
+                    value = "''"
+                elif any(ord(ch) < 32 or ord(ch) == 127 for ch in arg):
+                    value = quote_for_shell(arg)
+                else:
+                    value = _backslash_quote(arg)
+                out.append((spec + "s") % value)
+            elif conv == "c":
+                value = arg[:1] if arg else "\0"
+                out.append((spec + "s") % value)
+            elif conv in "diouxX":
+                number = _printf_number(arg, io, errors) if arg is not None else 0
+                if conv in "ouxX" and number < 0:
+                    number &= 0xFFFFFFFFFFFFFFFF
+                pyconv = "d" if conv in "iu" else conv
+                if conv == "o" and "#" in flags:
+                    spec = spec.replace("#", "")
+                    text = (spec + "o") % number
+                    out.append(text if number == 0 else _octal_alt(text))
+                else:
+                    out.append((spec + pyconv) % number)
+            else:
+                number_f = _printf_float(arg, io, errors) if arg is not None else Decimal(0)
+                out.append(_format_float(number_f, flags, width, prec, conv if conv not in "aA" else "e"))
+        if stop or used == 0 or pos >= len(args):
+            break
+    return "".join(out), bool(errors)
+
+
+def _octal_alt(text: str) -> str:
+    stripped = text.lstrip()
+    return text[: len(text) - len(stripped)] + "0" + stripped if not stripped.startswith("0") else text
+
+
+def _backslash_quote(arg: str) -> str:
+    out = []
+    for k, ch in enumerate(arg):
+        if ch in " \t\n'\"\\$`!&|;<>()[]{}*?^," or (k == 0 and ch in "#~"):
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def run_printf(sh: Shell, argv: list[str], io: IO) -> int:
+    args = argv[1:]
+    target: str | None = None
+    if args and args[0] == "-v":
+        if len(args) < 2:
+            print_error(io, "printf: -v: option requires an argument")
+            return 2
+        target = args[1]
+        args = args[2:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        print_error(io, "printf: usage: printf [-v var] format [arguments]")
+        return 2
+    text, had_errors = printf_format(args[0], args[1:], io)
+    if target is not None:
+        m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?\Z", target)
+        if not m:
+            print_error(io, f"printf: `{target}': not a valid identifier")
+            return 2
+        if m.group(2) is not None:
+            sh.state.set_element(m.group(1), m.group(2), text)
+        else:
+            sh.state.set(m.group(1), text)
+    else:
+        io.out(1).write(encode(text))
+    return 1 if had_errors else 0
+
+
+BUILTINS: dict[str, Entry] = {
+    "echo": Builtin(run_echo),
+    "printf": Builtin(run_printf),
+}

@@ -1,0 +1,280 @@
+"""Reading input into variables: ``read`` (with bash's IFS field splitting) and
+``mapfile``/``readarray``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..errors import BashError
+from ..streams import InputStream
+from ._common import Builtin, Entry, encode, print_error
+
+if TYPE_CHECKING:
+    from ..evaluate import IO, Shell
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _read_fd(sh: Shell, io: IO, fd_text: str | None) -> InputStream:
+    if fd_text is None:
+        return io.stdin()
+    if not fd_text.isdigit():
+        raise BashError(f"{fd_text}: invalid file descriptor specification")
+    fd = io.fds.get(int(fd_text))
+    return fd if isinstance(fd, InputStream) else InputStream.empty()
+
+
+def run_read(sh: Shell, argv: list[str], io: IO) -> int:
+    args = argv[1:]
+    raw = False
+    array: str | None = None
+    delim = "\n"
+    nchars: int | None = None
+    exact = False
+    prompt = ""
+    fd_text: str | None = None
+    k = 0
+    try:
+        while k < len(args) and args[k].startswith("-") and len(args[k]) > 1:
+            a = args[k]
+            if a == "--":
+                k += 1
+                break
+            j = 1
+            while j < len(a):
+                f = a[j]
+                if f in "adnNptu":
+                    value = a[j + 1 :] if j + 1 < len(a) else args[k + 1]
+                    if j + 1 >= len(a):
+                        k += 1
+                    if f == "a":
+                        array = value
+                    elif f == "d":
+                        delim = value[:1] if value else "\0"
+                    elif f in "nN":
+                        nchars = int(value)
+                        exact = f == "N"
+                    elif f == "p":
+                        prompt = value
+                    elif f == "u":
+                        fd_text = value
+                    break
+                if f == "r":
+                    raw = True
+                elif f in "se":
+                    pass
+                else:
+                    print_error(io, f"read: -{f}: invalid option")
+                    return 2
+                j += 1
+            k += 1
+    except (IndexError, ValueError):
+        print_error(io, "read: option requires an argument")
+        return 2
+    names = args[k:]
+    if prompt:
+        io.out(2).write(encode(prompt))
+    stream = _read_fd(sh, io, fd_text)
+    chars, eof = _read_chars(stream, delim, nchars, exact, raw)
+    st = sh.state
+    ifs = st.get("IFS")
+    if ifs is None:
+        ifs = " \t\n"
+    line = "".join(c for c, _ in chars)
+    if array is not None:
+        fields = _split_read(chars, ifs, None)
+        try:
+            st.set_array(array, fields)
+        except BashError as exc:
+            print_error(io, f"read: {exc.message}")
+            return 1
+        return 1 if eof and not chars else (1 if eof else 0)
+    if not names:
+        st.set("REPLY", line)
+        return 1 if eof else 0
+    fields = _split_read(chars, ifs, len(names))
+    try:
+        for idx, name in enumerate(names):
+            if not _IDENT.match(name):
+                print_error(io, f"read: `{name}': not a valid identifier")
+                return 1
+            st.set(name, fields[idx] if idx < len(fields) else "")
+    except BashError as exc:
+        print_error(io, f"read: {exc.message}")
+        return 1
+    return 1 if eof else 0
+
+
+def _read_chars(stream: InputStream, delim: str, nchars: int | None, exact: bool, raw: bool) -> tuple[list[tuple[str, bool]], bool]:
+    """Read one record for ``read``: its characters, each with whether a backslash escaped
+    it, and whether the input ended."""
+    delim_b = delim.encode("utf-8", "surrogateescape") if delim != "\0" else b"\0"
+    chars: list[tuple[str, bool]] = []
+    eof = False
+    # read byte-exactly so the rest of the input stays for the next command
+    while True:
+        if nchars is not None and len(chars) >= nchars:
+            break
+        data, hit_end = stream.read_until(None if exact else delim_b, 1 if nchars is not None else None)
+        if nchars is None:
+            text = data.decode("utf-8", "surrogateescape")
+            ended_with_delim = text.endswith(delim) and not hit_end
+            if ended_with_delim:
+                text = text[: -len(delim)]
+            if raw:
+                chars.extend((c, False) for c in text)
+            else:
+                i = 0
+                continued = False
+                while i < len(text):
+                    c = text[i]
+                    if c == "\\" and i + 1 < len(text):
+                        chars.append((text[i + 1], True))
+                        i += 2
+                        continue
+                    if c == "\\" and i + 1 == len(text):
+                        if ended_with_delim and delim == "\n":
+                            continued = True
+                        i += 1
+                        continue
+                    chars.append((c, False))
+                    i += 1
+                if continued:
+                    continue
+            eof = hit_end
+            break
+        if not data:
+            eof = True
+            break
+        c = data.decode("utf-8", "surrogateescape")
+        if not exact and c == delim:
+            break
+        if not raw and c == "\\":
+            nxt, end2 = stream.read_until(None, 1)
+            if not nxt:
+                eof = True
+                break
+            c2 = nxt.decode("utf-8", "surrogateescape")
+            if c2 == "\n":
+                continue
+            chars.append((c2, True))
+            continue
+        chars.append((c, False))
+    return chars, eof
+
+
+def _split_read(chars: list[tuple[str, bool]], ifs: str, count: int | None) -> list[str]:
+    ws = set(c for c in ifs if c in " \t\n")
+    delims = set(ifs)
+    n = len(chars)
+    i = 0
+    while i < n and not chars[i][1] and chars[i][0] in ws:
+        i += 1
+    fields: list[str] = []
+    while i < n:
+        if count is not None and len(fields) == count - 1:
+            end = n
+            while end > i and not chars[end - 1][1] and chars[end - 1][0] in ws:
+                end -= 1
+            # a lone field followed by one delimiter loses that delimiter ("x:y:" -> "y")
+            if end > i and not chars[end - 1][1] and chars[end - 1][0] in delims:
+                cut = end - 1
+                while cut > i and not chars[cut - 1][1] and chars[cut - 1][0] in ws:
+                    cut -= 1
+                if not any(not esc and c in delims for c, esc in chars[i:cut]):
+                    end = cut
+            fields.append("".join(c for c, _ in chars[i:end]))
+            return fields
+        buf: list[str] = []
+        while i < n and (chars[i][1] or chars[i][0] not in delims):
+            buf.append(chars[i][0])
+            i += 1
+        fields.append("".join(buf))
+        if i >= n:
+            break
+        # consume one delimiter: surrounding IFS whitespace plus at most one non-whitespace
+        while i < n and not chars[i][1] and chars[i][0] in ws:
+            i += 1
+        if i < n and not chars[i][1] and chars[i][0] in delims and chars[i][0] not in ws:
+            i += 1
+            while i < n and not chars[i][1] and chars[i][0] in ws:
+                i += 1
+    return fields
+
+
+def run_mapfile(sh: Shell, argv: list[str], io: IO) -> int:
+    args = argv[1:]
+    strip = False
+    delim = "\n"
+    count = 0
+    skip = 0
+    origin: int | None = None
+    fd_text: str | None = None
+    k = 0
+    try:
+        while k < len(args) and args[k].startswith("-") and len(args[k]) > 1:
+            a = args[k]
+            f = a[1]
+            value = None
+            if f in "dnsOuCc":
+                value = a[2:] if len(a) > 2 else args[k + 1]
+                if len(a) <= 2:
+                    k += 1
+            if f == "t":
+                strip = True
+            elif f == "d":
+                delim = value[:1] if value else "\0"
+            elif f == "n":
+                count = int(value or "0")
+            elif f == "s":
+                skip = int(value or "0")
+            elif f == "O":
+                origin = int(value or "0")
+            elif f == "u":
+                fd_text = value
+            k += 1
+    except (IndexError, ValueError):
+        print_error(io, f"{argv[0]}: option requires an argument")
+        return 2
+    name = args[k] if k < len(args) else "MAPFILE"
+    stream = _read_fd(sh, io, fd_text)
+    delim_b = delim.encode() if delim != "\0" else b"\0"
+    lines: list[str] = []
+    seen = 0
+    while True:
+        if count and len(lines) >= count:
+            break
+        data, hit_end = stream.read_until(delim_b)
+        if not data:
+            break
+        sh.state.counters.check_time()
+        seen += 1
+        if seen <= skip:
+            continue
+        text = data.decode("utf-8", "surrogateescape")
+        if strip and text.endswith(delim):
+            text = text[: -len(delim)]
+        lines.append(text)
+        if hit_end:
+            break
+    st = sh.state
+    try:
+        if origin is None:
+            st.set_array(name, lines)
+        else:
+            for j, line in enumerate(lines):
+                st.set_element(name, str(origin + j), line)
+    except BashError as exc:
+        print_error(io, f"{argv[0]}: {exc.message}")
+        return 1
+    return 0
+
+
+BUILTINS: dict[str, Entry] = {
+    "read": Builtin(run_read),
+    "mapfile": Builtin(run_mapfile),
+    "readarray": Builtin(run_mapfile),
+}

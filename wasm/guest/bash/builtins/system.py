@@ -1,0 +1,52 @@
+"""Builtins and commands that report on the (simulated) process and host: ``hostname``,
+``whoami``, ``ulimit``, ``umask``, and the no-ops ``hash``, ``jobs`` and ``disown``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._common import Builtin, Entry, encode
+
+if TYPE_CHECKING:
+    from ..evaluate import IO, Shell
+
+
+def run_hostname(sh: Shell, argv: list[str], io: IO) -> int:
+    io.out(1).write(b"sandbox\n")
+    return 0
+
+
+def run_whoami(sh: Shell, argv: list[str], io: IO) -> int:
+    io.out(1).write(encode((sh.state.get("USER") or "user") + "\n"))
+    return 0
+
+
+def run_noop(sh: Shell, argv: list[str], io: IO) -> int:
+    return 0
+
+
+def run_ulimit(sh: Shell, argv: list[str], io: IO) -> int:
+    """Resource limits are the sandbox's (BashLimits); queries report "unlimited"."""
+    args = [a for a in argv[1:] if a.startswith("-")]
+    values = [a for a in argv[1:] if not a.startswith("-")]
+    if not values:
+        io.out(1).write(b"unlimited\n" if "-a" not in args else b"")
+    return 0
+
+
+def run_umask(sh: Shell, argv: list[str], io: IO) -> int:
+    if len(argv) == 1:
+        io.out(1).write(b"0022\n")
+    return 0
+
+
+BUILTINS: dict[str, Entry] = {
+    "hostname": Builtin(run_hostname, bash_builtin=False),
+    "whoami": Builtin(run_whoami, bash_builtin=False),
+    "hash": Builtin(run_noop),
+    "umask": Builtin(run_umask),
+    "jobs": Builtin(run_noop),
+    "disown": Builtin(run_noop),
+    "ulimit": Builtin(run_ulimit),
+}
