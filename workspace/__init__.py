@@ -11,9 +11,20 @@ Entry points::
         ...
         report = await ws.write_back(snap, host_dir)
 
-Modules: ``schema`` (tables, migrations), ``errors`` (the exception tree), ``fs`` (the
-filesystem and blob spillover), ``edits`` (the ``state.*`` helpers), ``tools`` (read, write,
-edit, list, find, grep, delete), ``snapshot`` (snapshot, materialise, write-back).
+Modules (other packages import only from this package root):
+
+- ``errors``: the exception tree.
+- ``_paths``, ``_text``: path normalisation and globs; decoding and diffs.
+- ``schema``: the tables, the pragmas and the versioned migrations.
+- ``entries``: ``Stat``, ``ChangeEvent``, the stored row and the limits on entries.
+- ``blobs``: the spill store, where files over the threshold keep their bytes.
+- ``database``: the connection, its write lock, and BEGIN/COMMIT/ROLLBACK with sqlite
+  errors translated.
+- ``transaction``: one transaction on one workspace, the row primitives every operation
+  is built from, and ``operation_key``.
+- ``fs``: the filesystem API, ``WorkspaceStore`` and ``Workspace``.
+- ``edits``: the ``state.*`` helpers; ``tools``: read, write, edit, list, find, grep,
+  delete; ``snapshot``: snapshot, materialise, write-back.
 """
 
 from ._paths import normalize as normalize_path
@@ -42,10 +53,13 @@ from .errors import (
     SymlinkLoop,
     WorkspaceError,
 )
-from .fs import DEFAULT_SPILL_THRESHOLD, ChangeEvent, Stat, Workspace, WorkspaceStore, operation_key
+from .blobs import DEFAULT_SPILL_THRESHOLD
+from .entries import ChangeEvent, Stat
+from .fs import Workspace, WorkspaceStore
 from .schema import apply_migrations, configure_connection
 from .snapshot import SCRATCH_PATHS, SkippedEntry, Snapshot, SnapshotFile, materialise, materialise_async
 from .tools import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
+from .transaction import operation_key
 
 __all__ = [
     "AlreadyExists",

@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from . import _paths
 from ._text import looks_like_text
 from .errors import InvalidArgument, WorkspaceError
-from .fs import MAX_DIR_DEPTH, MAX_FILE_BYTES
+from .entries import MAX_DIR_DEPTH, MAX_FILE_BYTES
 
 if TYPE_CHECKING:
     from .fs import Workspace

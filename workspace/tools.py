@@ -19,7 +19,8 @@ import jsonschema
 from . import _paths
 from ._text import decode, looks_like_text
 from .errors import InvalidArgument, IsDirectory, NotFound, WorkspaceError
-from .fs import Stat, Workspace
+from .entries import Stat
+from .fs import Workspace
 
 __all__ = [
     "GREP_MAX_FILE_BYTES",

@@ -405,7 +405,7 @@ async def test_cancelled_await_on_a_commit_that_happened_keeps_the_blob(tmp_path
     async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=4) as store:
         ws = store.workspace()
         await ws.write_file("/f", "old content")
-        conn = store._conn
+        conn = store._db.conn
         real_execute = conn.execute
 
         def execute_then_cancel_on_commit(sql: str, *args: object) -> object:
@@ -448,7 +448,7 @@ async def test_a_failing_blob_write_is_a_workspace_error_and_leaves_the_old_file
         def disk_full(key: str, data: bytes) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(store, "_write_blob", disk_full)
+        monkeypatch.setattr(store._blobs, "write", disk_full)
         with pytest.raises(WorkspaceError) as exc:
             await ws.write_file("/f", "0123456789")
         assert exc.value.code == "ENOSPC" and str(exc.value).startswith("ENOSPC")
