@@ -1,6 +1,8 @@
 """The spill store of workspace.blobs: the threshold, blob cleanup, orphans and a failing disk."""
 
 import errno
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -40,8 +42,12 @@ async def test_orphaned_blobs_are_collected_and_referenced_ones_kept(tmp_path: P
         orphan = blobs / "ab" / "ab0000orphan"
         orphan.parent.mkdir(exist_ok=True)
         orphan.write_bytes(b"left by a crash")
-        assert await store.collect_orphans(min_age_s=3600) == 0  # too young: may be in flight
-        assert await store.collect_orphans(min_age_s=0) == 1
+        # Two hours old by its own stamp, so neither test speed nor the filesystem's clock
+        # granularity can move it across either cutoff.
+        two_hours_ago = time.time() - 7200
+        os.utime(orphan, (two_hours_ago, two_hours_ago))
+        assert await store.collect_orphans(min_age_s=3 * 3600) == 0  # too young: may be in flight
+        assert await store.collect_orphans(min_age_s=3600) == 1
         assert not orphan.exists()
         assert await store.workspace().read_file("/kept") == "12345"
 

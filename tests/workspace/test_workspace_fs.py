@@ -1,6 +1,7 @@
 """Filesystem behaviour of workspace.fs: acceptance cases 1-20 and the reference flaws fixed."""
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -57,12 +58,16 @@ async def test_stat_of_small_text_file(ws: Workspace) -> None:  # case 3
     assert st.created_at > 0 and st.modified_at > 0
 
 
-async def test_overwrite_keeps_created_at_and_bumps_modified_and_version(ws: Workspace) -> None:
+async def test_overwrite_keeps_created_at_and_bumps_modified_and_version(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A fixed clock: the real one may not tick between two writes, or may step back.
+    monkeypatch.setattr(time, "time", lambda: 1_000.0)
     first = await ws.write_file("/f.txt", "one")
-    await asyncio.sleep(0.01)
+    monkeypatch.setattr(time, "time", lambda: 2_000.0)
     second = await ws.write_file("/f.txt", "two")
-    assert second.created_at == first.created_at
-    assert second.modified_at > first.modified_at
+    assert second.created_at == first.created_at == 1_000.0
+    assert second.modified_at == 2_000.0
     assert second.version > first.version
 
 
