@@ -3,7 +3,7 @@
 ``Interp.eval(node, value, env)`` yields the outputs of ``node`` applied to ``value``;
 ``Interp.paths(node, value, env)`` yields ``(path, value)`` pairs for path expressions
 (used by ``path``, assignment operators, ``del``, ``paths`` ...). Native builtins live in
-``builtins.py``; builtins defined in jq itself in its ``PRELUDE``.
+the ``builtins`` package; builtins defined in jq itself in ``builtins.prelude``.
 """
 
 from __future__ import annotations
@@ -316,9 +316,10 @@ class Interp:
         self.label_counter = 0
         self.ticks = 0
         self.check_time: Callable[[], None] | None = None
-        # Bound once here: builtins imports this module, so it cannot be imported at
-        # module level, and importing inside eval would run on every evaluation.
-        from .builtins import apply_format, binop
+        # Bound once here: operators and formats import this module, so they cannot be
+        # imported at module level, and importing inside eval would run on every evaluation.
+        from .formats import apply_format
+        from .operators import binop
         self.binop: Callable[[str, Value, Value], Value] = binop
         self.apply_format: Callable[[str, Value], str] = apply_format
         self.line_number: Callable[[], int] = lambda: 0

@@ -1,0 +1,136 @@
+"""Date builtins: ``gmtime``, ``localtime``, ``mktime``, ``strftime``, ``strptime`` (jq 1.6 on glibc)."""
+
+from __future__ import annotations
+
+import calendar
+import math
+import re
+import time
+from typing import Iterator
+
+from ..evaluate import Closure, Env, Interp, JqError, Value
+from ..operators import is_number
+from .registry import each, native, simple
+
+
+def _broken_down(v: Value) -> list[Value]:
+    if not is_number(v):
+        raise JqError("gmtime() requires a number")
+    seconds = math.floor(v)
+    frac = v - seconds
+    t = time.gmtime(seconds)
+    return [float(t.tm_year), float(t.tm_mon - 1), float(t.tm_mday), float(t.tm_hour), float(t.tm_min),
+            float(t.tm_sec) + frac, float((t.tm_wday + 1) % 7), float(t.tm_yday - 1)]
+
+
+def _to_struct(v: Value, name: str) -> time.struct_time:
+    if is_number(v):
+        v = _broken_down(v)
+    if not isinstance(v, list) or len(v) < 6 or not all(is_number(x) for x in v[:6]):
+        raise JqError(f"{name} requires parsed datetime inputs")
+    year, mon, mday, hour, minute, sec = (int(x) for x in v[:6])
+    wday = int(v[6]) if len(v) > 6 else 0
+    yday = int(v[7]) if len(v) > 7 else 0
+    return time.struct_time((year, mon + 1, mday, hour, minute, sec, (wday - 1) % 7, yday + 1, 0))
+
+
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+_DIRECTIVES = {
+    "Y": r"(?P<Y>[+-]?\d{1,4})", "m": r"(?P<m>\d{1,2})", "d": r"(?P<d>\d{1,2})", "e": r"\s*(?P<d>\d{1,2})",
+    "H": r"(?P<H>\d{1,2})", "M": r"(?P<M>\d{1,2})", "S": r"(?P<S>\d{1,2})", "j": r"(?P<j>\d{1,3})",
+    "y": r"(?P<y>\d{2})", "b": r"(?P<b>[A-Za-z]{3,9})", "B": r"(?P<b>[A-Za-z]{3,9})", "h": r"(?P<b>[A-Za-z]{3,9})",
+    "a": r"(?P<a>[A-Za-z]{3,9})", "A": r"(?P<a>[A-Za-z]{3,9})", "Z": r"(?P<Z>[A-Za-z]+)",
+    "z": r"(?P<z>[+-]\d{2}:?\d{2}|Z)", "p": r"(?P<p>[AaPp][Mm])", "%": "%",
+    "T": r"(?P<H>\d{1,2}):(?P<M>\d{1,2}):(?P<S>\d{1,2})", "F": r"(?P<Y>[+-]?\d{1,4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})",
+    "D": r"(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{2})", "s": r"(?P<s>-?\d+)",
+}
+
+
+def _parse_time(text: str, fmt: str) -> time.struct_time:
+    """strptime for the C locale without the _strptime module (which needs threads).
+    Like glibc, fields the format does not mention stay at their defaults."""
+    parts: list[str] = []
+    i = 0
+    while i < len(fmt):
+        c = fmt[i]
+        if c == "%" and i + 1 < len(fmt):
+            d = fmt[i + 1]
+            if d not in _DIRECTIVES:
+                raise ValueError(fmt)
+            parts.append(_DIRECTIVES[d])
+            i += 2
+        elif c.isspace():
+            parts.append(r"\s*")
+            i += 1
+        else:
+            parts.append(re.escape(c))
+            i += 1
+    m = re.fullmatch("".join(parts), text, re.IGNORECASE)
+    if m is None:
+        raise ValueError(text)
+    g = m.groupdict()
+    if g.get("s") is not None:
+        return time.gmtime(int(g["s"]))
+    year = int(g["Y"]) if g.get("Y") else (int(g["y"]) + (2000 if int(g["y"]) < 69 else 1900) if g.get("y") else 1900)
+    month = int(g["m"]) if g.get("m") else 1
+    if g.get("b"):
+        month = _MONTHS.index(g["b"][:3].lower()) + 1
+    day = int(g["d"]) if g.get("d") else 1
+    hour = int(g["H"]) if g.get("H") else 0
+    if g.get("p") and g["p"].lower() == "pm" and hour < 12:
+        hour += 12
+    minute = int(g["M"]) if g.get("M") else 0
+    second = int(g["S"]) if g.get("S") else 0
+    if g.get("j"):
+        stamp = calendar.timegm((year, 1, 1, hour, minute, second, 0, 0, 0)) + (int(g["j"]) - 1) * 86400
+        return time.gmtime(stamp)
+    stamp = calendar.timegm((year, month, day, hour, minute, second, 0, 0, 0))
+    return time.gmtime(stamp)
+
+
+@simple("gmtime")
+def _gmtime(v: Value) -> Value:
+    return _broken_down(v)
+
+
+@simple("localtime")
+def _localtime(v: Value) -> Value:
+    return _broken_down(v)
+
+
+@simple("mktime")
+def _mktime(v: Value) -> Value:
+    if not isinstance(v, list):
+        raise JqError("mktime requires array of 6 numbers")
+    st = _to_struct(v, "mktime")
+    return float(calendar.timegm(st))
+
+
+@native("strftime", 1)
+def _strftime(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
+    for fmt in each(interp, f, v):
+        if not isinstance(fmt, str):
+            raise JqError("strftime/1 requires a string format")
+        yield time.strftime(fmt, _to_struct(v, "strftime/1"))
+
+
+@native("strflocaltime", 1)
+def _strflocaltime(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
+    yield from _strftime(interp, v, env, f)
+
+
+@native("strptime", 1)
+def _strptime(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
+    for fmt in each(interp, f, v):
+        if not isinstance(v, str) or not isinstance(fmt, str):
+            raise JqError("strptime/1 requires string inputs and arguments")
+        try:
+            t = _parse_time(v, fmt)
+        except ValueError:
+            raise JqError(f"date \"{v}\" does not match format \"{fmt}\"") from None
+        seconds = float(calendar.timegm(t))
+        if not any(d in fmt for d in ("%d", "%e", "%j", "%F", "%D", "%x", "%c", "%s")):
+            # glibc leaves tm_mday at 0 when the format has no day (Python assumes 1).
+            seconds -= 86400
+        yield _broken_down(seconds)
