@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Generator
 
-from .errors import BashError, ExitShell, LimitExceeded, TimeoutExpired
+from .errors import BashError, ControlFlow, ExitShell, LimitExceeded, TimeoutExpired
 from .evaluate import IO, Shell
 from .limits import BashLimits
 from .state import RunCounters, State, Var
@@ -179,7 +179,9 @@ def run_script(
     except MemoryError:
         stderr.write(b"bash: out of memory\n")
         status = 1
-    except Exception as exc:  # never let an interpreter bug escape as a crash
+    except (Exception, ControlFlow) as exc:
+        # never let an interpreter bug escape as a crash; a break/return signal that reaches
+        # the top (``eval return`` outside a function) has nowhere to unwind to, so it is one
         stderr.write(f"bash: internal error: {type(exc).__name__}: {exc}\n".encode("utf-8", "replace"))
         status = 1
     shell.close_persistent()

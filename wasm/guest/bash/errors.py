@@ -7,7 +7,9 @@
     └── LimitExceeded              a BashLimits limit was hit (always ends the script)
         └── TimeoutExpired         the wall-clock deadline passed (exit status 124)
 
-    ControlFlow                    not errors: how break/continue/return/exit unwind
+    ControlFlow (BaseException)    not errors: how break/continue/return/exit unwind, so an
+                                   ``except Exception`` (a command's or a builtin's safety
+                                   net) cannot swallow them
     ├── BreakLoop(levels)
     ├── ContinueLoop(levels)
     ├── ReturnFromFunction(status)
@@ -61,8 +63,8 @@ class TimeoutExpired(LimitExceeded):
     status = 124
 
 
-class ControlFlow(Exception):
-    """Base of the non-error unwinding signals."""
+class ControlFlow(BaseException):
+    """Base of the non-error unwinding signals (a ``BaseException``, like ``GeneratorExit``)."""
 
 
 class BreakLoop(ControlFlow):

@@ -1021,7 +1021,7 @@ class Shell:
             except BashError as exc:
                 self.error(io, f"{name}: {exc.message}" if not exc.message.startswith(name) else exc.message)
                 status = exc.status
-            except (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, GeneratorExit, RecursionError, MemoryError):
+            except (RecursionError, MemoryError):
                 raise
             except Exception as exc:  # a builtin bug must fail the command, not the interpreter
                 self.error(io, f"{name}: internal error: {type(exc).__name__}: {exc}")
@@ -1034,7 +1034,7 @@ class Shell:
         if builtin is not None:  # a StreamingBuiltin
             try:
                 status = yield from builtin.run(self, argv, io)
-            except (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, LimitExceeded):
+            except LimitExceeded:
                 raise
             except BashError as exc:
                 self.error(io, f"{name}: {exc.message}")
@@ -1102,7 +1102,7 @@ class Shell:
                 if channel.buf:
                     yield channel.take()
                 counters.check_time()
-        except (BreakLoop, ContinueLoop, ReturnFromFunction, ExitShell, GeneratorExit, LimitExceeded):
+        except LimitExceeded:
             raise
         except BashError as exc:
             io.out(2).write(f"bash: {argv[0]}: {exc.message}\n".encode("utf-8", "surrogateescape"))
