@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bash.errors import ShellSyntaxError
-from bash.parse import ArithCmd, ArithFor, Case, CondCmd, FuncDef, Parser, Simple, bashlex_agrees, parse_script
+from bash.parse import Parser, bashlex_agrees, parse_script
+from bash.syntax import ArithCmd, ArithFor, Case, CondCmd, FuncDef, Simple
 
 
 def first_command(source: str):  # type: ignore[no-untyped-def]

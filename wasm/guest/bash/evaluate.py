@@ -24,10 +24,11 @@ from .errors import (
 )
 from .expand import Expander, quote_for_shell
 from .limits import BashLimits
-from .parse import (
-    ArithCmd, ArithFor, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr, CondNot,
-    CondUnary, CondWord, For, FuncDef, Group, If, ListNode, Loop, Parser, Pipeline, Redir,
-    Simple, Subshell, AndOr, Word, parse_assignment,
+from .parse import Parser
+from .syntax import (
+    AndOr, ArithCmd, ArithFor, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr, CondNot,
+    CondUnary, CondWord, For, FuncDef, Group, If, ListNode, Loop, Pipeline, Redir, Simple,
+    Subshell, Word, parse_assignment,
 )
 from .state import State, Var, arith_view
 from .streams import Channel, ClosedFd, FileSink, InputStream, NullSink, can_access, read_file_chunks

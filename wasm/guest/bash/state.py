@@ -15,7 +15,7 @@ from .errors import BashError, LimitExceeded, TimeoutExpired
 from .limits import BashLimits
 
 if TYPE_CHECKING:
-    from .parse import FuncDef
+    from .syntax import FuncDef
 
 
 class Var:

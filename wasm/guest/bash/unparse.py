@@ -3,7 +3,7 @@ four-space indents, ``name () `` then ``{ `` on its own line)."""
 
 from __future__ import annotations
 
-from .parse import (
+from .syntax import (
     AndOr, ArithCmd, ArithFor, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr, CondNot,
     CondUnary, CondWord, For, FuncDef, Group, If, ListNode, Loop, Pipeline, Redir, Simple, Subshell,
 )

@@ -266,7 +266,7 @@ def _assign_declared(
     """The ``=value``, ``+=value``, ``[i]=value`` or ``=(...)`` part of a declaration."""
     st = sh.state
     if array is not None:
-        from ..parse import Assign
+        from ..syntax import Assign
 
         sh._assign(Assign(name, None, None, array, op == "+="), io)
     elif index is not None:
