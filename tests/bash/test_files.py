@@ -20,7 +20,7 @@ import pytest
 
 from bash.commands import files
 from bash.commands.files import common as files_common
-from bash.commands.files.common import OptSpec, UsageError, human, parse, quote_always
+from bash.commands.files.common import human, quote_always
 from bash.commands.files.dates import DateError, parse_date, parse_touch_stamp
 from bash.commands.files.file import sniff
 from bash.commands.base import CommandContext, CommandResult
@@ -56,20 +56,6 @@ def sh(root: Path, script: str) -> None:
 
 
 # --- shared helpers ----------------------------------------------------------------------
-
-
-def test_options_permute_and_stop_at_double_dash() -> None:
-    spec = OptSpec("ab:", {"all": "a", "block": "b="})
-    opts, operands = parse(spec, ["x", "-a", "-bval", "y", "--block=2", "--", "-a"])
-    assert opts == [("a", None), ("b", "val"), ("b", "2")]
-    assert operands == ["x", "y", "-a"]
-
-
-def test_options_reject_ambiguous_abbreviation_listing_candidates() -> None:
-    spec = OptSpec("", {"all": "a", "almost-all": "A"})
-    with pytest.raises(UsageError) as info:
-        parse(spec, ["--al"])
-    assert info.value.message == "option '--al' is ambiguous; possibilities: '--all' '--almost-all'"
 
 
 def test_quoting_matches_coreutils_shell_escape() -> None:

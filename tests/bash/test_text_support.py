@@ -17,6 +17,7 @@ from typing import Iterator, Sequence
 
 from bash.commands import COMMANDS
 from bash.commands.base import CommandContext
+from bash.commands.text.common import split_lines
 
 
 @dataclass
@@ -92,3 +93,8 @@ def assert_same(argv: list[str], stdin: bytes | str = b"", files: dict[str, byte
         assert ours.stderr == gnu.stderr
     assert ours.files == gnu.files
     return ours
+
+
+def test_split_lines_keeps_terminators_across_chunk_boundaries() -> None:
+    assert list(split_lines([b"a\nb", b"c\n", b"", b"d"])) == [b"a\n", b"bc\n", b"d"]
+    assert list(split_lines([b"x\0y\0"], b"\0")) == [b"x\0", b"y\0"]

@@ -6,9 +6,9 @@ import os
 import stat as st
 from typing import Callable, Iterator
 
+from ...flagspec import UsageError, usage_error
 from .common import (
     UMASK,
-    UsageError,
     effective_mode,
     host,
     missing_operand,
@@ -17,7 +17,6 @@ from .common import (
     set_mode,
     stat_or_none,
     strerror,
-    usage_fail,
 )
 from ..base import CommandContext, CommandResult
 
@@ -115,7 +114,7 @@ def chmod(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if a.startswith("--reference="):
                 reference = a.split("=", 1)[1]
                 continue
-            usage_fail(ctx, "chmod", UsageError(f"unrecognized option {q(a)}"))
+            usage_error(ctx, "chmod", UsageError(f"unrecognized option {q(a)}"))
             return 1
         if a.startswith("-") and len(a) > 1 and all(c in "Rvcf" for c in a[1:]):
             flags.update(a[1:])
@@ -125,7 +124,7 @@ def chmod(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         if a.startswith("-") and len(a) > 1:
             bad = next(c for c in a[1:] if c not in "Rvcf")
-            usage_fail(ctx, "chmod", UsageError(f"invalid option -- '{bad}'"))
+            usage_error(ctx, "chmod", UsageError(f"invalid option -- '{bad}'"))
             return 1
         rest.append(a)
     if reference is None and mode_text is None:

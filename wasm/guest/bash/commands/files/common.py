@@ -1,8 +1,7 @@
-"""Shared plumbing for the file and archive commands: option parsing, quoting, paths, errors.
+"""Shared plumbing for the file and archive commands: quoting, paths, errors, modes.
 
-GNU tools share one option parser (getopt_long with argument permutation) and one way of
-quoting names in messages; reproducing them once here keeps every command's usage errors
-and diagnostics byte-identical to coreutils.
+GNU tools share one way of quoting names in messages (and one option parser, ``flagspec``);
+reproducing it once here keeps every command's diagnostics byte-identical to coreutils.
 
 Sandbox conventions documented here because several commands depend on them:
 
@@ -19,10 +18,8 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat as st
 import sys
-from dataclasses import dataclass, field
 
 from ..base import CommandContext
 
@@ -62,23 +59,6 @@ def strerror(exc: OSError | int) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return os.strerror(code)
-
-
-class UsageError(Exception):
-    """Bad command line; the message is printed as ``cmd: message`` plus a --help hint."""
-
-    def __init__(self, message: str, hint: bool = True, status: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-        self.status = status
-        """Exit status when the command's usual usage status does not apply."""
-
-
-def usage_fail(ctx: CommandContext, name: str, err: UsageError) -> None:
-    ctx.error(f"{name}: {err.message}")
-    if err.hint:
-        ctx.error(f"Try '{name} --help' for more information.")
 
 
 # --- quoting -----------------------------------------------------------------------------
@@ -149,99 +129,6 @@ def _shell_quote(name: str, always: bool) -> str:
             out.append("'" + run.replace("'", "'\\''") + "'")
         start = end
     return "".join(out)
-
-
-# --- option parsing ----------------------------------------------------------------------
-
-
-@dataclass
-class OptSpec:
-    """A GNU getopt_long description: ``short`` like ``"ab:c"``; ``long`` maps name -> key.
-
-    ``long`` maps an option name to the key ``parse`` reports (aliases reuse the short
-    letter). A key ending in ``=`` takes a required argument, one ending in ``?`` an optional
-    argument (only as ``--name=value``); the suffix is not part of the reported key.
-    """
-
-    short: str
-    long: dict[str, str] = field(default_factory=dict)
-    permute: bool = True
-
-
-def parse(spec: OptSpec, args: list[str]) -> tuple[list[tuple[str, str | None]], list[str]]:
-    """Split ``args`` into (options in order, operands) the way getopt_long does."""
-    takes: dict[str, bool] = {}
-    i = 0
-    s = spec.short
-    while i < len(s):
-        letter = s[i]
-        arg = i + 1 < len(s) and s[i + 1] == ":"
-        takes[letter] = arg
-        i += 2 if arg else 1
-    opts: list[tuple[str, str | None]] = []
-    operands: list[str] = []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if a == "--":
-            operands.extend(args[i:])
-            break
-        if a.startswith("--"):
-            body = a[2:]
-            name, eq, value = body.partition("=")
-            key = _match_long(spec, name, body)
-            raw = spec.long[key]
-            if raw.endswith("="):
-                if not eq:
-                    if i >= len(args):
-                        raise UsageError(f"option '--{key}' requires an argument")
-                    value = args[i]
-                    i += 1
-                opts.append((raw[:-1], value))
-            elif raw.endswith("?"):
-                opts.append((raw[:-1], value if eq else None))
-            else:
-                if eq:
-                    raise UsageError(f"option '--{key}' doesn't allow an argument")
-                opts.append((raw, None))
-            continue
-        if a.startswith("-") and a != "-":
-            j = 1
-            while j < len(a):
-                c = a[j]
-                j += 1
-                if c not in takes:
-                    raise UsageError(f"invalid option -- '{c}'")
-                if takes[c]:
-                    if j < len(a):
-                        opts.append((c, a[j:]))
-                    elif i < len(args):
-                        opts.append((c, args[i]))
-                        i += 1
-                    else:
-                        raise UsageError(f"option requires an argument -- '{c}'")
-                    break
-                opts.append((c, None))
-            continue
-        operands.append(a)
-        if not spec.permute:
-            operands.extend(args[i:])
-            break
-    return opts, operands
-
-
-def _match_long(spec: OptSpec, name: str, whole: str) -> str:
-    if name in spec.long:
-        return name
-    candidates = [k for k in spec.long if k.startswith(name)]
-    targets = {spec.long[k] for k in candidates}
-    if len(targets) == 1 and name:
-        return candidates[0]
-    if not candidates or not name:
-        raise UsageError(f"unrecognized option '--{whole}'")
-    names = " ".join(f"'--{c}'" for c in candidates)
-    raise UsageError(f"option '--{name}' is ambiguous; possibilities: {names}")
 
 
 # --- paths -------------------------------------------------------------------------------

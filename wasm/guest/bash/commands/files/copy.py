@@ -12,23 +12,20 @@ import os
 import stat as st
 from typing import IO, Callable, Generator, Iterator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     UMASK,
     Asker,
-    OptSpec,
-    UsageError,
     effective_mode,
     host,
     lstat_or_none,
     missing_operand,
     move_modes,
-    parse,
     quote_always,
     set_mode,
     slash_through_link,
     stat_or_none,
     strerror,
-    usage_fail,
 )
 from ..base import CommandContext, CommandResult
 
@@ -99,7 +96,7 @@ def _inside(ctx: CommandContext, parent: str, child: str) -> bool:
 
 
 def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "rRapnfvt:TLPdiu",
         {"recursive": "r", "archive": "a", "no-clobber": "n", "force": "f", "verbose": "v",
          "target-directory": "t=", "no-target-directory": "T", "dereference": "L",
@@ -107,9 +104,9 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
          "parents": "parents", "no-preserve": "no-preserve="},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "cp", err)
+        usage_error(ctx, "cp", err)
         return 1
     recursive = preserve = no_clobber = verbose = no_target = update = interactive = False
     parents = False
@@ -326,15 +323,15 @@ def _join(parent: str, child: str) -> str:
 
 
 def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "fnvt:Tiu",
         {"force": "f", "no-clobber": "n", "verbose": "v", "target-directory": "t=",
          "no-target-directory": "T", "interactive": "i", "update": "u"},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "mv", err)
+        usage_error(ctx, "mv", err)
         return 1
     no_clobber = verbose = no_target = update = interactive = False
     target_dir: str | None = None
@@ -419,15 +416,15 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def ln(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "sfnvTt:rL P",
         {"symbolic": "s", "force": "f", "no-dereference": "n", "verbose": "v",
          "no-target-directory": "T", "target-directory": "t=", "relative": "r"},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "ln", err)
+        usage_error(ctx, "ln", err)
         return 1
     flags = {k for k, _ in opts}
     target_dir = next((v for k, v in opts if k == "t"), None)

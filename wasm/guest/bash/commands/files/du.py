@@ -11,18 +11,15 @@ import re
 import stat as st
 from typing import Callable, Generator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
-    OptSpec,
-    UsageError,
     c_sort_key,
     host,
     human,
-    parse,
     quote_always,
     quote_locale,
     strerror,
     usage_blocks,
-    usage_fail,
 )
 from .glob import glob_regex
 from ..base import CommandContext, CommandResult
@@ -45,7 +42,7 @@ def _sorted_names(real: str) -> list[str]:
 
 
 def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "ashckmbd:SxLB:",
         {"all": "a", "summarize": "s", "human-readable": "h", "total": "c", "bytes": "b",
          "max-depth": "d=", "apparent-size": "apparent", "separate-dirs": "S",
@@ -53,9 +50,9 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
          "exclude": "exclude="},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "du", err)
+        usage_error(ctx, "du", err)
         return 1
     show_all = summarize = human_sizes = total = apparent = separate = False
     unit = 1024

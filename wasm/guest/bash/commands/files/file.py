@@ -12,15 +12,8 @@ import stat as st
 import time
 from typing import Callable
 
-from .common import (
-    OptSpec,
-    UsageError,
-    host,
-    parse,
-    quote_always,
-    strerror,
-    usage_fail,
-)
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
+from .common import host, quote_always, strerror
 from ..base import CommandContext, CommandResult
 
 q = quote_always
@@ -34,15 +27,15 @@ def _b(text: str) -> bytes:
 
 
 def file(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "bihLz",
         {"brief": "b", "mime": "i", "mime-type": "mime-type", "dereference": "L",
          "no-dereference": "h"},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "file", err)
+        usage_error(ctx, "file", err)
         return 1
     flags = {k for k, _ in opts}
     if not names:

@@ -9,29 +9,26 @@ import time
 from dataclasses import dataclass, field
 from typing import Generator, Iterator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     OWNER_ID,
     OWNER_NAME,
-    OptSpec,
-    UsageError,
     c_sort_key,
     effective_mode,
     host,
     human,
     link_count,
     mode_string,
-    parse,
     quote_always,
     quote_locale,
     shown_size,
     strerror,
     usage_blocks,
-    usage_fail,
 )
 from .glob import glob_regex
 from ..base import CommandContext, CommandResult
 
-_SPEC = OptSpec(
+_SPEC = FlagSpec(
     "aAdFlpRrSths1UCxiLGnogNqkvXcuQbmHI:w:B",
     {
         "all": "a", "almost-all": "A", "directory": "d", "classify": "F", "recursive": "R",
@@ -95,7 +92,7 @@ class _Entry:
 
 
 def _options(argv: list[str], ctx: CommandContext) -> tuple[_Opts, list[str]]:
-    opts, operands = parse(_SPEC, argv[1:])
+    opts, operands = parse_flags(_SPEC, argv[1:])
     o = _Opts()
     for key, value in opts:
         if key == "a":
@@ -216,7 +213,7 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
     try:
         o, operands = _options(argv, ctx)
     except UsageError as err:
-        usage_fail(ctx, "ls", err)
+        usage_error(ctx, "ls", err)
         return err.status or 2
     o.ctx = ctx
     if o.color:

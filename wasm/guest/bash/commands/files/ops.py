@@ -12,24 +12,21 @@ import stat as st
 import time
 from typing import Callable, Generator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     UMASK,
     Asker,
-    OptSpec,
-    UsageError,
     forget_mode,
     host,
     kind_name,
     lstat_or_none,
     missing_operand,
-    parse,
     quote_always,
     quote_locale,
     set_mode,
     slash_through_link,
     stat_or_none,
     strerror,
-    usage_fail,
 )
 from .chmod import parse_mode
 from .dates import DateError, parse_date, parse_touch_stamp
@@ -42,11 +39,11 @@ q = quote_always
 
 
 def mkdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec("pvm:", {"parents": "p", "verbose": "v", "mode": "m="})
+    spec = FlagSpec("pvm:", {"parents": "p", "verbose": "v", "mode": "m="})
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "mkdir", err)
+        usage_error(ctx, "mkdir", err)
         return 1
     parents = verbose = False
     mode: int | None = None
@@ -110,11 +107,11 @@ def mkdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def rmdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec("pv", {"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "i"})
+    spec = FlagSpec("pv", {"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "i"})
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "rmdir", err)
+        usage_error(ctx, "rmdir", err)
         return 1
     flags = {k for k, _ in opts}
     if not names:
@@ -154,14 +151,14 @@ def rmdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "acmd:t:r:h",
         {"no-create": "c", "date": "d=", "reference": "r=", "no-dereference": "h", "time": "T="},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "touch", err)
+        usage_error(ctx, "touch", err)
         return 1
     create = True
     no_deref = False
@@ -239,15 +236,15 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "fRrdviI",
         {"force": "f", "recursive": "r", "dir": "d", "verbose": "v", "interactive": "i?",
          "no-preserve-root": "npr", "preserve-root": "pr"},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "rm", err)
+        usage_error(ctx, "rm", err)
         return 1
     flags = {"r" if k == "R" else k for k, _ in opts}
     prompt = ""

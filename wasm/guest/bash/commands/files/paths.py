@@ -11,17 +11,14 @@ import random
 import string
 from typing import Callable
 
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
-    OptSpec,
-    UsageError,
     canonicalize,
     host,
-    parse,
     quote_always,
     quote_locale,
     quote_if_needed,
     strerror,
-    usage_fail,
 )
 from ..base import CommandContext, CommandResult
 
@@ -42,15 +39,15 @@ def _b(text: str) -> bytes:
 
 
 def readlink(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "femnqsvz",
         {"canonicalize": "f", "canonicalize-existing": "e", "canonicalize-missing": "m",
          "no-newline": "n", "quiet": "q", "silent": "s", "verbose": "v", "zero": "z"},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "readlink", err)
+        usage_error(ctx, "readlink", err)
         return 1
     mode = ""
     no_newline = zero = verbose = False
@@ -95,16 +92,16 @@ def readlink(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def realpath(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "emsLPqz",
         {"canonicalize-existing": "e", "canonicalize-missing": "m", "no-symlinks": "s",
          "strip": "s", "logical": "L", "physical": "P", "quiet": "q", "zero": "z",
          "relative-to": "relative-to=", "relative-base": "relative-base="},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "realpath", err)
+        usage_error(ctx, "realpath", err)
         return 1
     mode = "f"
     lexical = quiet = zero = False
@@ -215,11 +212,11 @@ def dir_name(path: str) -> str:
 
 
 def basename(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec("as:z", {"multiple": "a", "suffix": "s=", "zero": "z"})
+    spec = FlagSpec("as:z", {"multiple": "a", "suffix": "s=", "zero": "z"})
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "basename", err)
+        usage_error(ctx, "basename", err)
         return 1
     multiple = zero = False
     suffix = ""
@@ -252,9 +249,9 @@ def basename(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 def dirname(ctx: CommandContext, argv: list[str]) -> CommandResult:
     try:
-        opts, names = parse(OptSpec("z", {"zero": "z"}), argv[1:])
+        opts, names = parse_flags(FlagSpec("z", {"zero": "z"}), argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "dirname", err)
+        usage_error(ctx, "dirname", err)
         return 1
     if not names:
         return _missing(ctx, "dirname")
@@ -270,14 +267,14 @@ _ALPHABET = string.ascii_letters + string.digits
 
 
 def mktemp(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "dup:tq",
         {"directory": "d", "dry-run": "u", "tmpdir": "p?", "quiet": "q", "suffix": "suffix="},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "mktemp", err)
+        usage_error(ctx, "mktemp", err)
         return 1
     make_dir = dry = under_tmp = quiet = False
     parent: str | None = None

@@ -8,15 +8,12 @@ from __future__ import annotations
 import os
 from typing import IO, Callable, Iterator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
-    OptSpec,
-    UsageError,
     host,
-    parse,
     quote_always,
     quote_locale,
     strerror,
-    usage_fail,
 )
 from ..base import CommandContext, CommandResult
 
@@ -31,16 +28,16 @@ def _b(text: str) -> bytes:
 
 
 def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "l:b:C:n:da:x",
         {"lines": "l=", "bytes": "b=", "line-bytes": "C=", "number": "n=", "numeric-suffixes": "d?",
          "suffix-length": "a=", "additional-suffix": "additional-suffix=", "hex-suffixes": "x?",
          "verbose": "verbose"},
     )
     try:
-        opts, operands = parse(spec, argv[1:])
+        opts, operands = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "split", err)
+        usage_error(ctx, "split", err)
         return 1
     mode, amount = "l", 1000
     chunks: tuple[str, int] | None = None
@@ -279,11 +276,11 @@ class _SplitWriter:
 
 
 def tee(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec("aip", {"append": "a", "ignore-interrupts": "i", "output-error": "p?"})
+    spec = FlagSpec("aip", {"append": "a", "ignore-interrupts": "i", "output-error": "p?"})
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "tee", err)
+        usage_error(ctx, "tee", err)
         return 1
     append = any(k == "a" for k, _ in opts)
     status = 0

@@ -13,22 +13,19 @@ import string
 import time
 from typing import Callable
 
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     OWNER_ID,
     OWNER_NAME,
-    OptSpec,
-    UsageError,
     effective_mode,
     file_type_name,
     host,
     link_count,
     mode_string,
-    parse,
     quote_always,
     shown_size,
     strerror,
     usage_blocks,
-    usage_fail,
 )
 from ..base import CommandContext, CommandResult
 
@@ -55,14 +52,14 @@ _TERSE = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o\n"
 
 
 def stat(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec(
+    spec = FlagSpec(
         "c:Lt",
         {"format": "c=", "printf": "printf=", "dereference": "L", "terse": "t"},
     )
     try:
-        opts, names = parse(spec, argv[1:])
+        opts, names = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "stat", err)
+        usage_error(ctx, "stat", err)
         return 1
     fmt: str | None = None
     deref = terse = False

@@ -11,15 +11,12 @@ import re
 import stat as st
 from typing import Callable, Iterator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
-    OptSpec,
-    UsageError,
     c_sort_key,
     host,
-    parse,
     quote_always,
     utf8_locale,
-    usage_fail,
 )
 from .glob import glob_regex
 from ..base import CommandContext, CommandResult
@@ -42,11 +39,11 @@ def _sorted_names(real: str) -> list[str]:
 
 
 def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    spec = OptSpec("adfL:FI:P:", {"noreport": "noreport", "dirsfirst": "dirsfirst"})
+    spec = FlagSpec("adfL:FI:P:", {"noreport": "noreport", "dirsfirst": "dirsfirst"})
     try:
-        opts, roots = parse(spec, argv[1:])
+        opts, roots = parse_flags(spec, argv[1:])
     except UsageError as err:
-        usage_fail(ctx, "tree", err)
+        usage_error(ctx, "tree", err)
         return 2
     show_all = dirs_only = full = classify = noreport = dirs_first = False
     level: int | None = None

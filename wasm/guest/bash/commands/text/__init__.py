@@ -10,7 +10,7 @@ tables so ``commands/__init__.py`` sees one family:
 - ``encode``: od xxd base64 md5sum sha1sum sha256sum
 - ``diff`` (with ``diffcore``, GNU's line matching): diff
 - ``expr``: expr; ``bc`` (with ``bcnum``, ``bclib``): bc
-- ``common``: option parsing (glibc getopt_long), inputs, ``/dev`` files, line batches
+- ``common``: inputs, ``/dev`` files, line batches (options: ``bash/flagspec.py``)
 
 All aim at byte-identical GNU output in the C locale (bytes are characters). Known,
 deliberate differences:

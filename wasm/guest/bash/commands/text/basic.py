@@ -15,20 +15,15 @@ from decimal import Decimal, InvalidOperation
 from typing import Callable, Iterator
 
 from ..base import CommandContext, CommandResult
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
-    NONE,
-    REQUIRED,
     Batcher,
-    OptSpec,
-    UsageError,
     describe_oserror,
     give_back_stdin,
     is_device,
     open_input,
     stdin_regular_file,
-    parse_options,
     split_lines,
-    usage_error,
     stdin_chunks,
 )
 
@@ -79,23 +74,23 @@ def _visible(byte: int, show_tabs: bool) -> bytes:
 _VISIBLE = [_visible(b, False) for b in range(256)]
 _VISIBLE_TABS = [_visible(b, True) for b in range(256)]
 
-CAT_SPEC = OptSpec(
+CAT_SPEC = FlagSpec(
     "AbeEnstTuv",
     {
-        "show-all": ("A", NONE),
-        "number-nonblank": ("b", NONE),
-        "show-ends": ("E", NONE),
-        "number": ("n", NONE),
-        "squeeze-blank": ("s", NONE),
-        "show-tabs": ("T", NONE),
-        "show-nonprinting": ("v", NONE),
+        "show-all": "A",
+        "number-nonblank": "b",
+        "show-ends": "E",
+        "number": "n",
+        "squeeze-blank": "s",
+        "show-tabs": "T",
+        "show-nonprinting": "v",
     },
 )
 
 
 @with_usage("cat")
 def cat(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, CAT_SPEC)
+    opts, files = parse_flags(CAT_SPEC, argv[1:])
     flags = set()
     for key, _ in opts:
         if key == "A":
@@ -196,15 +191,15 @@ def parse_count(text: str, what: str) -> int:
     return int(match.group(1)) * _SUFFIXES[match.group(2)]
 
 
-HEAD_SPEC = OptSpec(
+HEAD_SPEC = FlagSpec(
     "n:c:qvz",
     {
-        "lines": ("n", REQUIRED),
-        "bytes": ("c", REQUIRED),
-        "quiet": ("q", NONE),
-        "silent": ("q", NONE),
-        "verbose": ("v", NONE),
-        "zero-terminated": ("z", NONE),
+        "lines": "n=",
+        "bytes": "c=",
+        "quiet": "q",
+        "silent": "q",
+        "verbose": "v",
+        "zero-terminated": "z",
     },
 )
 
@@ -221,7 +216,7 @@ def _header_policy(opts: list[tuple[str, str | None]], nfiles: int) -> bool:
 
 @with_usage("head")
 def head(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, HEAD_SPEC, numeric_short=True)
+    opts, files = parse_flags(HEAD_SPEC, argv[1:], numeric_short=True)
     mode, count, all_but = "lines", 10, False
     sep = b"\n"
     for key, value in opts:
@@ -308,26 +303,26 @@ def _head_lines(chunks: Iterator[bytes], count: int, all_but: bool, sep: bytes,
             yield window.popleft()
 
 
-TAIL_SPEC = OptSpec(
+TAIL_SPEC = FlagSpec(
     "n:c:qvzfF",
     {
-        "lines": ("n", REQUIRED),
-        "bytes": ("c", REQUIRED),
-        "quiet": ("q", NONE),
-        "silent": ("q", NONE),
-        "verbose": ("v", NONE),
-        "zero-terminated": ("z", NONE),
-        "follow": ("f", 2),
-        "retry": ("r", NONE),
-        "pid": ("p", REQUIRED),
-        "sleep-interval": ("s", REQUIRED),
+        "lines": "n=",
+        "bytes": "c=",
+        "quiet": "q",
+        "silent": "q",
+        "verbose": "v",
+        "zero-terminated": "z",
+        "follow": "f?",
+        "retry": "r",
+        "pid": "p=",
+        "sleep-interval": "s=",
     },
 )
 
 
 @with_usage("tail")
 def tail(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, TAIL_SPEC, numeric_short=True)
+    opts, files = parse_flags(TAIL_SPEC, argv[1:], numeric_short=True)
     mode, count, from_start = "lines", 10, False
     sep = b"\n"
     for key, value in opts:
@@ -414,16 +409,16 @@ def _tail_lines(chunks: Iterator[bytes], count: int, from_start: bool, sep: byte
 
 # --- wc ------------------------------------------------------------------------------------
 
-WC_SPEC = OptSpec(
+WC_SPEC = FlagSpec(
     "clLmw",
     {
-        "bytes": ("c", NONE),
-        "chars": ("m", NONE),
-        "lines": ("l", NONE),
-        "words": ("w", NONE),
-        "max-line-length": ("L", NONE),
-        "files0-from": ("files0-from", REQUIRED),
-        "total": ("total", REQUIRED),
+        "bytes": "c",
+        "chars": "m",
+        "lines": "l",
+        "words": "w",
+        "max-line-length": "L",
+        "files0-from": "files0-from=",
+        "total": "total=",
     },
 )
 
@@ -486,7 +481,7 @@ class _WcCounts:
 
 @with_usage("wc")
 def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, WC_SPEC)
+    opts, files = parse_flags(WC_SPEC, argv[1:])
     wanted = [key for key, _ in opts if key in "lwmcL"]
     total_mode = "auto"
     for key, value in opts:
@@ -576,12 +571,12 @@ def _wc_row(values: list[int], width: int, label: str | None) -> bytes:
 
 # --- tac / rev -----------------------------------------------------------------------------
 
-TAC_SPEC = OptSpec("brs:", {"before": ("b", NONE), "regex": ("r", NONE), "separator": ("s", REQUIRED)})
+TAC_SPEC = FlagSpec("brs:", {"before": "b", "regex": "r", "separator": "s="})
 
 
 @with_usage("tac")
 def tac(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, TAC_SPEC)
+    opts, files = parse_flags(TAC_SPEC, argv[1:])
     sep = b"\n"
     before = False
     for key, value in opts:
@@ -617,7 +612,7 @@ def tac(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 @with_usage("rev")
 def rev(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    _, files = parse_options(argv, OptSpec(""))
+    _, files = parse_flags(FlagSpec(""), argv[1:])
     status = 0
     for name in files or ["-"]:
         try:
@@ -663,9 +658,9 @@ def yes(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 # --- seq -----------------------------------------------------------------------------------
 
-SEQ_SPEC = OptSpec(
+SEQ_SPEC = FlagSpec(
     "f:s:w",
-    {"format": ("f", REQUIRED), "separator": ("s", REQUIRED), "equal-width": ("w", NONE)},
+    {"format": "f=", "separator": "s=", "equal-width": "w"},
 )
 
 
@@ -713,7 +708,7 @@ def seq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         if re.fullmatch(r"-\.?\d.*", arg):
             cut = index
             break
-    opts, operands = parse_options([argv[0]] + args[:cut], SEQ_SPEC)
+    opts, operands = parse_flags(SEQ_SPEC, args[:cut])
     operands += args[cut:]
     fmt: str | None = None
     sep = "\n"

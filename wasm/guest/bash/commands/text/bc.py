@@ -18,7 +18,8 @@ from typing import Any, Callable, Iterator
 
 from ..base import CommandContext, CommandResult
 from .bcnum import BcMathError, Num, parse_number
-from .common import NONE, OptSpec, UsageError, open_input, parse_options, stdin_chunks, usage_error
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
+from .common import open_input, stdin_chunks
 
 # --- lexer ---------------------------------------------------------------------------------
 
@@ -772,16 +773,16 @@ def run_program(source: str, interp: Interpreter, name: str) -> bool:
     return True
 
 
-BC_SPEC = OptSpec(
+BC_SPEC = FlagSpec(
     "hilqswv",
-    {"help": ("h", NONE), "interactive": ("i", NONE), "mathlib": ("l", NONE), "quiet": ("q", NONE),
-     "standard": ("s", NONE), "warn": ("w", NONE), "version": ("v", NONE)},
+    {"help": "h", "interactive": "i", "mathlib": "l", "quiet": "q",
+     "standard": "s", "warn": "w", "version": "v"},
 )
 
 
 def bc(ctx: CommandContext, argv: list[str]) -> CommandResult:
     try:
-        opts, files = parse_options(argv, BC_SPEC)
+        opts, files = parse_flags(BC_SPEC, argv[1:])
     except UsageError as err:
         usage_error(ctx, "bc", err)
         return 1

@@ -1,150 +1,17 @@
-"""Shared plumbing for the text commands: GNU-style option parsing, input opening, line splitting.
+"""Shared plumbing for the text commands: input opening, ``/dev`` files, line splitting.
 
-The option parser follows glibc ``getopt_long`` closely because scripts rely on its details:
-clustered short options (``-nr``), attached or separate arguments (``-n5``, ``-n 5``), long
-options with unambiguous prefixes and ``=value``, argument permutation (options may follow
-operands) and ``--`` ending option processing. Error messages use glibc's wording so that a
-script's stderr matches GNU.
+Options are parsed by the shell's one GNU-style parser, ``flagspec``.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..base import CommandContext
 
 CHUNK = 65536
-
-NONE, REQUIRED, OPTIONAL = 0, 1, 2
-
-
-class UsageError(Exception):
-    """A command-line error: the message is printed with the ``Try --help`` hint."""
-
-    def __init__(self, message: str, hint: bool = True) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-
-
-@dataclass
-class OptSpec:
-    """Which options a command accepts.
-
-    ``short`` uses getopt syntax (``"n:c:qv"``: a colon after a letter means it takes an
-    argument, two colons an optional attached one). ``long`` maps a long name to
-    ``(key, argmode)``; ``key`` is what the parsed option is reported as (usually the
-    equivalent short letter, or the long name itself).
-    """
-
-    short: str = ""
-    long: dict[str, tuple[str, int]] = field(default_factory=dict)
-    permute: bool = True
-
-    def short_mode(self, letter: str) -> int | None:
-        at = self.short.find(letter)
-        if at < 0 or letter == ":":
-            return None
-        if self.short[at + 1 : at + 3] == "::":
-            return OPTIONAL
-        if self.short[at + 1 : at + 2] == ":":
-            return REQUIRED
-        return NONE
-
-
-def parse_options(
-    argv: list[str], spec: OptSpec, numeric_short: bool = False
-) -> tuple[list[tuple[str, str | None]], list[str]]:
-    """Parse ``argv[1:]``; return ``(options in order, operands)`` or raise UsageError.
-
-    With ``numeric_short`` a leading ``-123`` style argument is reported as option ``"#"``
-    with value ``"123"`` (``head -5``, ``fold -20`` and friends).
-    """
-    opts: list[tuple[str, str | None]] = []
-    operands: list[str] = []
-    args = argv[1:]
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if arg == "--":
-            operands.extend(args[i:])
-            break
-        if arg.startswith("--"):
-            body = arg[2:]
-            name, eq, value = body.partition("=")
-            matches = [n for n in spec.long if n.startswith(name)]
-            if name in spec.long:
-                matches = [name]
-            if not matches:
-                raise UsageError(f"unrecognized option '{arg}'")
-            if len(matches) > 1:
-                keys = {spec.long[m] for m in matches}
-                if len(keys) > 1:
-                    listing = " ".join(f"'--{m}'" for m in matches)
-                    raise UsageError(f"option '--{name}' is ambiguous; possibilities: {listing}")
-            full = matches[0]
-            key, mode = spec.long[full]
-            if mode == NONE:
-                if eq:
-                    raise UsageError(f"option '--{full}' doesn't allow an argument")
-                opts.append((key, None))
-            elif mode == REQUIRED:
-                if not eq:
-                    if i >= len(args):
-                        raise UsageError(f"option '--{full}' requires an argument")
-                    value = args[i]
-                    i += 1
-                opts.append((key, value))
-            else:
-                opts.append((key, value if eq else None))
-            continue
-        if arg.startswith("-") and len(arg) > 1:
-            if numeric_short and arg[1].isdigit():
-                j = 1
-                while j < len(arg) and arg[j].isdigit():
-                    j += 1
-                opts.append(("#", arg[1:j]))
-                rest = arg[j:]
-                if not rest:
-                    continue
-                arg = "-" + rest
-            j = 1
-            while j < len(arg):
-                letter = arg[j]
-                j += 1
-                letter_mode = spec.short_mode(letter)
-                if letter_mode is None:
-                    raise UsageError(f"invalid option -- '{letter}'")
-                if letter_mode == NONE:
-                    opts.append((letter, None))
-                    continue
-                if j < len(arg):
-                    opts.append((letter, arg[j:]))
-                elif letter_mode == REQUIRED:
-                    if i >= len(args):
-                        raise UsageError(f"option requires an argument -- '{letter}'")
-                    opts.append((letter, args[i]))
-                    i += 1
-                else:
-                    opts.append((letter, None))
-                break
-            continue
-        if not spec.permute:
-            operands.append(arg)
-            operands.extend(args[i:])
-            break
-        operands.append(arg)
-    return opts, operands
-
-
-def usage_error(ctx: CommandContext, prog: str, err: UsageError) -> None:
-    ctx.error(f"{prog}: {err.message}")
-    if err.hint:
-        ctx.error(f"Try '{prog} --help' for more information.")
 
 
 def describe_oserror(err: OSError) -> str:

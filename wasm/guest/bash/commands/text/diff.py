@@ -16,51 +16,41 @@ import time
 from dataclasses import dataclass
 
 from ..base import CommandContext, CommandResult
-from .common import (
-    NONE,
-    OPTIONAL,
-    REQUIRED,
-    OptSpec,
-    UsageError,
-    describe_oserror,
-    parse_options,
-    special_device,
-    usage_error,
-    stdin_chunks,
-)
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
+from .common import describe_oserror, special_device, stdin_chunks
 from .diffcore import changed_lines
 
-DIFF_SPEC = OptSpec(
+DIFF_SPEC = FlagSpec(
     "abBcC:dEiNqrsStTuU:wyW:Z",
     {
-        "text": ("a", NONE),
-        "ignore-space-change": ("b", NONE),
-        "ignore-blank-lines": ("B", NONE),
-        "context": ("C", OPTIONAL),
-        "unified": ("U", OPTIONAL),
-        "minimal": ("d", NONE),
-        "ignore-tab-expansion": ("E", NONE),
-        "ignore-case": ("i", NONE),
-        "new-file": ("N", NONE),
-        "brief": ("q", NONE),
-        "recursive": ("r", NONE),
-        "report-identical-files": ("s", NONE),
-        "ignore-all-space": ("w", NONE),
-        "ignore-trailing-space": ("Z", NONE),
-        "strip-trailing-cr": ("strip-trailing-cr", NONE),
-        "label": ("label", REQUIRED),
-        "normal": ("normal", NONE),
-        "color": ("color", OPTIONAL),
-        "no-dereference": ("no-dereference", NONE),
-        "speed-large-files": ("speed-large-files", NONE),
-        "exclude": ("x", REQUIRED),
-        "unidirectional-new-file": ("unidirectional-new-file", NONE),
-        "expand-tabs": ("t", NONE),
-        "initial-tab": ("T", NONE),
-        "side-by-side": ("y", NONE),
-        "width": ("W", REQUIRED),
-        "suppress-common-lines": ("suppress-common-lines", NONE),
-        "left-column": ("left-column", NONE),
+        "text": "a",
+        "ignore-space-change": "b",
+        "ignore-blank-lines": "B",
+        "context": "C?",
+        "unified": "U?",
+        "minimal": "d",
+        "ignore-tab-expansion": "E",
+        "ignore-case": "i",
+        "new-file": "N",
+        "brief": "q",
+        "recursive": "r",
+        "report-identical-files": "s",
+        "ignore-all-space": "w",
+        "ignore-trailing-space": "Z",
+        "strip-trailing-cr": "strip-trailing-cr",
+        "label": "label=",
+        "normal": "normal",
+        "color": "color?",
+        "no-dereference": "no-dereference",
+        "speed-large-files": "speed-large-files",
+        "exclude": "x=",
+        "unidirectional-new-file": "unidirectional-new-file",
+        "expand-tabs": "t",
+        "initial-tab": "T",
+        "side-by-side": "y",
+        "width": "W=",
+        "suppress-common-lines": "suppress-common-lines",
+        "left-column": "left-column",
     },
 )
 
@@ -98,7 +88,7 @@ def _context_arg(value: str | None, default: int) -> int:
 
 def diff(ctx: CommandContext, argv: list[str]) -> CommandResult:
     try:
-        opts, operands = parse_options(argv, DIFF_SPEC, numeric_short=True)
+        opts, operands = parse_flags(DIFF_SPEC, argv[1:], numeric_short=True)
         o = DiffOptions(labels=[])
         for key, value in opts:
             if key == "u":

@@ -18,31 +18,22 @@ from typing import Callable
 
 from ..base import CommandContext, CommandResult
 from .basic import file_error, with_usage
-from .common import (
-    NONE,
-    OPTIONAL,
-    REQUIRED,
-    OptSpec,
-    UsageError,
-    describe_oserror,
-    open_input,
-    parse_options,
-    split_lines,
-)
+from ...flagspec import FlagSpec, UsageError, parse_flags
+from .common import describe_oserror, open_input, split_lines
 
 # --- od ------------------------------------------------------------------------------------
 
-OD_SPEC = OptSpec(
+OD_SPEC = FlagSpec(
     "A:j:N:t:vw::abcdfhilosx",
     {
-        "address-radix": ("A", REQUIRED),
-        "skip-bytes": ("j", REQUIRED),
-        "read-bytes": ("N", REQUIRED),
-        "format": ("t", REQUIRED),
-        "output-duplicates": ("v", NONE),
-        "width": ("w", OPTIONAL),
-        "endian": ("endian", REQUIRED),
-        "traditional": ("traditional", NONE),
+        "address-radix": "A=",
+        "skip-bytes": "j=",
+        "read-bytes": "N=",
+        "format": "t=",
+        "output-duplicates": "v",
+        "width": "w?",
+        "endian": "endian=",
+        "traditional": "traditional",
     },
 )
 
@@ -177,7 +168,7 @@ def _od_number(text: str) -> int:
 
 @with_usage("od")
 def od(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, OD_SPEC)
+    opts, files = parse_flags(OD_SPEC, argv[1:])
     radix = "o"
     skip = 0
     limit: int | None = None
@@ -282,11 +273,11 @@ def _od_render(data: bytes, types: list[OdType], radix: str, start: int, width: 
 
 # --- xxd -----------------------------------------------------------------------------------
 
-XXD_SPEC = OptSpec(
+XXD_SPEC = FlagSpec(
     "c:g:l:s:upribeEaCdo:n:",
-    {"cols": ("c", REQUIRED), "groupsize": ("g", REQUIRED), "len": ("l", REQUIRED), "seek": ("s", REQUIRED),
-     "plain": ("p", NONE), "ps": ("p", NONE), "postscript": ("p", NONE), "revert": ("r", NONE),
-     "include": ("i", NONE), "bits": ("b", NONE), "uppercase": ("u", NONE)},
+    {"cols": "c=", "groupsize": "g=", "len": "l=", "seek": "s=",
+     "plain": "p", "ps": "p", "postscript": "p", "revert": "r",
+     "include": "i", "bits": "b", "uppercase": "u"},
 )
 
 
@@ -304,7 +295,7 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
                "-cols": "-c", "-groupsize": "-g", "-len": "-l", "-seek": "-s", "-bits": "-b", "-uppercase": "-u"}
     argv = [argv[0]] + [aliases.get(a, a) for a in argv[1:]]
     try:
-        opts, files = parse_options(argv, XXD_SPEC)
+        opts, files = parse_flags(XXD_SPEC, argv[1:])
     except UsageError as err:
         ctx.error(f"xxd: {err.message}")
         return 1
@@ -445,12 +436,12 @@ def _xxd_revert(data: bytes, plain: bool, cols: int) -> bytes:
 
 # --- base64 --------------------------------------------------------------------------------
 
-BASE64_SPEC = OptSpec("diw:", {"decode": ("d", NONE), "ignore-garbage": ("i", NONE), "wrap": ("w", REQUIRED)})
+BASE64_SPEC = FlagSpec("diw:", {"decode": "d", "ignore-garbage": "i", "wrap": "w="})
 
 
 @with_usage("base64")
 def base64(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, BASE64_SPEC)
+    opts, files = parse_flags(BASE64_SPEC, argv[1:])
     decode = ignore = False
     wrap = 76
     for key, value in opts:
@@ -521,19 +512,19 @@ def _b64_decode(data: bytes) -> tuple[bytes, bool]:
 
 # --- checksums -----------------------------------------------------------------------------
 
-SUM_SPEC = OptSpec(
+SUM_SPEC = FlagSpec(
     "bctwz",
     {
-        "binary": ("b", NONE),
-        "check": ("c", NONE),
-        "text": ("t", NONE),
-        "warn": ("w", NONE),
-        "quiet": ("quiet", NONE),
-        "status": ("status", NONE),
-        "strict": ("strict", NONE),
-        "tag": ("tag", NONE),
-        "zero": ("z", NONE),
-        "ignore-missing": ("ignore-missing", NONE),
+        "binary": "b",
+        "check": "c",
+        "text": "t",
+        "warn": "w",
+        "quiet": "quiet",
+        "status": "status",
+        "strict": "strict",
+        "tag": "tag",
+        "zero": "z",
+        "ignore-missing": "ignore-missing",
     },
 )
 
@@ -541,7 +532,7 @@ SUM_SPEC = OptSpec(
 def _make_sum(prog: str, algorithm: str, tag: str) -> Callable[[CommandContext, list[str]], CommandResult]:
     @with_usage(prog)
     def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
-        opts, files = parse_options(argv, SUM_SPEC)
+        opts, files = parse_flags(SUM_SPEC, argv[1:])
         flags = {key for key, _ in opts}
         files = files or ["-"]
         if "c" in flags:

@@ -12,35 +12,31 @@ from typing import Callable, Iterator
 
 from ..base import CommandContext, CommandResult
 from .basic import file_error, with_usage
+from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import (
-    NONE,
-    REQUIRED,
     Batcher,
-    OptSpec,
-    UsageError,
     arg_bytes,
     UNTERMINATED,
     describe_oserror,
     line_batches,
     open_input,
-    parse_options,
     split_lines,
     stdin_chunks,
 )
 
 # --- cut -----------------------------------------------------------------------------------
 
-CUT_SPEC = OptSpec(
+CUT_SPEC = FlagSpec(
     "b:c:d:f:nsz",
     {
-        "bytes": ("b", REQUIRED),
-        "characters": ("c", REQUIRED),
-        "delimiter": ("d", REQUIRED),
-        "fields": ("f", REQUIRED),
-        "only-delimited": ("s", NONE),
-        "zero-terminated": ("z", NONE),
-        "complement": ("complement", NONE),
-        "output-delimiter": ("output-delimiter", REQUIRED),
+        "bytes": "b=",
+        "characters": "c=",
+        "delimiter": "d=",
+        "fields": "f=",
+        "only-delimited": "s",
+        "zero-terminated": "z",
+        "complement": "complement",
+        "output-delimiter": "output-delimiter=",
     },
 )
 
@@ -93,7 +89,7 @@ def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 @with_usage("cut")
 def cut(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, CUT_SPEC)
+    opts, files = parse_flags(CUT_SPEC, argv[1:])
     mode = ""
     spec = ""
     delim: bytes | None = None
@@ -164,7 +160,7 @@ def cut(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 # --- paste ---------------------------------------------------------------------------------
 
-PASTE_SPEC = OptSpec("d:sz", {"delimiters": ("d", REQUIRED), "serial": ("s", NONE), "zero-terminated": ("z", NONE)})
+PASTE_SPEC = FlagSpec("d:sz", {"delimiters": "d=", "serial": "s", "zero-terminated": "z"})
 
 
 def _paste_delims(text: str) -> list[bytes]:
@@ -187,7 +183,7 @@ def _paste_delims(text: str) -> list[bytes]:
 
 @with_usage("paste")
 def paste(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, PASTE_SPEC)
+    opts, files = parse_flags(PASTE_SPEC, argv[1:])
     delims = [b"\t"]
     serial = False
     eol = b"\n"
@@ -254,19 +250,19 @@ def paste(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 # --- uniq ----------------------------------------------------------------------------------
 
-UNIQ_SPEC = OptSpec(
+UNIQ_SPEC = FlagSpec(
     "cdDf:is:uw:z",
     {
-        "count": ("c", NONE),
-        "repeated": ("d", NONE),
-        "all-repeated": ("D", NONE),
-        "skip-fields": ("f", REQUIRED),
-        "ignore-case": ("i", NONE),
-        "skip-chars": ("s", REQUIRED),
-        "unique": ("u", NONE),
-        "check-chars": ("w", REQUIRED),
-        "zero-terminated": ("z", NONE),
-        "group": ("group", 2),
+        "count": "c",
+        "repeated": "d",
+        "all-repeated": "D",
+        "skip-fields": "f=",
+        "ignore-case": "i",
+        "skip-chars": "s=",
+        "unique": "u",
+        "check-chars": "w=",
+        "zero-terminated": "z",
+        "group": "group?",
     },
 )
 
@@ -279,7 +275,7 @@ def _uniq_number(value: str, what: str) -> int:
 
 @with_usage("uniq")
 def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, UNIQ_SPEC, numeric_short=True)
+    opts, files = parse_flags(UNIQ_SPEC, argv[1:], numeric_short=True)
     count = repeated = all_repeated = unique_only = ignore_case = False
     skip_fields = skip_chars = 0
     check_chars: int | None = None
@@ -389,21 +385,21 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 # --- comm ----------------------------------------------------------------------------------
 
-COMM_SPEC = OptSpec(
+COMM_SPEC = FlagSpec(
     "123z",
     {
-        "check-order": ("check-order", NONE),
-        "nocheck-order": ("nocheck-order", NONE),
-        "output-delimiter": ("output-delimiter", REQUIRED),
-        "total": ("total", NONE),
-        "zero-terminated": ("z", NONE),
+        "check-order": "check-order",
+        "nocheck-order": "nocheck-order",
+        "output-delimiter": "output-delimiter=",
+        "total": "total",
+        "zero-terminated": "z",
     },
 )
 
 
 @with_usage("comm")
 def comm(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, COMM_SPEC)
+    opts, files = parse_flags(COMM_SPEC, argv[1:])
     hide = set()
     delim = b"\t"
     check: bool | None = None
@@ -488,14 +484,14 @@ def comm(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 # --- join ----------------------------------------------------------------------------------
 
-JOIN_SPEC = OptSpec(
+JOIN_SPEC = FlagSpec(
     "a:e:i1:2:j:o:t:v:z",
     {
-        "ignore-case": ("i", NONE),
-        "check-order": ("check-order", NONE),
-        "nocheck-order": ("nocheck-order", NONE),
-        "header": ("header", NONE),
-        "zero-terminated": ("z", NONE),
+        "ignore-case": "i",
+        "check-order": "check-order",
+        "nocheck-order": "nocheck-order",
+        "header": "header",
+        "zero-terminated": "z",
     },
 )
 
@@ -508,7 +504,7 @@ def _join_fields(line: bytes, tab: bytes | None) -> list[bytes]:
 
 @with_usage("join")
 def join(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, JOIN_SPEC)
+    opts, files = parse_flags(JOIN_SPEC, argv[1:])
     unpaired: set[int] = set()
     only_unpaired: set[int] = set()
     empty: bytes | None = None
@@ -769,26 +765,26 @@ class _JoinFatal(Exception):
 
 # --- column --------------------------------------------------------------------------------
 
-COLUMN_SPEC = OptSpec(
+COLUMN_SPEC = FlagSpec(
     "c:s:o:txnR:N:eJLlr:dH:O:W:E:",
     {
-        "columns": ("c", REQUIRED),
-        "separator": ("s", REQUIRED),
-        "output-separator": ("o", REQUIRED),
-        "table": ("t", NONE),
-        "fillrows": ("x", NONE),
-        "table-noextreme": ("table-noextreme", REQUIRED),
-        "table-right": ("R", REQUIRED),
-        "table-columns": ("N", REQUIRED),
-        "keep-empty-lines": ("L", NONE),
-        "table-header-repeat": ("e", NONE),
+        "columns": "c=",
+        "separator": "s=",
+        "output-separator": "o=",
+        "table": "t",
+        "fillrows": "x",
+        "table-noextreme": "table-noextreme=",
+        "table-right": "R=",
+        "table-columns": "N=",
+        "keep-empty-lines": "L",
+        "table-header-repeat": "e",
     },
 )
 
 
 @with_usage("column")
 def column(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, COLUMN_SPEC)
+    opts, files = parse_flags(COLUMN_SPEC, argv[1:])
     width = 80
     seps: bytes | None = None
     out_sep = b"  "

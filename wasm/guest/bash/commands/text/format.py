@@ -9,15 +9,11 @@ from __future__ import annotations
 import re
 from ..base import CommandContext, CommandResult
 from .basic import file_error, with_usage
+from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import (
-    NONE,
-    REQUIRED,
     Batcher,
-    OptSpec,
-    UsageError,
     arg_bytes,
     open_input,
-    parse_options,
     split_lines,
     stdin_chunks,
 )
@@ -25,13 +21,13 @@ from .regex import RegexError, compile_posix
 
 # --- tr ------------------------------------------------------------------------------------
 
-TR_SPEC = OptSpec(
+TR_SPEC = FlagSpec(
     "cCdst",
     {
-        "complement": ("c", NONE),
-        "delete": ("d", NONE),
-        "squeeze-repeats": ("s", NONE),
-        "truncate-set1": ("t", NONE),
+        "complement": "c",
+        "delete": "d",
+        "squeeze-repeats": "s",
+        "truncate-set1": "t",
     },
 )
 
@@ -170,7 +166,7 @@ def _build_translation(set1: TrSet, set2: TrSet, complement: bool, truncate: boo
 
 @with_usage("tr")
 def tr(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, operands = parse_options(argv, TR_SPEC)
+    opts, operands = parse_flags(TR_SPEC, argv[1:])
     flags = {key for key, _ in opts}
     complement = bool(flags & {"c", "C"})
     delete = "d" in flags
@@ -233,20 +229,20 @@ def _check_case_pairing(set1: TrSet, set2: TrSet) -> None:
 
 # --- nl ------------------------------------------------------------------------------------
 
-NL_SPEC = OptSpec(
+NL_SPEC = FlagSpec(
     "b:d:f:h:i:l:n:ps:v:w:",
     {
-        "body-numbering": ("b", REQUIRED),
-        "section-delimiter": ("d", REQUIRED),
-        "footer-numbering": ("f", REQUIRED),
-        "header-numbering": ("h", REQUIRED),
-        "line-increment": ("i", REQUIRED),
-        "join-blank-lines": ("l", REQUIRED),
-        "number-format": ("n", REQUIRED),
-        "no-renumber": ("p", NONE),
-        "number-separator": ("s", REQUIRED),
-        "starting-line-number": ("v", REQUIRED),
-        "number-width": ("w", REQUIRED),
+        "body-numbering": "b=",
+        "section-delimiter": "d=",
+        "footer-numbering": "f=",
+        "header-numbering": "h=",
+        "line-increment": "i=",
+        "join-blank-lines": "l=",
+        "number-format": "n=",
+        "no-renumber": "p",
+        "number-separator": "s=",
+        "starting-line-number": "v=",
+        "number-width": "w=",
     },
 )
 
@@ -270,7 +266,7 @@ def _nl_int(value: str, what: str) -> int:
 
 @with_usage("nl")
 def nl(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, NL_SPEC)
+    opts, files = parse_flags(NL_SPEC, argv[1:])
     styles: dict[str, tuple[str, object]] = {"header": ("n", None), "body": ("t", None), "footer": ("n", None)}
     fmt = "rn"
     width = 6
@@ -372,7 +368,7 @@ def nl(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 # --- fold ----------------------------------------------------------------------------------
 
-FOLD_SPEC = OptSpec("bsw:", {"bytes": ("b", NONE), "spaces": ("s", NONE), "width": ("w", REQUIRED)})
+FOLD_SPEC = FlagSpec("bsw:", {"bytes": "b", "spaces": "s", "width": "w="})
 
 
 def _advance(column: int, byte: int, count_bytes: bool) -> int:
@@ -425,7 +421,7 @@ def fold_line(line: bytes, width: int, count_bytes: bool, at_spaces: bool) -> by
 
 @with_usage("fold")
 def fold(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, FOLD_SPEC, numeric_short=True)
+    opts, files = parse_flags(FOLD_SPEC, argv[1:], numeric_short=True)
     width = 80
     count_bytes = at_spaces = False
     for key, value in opts:
@@ -488,12 +484,12 @@ def _next_stop(column: int, stops: list[int], every: int) -> int | None:
     return None
 
 
-EXPAND_SPEC = OptSpec("it:", {"initial": ("i", NONE), "tabs": ("t", REQUIRED)})
+EXPAND_SPEC = FlagSpec("it:", {"initial": "i", "tabs": "t="})
 
 
 @with_usage("expand")
 def expand(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, EXPAND_SPEC, numeric_short=True)
+    opts, files = parse_flags(EXPAND_SPEC, argv[1:], numeric_short=True)
     initial = False
     tab_args: list[str] = []
     for key, value in opts:
@@ -541,12 +537,12 @@ def _expand_line(line: bytes, stops: list[int], every: int, initial: bool) -> by
     return bytes(out)
 
 
-UNEXPAND_SPEC = OptSpec("at:", {"all": ("a", NONE), "tabs": ("t", REQUIRED), "first-only": ("first-only", NONE)})
+UNEXPAND_SPEC = FlagSpec("at:", {"all": "a", "tabs": "t=", "first-only": "first-only"})
 
 
 @with_usage("unexpand")
 def unexpand(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, UNEXPAND_SPEC, numeric_short=True)
+    opts, files = parse_flags(UNEXPAND_SPEC, argv[1:], numeric_short=True)
     convert_all = False
     first_only = False
     tab_args: list[str] = []
@@ -631,20 +627,20 @@ def _unexpand_line(line: bytes, stops: list[int], every: int, convert_all: bool)
 
 # --- strings -------------------------------------------------------------------------------
 
-STRINGS_SPEC = OptSpec(
+STRINGS_SPEC = FlagSpec(
     "an:t:fo",
     {
-        "all": ("a", NONE),
-        "bytes": ("n", REQUIRED),
-        "radix": ("t", REQUIRED),
-        "print-file-name": ("f", NONE),
+        "all": "a",
+        "bytes": "n=",
+        "radix": "t=",
+        "print-file-name": "f",
     },
 )
 
 
 @with_usage("strings")
 def strings(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, STRINGS_SPEC, numeric_short=True)
+    opts, files = parse_flags(STRINGS_SPEC, argv[1:], numeric_short=True)
     minimum = 4
     radix = ""
     show_name = False

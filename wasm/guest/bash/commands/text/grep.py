@@ -25,68 +25,62 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from ..base import CommandContext, CommandResult
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
-    NONE,
-    OPTIONAL,
-    REQUIRED,
     Batcher,
-    OptSpec,
-    UsageError,
     arg_latin,
     UNTERMINATED,
     describe_oserror,
     give_back_stdin,
     line_batches,
     open_input,
-    parse_options,
-    usage_error,
 )
 from .regex import RegexError, longest_match, python_error, translate
 
-GREP_SPEC = OptSpec(
+GREP_SPEC = FlagSpec(
     "EFGPiyvclLnhHoqsrRwxA:B:C:m:e:f:abzZUTI",
     {
-        "extended-regexp": ("E", NONE),
-        "fixed-strings": ("F", NONE),
-        "basic-regexp": ("G", NONE),
-        "perl-regexp": ("P", NONE),
-        "ignore-case": ("i", NONE),
-        "no-ignore-case": ("no-ignore-case", NONE),
-        "invert-match": ("v", NONE),
-        "count": ("c", NONE),
-        "files-with-matches": ("l", NONE),
-        "files-without-match": ("L", NONE),
-        "line-number": ("n", NONE),
-        "no-filename": ("h", NONE),
-        "with-filename": ("H", NONE),
-        "only-matching": ("o", NONE),
-        "quiet": ("q", NONE),
-        "silent": ("q", NONE),
-        "no-messages": ("s", NONE),
-        "recursive": ("r", NONE),
-        "dereference-recursive": ("R", NONE),
-        "word-regexp": ("w", NONE),
-        "line-regexp": ("x", NONE),
-        "after-context": ("A", REQUIRED),
-        "before-context": ("B", REQUIRED),
-        "context": ("C", REQUIRED),
-        "max-count": ("m", REQUIRED),
-        "regexp": ("e", REQUIRED),
-        "file": ("f", REQUIRED),
-        "include": ("include", REQUIRED),
-        "exclude": ("exclude", REQUIRED),
-        "exclude-dir": ("exclude-dir", REQUIRED),
-        "color": ("color", OPTIONAL),
-        "colour": ("color", OPTIONAL),
-        "text": ("a", NONE),
-        "byte-offset": ("b", NONE),
-        "null-data": ("z", NONE),
-        "null": ("Z", NONE),
-        "label": ("label", REQUIRED),
-        "line-buffered": ("line-buffered", NONE),
-        "binary-files": ("binary-files", REQUIRED),
-        "initial-tab": ("T", NONE),
-        "binary": ("U", NONE),
+        "extended-regexp": "E",
+        "fixed-strings": "F",
+        "basic-regexp": "G",
+        "perl-regexp": "P",
+        "ignore-case": "i",
+        "no-ignore-case": "no-ignore-case",
+        "invert-match": "v",
+        "count": "c",
+        "files-with-matches": "l",
+        "files-without-match": "L",
+        "line-number": "n",
+        "no-filename": "h",
+        "with-filename": "H",
+        "only-matching": "o",
+        "quiet": "q",
+        "silent": "q",
+        "no-messages": "s",
+        "recursive": "r",
+        "dereference-recursive": "R",
+        "word-regexp": "w",
+        "line-regexp": "x",
+        "after-context": "A=",
+        "before-context": "B=",
+        "context": "C=",
+        "max-count": "m=",
+        "regexp": "e=",
+        "file": "f=",
+        "include": "include=",
+        "exclude": "exclude=",
+        "exclude-dir": "exclude-dir=",
+        "color": "color?",
+        "colour": "color?",
+        "text": "a",
+        "byte-offset": "b",
+        "null-data": "z",
+        "null": "Z",
+        "label": "label=",
+        "line-buffered": "line-buffered",
+        "binary-files": "binary-files=",
+        "initial-tab": "T",
+        "binary": "U",
     },
 )
 
@@ -131,7 +125,7 @@ def _context_number(value: str, what: str) -> int:
 
 
 def _parse_grep(ctx: CommandContext, argv: list[str], default_mode: str) -> tuple[GrepOptions, list[str]]:
-    opts, operands = parse_options(argv, GREP_SPEC, numeric_short=True)
+    opts, operands = parse_flags(GREP_SPEC, argv[1:], numeric_short=True)
     o = GrepOptions(mode=default_mode)
     have_patterns = False
     # Explicit -A/-B win over -C whatever their order, as in GNU.
@@ -747,44 +741,44 @@ def fgrep(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 # --- rg ------------------------------------------------------------------------------------
 
-RG_SPEC = OptSpec(
+RG_SPEC = FlagSpec(
     "e:FiIsSvwxcloqnNA:B:C:m:g:HtuU.",
     {
-        "regexp": ("e", REQUIRED),
-        "fixed-strings": ("F", NONE),
-        "ignore-case": ("i", NONE),
-        "case-sensitive": ("s", NONE),
-        "smart-case": ("S", NONE),
-        "invert-match": ("v", NONE),
-        "word-regexp": ("w", NONE),
-        "line-regexp": ("x", NONE),
-        "count": ("c", NONE),
-        "files-with-matches": ("l", NONE),
-        "files-without-match": ("files-without-match", NONE),
-        "only-matching": ("o", NONE),
-        "quiet": ("q", NONE),
-        "line-number": ("n", NONE),
-        "no-line-number": ("N", NONE),
-        "after-context": ("A", REQUIRED),
-        "before-context": ("B", REQUIRED),
-        "context": ("C", REQUIRED),
-        "max-count": ("m", REQUIRED),
-        "glob": ("g", REQUIRED),
-        "with-filename": ("H", NONE),
-        "no-filename": ("I", NONE),
-        "hidden": (".", NONE),
-        "no-heading": ("no-heading", NONE),
-        "heading": ("heading", NONE),
-        "color": ("color", REQUIRED),
-        "files": ("files", NONE),
-        "type": ("t", REQUIRED),
+        "regexp": "e=",
+        "fixed-strings": "F",
+        "ignore-case": "i",
+        "case-sensitive": "s",
+        "smart-case": "S",
+        "invert-match": "v",
+        "word-regexp": "w",
+        "line-regexp": "x",
+        "count": "c",
+        "files-with-matches": "l",
+        "files-without-match": "files-without-match",
+        "only-matching": "o",
+        "quiet": "q",
+        "line-number": "n",
+        "no-line-number": "N",
+        "after-context": "A=",
+        "before-context": "B=",
+        "context": "C=",
+        "max-count": "m=",
+        "glob": "g=",
+        "with-filename": "H",
+        "no-filename": "I",
+        "hidden": ".",
+        "no-heading": "no-heading",
+        "heading": "heading",
+        "color": "color=",
+        "files": "files",
+        "type": "t=",
     },
 )
 
 
 def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
     try:
-        opts, operands = parse_options(argv, RG_SPEC)
+        opts, operands = parse_flags(RG_SPEC, argv[1:])
     except UsageError as err:
         ctx.error(f"rg: {err.message}")
         return 2

@@ -18,49 +18,44 @@ from typing import Callable
 
 from ..base import CommandContext, CommandResult
 from .basic import with_usage
+from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import (
-    NONE,
-    OPTIONAL,
-    REQUIRED,
-    OptSpec,
-    UsageError,
     arg_bytes,
     describe_oserror,
     open_input,
-    parse_options,
     split_lines,
 )
 
-SORT_SPEC = OptSpec(
+SORT_SPEC = FlagSpec(
     "bcCdfghik:mMno:rRsS:t:T:uVz",
     {
-        "ignore-leading-blanks": ("b", NONE),
-        "check": ("check", OPTIONAL),
-        "dictionary-order": ("d", NONE),
-        "ignore-case": ("f", NONE),
-        "general-numeric-sort": ("g", NONE),
-        "human-numeric-sort": ("h", NONE),
-        "ignore-nonprinting": ("i", NONE),
-        "key": ("k", REQUIRED),
-        "merge": ("m", NONE),
-        "month-sort": ("M", NONE),
-        "numeric-sort": ("n", NONE),
-        "output": ("o", REQUIRED),
-        "reverse": ("r", NONE),
-        "random-sort": ("R", NONE),
-        "stable": ("s", NONE),
-        "buffer-size": ("S", REQUIRED),
-        "field-separator": ("t", REQUIRED),
-        "temporary-directory": ("T", REQUIRED),
-        "unique": ("u", NONE),
-        "version-sort": ("V", NONE),
-        "zero-terminated": ("z", NONE),
-        "parallel": ("parallel", REQUIRED),
-        "sort": ("sort", REQUIRED),
-        "debug": ("debug", NONE),
-        "random-source": ("random-source", REQUIRED),
-        "files0-from": ("files0-from", REQUIRED),
-        "compress-program": ("compress-program", REQUIRED),
+        "ignore-leading-blanks": "b",
+        "check": "check?",
+        "dictionary-order": "d",
+        "ignore-case": "f",
+        "general-numeric-sort": "g",
+        "human-numeric-sort": "h",
+        "ignore-nonprinting": "i",
+        "key": "k=",
+        "merge": "m",
+        "month-sort": "M",
+        "numeric-sort": "n",
+        "output": "o=",
+        "reverse": "r",
+        "random-sort": "R",
+        "stable": "s",
+        "buffer-size": "S=",
+        "field-separator": "t=",
+        "temporary-directory": "T=",
+        "unique": "u",
+        "version-sort": "V",
+        "zero-terminated": "z",
+        "parallel": "parallel=",
+        "sort": "sort=",
+        "debug": "debug",
+        "random-source": "random-source=",
+        "files0-from": "files0-from=",
+        "compress-program": "compress-program=",
     },
 )
 
@@ -393,7 +388,7 @@ def _check_compatible(flags: str) -> None:
 
 @with_usage("sort", status=2)
 def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    opts, files = parse_options(argv, SORT_SPEC)
+    opts, files = parse_flags(SORT_SPEC, argv[1:])
     global_flags = ""
     key_texts: list[str] = []
     tab: bytes | None = None
