@@ -372,6 +372,14 @@ TOOL_NAMES = tuple(TOOL_DEFINITIONS)
 _VALIDATORS = {name: jsonschema.Draft202012Validator(d["input_schema"]) for name, d in TOOL_DEFINITIONS.items()}
 
 
+def _integral(schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """JSON Schema counts ``1.0`` as an integer; the tools index with it, so make it ``1``."""
+    properties = schema.get("properties", {})
+    return {key: int(value) if isinstance(value, float)
+            and properties.get(key, {}).get("type") == "integer" else value
+            for key, value in arguments.items()}
+
+
 async def call_tool(ws: Workspace, name: str, arguments: Any) -> ToolResult:
     """Run tool ``name`` with JSON ``arguments``; operational failures come back as ``{"error"}``.
 
@@ -388,6 +396,6 @@ async def call_tool(ws: Workspace, name: str, arguments: Any) -> ToolResult:
         where = "/".join(str(p) for p in error.absolute_path) or "arguments"
         raise InvalidArgument(f"invalid arguments for {name}: {where}: {error.message}")
     try:
-        return await _IMPLEMENTATIONS[name](ws, **arguments)
+        return await _IMPLEMENTATIONS[name](ws, **_integral(validator.schema, arguments))
     except WorkspaceError as exc:
         return {"error": str(exc)}

@@ -29,6 +29,7 @@ from workspace import WorkspaceStore
 from .. import __version__
 from ..api import AsyncSandbox
 from .errors import error_response, install_error_handlers
+from .openapi import install_openapi
 from .routes import ROUTERS
 from .settings import Settings
 
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     app.add_middleware(_Guard, settings=settings)
     install_error_handlers(app)
+    install_openapi(app)
     return app
 
 

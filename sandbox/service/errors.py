@@ -95,8 +95,9 @@ STATUS_DESCRIPTIONS: dict[int, str] = {
     503: "The service cannot answer now (starting, shutting down, no isolate available).",
 }
 
-V1_ERRORS = (401, 413, 422, 503)
-"""What any ``/v1`` route may answer: the guard's 401 and 413, validation, unavailability."""
+V1_ERRORS = (400, 401, 413, 422, 503)
+"""What any ``/v1`` route may answer: a body that cannot be parsed (400), the guard's 401
+and 413, validation, unavailability."""
 
 
 def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from codemode import APPROVAL_STATES, ApprovalNotFound
 
 from .. import state
-from ..errors import HTTPError, documented
+from ..errors import documented
 from ..responses import SafeJSONResponse
+from .params import RequestBody, one_of
 
 router = APIRouter(prefix="/v1/approvals", tags=["approvals"],
                    default_response_class=SafeJSONResponse,
@@ -30,27 +31,22 @@ _NAME = Field(default="api", min_length=1, max_length=200,
               description="Who decides, recorded with the decision (an operator's name or id).")
 
 
-class ApproveBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ApproveBody(RequestBody):
     by: str = _NAME
     granted_permissions: list[str] | None = Field(
         default=None, max_length=1000,
         description="Permissions for the resumed run, replacing those of the request (a revocation).")
 
 
-class ReasonBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ReasonBody(RequestBody):
     by: str = _NAME
     reason: str | None = Field(default=None, max_length=8_000)
 
 
 @router.get("")
 async def list_approvals(request: Request, workspace: str | None = None,
-                         status: str = "pending",
+                         status: str = Query("pending", pattern=one_of(APPROVAL_STATES)),
                          limit: int = Query(500, ge=1, le=5000)) -> dict[str, Any]:
-    if status not in APPROVAL_STATES:
-        raise HTTPError(400, "bad_request", f"unknown status {status!r}; expected one of "
-                                            f"{', '.join(sorted(APPROVAL_STATES))}")
     store = state.codemode_store(request)
     approvals = await store.list_approvals(workspace=workspace, status=status, limit=limit)
     return {"approvals": [a.to_dict() for a in approvals]}

@@ -5,22 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ...limits import MAX_DEADLINE_S
 from .. import state
 from ..errors import documented
 from ..bash_tool import BashOptions, run_bash
-from .params import MIB, WORKSPACE_NAME
+from .params import MIB, WORKSPACE_NAME, RequestBody
 
 router = APIRouter(prefix="/v1", tags=["bash"],
                    responses=documented(400, 403, 404, 409))
 
 
-class BashRequest(BaseModel):
+class BashRequest(RequestBody):
     """Run a bash script over a snapshot of a workspace; changes are written back."""
 
-    model_config = ConfigDict(extra="forbid")
 
     script: str = Field(max_length=1_000_000)
     workspace: str = Field("default", min_length=1, max_length=200, pattern=WORKSPACE_NAME)

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from codemode import (
     STATE_DOC,
@@ -23,16 +23,15 @@ from ...limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
 from .. import state
 from ..errors import HTTPError, documented
 from ..responses import SafeJSONResponse
-from .params import MIB, WORKSPACE_NAME
+from .params import MIB, TOOL_DEFINITION, WORKSPACE_NAME, RequestBody
 
 router = APIRouter(prefix="/v1", tags=["execute"],
                    responses=documented(400, 404, 409))
 
 
-class ExecuteRequest(BaseModel):
+class ExecuteRequest(RequestBody):
     """Run Python in a fresh isolate, with the workspace and the named tools."""
 
-    model_config = ConfigDict(extra="forbid")
 
     code: str = Field(description="Python source. A trailing expression's value is the result; "
                                   "top-level `return` is allowed; a whole-input markdown fence is stripped.")
@@ -41,7 +40,8 @@ class ExecuteRequest(BaseModel):
     toolsets: list[str] = Field(default_factory=list, max_length=50,
                                 description="Stored toolsets to expose, one namespace each.")
     tools: list[dict[str, Any]] = Field(default_factory=list, max_length=500,
-                                        description="Inline tool definitions, exposed as `tools.*`.")
+                                        description="Inline tool definitions, exposed as `tools.*`.",
+                                        json_schema_extra={"items": TOOL_DEFINITION})
     timeout_ms: int | None = Field(None, ge=1, le=int(MAX_DEADLINE_S * 1000),
                                    description="Wall-clock deadline (default 30,000).")
     memory_mb: int | None = Field(None, ge=16, le=MAX_MEMORY_BYTES // MIB,

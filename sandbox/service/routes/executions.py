@@ -20,7 +20,7 @@ from typing import Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, StrictBool, model_validator
 
 from codemode import EXECUTION_STATES, sse_stream
 
@@ -28,6 +28,7 @@ from .. import state
 from ..errors import HTTPError, documented
 from ..responses import SafeJSONResponse
 from .approvals import ReasonBody
+from .params import RequestBody, one_of
 
 router = APIRouter(prefix="/v1/executions", tags=["executions"],
                    default_response_class=SafeJSONResponse,
@@ -36,26 +37,25 @@ router = APIRouter(prefix="/v1/executions", tags=["executions"],
 MAX_LIST_LIMIT = 1000
 
 
-class SweepBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SweepBody(RequestBody):
     paused_ttl_s: float | None = Field(
         default=None, ge=0, description="Expire parked executions older than this (default: the "
                                         "service's TTL, 24 h).")
-    recover_running: bool | None = Field(
+    recover_running: StrictBool | None = Field(
         default=None, description="Resume abandoned running executions (true) or mark them "
                                   "'Expired while running' (false); default: the service's setting.")
 
 
-class ToolErrorBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ToolErrorBody(RequestBody):
     name: str = Field("Error", min_length=1, max_length=200)
     message: str = Field(max_length=100_000)
 
 
-class ToolResultBody(BaseModel):
+class ToolResultBody(RequestBody):
     """Exactly one of ``output`` (any JSON, null included) or ``error``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "oneOf": [{"required": ["output"]}, {"required": ["error"]}]})
     output: Any = None
     error: ToolErrorBody | None = None
 
@@ -71,12 +71,9 @@ class ToolResultBody(BaseModel):
 async def list_executions(
     request: Request,
     workspace: str | None = None,
-    status: str | None = None,
+    status: str | None = Query(None, pattern=one_of(EXECUTION_STATES)),
     limit: int = Query(default=100, ge=1, le=MAX_LIST_LIMIT),
 ) -> dict[str, Any]:
-    if status is not None and status not in EXECUTION_STATES:
-        raise HTTPError(400, "bad_request", f"unknown status {status!r}; expected one of "
-                                            f"{', '.join(sorted(EXECUTION_STATES))}")
     records = await state.codemode_store(request).list_executions(
         workspace=workspace, status=status, limit=limit
     )

@@ -6,22 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from codemode import Snippet
 
 from .. import state
 from ..errors import HTTPError, documented
 from ..responses import SafeJSONResponse
+from .params import RequestBody, SnippetPath
 
 router = APIRouter(prefix="/v1/snippets", tags=["snippets"], default_response_class=SafeJSONResponse,
                    responses=documented(404, 409))
 
 
-class SnippetBody(BaseModel):
+class SnippetBody(RequestBody):
     """``PUT /v1/snippets/{name}``: save the code of a completed execution."""
 
-    model_config = ConfigDict(extra="forbid")
     execution_id: str = Field(min_length=1, max_length=200)
     description: str = Field(default="", max_length=8_000)
     input_schema: dict[str, Any] | None = None
@@ -31,8 +31,8 @@ def _not_found(name: str) -> HTTPError:
     return HTTPError(404, "not_found", f'snippet "{name}" not found')
 
 
-@router.put("/{name}")
-async def put_snippet(name: str, body: SnippetBody, request: Request) -> SafeJSONResponse:
+@router.put("/{name}", responses={201: {"description": "Created."}})
+async def put_snippet(name: SnippetPath, body: SnippetBody, request: Request) -> SafeJSONResponse:
     store = state.codemode_store(request)
     execution = await store.get_execution(body.execution_id)
     if execution is None:
@@ -54,7 +54,7 @@ async def list_snippets(request: Request) -> dict[str, Any]:
 
 
 @router.get("/{name}")
-async def get_snippet(name: str, request: Request) -> dict[str, Any]:
+async def get_snippet(name: SnippetPath, request: Request) -> dict[str, Any]:
     snippet = await state.codemode_store(request).get_snippet(name)
     if snippet is None:
         raise _not_found(name)
@@ -62,7 +62,7 @@ async def get_snippet(name: str, request: Request) -> dict[str, Any]:
 
 
 @router.delete("/{name}")
-async def delete_snippet(name: str, request: Request) -> dict[str, Any]:
+async def delete_snippet(name: SnippetPath, request: Request) -> dict[str, Any]:
     if not await state.codemode_store(request).delete_snippet(name):
         raise _not_found(name)
     return {"deleted": name}

@@ -10,23 +10,27 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from codemode import Toolset, render_declarations
 
 from .. import state
 from ..errors import HTTPError, documented
 from ..responses import SafeJSONResponse
+from .params import TOOL_DEFINITION, RequestBody, ToolsetPath
+
+class PythonSourceResponse(PlainTextResponse):
+    media_type = "text/x-python"
+
 
 router = APIRouter(prefix="/v1/toolsets", tags=["toolsets"], default_response_class=SafeJSONResponse,
                    responses=documented(404))
 
 
-class ToolsetBody(BaseModel):
+class ToolsetBody(RequestBody):
     """``PUT /v1/toolsets/{name}``: the tools (ToolDef JSON) and an optional description."""
 
-    model_config = ConfigDict(extra="forbid")
-    tools: list[dict[str, Any]]
+    tools: list[dict[str, Any]] = Field(json_schema_extra={"items": TOOL_DEFINITION})
     description: str | None = Field(default=None, max_length=8_000)
 
 
@@ -47,8 +51,8 @@ def _toolset_view(
     return data
 
 
-@router.put("/{name}")
-async def put_toolset(name: str, body: ToolsetBody, request: Request) -> SafeJSONResponse:
+@router.put("/{name}", responses={201: {"description": "Created; the response carries the signing secret, once."}})
+async def put_toolset(name: ToolsetPath, body: ToolsetBody, request: Request) -> SafeJSONResponse:
     store = state.codemode_store(request)
     toolset = Toolset.from_dict({"name": name, "tools": body.tools})
     stored, created = await store.put_toolset(toolset, description=body.description)
@@ -64,7 +68,7 @@ async def list_toolsets(request: Request) -> dict[str, Any]:
 
 
 @router.get("/{name}")
-async def get_toolset(name: str, request: Request) -> dict[str, Any]:
+async def get_toolset(name: ToolsetPath, request: Request) -> dict[str, Any]:
     store = state.codemode_store(request)
     toolset = await store.get_toolset(name)
     if toolset is None:
@@ -72,17 +76,17 @@ async def get_toolset(name: str, request: Request) -> dict[str, Any]:
     return _toolset_view(toolset, await store.toolset_info(name), with_secret=False)
 
 
-@router.get("/{name}/types", response_class=PlainTextResponse)
-async def toolset_types(name: str, request: Request) -> Response:
+@router.get("/{name}/types", response_class=PythonSourceResponse)
+async def toolset_types(name: ToolsetPath, request: Request) -> Response:
     toolset = await state.codemode_store(request).get_toolset(name)
     if toolset is None:
         raise _not_found(name)
     text = render_declarations({toolset.name: toolset.tools})
-    return PlainTextResponse(text, media_type="text/x-python")
+    return PythonSourceResponse(text)
 
 
 @router.delete("/{name}")
-async def delete_toolset(name: str, request: Request) -> dict[str, Any]:
+async def delete_toolset(name: ToolsetPath, request: Request) -> dict[str, Any]:
     if not await state.codemode_store(request).delete_toolset(name):
         raise _not_found(name)
     return {"deleted": name}

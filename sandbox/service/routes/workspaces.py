@@ -11,46 +11,33 @@ and ``If-None-Match: *`` only creates, so HTTP clients can avoid lost updates to
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
-from workspace import TOOL_NAMES, Conflict, InvalidArgument, NotFound, call_tool, normalize_path
+from workspace import (
+    TOOL_DEFINITIONS,
+    TOOL_NAMES,
+    Conflict,
+    InvalidArgument,
+    NotFound,
+    call_tool,
+    normalize_path,
+)
 
 from .. import state
 from ..errors import HTTPError, documented
+from .params import WorkspacePath
+
+Limit = Annotated[int, Query(ge=0, le=100_000, description="Most directory entries to list.")]
+Offset = Annotated[int, Query(ge=0, le=2**62, description="Directory entries to skip.")]
+StrictFlag = Annotated[bool, Query(description="Remove a directory and all it holds.")]
+FILE_CONTENT = {"*/*": {"schema": {"type": "string", "format": "binary"}}}
+"""A file's bytes, with its own media type (a directory is listed as JSON)."""
 
 router = APIRouter(prefix="/v1/workspaces", tags=["workspaces"],
                    responses=documented(400, 403, 404, 409, 412))
-
-async def _json_body(request: Request) -> Any:
-    raw = await request.body()
-    if not raw.strip():
-        return {}
-    try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InvalidArgument(f"request body is not valid JSON: {exc}") from exc
-
-
-def _flag(value: str | None) -> bool:
-    if value is None:
-        return False
-    if value.lower() in ("1", "true", "yes"):
-        return True
-    if value.lower() in ("0", "false", "no", ""):
-        return False
-    raise InvalidArgument(f"expected a boolean query value, got {value!r}")
-
-
-def _int(value: str | None, default: int, what: str) -> int:
-    if value is None:
-        return default
-    try:
-        return int(value)
-    except ValueError as exc:
-        raise InvalidArgument(f"{what} must be an integer") from exc
 
 
 def _precondition(request: Request) -> int | None:
@@ -72,7 +59,7 @@ async def list_workspaces(request: Request) -> dict[str, Any]:
 
 
 @router.get("/{ws}")
-async def workspace_info(request: Request, ws: str) -> dict[str, Any]:
+async def workspace_info(request: Request, ws: WorkspacePath) -> dict[str, Any]:
     store = state.workspaces(request)
     if not await store.has_workspace(ws):
         raise NotFound("no such workspace", ws)
@@ -80,35 +67,60 @@ async def workspace_info(request: Request, ws: str) -> dict[str, Any]:
 
 
 @router.delete("/{ws}")
-async def delete_workspace(request: Request, ws: str) -> dict[str, Any]:
+async def delete_workspace(request: Request, ws: WorkspacePath) -> dict[str, Any]:
     if not await state.workspaces(request).delete_workspace(ws):
         raise NotFound("no such workspace", ws)
     return {"deleted": ws}
 
 
-@router.post("/{ws}/tools/{tool}")
-async def run_tool(request: Request, ws: str, tool: str) -> Response:
-    store = state.workspaces(request)
-    if tool not in TOOL_NAMES:
-        raise NotFound(f"unknown tool {tool!r}; the tools are {', '.join(TOOL_NAMES)}")
-    result = await call_tool(store.workspace(ws), tool, await _json_body(request))
-    return JSONResponse(result)
+async def _arguments(request: Request) -> Any:
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        problem = {"loc": ["body"], "msg": f"not JSON: {exc}", "type": "json_invalid"}
+        raise HTTPError(422, "invalid_request", f"body: not JSON: {exc}", [problem]) from exc
 
 
-@router.get("/{ws}/files")
-async def get_root(request: Request, ws: str) -> Response:
-    return await get_file(request, ws, "")
+def _tool_route(tool: str) -> None:
+    """``POST /v1/workspaces/{ws}/tools/<tool>``, documented with the tool's own input schema
+    (the tool validates its arguments: a mismatch is a 400 ``EINVAL`` naming the problem)."""
+    definition = TOOL_DEFINITIONS[tool]
+    # No body is the empty object: allowed exactly when the tool requires no argument.
+    body_required = bool(definition["input_schema"].get("required"))
+
+    async def run_tool(request: Request, ws: WorkspacePath) -> Response:
+        workspace = state.workspaces(request).workspace(ws)
+        return JSONResponse(await call_tool(workspace, tool, await _arguments(request)))
+
+    router.add_api_route(
+        f"/{{ws}}/tools/{tool}", run_tool, methods=["POST"], name=f"tool_{tool}",
+        summary=f"Tool {tool}", description=definition["description"],
+        openapi_extra={"requestBody": {"required": body_required, "content": {
+            "application/json": {"schema": definition["input_schema"]}}}})
 
 
-@router.get("/{ws}/files/{path:path}")
-async def get_file(request: Request, ws: str, path: str) -> Response:
+for _tool in TOOL_NAMES:
+    _tool_route(_tool)
+
+
+@router.get("/{ws}/files", responses={200: {"content": FILE_CONTENT}})
+async def get_root(request: Request, ws: WorkspacePath, limit: Limit = 1000,
+                   offset: Offset = 0) -> Response:
+    return await get_file(request, ws, "", limit, offset)
+
+
+@router.get("/{ws}/files/{path:path}", responses={200: {"content": FILE_CONTENT}})
+async def get_file(request: Request, ws: WorkspacePath, path: str, limit: Limit = 1000,
+                   offset: Offset = 0) -> Response:
+    """A file's bytes (ETag: its version), or a directory's entries as JSON."""
     workspace = state.workspaces(request).workspace(ws)
     stat = await workspace.stat(path or "/")
     if stat is None:
         raise NotFound("no such file or directory", "/" + path)
     if stat.type == "directory":
-        limit = _int(request.query_params.get("limit"), 1000, "limit")
-        offset = _int(request.query_params.get("offset"), 0, "offset")
         entries = await workspace.list_dir(stat.path, limit=limit, offset=offset)
         return JSONResponse({"path": stat.path, "type": "directory", "entries": [e.to_dict() for e in entries]})
     found = await workspace.read_with_stat(stat.path)
@@ -122,8 +134,10 @@ async def get_file(request: Request, ws: str, path: str) -> Response:
     )
 
 
-@router.put("/{ws}/files/{path:path}")
-async def put_file(request: Request, ws: str, path: str) -> Response:
+@router.put("/{ws}/files/{path:path}", responses={201: {"description": "Created."}},
+            openapi_extra={"requestBody": {"content": FILE_CONTENT, "required": False}})
+async def put_file(request: Request, ws: WorkspacePath, path: str) -> Response:
+    """Write the body as the file's bytes, with the request's Content-Type as its type."""
     workspace = state.workspaces(request).workspace(ws)
     mime = request.headers.get("content-type") or "application/octet-stream"
     condition = _precondition(request)
@@ -136,9 +150,9 @@ async def put_file(request: Request, ws: str, path: str) -> Response:
 
 
 @router.delete("/{ws}/files/{path:path}")
-async def delete_file(request: Request, ws: str, path: str) -> dict[str, Any]:
+async def delete_file(request: Request, ws: WorkspacePath, path: str,
+                      recursive: StrictFlag = False) -> dict[str, Any]:
     workspace = state.workspaces(request).workspace(ws)
-    recursive = _flag(request.query_params.get("recursive"))
     await workspace.rm(path or "/", recursive=recursive)
     return {"deleted": normalize_path(path)}
 

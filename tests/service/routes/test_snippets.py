@@ -49,8 +49,11 @@ async def test_snippet_bad_name_schema_or_fields_are_422(
     client: httpx.AsyncClient, store: CodeModeStore
 ) -> None:
     execution_id = await stored_execution(store)
-    r = await client.put("/v1/snippets/bad%20name", json={"execution_id": execution_id,
-                                                          "input_schema": {"type": 5}})
+    r = await client.put("/v1/snippets/bad%20name", json={"execution_id": execution_id})
+    assert r.status_code == 422 and error_of(r)["code"] == "invalid_request"
+    assert error_of(r)["details"][0]["loc"] == ["path", "name"]
+    r = await client.put("/v1/snippets/s", json={"execution_id": execution_id,
+                                                 "input_schema": {"type": 5, "required": 1}})
     assert r.status_code == 422
     assert error_of(r)["code"] == "invalid_snippet" and len(error_of(r)["details"]) == 2
     r = await client.put("/v1/snippets/s", json={"execution_id": execution_id, "code": "1"})
