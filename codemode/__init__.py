@@ -18,8 +18,20 @@ Glossary (the durable vocabulary, used the same way everywhere):
 
 from .errors import (
     ActionAuthorizationError,
+    ActionKeyConflict,
+    ActionKeyError,
+    ActionPendingError,
+    ApprovalNotFound,
+    DuplicateEntry,
+    EntryNotFound,
+    ExecutionConflict,
+    ExecutionNotFound,
+    ExecutionNotRunning,
+    MissingConnector,
+    SubscriptionClosed,
     ApprovalRejected,
     CodeModeError,
+    CorruptEntry,
     DurableSizeError,
     NameCollisionError,
     NotSerialisableError,
@@ -132,10 +144,7 @@ from .runtime import (
 from .executions import (
     DurableSettings,
     ExecuteOptions,
-    ApprovalNotFound,
-    ExecutionConflict,
     Executions,
-    MissingConnector,
 )
 from .events import (
     EVENT_TYPES,
@@ -144,17 +153,11 @@ from .events import (
     EventBus,
     ExecutionEvent,
     Subscription,
-    SubscriptionClosed,
     completed_data,
     event_data,
     history_events,
     sse_stream,
     tool_call_data,
-)
-from .ledger import (
-    ActionKeyConflict,
-    ActionKeyError,
-    ActionPendingError,
 )
 from .description import (
     CODEMODE_DOC,
@@ -162,11 +165,6 @@ from .description import (
 )
 from .local import (
     CodeMode,
-)
-from .journal import (
-    DuplicateEntry,
-    EntryNotFound,
-    ExecutionNotFound,
 )
 
 __all__ = [
@@ -188,6 +186,8 @@ __all__ = [
     "CODEMODE_MIGRATIONS",
     "CodeIndex",
     "CodeModeError",
+    "CorruptEntry",
+    "ExecutionNotRunning",
     "CodeModeHandler",
     "DurableSettings",
     "ExecutionConflict",

@@ -1,4 +1,4 @@
-"""The Code Mode exception tree: every error ``codemode`` raises on purpose.
+"""The Code Mode exception tree: every exception class ``codemode`` defines.
 
 One base class, so the service can register a single handler and callers can catch
 everything Code Mode means to raise without catching programming errors::
@@ -24,7 +24,22 @@ everything Code Mode means to raise without catching programming errors::
     ├── NotSerialisableError         a value cannot be turned into JSON
     ├── ReplayDivergence             a resumed run called something other than the journal holds
     ├── ActionAuthorizationError     the call needs a permission the execution was not granted
-    └── ApprovalRejected             a human rejected a pending call
+    ├── ApprovalRejected             a human rejected a pending call
+    ├── ActionKeyError               an idempotency-key template gives no key for this input
+    ├── ActionKeyConflict            a ledger key reused for another action or input
+    ├── ActionPendingError           an earlier attempt with the key is pending, not reclaimable
+    ├── DuplicateEntry               a journal row already exists at (execution_id, seq)
+    ├── EntryNotFound                no journal row at (execution_id, seq)
+    ├── CorruptEntry                 a stored journal row cannot be read back
+    ├── ExecutionNotRunning          a journal write for an execution no longer running
+    ├── ExecutionNotFound            no execution with this id is stored
+    │   └── ApprovalNotFound         no approval with this id
+    ├── ExecutionConflict            the request does not fit the execution's state
+    └── MissingConnector             a resume needs a toolset or tool that is gone
+
+    Exception
+    └── SubscriptionClosed           an event subscription is closed and drained (not an
+                                     error of the caller's making: the normal end of a stream)
 
 Messages are written for the reader who has to act on them: they name the tool, say what was
 wrong and, where there is one, what to do instead.
@@ -33,13 +48,24 @@ wrong and, where there is one, what to do instead.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 __all__ = [
     "ActionAuthorizationError",
+    "ActionKeyConflict",
+    "ActionKeyError",
+    "ActionPendingError",
+    "ApprovalNotFound",
     "ApprovalRejected",
     "CodeModeError",
+    "CorruptEntry",
+    "DuplicateEntry",
     "DurableSizeError",
+    "EntryNotFound",
+    "ExecutionConflict",
+    "ExecutionNotFound",
+    "ExecutionNotRunning",
+    "MissingConnector",
     "NameCollisionError",
     "SnippetDefinitionError",
     "NotSerialisableError",
@@ -47,6 +73,7 @@ __all__ = [
     "SignatureError",
     "SignatureMismatch",
     "StaleSignature",
+    "SubscriptionClosed",
     "ToolArgumentsError",
     "ToolCallError",
     "ToolConnectionError",
@@ -287,6 +314,137 @@ class ApprovalRejected(CodeModeError):
         self.reason = reason
         tail = f": {reason}" if reason else ""
         super().__init__(f"Action {connector}.{method} rejected by user{tail}")
+
+
+# --- actions and the ledger -------------------------------------------------------------
+
+
+class ActionKeyError(CodeModeError):
+    """The tool's idempotency-key template cannot give a key for this input."""
+
+    name: ClassVar[str] = "ActionKeyError"
+
+    def __init__(self, tool: str, template: object, reason: str) -> None:
+        self.tool = tool
+        self.template = template
+        self.reason = reason
+        super().__init__(
+            f'Cannot build the idempotency key of action "{tool}" from template '
+            f"{template!r}: {reason}"
+        )
+
+
+class ActionKeyConflict(CodeModeError):
+    """The key is already in the ledger for another action or another input."""
+
+    name: ClassVar[str] = "ActionKeyConflict"
+
+    def __init__(self, key: str, action: str) -> None:
+        self.key = key
+        self.action = action
+        super().__init__(
+            f'Idempotency key "{key}" for action "{action}" was reused with different '
+            "input. This is a programming error; do not retry."
+        )
+
+
+class ActionPendingError(CodeModeError):
+    """An earlier attempt with this key is pending and may not be reclaimed."""
+
+    name: ClassVar[str] = "ActionPendingError"
+
+    def __init__(self, key: str, action: str) -> None:
+        self.key = key
+        self.action = action
+        super().__init__(
+            "A prior attempt of this action is in an unknown state; not re-executed. "
+            "Manual reconciliation may be required."
+        )
+
+
+# --- the journal and executions -----------------------------------------------------------
+
+
+class DuplicateEntry(CodeModeError):
+    """A journal row already exists at ``(execution_id, seq)``; rows are never overwritten."""
+
+    def __init__(self, execution_id: str, seq: int) -> None:
+        self.execution_id = execution_id
+        self.seq = seq
+        super().__init__(
+            f"execution {execution_id} already has a journal entry at step {seq}; "
+            "each step is recorded once"
+        )
+
+
+class EntryNotFound(CodeModeError):
+    """No journal row at ``(execution_id, seq)``."""
+
+    def __init__(self, execution_id: str, seq: int) -> None:
+        self.execution_id = execution_id
+        self.seq = seq
+        super().__init__(f"execution {execution_id} has no journal entry at step {seq}")
+
+
+class ExecutionNotFound(CodeModeError):
+    """No execution with this id is stored (it never existed, or was deleted or pruned)."""
+
+    def __init__(self, execution_id: str) -> None:
+        self.execution_id = execution_id
+        super().__init__(f"execution {execution_id} not found")
+
+
+class ExecutionNotRunning(CodeModeError):
+    """A journal write for an execution that is no longer ``running``: nothing is recorded."""
+
+    # Once an execution is parked, rejected or finished, a call its code still makes (say,
+    # after catching an error) must have no effect; this is how the journal enforces it.
+
+    def __init__(self, execution_id: str, status: str) -> None:
+        self.execution_id = execution_id
+        self.status = status
+        super().__init__(f"execution {execution_id} is {status}, not running; nothing recorded")
+
+
+class CorruptEntry(CodeModeError):
+    """A stored journal row cannot be read back (damaged outside the service)."""
+
+    def __init__(self, execution_id: str, seq: int, reason: str) -> None:
+        self.execution_id = execution_id
+        self.seq = seq
+        super().__init__(
+            f"execution {execution_id}: the journal entry at step {seq} is unreadable "
+            f"({reason}); it cannot be replayed"
+        )
+
+
+class ExecutionConflict(CodeModeError):
+    """The request does not fit the execution's state (not paused, already decided...)."""
+
+
+class ApprovalNotFound(ExecutionNotFound):
+    """No approval with this id (never existed, or its execution was deleted)."""
+
+    def __init__(self, approval_id: str) -> None:
+        CodeModeError.__init__(self, f"approval {approval_id} not found")
+        self.execution_id = approval_id
+
+
+class MissingConnector(CodeModeError):
+    """A resume needs a toolset or tool that no longer exists; the execution stays parked."""
+
+    @classmethod
+    def of(cls, execution_id: str, what: str) -> "MissingConnector":
+        return cls(f"execution {execution_id} used {what}, which is no longer registered, so "
+                   "the run cannot continue; restore it and decide again (nothing was used up: "
+                   "the execution stays parked)")
+
+
+# --- events (not a CodeModeError: the normal end of a stream) ----------------------------
+
+
+class SubscriptionClosed(Exception):
+    """The subscription was closed (by its owner or after an overflow) and is drained."""
 
 
 def error_details(exc: BaseException) -> dict[str, Any]:

@@ -46,6 +46,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mappi
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from codemode.errors import SubscriptionClosed
 from codemode.records import ExecutionRecord, JournalEntry, display_value
 
 __all__ = [
@@ -55,7 +56,6 @@ __all__ = [
     "EventBus",
     "ExecutionEvent",
     "Subscription",
-    "SubscriptionClosed",
     "completed_data",
     "event_data",
     "history_events",
@@ -232,10 +232,6 @@ def _ends_stream(event: ExecutionEvent) -> bool:
 
 
 # --- subscriptions ------------------------------------------------------------------------
-
-
-class SubscriptionClosed(Exception):
-    """The subscription was closed (by its owner or after an overflow) and is drained."""
 
 
 class Subscription:

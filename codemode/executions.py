@@ -15,7 +15,7 @@ isolate and answers every recorded call from the journal (see :mod:`codemode.run
 Every decision is a compare-and-set in SQLite (the approval row ``pending`` -> decided, the
 execution ``paused`` -> ``running``), so of racing decisions exactly one wins, in this
 process or another one on the same database. Outcomes are values (``{"status": ...}``);
-refusals are :class:`ExecutionConflict` / :class:`~codemode.journal.ExecutionNotFound`.
+refusals are :class:`ExecutionConflict` / :class:`~codemode.errors.ExecutionNotFound`.
 """
 
 from __future__ import annotations
@@ -38,8 +38,16 @@ from workspace import WorkspaceStore
 
 from . import ledger
 from .approvals import DecisionWaiters
-from .errors import CodeModeError, ToolCallError, ToolError
-from .journal import EntryNotFound, ExecutionNotFound
+from .errors import (
+    ApprovalNotFound,
+    CodeModeError,
+    EntryNotFound,
+    ExecutionConflict,
+    ExecutionNotFound,
+    MissingConnector,
+    ToolCallError,
+    ToolError,
+)
 from .normalise import check_durable_text
 from .records import (
     PARKED_STATES,
@@ -57,40 +65,15 @@ from .store import CodeModeStore
 from .tooldefs import ToolDef
 
 __all__ = [
-    "ApprovalNotFound",
     "DurableSettings",
     "ExecuteOptions",
-    "ExecutionConflict",
     "Executions",
-    "MissingConnector",
 ]
 
 log = logging.getLogger("codemode.executions")
 
 EventPublisher = Callable[[str, str, dict[str, Any]], object]
 """``publish(execution_id, type, data)``: where lifecycle events go (the SSE bus)."""
-
-
-class ExecutionConflict(CodeModeError):
-    """The request does not fit the execution's state (not paused, already decided...)."""
-
-
-class ApprovalNotFound(ExecutionNotFound):
-    """No approval with this id (never existed, or its execution was deleted)."""
-
-    def __init__(self, approval_id: str) -> None:
-        CodeModeError.__init__(self, f"approval {approval_id} not found")
-        self.execution_id = approval_id
-
-
-class MissingConnector(CodeModeError):
-    """A resume needs a toolset or tool that no longer exists; the execution stays parked."""
-
-    @classmethod
-    def of(cls, execution_id: str, what: str) -> "MissingConnector":
-        return cls(f"execution {execution_id} used {what}, which is no longer registered, so "
-                   "the run cannot continue; restore it and decide again (nothing was used up: "
-                   "the execution stays parked)")
 
 
 @dataclass(frozen=True)

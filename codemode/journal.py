@@ -23,16 +23,18 @@ from typing import Any
 
 import aiosqlite
 
-from codemode.errors import CodeModeError, NotSerialisableError
+from codemode.errors import (
+    CorruptEntry,
+    DuplicateEntry,
+    EntryNotFound,
+    ExecutionNotFound,
+    ExecutionNotRunning,
+    NotSerialisableError,
+)
 from codemode.normalise import DURABLE_LIMIT, canonical_json, check_durable_text
 from codemode.records import ENTRY_STATES, JournalEntry, decode_value, encode_value, now
 
 __all__ = [
-    "CorruptEntry",
-    "DuplicateEntry",
-    "EntryNotFound",
-    "ExecutionNotFound",
-    "ExecutionNotRunning",
     "JOURNAL_COLUMNS",
     "append",
     "canonical_args",
@@ -49,35 +51,6 @@ JOURNAL_COLUMNS = (
     "execution_id, seq, namespace, method, args, result, error, state, requires_approval, "
     "ephemeral, created_at, updated_at, attachments"
 )
-
-
-class DuplicateEntry(CodeModeError):
-    """A journal row already exists at ``(execution_id, seq)``; rows are never overwritten."""
-
-    def __init__(self, execution_id: str, seq: int) -> None:
-        self.execution_id = execution_id
-        self.seq = seq
-        super().__init__(
-            f"execution {execution_id} already has a journal entry at step {seq}; "
-            "each step is recorded once"
-        )
-
-
-class EntryNotFound(CodeModeError):
-    """No journal row at ``(execution_id, seq)``."""
-
-    def __init__(self, execution_id: str, seq: int) -> None:
-        self.execution_id = execution_id
-        self.seq = seq
-        super().__init__(f"execution {execution_id} has no journal entry at step {seq}")
-
-
-class ExecutionNotFound(CodeModeError):
-    """No execution with this id is stored (it never existed, or was deleted or pruned)."""
-
-    def __init__(self, execution_id: str) -> None:
-        self.execution_id = execution_id
-        super().__init__(f"execution {execution_id} not found")
 
 
 def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
@@ -163,19 +136,6 @@ def _error_json(path: str, error: dict[str, Any] | None) -> str | None:
     if error is None:
         return None
     return durable_value_json(f"The error of {path}", error)
-
-
-class ExecutionNotRunning(CodeModeError):
-    """A journal write for an execution that is no longer ``running``: nothing is recorded.
-
-    Once an execution is parked, rejected or finished, a call its code still makes (say,
-    after catching an error) must have no effect; this is how the journal enforces it.
-    """
-
-    def __init__(self, execution_id: str, status: str) -> None:
-        self.execution_id = execution_id
-        self.status = status
-        super().__init__(f"execution {execution_id} is {status}, not running; nothing recorded")
 
 
 async def _execution_status(conn: aiosqlite.Connection, execution_id: str) -> str | None:
@@ -304,18 +264,6 @@ async def settle(
         if await found.fetchone() is None:
             raise EntryNotFound(execution_id, seq)
     return False
-
-
-class CorruptEntry(CodeModeError):
-    """A stored journal row cannot be read back (damaged outside the service)."""
-
-    def __init__(self, execution_id: str, seq: int, reason: str) -> None:
-        self.execution_id = execution_id
-        self.seq = seq
-        super().__init__(
-            f"execution {execution_id}: the journal entry at step {seq} is unreadable "
-            f"({reason}); it cannot be replayed"
-        )
 
 
 def _decoded(text: str | None) -> Any:

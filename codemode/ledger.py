@@ -48,7 +48,13 @@ from typing import Any, ClassVar
 
 import aiosqlite
 
-from codemode.errors import CodeModeError, DurableSizeError, NotSerialisableError
+from codemode.errors import (
+    ActionKeyConflict,
+    ActionKeyError,
+    ActionPendingError,
+    DurableSizeError,
+    NotSerialisableError,
+)
 from codemode.journal import durable_value_json, sqlite_safe_json
 from codemode.normalise import canonical_json
 from codemode.records import decode_value, encode_value, now as _now
@@ -59,9 +65,6 @@ __all__ = [
     "MAX_KEY_CHARS",
     "PENDING_MAX_AGE_S",
     "SETTLED_MAX_AGE_S",
-    "ActionKeyConflict",
-    "ActionKeyError",
-    "ActionPendingError",
     "Claim",
     "Execute",
     "KeyLocks",
@@ -117,52 +120,6 @@ _COLUMNS = (
 # A template field is a dotted path of plain names; anything else Python's format mini
 # language would accept (``[0]``, ``!r``, ``:>10``) is refused rather than half-supported.
 _FIELD_SEGMENT = re.compile(r"^[\w-]+$")
-
-
-# --- errors -----------------------------------------------------------------------------
-
-
-class ActionKeyError(CodeModeError):
-    """The tool's idempotency-key template cannot give a key for this input."""
-
-    name: ClassVar[str] = "ActionKeyError"
-
-    def __init__(self, tool: str, template: object, reason: str) -> None:
-        self.tool = tool
-        self.template = template
-        self.reason = reason
-        super().__init__(
-            f'Cannot build the idempotency key of action "{tool}" from template '
-            f"{template!r}: {reason}"
-        )
-
-
-class ActionKeyConflict(CodeModeError):
-    """The key is already in the ledger for another action or another input."""
-
-    name: ClassVar[str] = "ActionKeyConflict"
-
-    def __init__(self, key: str, action: str) -> None:
-        self.key = key
-        self.action = action
-        super().__init__(
-            f'Idempotency key "{key}" for action "{action}" was reused with different '
-            "input. This is a programming error; do not retry."
-        )
-
-
-class ActionPendingError(CodeModeError):
-    """An earlier attempt with this key is pending and may not be reclaimed."""
-
-    name: ClassVar[str] = "ActionPendingError"
-
-    def __init__(self, key: str, action: str) -> None:
-        self.key = key
-        self.action = action
-        super().__init__(
-            "A prior attempt of this action is in an unknown state; not re-executed. "
-            "Manual reconciliation may be required."
-        )
 
 
 # --- keys and hashes --------------------------------------------------------------------

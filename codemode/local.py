@@ -32,7 +32,8 @@ from sandbox import AsyncSandbox, CompiledGuest, Limits
 from workspace import WorkspaceStore
 
 from .declarations import render_declarations
-from .executions import DurableSettings, ExecuteOptions, Executions, MissingConnector
+from .errors import MissingConnector
+from .executions import DurableSettings, ExecuteOptions, Executions
 from .records import ExecutionRecord
 from .runtime import ExecutionPlan
 from .store import CodeModeStore

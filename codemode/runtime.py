@@ -48,14 +48,21 @@ from workspace import (
 from .actions import approval_descriptor, approval_mode, authorize, cap_attachments
 from .approvals import DecisionWaiters
 from .declarations import render_namespace
-from .errors import ActionAuthorizationError, CodeModeError, ReplayDivergence, ToolDefinitionError, ToolError
-from .journal import ExecutionNotRunning, make_entry
-from .ledger import (
-    DEFAULT_LEASE_MS,
-    KeyLocks,
+from .errors import (
+    ActionAuthorizationError,
     ActionKeyConflict,
     ActionKeyError,
     ActionPendingError,
+    CodeModeError,
+    ExecutionNotRunning,
+    ReplayDivergence,
+    ToolDefinitionError,
+    ToolError,
+)
+from .journal import make_entry
+from .ledger import (
+    DEFAULT_LEASE_MS,
+    KeyLocks,
     LedgerKey,
     Replay,
     input_hash,

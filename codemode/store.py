@@ -41,8 +41,7 @@ from typing import Any
 import aiosqlite
 
 from codemode import journal as _journal
-from codemode.errors import DurableSizeError, NotSerialisableError, SnippetDefinitionError
-from codemode.journal import ExecutionNotFound
+from codemode.errors import DurableSizeError, ExecutionNotFound, NotSerialisableError, SnippetDefinitionError
 from codemode.ledger import LEDGER_MIGRATIONS
 from codemode.normalise import LOG_LIMIT_BYTES, check_durable_text
 from codemode.records import (
@@ -900,7 +899,7 @@ class CodeModeStore:
     # --- journal ----------------------------------------------------------------------
 
     async def append_entry(self, entry: JournalEntry) -> None:
-        """Record a new journal row; :class:`~codemode.journal.DuplicateEntry` if seq is taken."""
+        """Record a new journal row; :class:`~codemode.errors.DuplicateEntry` if seq is taken."""
         async with self._write() as conn:
             await _journal.append(conn, entry)
 

@@ -18,11 +18,11 @@ from codemode.events import (
     EventBus,
     ExecutionEvent,
     Subscription,
-    SubscriptionClosed,
     event_data,
     history_events,
     sse_stream,
 )
+from codemode.errors import SubscriptionClosed
 from codemode.records import ExecutionRecord, JournalEntry
 
 EID = "exec_1"

@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from codemode.errors import CodeModeError, DurableSizeError, NotSerialisableError
-from codemode.journal import (
+from codemode.errors import (
+    CodeModeError,
     DuplicateEntry,
+    DurableSizeError,
     EntryNotFound,
     ExecutionNotFound,
-    canonical_args,
-    make_entry,
+    NotSerialisableError,
 )
+from codemode.journal import canonical_args, make_entry
 from codemode.records import ExecutionRecord, JournalEntry, Snippet, new_execution_id, tools_called
 from codemode.store import CodeModeStore
 

@@ -23,16 +23,19 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from codemode.errors import CodeModeError, NotSerialisableError
+from codemode.errors import (
+    ActionKeyConflict,
+    ActionKeyError,
+    ActionPendingError,
+    CodeModeError,
+    NotSerialisableError,
+)
 from codemode.ledger import (
     DEFAULT_LEASE_MS,
     LEDGER_MIGRATIONS,
     MAX_KEY_CHARS,
     PENDING_MAX_AGE_S,
     SETTLED_MAX_AGE_S,
-    ActionKeyConflict,
-    ActionKeyError,
-    ActionPendingError,
     KeyLocks,
     Execute,
     LedgerKey,

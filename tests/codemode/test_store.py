@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codemode.errors import DurableSizeError, ToolDefinitionError
-from codemode.journal import ExecutionNotFound, make_entry
+from codemode.errors import DurableSizeError, ExecutionNotFound, ToolDefinitionError
+from codemode.journal import make_entry
 from codemode.records import (
     ExecutionRecord,
     Snippet,
