@@ -95,18 +95,23 @@ from .remote import (
     verify_signature,
 )
 from .normalise import (
-    DURABLE_LIMIT,
     LOG_LIMIT_BYTES,
     MODEL_RESULT_CAP,
     OUTPUT_CAP,
-    canonical_json,
     cap_model_text,
+    normalise_output,
+    trim_log_lines,
+    trim_logs,
+)
+from .codec import (
+    DURABLE_LIMIT,
+    canonical_json,
     check_durable_text,
+    decode_value,
     durable_json,
     durable_result_or_note,
-    normalise_output,
+    encode_value,
     to_json_safe,
-    trim_logs,
 )
 from .records import (
     APPROVAL_STATES,
@@ -119,8 +124,6 @@ from .records import (
     ExecutionRecord,
     JournalEntry,
     Snippet,
-    decode_value,
-    encode_value,
     new_execution_id,
     now,
     tools_called,
@@ -131,7 +134,6 @@ from .store import (
     DEFAULT_KEEP,
     CodeModeStore,
     StoreTransaction,
-    trim_log_lines,
 )
 from .runtime import (
     STATE_DOC,

@@ -47,7 +47,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from codemode.errors import SubscriptionClosed
-from codemode.records import ExecutionRecord, JournalEntry, display_value
+from codemode.codec import display_value
+from codemode.records import ExecutionRecord, JournalEntry
 
 __all__ = [
     "EVENT_TYPES",

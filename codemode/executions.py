@@ -48,14 +48,13 @@ from .errors import (
     ToolCallError,
     ToolError,
 )
-from .normalise import check_durable_text
+from .codec import check_durable_text, decode_value
 from .records import (
     PARKED_STATES,
     RUNTIME_VERSION,
     TERMINAL_STATES,
     ExecutionRecord,
     JournalEntry,
-    decode_value,
     new_execution_id,
     now,
 )

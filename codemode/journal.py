@@ -4,7 +4,7 @@ Rows are keyed ``(execution_id, seq)`` with ``seq`` counting from 0 in call orde
 module only records and reads; deciding what a resumed call should do (replay, execute,
 park, divergence) is the replay module's job, so nothing here interprets a row.
 
-Values are written with the durable codec of :mod:`codemode.records`, so a result holding
+Values are written with the durable codec of :mod:`codemode.codec`, so a result holding
 bytes reads back as bytes. Arguments are stored as canonical JSON text (sorted keys) because
 replay compares them as text. Sizes are checked before anything is written: arguments or a
 result over 1,000,000 characters raise :class:`~codemode.errors.DurableSizeError` and leave
@@ -23,63 +23,31 @@ from typing import Any
 
 import aiosqlite
 
+from codemode.codec import check_durable_text, decode_json, durable_value_json
 from codemode.errors import (
     CorruptEntry,
     DuplicateEntry,
     EntryNotFound,
     ExecutionNotFound,
     ExecutionNotRunning,
-    NotSerialisableError,
 )
-from codemode.normalise import DURABLE_LIMIT, canonical_json, check_durable_text
-from codemode.records import ENTRY_STATES, JournalEntry, decode_value, encode_value, now
+from codemode.records import ENTRY_STATES, JournalEntry, now
 
 __all__ = [
     "JOURNAL_COLUMNS",
     "append",
     "canonical_args",
-    "durable_value_json",
     "make_entry",
     "next_seq",
     "read",
     "replace_entry",
     "settle",
-    "sqlite_safe_json",
 ]
 
 JOURNAL_COLUMNS = (
     "execution_id, seq, namespace, method, args, result, error, state, requires_approval, "
     "ephemeral, created_at, updated_at, attachments"
 )
-
-
-def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
-    """Canonical JSON of ``value`` in the tagged durable form; refuses over-large values.
-
-    ``what`` starts the error message, e.g. ``"The result of tools.search"``.
-    """
-    try:
-        text = canonical_json(encode_value(value))
-    except NotSerialisableError as exc:
-        raise NotSerialisableError(what, exc.reason) from exc
-    check_durable_text(what, text, limit)
-    return sqlite_safe_json(text)
-
-
-def sqlite_safe_json(text: str) -> str:
-    """``text``, or the same JSON with non-ASCII escaped when it holds lone surrogates.
-
-    Python strings may carry lone surrogates (JSON ``"\\ud800"`` decodes to one) but SQLite
-    text must be UTF-8. Escaping only in that rare case keeps the usual text readable, and
-    is deterministic, so equal values still give equal text for replay to compare.
-    """
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(
-            json.loads(text), ensure_ascii=True, sort_keys=True, separators=(",", ":")
-        )
-    return text
 
 
 def canonical_args(namespace: str, method: str, args: Any) -> str:
@@ -266,15 +234,11 @@ async def settle(
     return False
 
 
-def _decoded(text: str | None) -> Any:
-    return None if text is None else decode_value(json.loads(text))
-
-
 def _entry_from_row(row: Any, *, strict: bool = True) -> JournalEntry:
     """The entry of a stored row. An unreadable value raises :class:`CorruptEntry`, or,
     with ``strict=False`` (for showing the audit trail), is shown as an error on the entry."""
     try:
-        result, error, attachments = _decoded(row[5]), _decoded(row[6]), _decoded(row[12])
+        result, error, attachments = decode_json(row[5]), decode_json(row[6]), decode_json(row[12])
     except (ValueError, TypeError) as exc:
         if strict:
             raise CorruptEntry(row[0], int(row[1]), str(exc)) from exc

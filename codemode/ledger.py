@@ -16,7 +16,7 @@ Reference section 4 ("Idempotency ledger"). Before a side-effecting tool runs, t
 
 After the call the caller :func:`settle`\\ s the row with the result, or :func:`discard`\\ s
 it when the call raised or timed out, so the next attempt runs again. Results are stored
-with the durable codec of :mod:`codemode.records` (bytes replay as bytes); a result that
+with the durable codec of :mod:`codemode.codec` (bytes replay as bytes); a result that
 cannot be stored removes the row and is returned to the code unrecorded.
 
 Keys come from :func:`ledger_key`: an explicit template such as ``"invoice:{invoice_id}"``
@@ -39,12 +39,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import re
 import string
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import aiosqlite
 
@@ -55,9 +54,8 @@ from codemode.errors import (
     DurableSizeError,
     NotSerialisableError,
 )
-from codemode.journal import durable_value_json, sqlite_safe_json
-from codemode.normalise import canonical_json
-from codemode.records import decode_value, encode_value, now as _now
+from codemode.codec import canonical_json, decode_json, durable_value_json, encode_value, sqlite_safe_json
+from codemode.records import now as _now
 
 __all__ = [
     "DEFAULT_LEASE_MS",
@@ -312,7 +310,7 @@ def _row(row: Any) -> LedgerRow:
         seq=None if row[3] is None else int(row[3]),
         input_hash=row[4],
         status=row[5],
-        result=None if row[6] is None else decode_value(json.loads(row[6])),
+        result=decode_json(row[6]),
         explicit=bool(row[7]),
         created_at=float(row[8]),
         updated_at=float(row[9]),
@@ -368,7 +366,7 @@ async def claim(
     if stored_action != action or stored_hash != input_hash:
         raise ActionKeyConflict(key.key, action)
     if status == "settled":
-        return Replay(None if result is None else decode_value(json.loads(result)))
+        return Replay(decode_json(result))
     own_attempt = (
         execution_id is not None
         and seq is not None

@@ -1,119 +1,41 @@
-"""Making tool outputs fit for the model, and values fit for the journal.
+"""Making tool outputs, final results and console logs fit for the model that reads them.
 
-Two different budgets live here:
+What the **model** sees of one tool output (reference section 4): strings are cut at 20,000
+characters with ``\\n\\n[truncated N chars]``; other values are serialised safely (a cycle
+becomes ``"[Circular]"``), and if their JSON is over 20,000 characters the model gets
+``{"truncated": true, "chars": N, "preview": <first 20,000 characters>}``; a value with no
+JSON form becomes ``{"serialized": false, "error": "..."}``. The full value is kept by the
+caller, not here. The final result text shown to the model is capped near 24,000
+characters, and console logs over 1 MB are trimmed with a note.
 
-- What the **model** sees of one tool output (reference section 4): strings are cut at
-  20,000 characters with ``\\n\\n[truncated N chars]``; other values are serialised safely
-  (a cycle becomes ``"[Circular]"``), and if their JSON is over 20,000 characters the model
-  gets ``{"truncated": true, "chars": N, "preview": <first 20,000 characters>}``; a value
-  with no JSON form becomes ``{"serialized": false, "error": "..."}``. The full value is
-  kept by the caller, not here.
-- What is **recorded durably** (reference section 5): code, arguments and results up to
-  1,000,000 characters; bigger ones raise :class:`~codemode.errors.DurableSizeError`.
-  An over-large *final* result is still returned, but the record keeps a note instead
-  (:func:`durable_result_or_note`); console logs over 1 MB are trimmed with a note; the
-  final result text shown to the model is capped near 24,000 characters.
-
-Python values are mapped to JSON the way ``JSON.stringify`` maps JavaScript ones where the
-two languages overlap: tuples become lists, non-finite floats become ``null``, dict keys
-that are numbers, booleans or None become their JSON text. Anything else (bytes, sets,
-arbitrary objects) has no JSON form.
+What is *recorded* (the 1,000,000-character durable limit, the tagged codec) is
+:mod:`codemode.codec`'s business, not this module's.
 """
 
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
-from codemode.errors import DurableSizeError, NotSerialisableError
+from codemode.codec import to_json_safe
+from codemode.errors import NotSerialisableError
 
 __all__ = [
-    "DURABLE_LIMIT",
     "LOG_LIMIT_BYTES",
     "MODEL_RESULT_CAP",
     "OUTPUT_CAP",
-    "canonical_json",
+    "TRUNCATED_MARKER",
     "cap_model_text",
-    "check_durable_text",
-    "durable_json",
-    "durable_result_or_note",
     "normalise_output",
-    "to_json_safe",
+    "trim_log_lines",
     "trim_logs",
 ]
 
 OUTPUT_CAP = 20_000
-DURABLE_LIMIT = 1_000_000
 MODEL_RESULT_CAP = 24_000
 LOG_LIMIT_BYTES = 1_000_000
-CIRCULAR = "[Circular]"
 TRUNCATED_MARKER = "--- TRUNCATED ---"
-# Bounds on the walk, so a hostile value (a huge or exponentially shared structure, or one
-# nested far deeper than any real result) fails cleanly instead of exhausting the host.
-_MAX_NODES = 2_000_000
-_MAX_DEPTH = 200
-
-
-class _Walk:
-    def __init__(self) -> None:
-        self.nodes = 0
-        self.path: set[int] = set()
-
-    def convert(self, value: Any, depth: int) -> Any:
-        self.nodes += 1
-        if self.nodes > _MAX_NODES:
-            raise NotSerialisableError("value", f"more than {_MAX_NODES:,} nodes")
-        if depth > _MAX_DEPTH:
-            raise NotSerialisableError("value", f"nested deeper than {_MAX_DEPTH} levels")
-        if value is None or isinstance(value, (str, bool, int)):
-            return value
-        if isinstance(value, float):
-            return value if math.isfinite(value) else None
-        if isinstance(value, (Mapping, list, tuple)):
-            marker = id(value)
-            if marker in self.path:
-                return CIRCULAR
-            self.path.add(marker)
-            try:
-                if isinstance(value, Mapping):
-                    return {
-                        _key(k): self.convert(item, depth + 1) for k, item in value.items()
-                    }
-                return [self.convert(item, depth + 1) for item in value]
-            finally:
-                self.path.discard(marker)
-        raise NotSerialisableError(
-            "value", f"Object of type {type(value).__name__} is not JSON serializable"
-        )
-
-
-def _key(key: Any) -> str:
-    if isinstance(key, str):
-        return key
-    if key is None or isinstance(key, (bool, int, float)):
-        return json.dumps(key if not isinstance(key, float) or math.isfinite(key) else None)
-    raise NotSerialisableError(
-        "value", f"keys must be str, int, float, bool or None, not {type(key).__name__}"
-    )
-
-
-def to_json_safe(value: Any) -> Any:
-    """A JSON-ready copy of ``value`` with cycles replaced by ``"[Circular]"``.
-
-    Raises :class:`NotSerialisableError` when part of the value has no JSON form.
-    """
-    try:
-        return _Walk().convert(value, 0)
-    except RecursionError as exc:  # the caller's own stack was already deep
-        raise NotSerialisableError("value", "nested too deeply to serialise") from exc
-
-
-def _dumps(value: Any, *, sort_keys: bool = False) -> str:
-    return json.dumps(
-        value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False
-    )
 
 
 def normalise_output(value: Any, cap: int = OUTPUT_CAP) -> Any:
@@ -126,50 +48,10 @@ def normalise_output(value: Any, cap: int = OUTPUT_CAP) -> Any:
         safe = to_json_safe(value)
     except NotSerialisableError as exc:
         return {"serialized": False, "error": exc.reason}
-    text = _dumps(safe)
+    text = json.dumps(safe, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     if len(text) > cap:
         return {"truncated": True, "chars": len(text), "preview": text[:cap]}
     return safe
-
-
-def canonical_json(value: Any) -> str:
-    """Compact JSON with sorted keys: equal values give equal text (journal comparisons)."""
-    return _dumps(to_json_safe(value), sort_keys=True)
-
-
-def check_durable_text(what: str, text: str, limit: int = DURABLE_LIMIT) -> None:
-    """Refuse raw text (such as submitted code) longer than ``limit`` characters."""
-    if len(text) > limit:
-        raise DurableSizeError(what, len(text), limit)
-
-
-def durable_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
-    """The canonical JSON to record for ``value``; refuses unserialisable or over-large ones.
-
-    ``what`` starts the error message, e.g. ``"The arguments of tools.search"``.
-    """
-    try:
-        text = canonical_json(value)
-    except NotSerialisableError as exc:
-        raise NotSerialisableError(what, exc.reason) from exc
-    check_durable_text(what, text, limit)
-    return text
-
-
-def durable_result_or_note(value: Any, limit: int = DURABLE_LIMIT) -> Any:
-    """The final result as the audit trail keeps it: itself, or a note when it cannot be kept."""
-    try:
-        text = canonical_json(value)
-    except NotSerialisableError as exc:
-        return {"note": f"The result was not recorded: it cannot be serialised ({exc.reason})."}
-    if len(text) > limit:
-        return {
-            "note": (
-                f"The result was returned but not recorded: {len(text):,} characters is "
-                f"over the {limit:,}-character limit for durable values."
-            )
-        }
-    return to_json_safe(value)
 
 
 def cap_model_text(text: str, cap: int = MODEL_RESULT_CAP) -> str:
@@ -190,3 +72,34 @@ def trim_logs(text: str, limit_bytes: int = LOG_LIMIT_BYTES) -> str:
         return text
     kept = data[:limit_bytes].decode("utf-8", errors="ignore")
     return kept + f"\n[logs trimmed: {len(data) - len(kept.encode('utf-8')):,} bytes omitted]"
+
+
+def _utf8_len(text: str) -> int:
+    # surrogatepass: a lone surrogate still counts (3 bytes) instead of raising.
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def trim_log_lines(logs: Sequence[str], limit_bytes: int = LOG_LIMIT_BYTES) -> list[str]:
+    """Keep console lines up to ``limit_bytes`` of UTF-8 (a newline each), then a note.
+
+    The start is kept because that is where the first error usually shows.
+    """
+    total = sum(_utf8_len(line) + 1 for line in logs)
+    if total <= limit_bytes:
+        return list(logs)
+    kept: list[str] = []
+    used = 0
+    for line in logs:
+        size = _utf8_len(line) + 1
+        if used + size > limit_bytes:
+            room = limit_bytes - used - 1
+            if room > 0:
+                cut = line.encode("utf-8", "surrogatepass")[:room]
+                part = cut.decode("utf-8", errors="ignore")
+                kept.append(part)
+                used += _utf8_len(part) + 1
+            break
+        kept.append(line)
+        used += size
+    kept.append(f"[logs trimmed: {total - used:,} bytes omitted]")
+    return kept

@@ -1,31 +1,22 @@
-"""The persisted records of Code Mode: executions, journal entries and snippets, as values.
+"""The persisted records of Code Mode as values: executions, journal entries, approvals and
+snippets, with the states each may be in and how their ids are made.
 
-These dataclasses are what :class:`codemode.store.CodeModeStore` hands out and takes in;
-``to_dict()`` gives the JSON shape the HTTP routes return. The module also owns the
-*durable value codec*: how a Python value a host call returned is written as JSON and read
-back unchanged.
-
-Why a codec and not plain JSON: a resumed execution must see exactly the values the first
-run saw (acceptance case 75: bytes read before a pause are still bytes after replay). Plain
-JSON has no bytes and no non-finite floats, so those are written in a tagged form,
-``{"$bytes": "<base64>"}`` and ``{"$float": "nan" | "inf" | "-inf"}``. A genuine dict that
-happens to look like a tag (one key, and that key is a tag name) is wrapped as
-``{"$dict": {...}}`` so decoding can never mistake data for a tag. Tuples become lists, as
-everywhere else in Code Mode, and a reference cycle becomes ``"[Circular]"``.
+These dataclasses are what :class:`codemode.store.CodeModeStore` and :mod:`codemode.journal`
+hand out and take in; ``to_dict()`` gives the JSON shape the HTTP routes return, values in
+the tagged form of :mod:`codemode.codec` (bytes as ``{"$bytes": ...}``).
 """
 
 from __future__ import annotations
 
-import base64
 import json
-import math
 import re
 import time
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from codemode.codec import encode_value
 from codemode.errors import NotSerialisableError
 
 __all__ = [
@@ -39,9 +30,6 @@ __all__ = [
     "ExecutionRecord",
     "JournalEntry",
     "Snippet",
-    "decode_value",
-    "display_value",
-    "encode_value",
     "new_approval_id",
     "new_execution_id",
     "now",
@@ -64,14 +52,6 @@ PARKED_STATES = frozenset({"paused", "awaiting_tool"})
 ENTRY_STATES = frozenset({"executing", "applied", "pending", "reverted", "error"})
 APPROVAL_STATES = frozenset({"pending", "approved", "rejected", "expired", "cancelled"})
 
-_BYTES_TAG = "$bytes"
-_FLOAT_TAG = "$float"
-_DICT_TAG = "$dict"
-_TAGS = frozenset({_BYTES_TAG, _FLOAT_TAG, _DICT_TAG})
-_CIRCULAR = "[Circular]"
-# Same bounds as normalise's walk: a hostile value fails cleanly instead of exhausting us.
-_MAX_NODES = 2_000_000
-_MAX_DEPTH = 200
 _NOT_TOOLS = frozenset({"__step", "codemode", "state"})
 _SNIPPET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,127}$")
 
@@ -89,136 +69,6 @@ def new_execution_id() -> str:
 def valid_snippet_name(name: str) -> bool:
     """Snippet names are identifiers with ``.`` and ``-`` allowed, at most 128 characters."""
     return bool(_SNIPPET_NAME.match(name))
-
-
-class _Encoder:
-    """Walks a value into its tagged JSON form.
-
-    Strict (the durable codec): a value with no durable form raises. Lenient (for values
-    that are only shown, such as watcher events): it never raises; what has no form becomes
-    a marker string, lone surrogates become U+FFFD, sets become lists.
-    """
-
-    def __init__(self, lenient: bool = False, max_nodes: int = _MAX_NODES,
-                 max_depth: int = _MAX_DEPTH) -> None:
-        self.lenient = lenient
-        self.max_nodes = max_nodes
-        self.max_depth = max_depth
-        self.nodes = 0
-        self.path: set[int] = set()
-
-    def _refuse(self, marker: str, reason: str) -> str:
-        if self.lenient:
-            return marker
-        raise NotSerialisableError("value", reason)
-
-    def encode(self, value: Any, depth: int) -> Any:
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            return self._refuse("[Truncated]", f"more than {self.max_nodes:,} nodes")
-        if depth > self.max_depth:
-            return self._refuse("[Too deep]", f"nested deeper than {self.max_depth} levels")
-        if isinstance(value, str):
-            return _clean(value) if self.lenient else value
-        if value is None or isinstance(value, (bool, int)):
-            return value
-        if isinstance(value, float):
-            if math.isfinite(value):
-                return value
-            return {_FLOAT_TAG: "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
-        if isinstance(value, (bytes, bytearray, memoryview)):
-            return {_BYTES_TAG: base64.b64encode(bytes(value)).decode("ascii")}
-        if isinstance(value, (Mapping, list, tuple)) or (
-                self.lenient and isinstance(value, (set, frozenset))):
-            marker = id(value)
-            if marker in self.path:
-                return _CIRCULAR
-            self.path.add(marker)
-            try:
-                if isinstance(value, Mapping):
-                    out = {self.key(k): self.encode(v, depth + 1) for k, v in value.items()}
-                    if len(out) == 1 and next(iter(out)) in _TAGS:
-                        return {_DICT_TAG: out}
-                    return out
-                return [self.encode(item, depth + 1) for item in value]
-            finally:
-                self.path.discard(marker)
-        return self._refuse(f"<{type(value).__name__}>",
-                            f"Object of type {type(value).__name__} is not JSON serializable")
-
-    def key(self, key: Any) -> str:
-        if isinstance(key, str):
-            return _clean(key) if self.lenient else key
-        try:
-            return _key(key)
-        except NotSerialisableError:
-            if self.lenient:
-                return f"<{type(key).__name__}>"
-            raise
-
-
-def _clean(text: str) -> str:
-    """``text`` as encodable UTF-8: surrogate pairs joined, lone surrogates replaced."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-
-
-def _key(key: Any) -> str:
-    if isinstance(key, str):
-        return key
-    if isinstance(key, bool) or key is None:
-        return "true" if key is True else ("false" if key is False else "null")
-    if isinstance(key, int):
-        return str(key)
-    if isinstance(key, float):
-        return repr(key) if math.isfinite(key) else "null"
-    raise NotSerialisableError(
-        "value", f"keys must be str, int, float, bool or None, not {type(key).__name__}"
-    )
-
-
-def encode_value(value: Any) -> Any:
-    """The JSON-ready, tagged form of ``value`` (see the module docstring).
-
-    Raises :class:`~codemode.errors.NotSerialisableError` for values with no durable form
-    (sets, arbitrary objects, non-string-like keys).
-    """
-    try:
-        return _Encoder().encode(value, 0)
-    except RecursionError as exc:  # the caller's own stack was already deep
-        raise NotSerialisableError("value", "nested too deeply to serialise") from exc
-
-
-def display_value(value: Any, *, max_nodes: int = _MAX_NODES, max_depth: int = _MAX_DEPTH) -> Any:
-    """The same tagged form for a value that is only shown, never replayed: it never raises.
-
-    What has no durable form becomes a marker (``"<TypeName>"``, ``"[Truncated]"``,
-    ``"[Too deep]"``), lone surrogates become U+FFFD and sets become lists.
-    """
-    try:
-        return _Encoder(lenient=True, max_nodes=max_nodes, max_depth=max_depth).encode(value, 0)
-    except RecursionError:
-        return "[Too deep]"
-
-
-def decode_value(data: Any) -> Any:
-    """The inverse of :func:`encode_value`: tags become bytes and floats again."""
-    if isinstance(data, list):
-        return [decode_value(item) for item in data]
-    if isinstance(data, dict):
-        if len(data) == 1:
-            (key, inner), = data.items()
-            if key == _BYTES_TAG and isinstance(inner, str):
-                return base64.b64decode(inner.encode("ascii"), validate=True)
-            if key == _FLOAT_TAG and inner in ("nan", "inf", "-inf"):
-                return float(inner)
-            if key == _DICT_TAG and isinstance(inner, dict):
-                return {k: decode_value(v) for k, v in inner.items()}
-        return {k: decode_value(v) for k, v in data.items()}
-    return data
 
 
 @dataclass

@@ -71,7 +71,8 @@ from .ledger import (
 from .ledger import claim as ledger_claim
 from .ledger import discard as ledger_discard
 from .ledger import settle as ledger_settle
-from .records import Approval, JournalEntry, decode_value, new_approval_id
+from .codec import decode_value
+from .records import Approval, JournalEntry, new_approval_id
 from .remote import call_remote_tool_reply
 from .replay import check_step, first_unconsumed, replayable
 from .search import CodeIndex, SnippetInfo

@@ -41,9 +41,18 @@ from typing import Any
 import aiosqlite
 
 from codemode import journal as _journal
+from codemode.codec import (
+    check_durable_text,
+    decode_json,
+    durable_value_json,
+    encode_value,
+    json_text,
+    sqlite_text,
+    text_from_sqlite,
+)
 from codemode.errors import DurableSizeError, ExecutionNotFound, NotSerialisableError, SnippetDefinitionError
 from codemode.ledger import LEDGER_MIGRATIONS
-from codemode.normalise import LOG_LIMIT_BYTES, check_durable_text
+from codemode.normalise import trim_log_lines
 from codemode.records import (
     APPROVAL_STATES,
     EXECUTION_STATES,
@@ -52,8 +61,6 @@ from codemode.records import (
     ExecutionRecord,
     JournalEntry,
     Snippet,
-    decode_value,
-    encode_value,
     now,
     valid_snippet_name,
 )
@@ -65,7 +72,6 @@ __all__ = [
     "DEFAULT_KEEP",
     "CodeModeStore",
     "StoreTransaction",
-    "trim_log_lines",
 ]
 
 DEFAULT_KEEP = 50
@@ -186,54 +192,6 @@ _APPROVAL_COLUMNS = (
 )
 
 
-def _utf8_len(text: str) -> int:
-    # surrogatepass: a lone surrogate still counts (3 bytes) instead of raising.
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
-def trim_log_lines(logs: Sequence[str], limit_bytes: int = LOG_LIMIT_BYTES) -> list[str]:
-    """Keep console lines up to ``limit_bytes`` of UTF-8 (a newline each), then a note.
-
-    The start is kept because that is where the first error usually shows.
-    """
-    total = sum(_utf8_len(line) + 1 for line in logs)
-    if total <= limit_bytes:
-        return list(logs)
-    kept: list[str] = []
-    used = 0
-    for line in logs:
-        size = _utf8_len(line) + 1
-        if used + size > limit_bytes:
-            room = limit_bytes - used - 1
-            if room > 0:
-                cut = line.encode("utf-8", "surrogatepass")[:room]
-                part = cut.decode("utf-8", errors="ignore")
-                kept.append(part)
-                used += _utf8_len(part) + 1
-            break
-        kept.append(line)
-        used += size
-    kept.append(f"[logs trimmed: {total - used:,} bytes omitted]")
-    return kept
-
-
-def _dumps(value: Any) -> str:
-    return _journal.sqlite_safe_json(json.dumps(value, ensure_ascii=False))
-
-
-def _text_in(text: str) -> str | bytes:
-    """Raw text (code) as SQLite can hold it: lone surrogates force a UTF-8 BLOB."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass")
-    return text
-
-
-def _text_out(value: str | bytes) -> str:
-    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
-
-
 def _status_guard(column: str, allowed: Collection[str] | None) -> tuple[str, list[str]]:
     """An ``AND column IN (...)`` clause for compare-and-set updates; empty without one."""
     if allowed is None:
@@ -256,13 +214,13 @@ def _check_status(status: str) -> None:
 def _result_for_record(result: Any) -> tuple[str, bool]:
     """The stored text of a final result and whether it is the result itself (not a note)."""
     try:
-        text = _journal.durable_value_json("The result", result)
+        text = durable_value_json("The result", result)
     except DurableSizeError as exc:
         note = f"result omitted from the audit trail: {exc.chars} characters"
-        return _dumps({"note": note}), False
+        return json_text({"note": note}), False
     except NotSerialisableError as exc:
         note = f"result omitted from the audit trail: it cannot be serialised ({exc.reason})"
-        return _dumps({"note": note}), False
+        return json_text({"note": note}), False
     return text, True
 
 
@@ -270,28 +228,24 @@ def _error_for_record(error: dict[str, Any] | None) -> str | None:
     if error is None:
         return None
     try:
-        return _journal.durable_value_json("The error", error)
+        return durable_value_json("The error", error)
     except (DurableSizeError, NotSerialisableError):
         # An error must always be recordable: keep its name and the start of its message.
         message = str(error.get("message", ""))[:_MAX_ERROR_MESSAGE]
-        return _dumps(
+        return json_text(
             {"name": str(error.get("name", "Error")), "message": message + " [truncated]"}
         )
-
-
-def _loads(text: str | None) -> Any:
-    return None if text is None else decode_value(json.loads(text))
 
 
 def _execution_from_row(row: Any, journal: list[JournalEntry]) -> ExecutionRecord:
     return ExecutionRecord(
         id=row[0],
         workspace=row[1],
-        code=_text_out(row[2]),
+        code=text_from_sqlite(row[2]),
         status=row[3],
-        result=_loads(row[4]),
+        result=decode_json(row[4]),
         result_recorded=bool(row[5]),
-        error=_loads(row[6]),
+        error=decode_json(row[6]),
         logs=json.loads(row[7]),
         namespaces=json.loads(row[8]),
         toolsets=json.loads(row[9]),
@@ -309,7 +263,7 @@ def _execution_from_row(row: Any, journal: list[JournalEntry]) -> ExecutionRecor
 def _approval_from_row(row: Any) -> Approval:
     return Approval(
         id=row[0], execution_id=row[1], seq=int(row[2]), workspace=row[3], namespace=row[4],
-        method=row[5], args=_loads(row[6]), descriptor=_loads(row[7]), mode=row[8],
+        method=row[5], args=decode_json(row[6]), descriptor=decode_json(row[7]), mode=row[8],
         status=row[9], decided_by=row[10], decided_at=None if row[11] is None else float(row[11]),
         reason=row[12], created_at=float(row[13]),
     )
@@ -322,8 +276,8 @@ async def _insert_approval(conn: aiosqlite.Connection, approval: Approval) -> No
         (
             approval.id, approval.execution_id, approval.seq, approval.workspace,
             approval.namespace, approval.method,
-            _journal.durable_value_json("The arguments", approval.args),
-            _journal.durable_value_json("The descriptor", approval.descriptor),
+            durable_value_json("The arguments", approval.args),
+            durable_value_json("The descriptor", approval.descriptor),
             approval.mode, approval.status, approval.decided_by, approval.decided_at,
             approval.reason, approval.created_at,
         ),
@@ -367,7 +321,7 @@ async def _finish(
     _check_status(status)
     result_text, recorded = (None, True) if result is None else _result_for_record(result)
     error_text = _error_for_record(error)
-    logs_text = None if logs is None else _dumps(trim_log_lines(logs))
+    logs_text = None if logs is None else json_text(trim_log_lines(logs))
     guard, guard_params = _status_guard("status", only_if)
     # Leaving ``running`` releases the lease; the attempt count restarts, except for a
     # dead-lettered execution, whose count is the evidence an operator needs.
@@ -651,7 +605,7 @@ class CodeModeStore:
             if row is not None:
                 secret = json.loads(row[0])["secret"]
                 stored = Toolset(name=toolset.name, tools=toolset.tools, secret=secret)
-            definition = _dumps(stored.to_dict(include_secret=True))
+            definition = json_text(stored.to_dict(include_secret=True))
             await conn.execute(
                 "INSERT INTO codemode_toolsets"
                 " (name, description, definition, tool_count, created_at, updated_at)"
@@ -709,13 +663,13 @@ class CodeModeStore:
             (None, True) if record.result is None else _result_for_record(record.result)
         )
         values = (
-            record.id, record.workspace, _text_in(record.code), record.status, result_text,
+            record.id, record.workspace, sqlite_text(record.code), record.status, result_text,
             int(recorded and record.result_recorded), _error_for_record(record.error),
-            _dumps(trim_log_lines(record.logs)),
-            _dumps(record.namespaces),
-            _dumps(record.toolsets),
+            json_text(trim_log_lines(record.logs)),
+            json_text(record.namespaces),
+            json_text(record.toolsets),
             record.runtime_version, record.created_at, record.updated_at,
-            _journal.durable_value_json("The execution options", record.options),
+            durable_value_json("The execution options", record.options),
             record.owner, record.lease_until, record.attempts,
         )
         # One INSERT, its own transaction; the primary key refuses a duplicate id.
@@ -963,10 +917,10 @@ class CodeModeStore:
                 " (name, code, description, input_schema, namespaces, execution_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
-                    snippet.name, _text_in(snippet.code), _text_in(snippet.description),
+                    snippet.name, sqlite_text(snippet.code), sqlite_text(snippet.description),
                     None if snippet.input_schema is None
-                    else _dumps(encode_value(snippet.input_schema)),
-                    _dumps(snippet.namespaces),
+                    else json_text(encode_value(snippet.input_schema)),
+                    json_text(snippet.namespaces),
                     snippet.execution_id, snippet.created_at,
                 ),
             )
@@ -988,7 +942,7 @@ class CodeModeStore:
             ) as cur:
                 rows = await cur.fetchall()
         return [
-            Snippet(name=r[0], code=_text_out(r[1]), description=_text_out(r[2]), input_schema=_loads(r[3]),
+            Snippet(name=r[0], code=text_from_sqlite(r[1]), description=text_from_sqlite(r[2]), input_schema=decode_json(r[3]),
                     namespaces=json.loads(r[4]), execution_id=r[5], created_at=float(r[6]))
             for r in rows
         ]

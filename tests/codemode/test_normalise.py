@@ -11,18 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codemode.errors import CodeModeError, DurableSizeError, NotSerialisableError
-from codemode.normalise import (
+from codemode.codec import (
     DURABLE_LIMIT,
-    OUTPUT_CAP,
     canonical_json,
-    cap_model_text,
     check_durable_text,
     durable_json,
     durable_result_or_note,
-    normalise_output,
     to_json_safe,
-    trim_logs,
 )
+from codemode.normalise import OUTPUT_CAP, cap_model_text, normalise_output, trim_logs
 
 
 def test_short_strings_and_strings_at_the_cap_are_unchanged() -> None:

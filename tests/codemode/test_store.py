@@ -13,16 +13,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from codemode.codec import decode_value, encode_value
 from codemode.errors import DurableSizeError, ExecutionNotFound, ToolDefinitionError
 from codemode.journal import make_entry
 from codemode.records import (
     ExecutionRecord,
     Snippet,
-    decode_value,
-    encode_value,
     new_execution_id,
 )
-from codemode.store import CodeModeStore, trim_log_lines
+from codemode.normalise import trim_log_lines
+from codemode.store import CodeModeStore
 from codemode.tooldefs import ToolDef, Toolset
 
 LIMIT = 1_000_000

@@ -1,0 +1,333 @@
+"""The value codec: how a Python value becomes the JSON text Code Mode records, compares and
+shows, and how recorded text becomes the same value again.
+
+Every durable value (journal arguments and results, the ledger's results and input
+hashes, execution results, approvals) goes through this one module, so there is one answer
+to each of these questions:
+
+- **Which JSON?** :func:`to_json_safe` maps Python values the way ``JSON.stringify`` maps
+  JavaScript ones where the two languages overlap: tuples become lists, non-finite floats
+  become ``null``, dict keys that are numbers, booleans or None become their JSON text, and
+  a reference cycle becomes ``"[Circular]"``. Anything else (bytes, sets, arbitrary
+  objects) has no JSON form and raises :class:`~codemode.errors.NotSerialisableError`.
+- **Tagged values.** A resumed execution must see exactly the values the first run saw
+  (bytes read before a pause are still bytes after replay). Plain JSON has no bytes and no
+  non-finite floats, so :func:`encode_value` writes them as ``{"$bytes": "<base64>"}`` and
+  ``{"$float": "nan" | "inf" | "-inf"}``; a genuine dict that happens to look like a tag
+  (one key, and that key is a tag name) is wrapped as ``{"$dict": {...}}`` so decoding can
+  never mistake data for a tag. :func:`decode_value` is the inverse; :func:`display_value`
+  is the never-raising form for values that are only shown (events).
+- **Canonical text.** :func:`canonical_json` is compact JSON with sorted keys: equal values
+  give equal text, which is what replay compares and the ledger hashes.
+- **Surrogate-safe text.** Python strings may hold lone surrogates (JSON ``"\\ud800"``
+  decodes to one) but SQLite text must be UTF-8. :func:`sqlite_safe_json` escapes
+  non-ASCII only in that rare case (deterministically, so equal values still give equal
+  text); :func:`sqlite_text` / :func:`text_from_sqlite` carry raw text such as code as a
+  UTF-8 BLOB instead.
+- **Durable size.** Code, arguments and results are recorded up to 1,000,000 characters
+  (:data:`DURABLE_LIMIT`); :func:`check_durable_text`, :func:`durable_json` and
+  :func:`durable_value_json` refuse bigger ones with
+  :class:`~codemode.errors.DurableSizeError` before anything is written, and
+  :func:`durable_result_or_note` stands a note in for a final result that cannot be kept.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from codemode.errors import DurableSizeError, NotSerialisableError
+
+__all__ = [
+    "CIRCULAR",
+    "DURABLE_LIMIT",
+    "canonical_json",
+    "check_durable_text",
+    "decode_json",
+    "decode_value",
+    "display_value",
+    "durable_json",
+    "durable_result_or_note",
+    "durable_value_json",
+    "encode_value",
+    "json_text",
+    "sqlite_safe_json",
+    "sqlite_text",
+    "text_from_sqlite",
+    "to_json_safe",
+]
+
+DURABLE_LIMIT = 1_000_000
+"""Longest code, arguments or result (in characters of JSON) that is recorded durably."""
+CIRCULAR = "[Circular]"
+"""What a reference cycle becomes, in every form."""
+
+_BYTES_TAG = "$bytes"
+_FLOAT_TAG = "$float"
+_DICT_TAG = "$dict"
+_TAGS = frozenset({_BYTES_TAG, _FLOAT_TAG, _DICT_TAG})
+# Bounds on the walk, so a hostile value (a huge or exponentially shared structure, or one
+# nested far deeper than any real result) fails cleanly instead of exhausting the host.
+_MAX_NODES = 2_000_000
+_MAX_DEPTH = 200
+
+
+# --- the walk -----------------------------------------------------------------------------
+
+
+class _Encoder:
+    """Walks a value into JSON-ready form; one walker for all three forms.
+
+    ``tagged`` (the durable codec): bytes and non-finite floats are tagged, tag-like dicts
+    wrapped. Plain (``tagged=False``, :func:`to_json_safe`): non-finite floats become None and
+    bytes have no form. ``lenient`` (display only): it never raises; what has no form becomes
+    a marker string, lone surrogates become U+FFFD, sets become lists.
+    """
+
+    def __init__(self, *, tagged: bool = True, lenient: bool = False,
+                 max_nodes: int = _MAX_NODES, max_depth: int = _MAX_DEPTH) -> None:
+        self.tagged = tagged
+        self.lenient = lenient
+        self.max_nodes = max_nodes
+        self.max_depth = max_depth
+        self.nodes = 0
+        self.path: set[int] = set()
+
+    def _refuse(self, marker: str, reason: str) -> str:
+        if self.lenient:
+            return marker
+        raise NotSerialisableError("value", reason)
+
+    def encode(self, value: Any, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            return self._refuse("[Truncated]", f"more than {self.max_nodes:,} nodes")
+        if depth > self.max_depth:
+            return self._refuse("[Too deep]", f"nested deeper than {self.max_depth} levels")
+        if isinstance(value, str):
+            return _clean(value) if self.lenient else value
+        if value is None or isinstance(value, (bool, int)):
+            return value
+        if isinstance(value, float):
+            if math.isfinite(value):
+                return value
+            if not self.tagged:
+                return None
+            return {_FLOAT_TAG: "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
+        if self.tagged and isinstance(value, (bytes, bytearray, memoryview)):
+            return {_BYTES_TAG: base64.b64encode(bytes(value)).decode("ascii")}
+        if isinstance(value, (Mapping, list, tuple)) or (
+                self.lenient and isinstance(value, (set, frozenset))):
+            return self._container(value, depth)
+        return self._refuse(f"<{type(value).__name__}>",
+                            f"Object of type {type(value).__name__} is not JSON serializable")
+
+    def _container(self, value: Any, depth: int) -> Any:
+        marker = id(value)
+        if marker in self.path:
+            return CIRCULAR
+        self.path.add(marker)
+        try:
+            if isinstance(value, Mapping):
+                out = {self.key(k): self.encode(v, depth + 1) for k, v in value.items()}
+                if self.tagged and len(out) == 1 and next(iter(out)) in _TAGS:
+                    return {_DICT_TAG: out}
+                return out
+            return [self.encode(item, depth + 1) for item in value]
+        finally:
+            self.path.discard(marker)
+
+    def key(self, key: Any) -> str:
+        if isinstance(key, str):
+            return _clean(key) if self.lenient else key
+        try:
+            return _key(key)
+        except NotSerialisableError:
+            if self.lenient:
+                return f"<{type(key).__name__}>"
+            raise
+
+
+def _clean(text: str) -> str:
+    """``text`` as encodable UTF-8: surrogate pairs joined, lone surrogates replaced."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _key(key: Any) -> str:
+    """A non-string dict key as its JSON text, as ``json.dumps`` writes the key."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool) or key is None:
+        return "true" if key is True else ("false" if key is False else "null")
+    if isinstance(key, int):
+        return str(key)
+    if isinstance(key, float):
+        return repr(key) if math.isfinite(key) else "null"
+    raise NotSerialisableError(
+        "value", f"keys must be str, int, float, bool or None, not {type(key).__name__}"
+    )
+
+
+def _walk(encoder: _Encoder, value: Any) -> Any:
+    try:
+        return encoder.encode(value, 0)
+    except RecursionError as exc:  # the caller's own stack was already deep
+        raise NotSerialisableError("value", "nested too deeply to serialise") from exc
+
+
+def _dumps(value: Any, *, sort_keys: bool = False) -> str:
+    return json.dumps(
+        value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False
+    )
+
+
+# --- the three forms ----------------------------------------------------------------------
+
+
+def to_json_safe(value: Any) -> Any:
+    """A plain JSON-ready copy of ``value`` with cycles replaced by ``"[Circular]"``.
+
+    Raises :class:`NotSerialisableError` when part of the value has no JSON form.
+    """
+    return _walk(_Encoder(tagged=False), value)
+
+
+def encode_value(value: Any) -> Any:
+    """The JSON-ready, tagged form of ``value`` (see the module docstring).
+
+    Raises :class:`~codemode.errors.NotSerialisableError` for values with no durable form
+    (sets, arbitrary objects, non-string-like keys).
+    """
+    return _walk(_Encoder(), value)
+
+
+def display_value(value: Any, *, max_nodes: int = _MAX_NODES, max_depth: int = _MAX_DEPTH) -> Any:
+    """The same tagged form for a value that is only shown, never replayed: it never raises.
+
+    What has no durable form becomes a marker (``"<TypeName>"``, ``"[Truncated]"``,
+    ``"[Too deep]"``), lone surrogates become U+FFFD and sets become lists.
+    """
+    try:
+        return _Encoder(lenient=True, max_nodes=max_nodes, max_depth=max_depth).encode(value, 0)
+    except RecursionError:
+        return "[Too deep]"
+
+
+def decode_value(data: Any) -> Any:
+    """The inverse of :func:`encode_value`: tags become bytes and floats again."""
+    if isinstance(data, list):
+        return [decode_value(item) for item in data]
+    if isinstance(data, dict):
+        if len(data) == 1:
+            (key, inner), = data.items()
+            if key == _BYTES_TAG and isinstance(inner, str):
+                return base64.b64decode(inner.encode("ascii"), validate=True)
+            if key == _FLOAT_TAG and inner in ("nan", "inf", "-inf"):
+                return float(inner)
+            if key == _DICT_TAG and isinstance(inner, dict):
+                return {k: decode_value(v) for k, v in inner.items()}
+        return {k: decode_value(v) for k, v in data.items()}
+    return data
+
+
+def decode_json(text: str | None) -> Any:
+    """The value recorded as tagged JSON ``text`` (None for SQL NULL)."""
+    return None if text is None else decode_value(json.loads(text))
+
+
+# --- text ---------------------------------------------------------------------------------
+
+
+def canonical_json(value: Any) -> str:
+    """Compact JSON with sorted keys: equal values give equal text (journal comparisons)."""
+    return _dumps(to_json_safe(value), sort_keys=True)
+
+
+def sqlite_safe_json(text: str) -> str:
+    """``text``, or the same JSON with non-ASCII escaped when it holds lone surrogates.
+
+    Escaping only in that rare case keeps the usual text readable, and is deterministic,
+    so equal values still give equal text for replay to compare.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(
+            json.loads(text), ensure_ascii=True, sort_keys=True, separators=(",", ":")
+        )
+    return text
+
+
+def json_text(value: Any) -> str:
+    """Plain JSON of an already JSON-ready value (logs, names), as SQLite can hold it."""
+    return sqlite_safe_json(json.dumps(value, ensure_ascii=False))
+
+
+def sqlite_text(text: str) -> str | bytes:
+    """Raw text (code) as SQLite can hold it: lone surrogates force a UTF-8 BLOB."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+    return text
+
+
+def text_from_sqlite(value: str | bytes) -> str:
+    """The inverse of :func:`sqlite_text`."""
+    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
+
+
+# --- durable size -------------------------------------------------------------------------
+
+
+def check_durable_text(what: str, text: str, limit: int = DURABLE_LIMIT) -> None:
+    """Refuse raw text (such as submitted code) longer than ``limit`` characters."""
+    if len(text) > limit:
+        raise DurableSizeError(what, len(text), limit)
+
+
+def durable_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
+    """The canonical JSON to record for ``value``; refuses unserialisable or over-large ones.
+
+    ``what`` starts the error message, e.g. ``"The arguments of tools.search"``.
+    """
+    try:
+        text = canonical_json(value)
+    except NotSerialisableError as exc:
+        raise NotSerialisableError(what, exc.reason) from exc
+    check_durable_text(what, text, limit)
+    return text
+
+
+def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
+    """Canonical JSON of ``value`` in the tagged durable form, as SQLite can hold it;
+    refuses over-large values. ``what`` starts the error message."""
+    try:
+        text = canonical_json(encode_value(value))
+    except NotSerialisableError as exc:
+        raise NotSerialisableError(what, exc.reason) from exc
+    check_durable_text(what, text, limit)
+    return sqlite_safe_json(text)
+
+
+def durable_result_or_note(value: Any, limit: int = DURABLE_LIMIT) -> Any:
+    """The final result as the audit trail keeps it: itself, or a note when it cannot be kept."""
+    try:
+        text = canonical_json(value)
+    except NotSerialisableError as exc:
+        return {"note": f"The result was not recorded: it cannot be serialised ({exc.reason})."}
+    if len(text) > limit:
+        return {
+            "note": (
+                f"The result was returned but not recorded: {len(text):,} characters is "
+                f"over the {limit:,}-character limit for durable values."
+            )
+        }
+    return to_json_safe(value)
