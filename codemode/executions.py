@@ -36,7 +36,7 @@ import httpx
 from sandbox import AsyncSandbox, Limits
 from workspace import WorkspaceStore
 
-from . import ledger
+from . import journal, ledger
 from .approvals import DecisionWaiters
 from .errors import (
     ApprovalNotFound,
@@ -197,6 +197,11 @@ class Executions:
         inline = [ToolDef.from_dict(t) for t in record.options.get("tools", [])]
         return ExecutionPlan.build(toolsets, inline, self.inline_secret)
 
+    async def _entries(self, execution_id: str) -> list[JournalEntry]:
+        """The execution's journal, read strictly (a damaged row raises CorruptEntry)."""
+        async with self.store.reading() as conn:
+            return await journal.read(conn, execution_id)
+
     async def _plan_for_resume(self, record: ExecutionRecord) -> ExecutionPlan:
         plan = await self._resolve(record)
         for namespace, tools in record.namespaces.items():
@@ -296,7 +301,7 @@ class Executions:
                 break
             self.replays += 1
             carried.update((c["seq"], c) for c in handler.calls if not c.get("replayed"))
-            recorded = await self.store.entries(record.id)
+            recorded = await self._entries(record.id)
             await self.store.extend_lease(record.id, self.owner,
                                           now() + self._lease_s(limits, wait_ms))
         duration = round((time.perf_counter() - started) * 1000, 3)
@@ -436,7 +441,7 @@ class Executions:
             raise ExecutionNotFound(execution_id)
         try:
             plan = plan or await self._plan_for_resume(record)
-            entries = await self.store.entries(execution_id)
+            entries = await self._entries(execution_id)
         except BaseException:
             # Give the lease up at once: the sweep retries it (and counts the attempt).
             async with self.store.transaction() as tx:
@@ -459,8 +464,8 @@ class Executions:
         async with self.store.transaction() as tx:
             decided = await tx.decide_approval(approval_id, status="rejected", by=by, reason=text)
             if decided:
-                await tx.settle_entry(approval.execution_id, approval.seq, state="reverted",
-                                only_if=("pending",))
+                await journal.settle(tx.connection, approval.execution_id, approval.seq,
+                                     state="reverted", only_if=("pending",))
                 await tx.finish_execution(
                     approval.execution_id, status="rejected",
                     error={"name": "ApprovalRejected",
@@ -521,8 +526,8 @@ class Executions:
                                               "message": str(error.get("message", ""))}
         async with self.store.transaction() as tx:
             try:
-                settled = await tx.settle_entry(
-                    execution_id, seq, state="applied" if failure is None else "error",
+                settled = await journal.settle(
+                    tx.connection, execution_id, seq, state="applied" if failure is None else "error",
                     result=output if failure is None else None, error=failure,
                     only_if=("pending",))
             except EntryNotFound:
@@ -557,8 +562,8 @@ class Executions:
             else await self._resolve(record)
         reverted: list[dict[str, Any]] = []
         # Read strictly: a damaged row must stop a rollback, not be reverted blind.
-        journal = await self.store.entries(execution_id)
-        for entry in sorted(journal, key=lambda e: e.seq, reverse=True):
+        entries = await self._entries(execution_id)
+        for entry in sorted(entries, key=lambda e: e.seq, reverse=True):
             if entry.state != "applied":
                 continue
             binding = plan.bindings.get((entry.namespace, entry.method))
@@ -576,8 +581,9 @@ class Executions:
                         "reverted": reverted,
                         "error": {"name": type(exc).__name__, "message": str(exc),
                                   "seq": entry.seq}}
-            await self.store.settle_entry(execution_id, entry.seq, state="reverted",
-                                          result=entry.result, only_if=("applied",))
+            async with self.store.transaction() as tx:
+                await journal.settle(tx.connection, execution_id, entry.seq, state="reverted",
+                                     result=entry.result, only_if=("applied",))
             reverted.append({"seq": entry.seq, "namespace": entry.namespace,
                              "method": entry.method})
         await self.store.finish_execution(execution_id, status="rolled_back",

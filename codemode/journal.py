@@ -10,8 +10,11 @@ replay compares them as text. Sizes are checked before anything is written: argu
 result over 1,000,000 characters raise :class:`~codemode.errors.DurableSizeError` and leave
 the journal unchanged.
 
-The functions take an open ``aiosqlite`` connection and run inside the caller's
-transaction; :class:`codemode.store.CodeModeStore` serialises them and commits.
+The journal owns its table, ``codemode_journal`` (:data:`JOURNAL_MIGRATIONS`), and all SQL
+that touches it. The functions take an open ``aiosqlite`` connection and run inside the
+caller's transaction: ``async with store.transaction() as tx: await journal.append(
+tx.connection, entry)`` (``store.autocommit()`` for one statement, ``store.reading()`` to
+read), so an entry commits together with the status change it belongs with.
 """
 
 from __future__ import annotations
@@ -35,14 +38,55 @@ from codemode.records import ENTRY_STATES, JournalEntry, now
 
 __all__ = [
     "JOURNAL_COLUMNS",
+    "JOURNAL_MIGRATIONS",
     "append",
+    "append_next",
     "canonical_args",
+    "delete",
     "make_entry",
     "next_seq",
     "read",
     "replace_entry",
+    "revert_pending",
     "settle",
 ]
+
+# The journal's tables. They were released as versions 1 and 2 of the ``codemode``
+# component's migrations, before the journal had a module of its own, so they stay versions
+# of that component (:mod:`codemode.store` applies them with its own tables, merged by
+# version); moving them to a component of their own would re-create the table in every
+# existing database. Append new versions; never edit a released one.
+JOURNAL_MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (
+        1,
+        (
+            """
+            CREATE TABLE codemode_journal (
+                execution_id      TEXT    NOT NULL
+                                  REFERENCES codemode_executions(id) ON DELETE CASCADE,
+                seq               INTEGER NOT NULL CHECK (seq >= 0),
+                namespace         TEXT    NOT NULL,
+                method            TEXT    NOT NULL,
+                args              TEXT    NOT NULL,
+                result            TEXT,
+                error             TEXT,
+                state             TEXT    NOT NULL,
+                requires_approval INTEGER NOT NULL DEFAULT 0,
+                ephemeral         INTEGER NOT NULL DEFAULT 0,
+                created_at        REAL    NOT NULL,
+                updated_at        REAL    NOT NULL,
+                PRIMARY KEY (execution_id, seq)
+            )
+            """,
+        ),
+    ),
+    (
+        2,
+        (
+            "ALTER TABLE codemode_journal ADD COLUMN attachments TEXT",
+        ),
+    ),
+)
 
 JOURNAL_COLUMNS = (
     "execution_id, seq, namespace, method, args, result, error, state, requires_approval, "
@@ -166,6 +210,32 @@ async def append(
         if status is None:
             raise ExecutionNotFound(entry.execution_id)
         raise ExecutionNotRunning(entry.execution_id, status)
+
+
+async def append_next(conn: aiosqlite.Connection, entry: JournalEntry) -> int:
+    """Record ``entry`` at the next free seq of its execution (ignoring ``entry.seq``).
+
+    For callers that do not track seq themselves; inside one write transaction the choice
+    and the insert are one step, so concurrent callers get distinct, gap-free seqs.
+    """
+    entry.seq = await next_seq(conn, entry.execution_id)
+    await append(conn, entry)
+    return entry.seq
+
+
+async def revert_pending(conn: aiosqlite.Connection, execution_id: str) -> int:
+    """Entries still ``pending`` become ``reverted`` (their execution ended without them);
+    returns how many."""
+    cur = await conn.execute(
+        "UPDATE codemode_journal SET state = 'reverted', updated_at = ?"
+        " WHERE execution_id = ? AND state = 'pending'", (now(), execution_id),
+    )
+    return int(cur.rowcount)
+
+
+async def delete(conn: aiosqlite.Connection, execution_id: str) -> None:
+    """Remove every entry of ``execution_id`` (its execution is being deleted)."""
+    await conn.execute("DELETE FROM codemode_journal WHERE execution_id = ?", (execution_id,))
 
 
 async def replace_entry(conn: aiosqlite.Connection, entry: JournalEntry) -> None:

@@ -59,6 +59,7 @@ from .errors import (
     ToolDefinitionError,
     ToolError,
 )
+from . import journal
 from .journal import make_entry
 from .ledger import (
     DEFAULT_LEASE_MS,
@@ -347,14 +348,15 @@ class CodeModeHandler:
                                   attachments=attachments, tx=own)
             return
         if recorded is None:
-            await tx.append_running(replace(entry, state=state, result=result, error=error,
-                                            attachments=attachments or []))
+            await journal.append(tx.connection, replace(entry, state=state, result=result, error=error,
+                                                        attachments=attachments or []),
+                                 require_running=True)
         elif recorded.state == "reverted":
-            await tx.replace_entry(replace(entry, state=state, result=result, error=error,
-                                           attachments=attachments or []))
+            await journal.replace_entry(tx.connection, replace(entry, state=state, result=result,
+                                                               error=error, attachments=attachments or []))
         else:
-            await tx.settle_entry(self.execution_id, entry.seq, state=state, result=result,
-                            error=error, attachments=attachments, path=entry.path)
+            await journal.settle(tx.connection, self.execution_id, entry.seq, state=state, result=result,
+                                 error=error, attachments=attachments, path=entry.path)
 
     async def _fail(self, entry: JournalEntry, recorded: JournalEntry | None,
                     error: dict[str, Any], tool: str | None = None) -> NoReturn:
@@ -468,7 +470,7 @@ class CodeModeHandler:
 
         async def write() -> None:
             async with self.store.transaction() as tx:
-                await tx.append_running(pending)
+                await journal.append(tx.connection, pending, require_running=True)
                 await tx.add_approval(approval)
                 if park:
                     await tx.finish_execution(self.execution_id, status="paused",

@@ -1,4 +1,5 @@
-"""Code Mode's persistence: executions, their journals, stored toolsets and snippets.
+"""Code Mode's persistence: executions, approvals, stored toolsets and snippets, and the one
+connection and transactions the journal and the ledger write through.
 
 Everything lives in the service's one SQLite file, next to the workspace tables, under
 migrations of the component ``codemode`` (see ``workspace.schema.apply_migrations``).
@@ -12,14 +13,18 @@ Tables:
     one row per execution: code, status, result (tagged durable JSON, see
     :mod:`codemode.records`), error, logs, the namespaces and toolsets it ran with, the
     runtime version it started under, timestamps.
-``codemode_journal``
-    one row per host call or step, primary key ``(execution_id, seq)``; deleted with its
-    execution (foreign key, ``ON DELETE CASCADE``, and explicitly as well).
+``codemode_approvals``
+    one row per gated call that waits on a human, ``UNIQUE (execution_id, seq)``.
 ``codemode_toolsets``
     a toolset's JSON including its signing secret, which an update keeps.
 ``codemode_snippets``
     saved code with the tools it needs.
 
+The journal (``codemode_journal``, :mod:`codemode.journal`) and the action ledger
+(``codemode_ledger``, :mod:`codemode.ledger`) own their tables and their SQL; their
+functions take the connection of a transaction opened here (``tx.connection``), so a
+journal entry and the status change it belongs with commit together. The journal's tables
+are versions of the ``codemode`` component, merged here by version with the store's own.
 Several changes that must land together (a pending entry and the ``paused`` status) go
 through :meth:`CodeModeStore.transaction`. ``only_if`` on status and entry updates is a
 compare-and-set, so of two racing decisions (approve vs reject) exactly one wins.
@@ -81,7 +86,7 @@ _MAX_ERROR_MESSAGE = 10_000
 # (version, statements). Append new versions; never edit a released one. Status and state
 # columns carry no CHECK: later runtime versions may add states, and SQLite cannot alter
 # a CHECK without rebuilding the table. The store validates them instead.
-CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
+_STORE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
     (
         1,
         (
@@ -106,24 +111,6 @@ CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
             "CREATE INDEX codemode_executions_workspace"
             " ON codemode_executions (workspace, created_at)",
             "CREATE INDEX codemode_executions_status ON codemode_executions (status, created_at)",
-            """
-            CREATE TABLE codemode_journal (
-                execution_id      TEXT    NOT NULL
-                                  REFERENCES codemode_executions(id) ON DELETE CASCADE,
-                seq               INTEGER NOT NULL CHECK (seq >= 0),
-                namespace         TEXT    NOT NULL,
-                method            TEXT    NOT NULL,
-                args              TEXT    NOT NULL,
-                result            TEXT,
-                error             TEXT,
-                state             TEXT    NOT NULL,
-                requires_approval INTEGER NOT NULL DEFAULT 0,
-                ephemeral         INTEGER NOT NULL DEFAULT 0,
-                created_at        REAL    NOT NULL,
-                updated_at        REAL    NOT NULL,
-                PRIMARY KEY (execution_id, seq)
-            )
-            """,
             """
             CREATE TABLE codemode_toolsets (
                 name        TEXT    PRIMARY KEY,
@@ -155,7 +142,6 @@ CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
             "ALTER TABLE codemode_executions ADD COLUMN owner TEXT",
             "ALTER TABLE codemode_executions ADD COLUMN lease_until REAL",
             "ALTER TABLE codemode_executions ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
-            "ALTER TABLE codemode_journal ADD COLUMN attachments TEXT",
             """
             CREATE TABLE codemode_approvals (
                 id           TEXT    PRIMARY KEY,
@@ -181,6 +167,22 @@ CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
         ),
     ),
 )
+
+
+
+def _merged(*histories: Sequence[tuple[int, Sequence[str]]]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """One component's migrations from several owners: each version's statements, in order."""
+    versions: dict[int, list[str]] = {}
+    for history in histories:
+        for version, statements in history:
+            versions.setdefault(version, []).extend(statements)
+    return tuple((version, tuple(versions[version])) for version in sorted(versions))
+
+
+CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = _merged(
+    _STORE_MIGRATIONS, _journal.JOURNAL_MIGRATIONS
+)
+"""Every version of the ``codemode`` component: the store's tables and the journal's."""
 
 _EXECUTION_COLUMNS = (
     "id, workspace, code, status, result, result_recorded, error, logs, namespaces, "
@@ -389,29 +391,6 @@ class StoreTransaction:
         """The open connection, for modules with their own tables (the action ledger)."""
         return self._conn
 
-    async def append_entry(self, entry: JournalEntry) -> None:
-        await _journal.append(self._conn, entry)
-
-    async def next_seq(self, execution_id: str) -> int:
-        return await _journal.next_seq(self._conn, execution_id)
-
-    async def settle_entry(
-        self,
-        execution_id: str,
-        seq: int,
-        *,
-        state: str,
-        result: Any = None,
-        error: dict[str, Any] | None = None,
-        only_if: Collection[str] | None = None,
-        attachments: list[dict[str, Any]] | None = None,
-        path: str | None = None,
-    ) -> bool:
-        return await _journal.settle(
-            self._conn, execution_id, seq, state=state, result=result, error=error,
-            only_if=only_if, attachments=attachments, path=path,
-        )
-
     async def finish_execution(
         self,
         execution_id: str,
@@ -424,16 +403,6 @@ class StoreTransaction:
     ) -> bool:
         return await _finish(self._conn, execution_id, status=status, result=result,
                              error=error, logs=logs, only_if=only_if)
-
-    async def entries(self, execution_id: str) -> list[JournalEntry]:
-        return await _journal.read(self._conn, execution_id)
-
-    async def append_running(self, entry: JournalEntry) -> None:
-        """Append ``entry`` only while its execution is ``running`` (else ExecutionNotRunning)."""
-        await _journal.append(self._conn, entry, require_running=True)
-
-    async def replace_entry(self, entry: JournalEntry) -> None:
-        await _journal.replace_entry(self._conn, entry)
 
     async def claim_execution(
         self, execution_id: str, *, owner: str, lease_until: float,
@@ -479,15 +448,12 @@ class StoreTransaction:
     async def revert_pending(self, execution_id: str) -> int:
         """Entries still ``pending`` become ``reverted`` and their approvals ``cancelled``:
         the execution ended without them, so no one should be asked about them."""
-        cur = await self._conn.execute(
-            "UPDATE codemode_journal SET state = 'reverted', updated_at = ?"
-            " WHERE execution_id = ? AND state = 'pending'", (now(), execution_id),
-        )
+        reverted = await _journal.revert_pending(self._conn, execution_id)
         await self._conn.execute(
             "UPDATE codemode_approvals SET status = 'cancelled', decided_at = ?"
             " WHERE execution_id = ? AND status = 'pending'", (now(), execution_id),
         )
-        return int(cur.rowcount)
+        return reverted
 
     async def set_owner(
         self, execution_id: str, owner: str | None, lease_until: float | None, *,
@@ -550,8 +516,11 @@ class CodeModeStore:
             await self._conn.commit()
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A read transaction: several SELECTs see one snapshot even with other writers."""
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A read transaction: several SELECTs see one snapshot even with other writers.
+
+        For modules with tables of their own: ``journal.read(conn, execution_id)``.
+        """
         async with self._lock:
             self._check_open()
             await self._conn.execute("BEGIN")
@@ -618,7 +587,7 @@ class CodeModeStore:
         return stored, created
 
     async def get_toolset(self, name: str) -> Toolset | None:
-        async with self._read() as conn:
+        async with self.reading() as conn:
             async with conn.execute(
                 "SELECT definition FROM codemode_toolsets WHERE name = ?", (name,)
             ) as cur:
@@ -635,7 +604,7 @@ class CodeModeStore:
         return await self._toolset_rows("ORDER BY name", ())
 
     async def _toolset_rows(self, tail: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
-        async with self._read() as conn:
+        async with self.reading() as conn:
             async with conn.execute(
                 "SELECT name, description, tool_count, created_at, updated_at"
                 f" FROM codemode_toolsets {tail}",
@@ -705,7 +674,7 @@ class CodeModeStore:
     async def get_execution(
         self, execution_id: str, *, with_journal: bool = True
     ) -> ExecutionRecord | None:
-        async with self._read() as conn:
+        async with self.reading() as conn:
             async with conn.execute(
                 f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions WHERE id = ?",
                 (execution_id,),
@@ -737,7 +706,7 @@ class CodeModeStore:
             params.append(status)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         params.append(max(0, int(limit)))
-        async with self._read() as conn:
+        async with self.reading() as conn:
             async with conn.execute(
                 f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions {where}"
                 " ORDER BY created_at DESC, rowid DESC LIMIT ?",
@@ -749,9 +718,7 @@ class CodeModeStore:
     async def delete_execution(self, execution_id: str) -> bool:
         """Delete an execution and its journal; False if there was none."""
         async with self._write() as conn:
-            await conn.execute(
-                "DELETE FROM codemode_journal WHERE execution_id = ?", (execution_id,)
-            )
+            await _journal.delete(conn, execution_id)
             cur = await conn.execute(
                 "DELETE FROM codemode_executions WHERE id = ?", (execution_id,)
             )
@@ -810,7 +777,7 @@ class CodeModeStore:
 
     async def executions_where(self, where: str, params: Sequence[Any]) -> list[ExecutionRecord]:
         """Executions (without journals) matching a SQL condition; for sweeps and recovery."""
-        async with self._read() as conn:
+        async with self.reading() as conn:
             async with conn.execute(
                 f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions WHERE {where}"
                 " ORDER BY created_at", tuple(params),
@@ -821,13 +788,13 @@ class CodeModeStore:
     # --- approvals --------------------------------------------------------------------
 
     async def get_approval(self, approval_id: str) -> Approval | None:
-        async with self._read() as conn:
+        async with self.reading() as conn:
             found = await _select_approvals(conn, "WHERE id = ?", (approval_id,))
         return found[0] if found else None
 
     async def approval_at(self, execution_id: str, seq: int) -> Approval | None:
         """The approval of the call at ``(execution_id, seq)``, if it needed one."""
-        async with self._read() as conn:
+        async with self.reading() as conn:
             found = await _select_approvals(
                 conn, "WHERE execution_id = ? AND seq = ?", (execution_id, seq)
             )
@@ -845,52 +812,10 @@ class CodeModeStore:
                 clauses.append(f"{column} = ?")
                 params.append(value)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-        async with self._read() as conn:
+        async with self.reading() as conn:
             return await _select_approvals(
                 conn, f"{where} ORDER BY created_at, rowid LIMIT ?", [*params, max(0, limit)]
             )
-
-    # --- journal ----------------------------------------------------------------------
-
-    async def append_entry(self, entry: JournalEntry) -> None:
-        """Record a new journal row; :class:`~codemode.errors.DuplicateEntry` if seq is taken."""
-        async with self._write() as conn:
-            await _journal.append(conn, entry)
-
-    async def append_next(self, entry: JournalEntry) -> int:
-        """Record ``entry`` at the next free seq of its execution (ignoring ``entry.seq``).
-
-        For callers that do not track seq themselves; the choice and the insert are one
-        transaction, so concurrent callers get distinct, gap-free seqs.
-        """
-        async with self._write() as conn:
-            entry.seq = await _journal.next_seq(conn, entry.execution_id)
-            await _journal.append(conn, entry)
-            return entry.seq
-
-    async def settle_entry(
-        self,
-        execution_id: str,
-        seq: int,
-        *,
-        state: str,
-        result: Any = None,
-        error: dict[str, Any] | None = None,
-        only_if: Collection[str] | None = None,
-    ) -> bool:
-        """Record a journal row's new state with its result or error.
-
-        With ``only_if``, only while the row is in one of those states (compare-and-set);
-        returns whether the row changed.
-        """
-        async with self._write() as conn:
-            return await _journal.settle(
-                conn, execution_id, seq, state=state, result=result, error=error, only_if=only_if
-            )
-
-    async def entries(self, execution_id: str) -> list[JournalEntry]:
-        async with self._read() as conn:
-            return await _journal.read(conn, execution_id)
 
     # --- snippets ---------------------------------------------------------------------
 
@@ -934,7 +859,7 @@ class CodeModeStore:
         return await self._snippets("ORDER BY name", ())
 
     async def _snippets(self, tail: str, params: tuple[Any, ...]) -> list[Snippet]:
-        async with self._read() as conn:
+        async with self.reading() as conn:
             async with conn.execute(
                 "SELECT name, code, description, input_schema, namespaces, execution_id,"
                 f" created_at FROM codemode_snippets {tail}",

@@ -11,7 +11,7 @@ import httpx
 from fastapi import APIRouter, FastAPI
 
 from codemode import CodeModeStore, ExecutionRecord, new_execution_id
-from codemode.journal import make_entry
+from codemode.journal import append, make_entry, settle
 from sandbox.service.errors import install_error_handlers
 
 
@@ -50,8 +50,9 @@ async def stored_execution(store: CodeModeStore, status: str = "completed", work
     if created_at is not None:
         record.created_at = created_at
     await store.create_execution(record)
-    await store.append_entry(make_entry(record.id, 0, "github", "create_issue", {"title": "x"}))
-    await store.settle_entry(record.id, 0, state="applied", result={"id": 7, "raw": b"\x00"})
+    async with store.transaction() as tx:
+        await append(tx.connection, make_entry(record.id, 0, "github", "create_issue", {"title": "x"}))
+        await settle(tx.connection, record.id, 0, state="applied", result={"id": 7, "raw": b"\x00"})
     await store.finish_execution(record.id, status=status, result={"ok": True}, logs=["done"])
     return record.id
 

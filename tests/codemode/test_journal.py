@@ -22,6 +22,8 @@ from codemode.journal import canonical_args, make_entry
 from codemode.records import ExecutionRecord, JournalEntry, Snippet, new_execution_id, tools_called
 from codemode.store import CodeModeStore
 
+import journal_io
+
 LIMIT = 1_000_000
 
 
@@ -68,8 +70,8 @@ def test_unserialisable_args_are_refused_naming_the_call() -> None:
 async def test_entry_round_trips_every_field(store: CodeModeStore, execution_id: str) -> None:
     entry = make_entry(execution_id, 0, "github", "create_issue", {"title": "T\u00e9"},
                        state="pending", requires_approval=True, ephemeral=True)
-    await store.append_entry(entry)
-    (got,) = await store.entries(execution_id)
+    await journal_io.append(store, entry)
+    (got,) = await journal_io.entries(store, execution_id)
     assert got == entry
     assert got.path == "github.create_issue"
     assert json.loads(got.args) == {"title": "T\u00e9"}
@@ -77,67 +79,67 @@ async def test_entry_round_trips_every_field(store: CodeModeStore, execution_id:
 
 
 async def test_settle_records_result_bytes_exactly(store: CodeModeStore, execution_id: str) -> None:
-    await store.append_entry(make_entry(execution_id, 0, "state", "read_bytes", {"path": "/img"}))
+    await journal_io.append(store, make_entry(execution_id, 0, "state", "read_bytes", {"path": "/img"}))
     payload = {"data": b"\x89PNG\x00\xff", "size": 6, "nested": [b"", "\U0001f600"]}
-    await store.settle_entry(execution_id, 0, state="applied", result=payload)
-    (got,) = await store.entries(execution_id)
+    await journal_io.settle(store, execution_id, 0, state="applied", result=payload)
+    (got,) = await journal_io.entries(store, execution_id)
     assert got.state == "applied"
     assert got.result == payload and isinstance(got.result["data"], bytes)
     assert got.updated_at >= got.created_at
 
 
 async def test_applied_none_result_is_kept_as_a_real_result(store: CodeModeStore, execution_id: str) -> None:
-    await store.append_entry(make_entry(execution_id, 0, "tools", "noop", {}))
-    await store.settle_entry(execution_id, 0, state="applied", result=None)
-    await store.append_entry(make_entry(execution_id, 1, "tools", "noop", {}))
+    await journal_io.append(store, make_entry(execution_id, 0, "tools", "noop", {}))
+    await journal_io.settle(store, execution_id, 0, state="applied", result=None)
+    await journal_io.append(store, make_entry(execution_id, 1, "tools", "noop", {}))
     with sqlite3.connect(store.path) as conn:  # the distinction lives in the column: NULL vs 'null'
         rows = conn.execute("SELECT seq, result FROM codemode_journal ORDER BY seq").fetchall()
     assert rows == [(0, "null"), (1, None)]
 
 
 async def test_settle_records_an_error(store: CodeModeStore, execution_id: str) -> None:
-    await store.append_entry(make_entry(execution_id, 0, "tools", "t", {}))
-    await store.settle_entry(execution_id, 0, state="error", error={"name": "ToolError", "message": "no"})
-    (got,) = await store.entries(execution_id)
+    await journal_io.append(store, make_entry(execution_id, 0, "tools", "t", {}))
+    await journal_io.settle(store, execution_id, 0, state="error", error={"name": "ToolError", "message": "no"})
+    (got,) = await journal_io.entries(store, execution_id)
     assert (got.state, got.error, got.result) == ("error", {"name": "ToolError", "message": "no"}, None)
 
 
 async def test_oversized_result_is_refused_and_the_entry_left_as_it_was(
     store: CodeModeStore, execution_id: str
 ) -> None:
-    await store.append_entry(make_entry(execution_id, 0, "tools", "dump", {}))
+    await journal_io.append(store, make_entry(execution_id, 0, "tools", "dump", {}))
     with pytest.raises(DurableSizeError, match="The result of tools.dump is too large to record durably"):
-        await store.settle_entry(execution_id, 0, state="applied", result="x" * 1_100_000)
-    (got,) = await store.entries(execution_id)
+        await journal_io.settle(store, execution_id, 0, state="applied", result="x" * 1_100_000)
+    (got,) = await journal_io.entries(store, execution_id)
     assert got.state == "executing" and got.result is None
 
 
 async def test_duplicate_seq_is_rejected_and_the_first_row_kept(store: CodeModeStore, execution_id: str) -> None:
-    await store.append_entry(make_entry(execution_id, 0, "tools", "first", {"n": 1}))
+    await journal_io.append(store, make_entry(execution_id, 0, "tools", "first", {"n": 1}))
     with pytest.raises(DuplicateEntry) as info:
-        await store.append_entry(make_entry(execution_id, 0, "tools", "second", {"n": 2}))
+        await journal_io.append(store, make_entry(execution_id, 0, "tools", "second", {"n": 2}))
     assert isinstance(info.value, CodeModeError)
     assert "already has a journal entry at step 0" in str(info.value)
-    (got,) = await store.entries(execution_id)
+    (got,) = await journal_io.entries(store, execution_id)
     assert got.method == "first"
 
 
 async def test_same_seq_in_another_execution_is_fine(store: CodeModeStore, execution_id: str) -> None:
     other = ExecutionRecord(id=new_execution_id(), workspace="default", code="y")
     await store.create_execution(other)
-    await store.append_entry(make_entry(execution_id, 0, "tools", "t", {}))
-    await store.append_entry(make_entry(other.id, 0, "tools", "t", {}))
-    assert len(await store.entries(other.id)) == 1
+    await journal_io.append(store, make_entry(execution_id, 0, "tools", "t", {}))
+    await journal_io.append(store, make_entry(other.id, 0, "tools", "t", {}))
+    assert len(await journal_io.entries(store, other.id)) == 1
 
 
 async def test_appending_to_a_missing_execution_is_a_clear_error(store: CodeModeStore) -> None:
     with pytest.raises(ExecutionNotFound, match="exec_missing not found"):
-        await store.append_entry(make_entry("exec_missing", 0, "tools", "t", {}))
+        await journal_io.append(store, make_entry("exec_missing", 0, "tools", "t", {}))
 
 
 async def test_settling_a_missing_entry_is_a_clear_error(store: CodeModeStore, execution_id: str) -> None:
     with pytest.raises(EntryNotFound, match="no journal entry at step 3"):
-        await store.settle_entry(execution_id, 3, state="applied", result=1)
+        await journal_io.settle(store, execution_id, 3, state="applied", result=1)
 
 
 @pytest.mark.parametrize("bad", [{"state": "done"}, {"seq": -1}, {"args": "{not json"}])
@@ -146,18 +148,18 @@ async def test_malformed_entries_are_refused(store: CodeModeStore, execution_id:
     for key, value in bad.items():
         setattr(entry, key, value)
     with pytest.raises(ValueError):
-        await store.append_entry(entry)
-    assert await store.entries(execution_id) == []
+        await journal_io.append(store, entry)
+    assert await journal_io.entries(store, execution_id) == []
 
 
 async def test_concurrent_appends_from_twenty_tasks_keep_unique_seqs(
     store: CodeModeStore, execution_id: str
 ) -> None:
     await asyncio.gather(*(
-        store.append_entry(make_entry(execution_id, seq, "tools", f"call_{seq}", {"seq": seq}))
+        journal_io.append(store, make_entry(execution_id, seq, "tools", f"call_{seq}", {"seq": seq}))
         for seq in reversed(range(20))
     ))
-    entries = await store.entries(execution_id)
+    entries = await journal_io.entries(store, execution_id)
     assert [e.seq for e in entries] == list(range(20))
     assert [e.method for e in entries] == [f"call_{i}" for i in range(20)]
 
@@ -166,22 +168,22 @@ async def test_twenty_tasks_racing_for_one_seq_leave_exactly_one_row(
     store: CodeModeStore, execution_id: str
 ) -> None:
     outcomes = await asyncio.gather(
-        *(store.append_entry(make_entry(execution_id, 0, "tools", f"t{i}", {})) for i in range(20)),
+        *(journal_io.append(store, make_entry(execution_id, 0, "tools", f"t{i}", {})) for i in range(20)),
         return_exceptions=True,
     )
     assert sum(o is None for o in outcomes) == 1
     assert all(isinstance(o, DuplicateEntry) for o in outcomes if o is not None)
-    assert len(await store.entries(execution_id)) == 1
+    assert len(await journal_io.entries(store, execution_id)) == 1
 
 
 async def test_append_next_hands_out_gap_free_seqs_to_concurrent_callers(
     store: CodeModeStore, execution_id: str
 ) -> None:
     seqs = await asyncio.gather(*(
-        store.append_next(make_entry(execution_id, 0, "tools", "t", {"i": i})) for i in range(20)
+        journal_io.append_next(store, make_entry(execution_id, 0, "tools", "t", {"i": i})) for i in range(20)
     ))
     assert sorted(seqs) == list(range(20))
-    entries = await store.entries(execution_id)
+    entries = await journal_io.entries(store, execution_id)
     assert [e.seq for e in entries] == list(range(20))
     # Each row holds the arguments of the call that was given that seq.
     by_seq = dict(zip(seqs, range(20)))
@@ -189,7 +191,7 @@ async def test_append_next_hands_out_gap_free_seqs_to_concurrent_callers(
 
 
 async def test_entries_of_an_unknown_execution_are_empty(store: CodeModeStore) -> None:
-    assert await store.entries("exec_unknown") == []
+    assert await journal_io.entries(store, "exec_unknown") == []
 
 
 def test_to_dict_shows_parsed_args_and_tagged_bytes() -> None:
@@ -214,8 +216,8 @@ def test_tools_called_ignores_steps_state_and_codemode() -> None:
 async def test_snippet_from_execution_needs_the_tools_its_journal_called(
     store: CodeModeStore, execution_id: str
 ) -> None:
-    await store.append_entry(make_entry(execution_id, 0, "tools", "search", {"q": "x"}))
-    await store.append_entry(make_entry(execution_id, 1, "__step", "clock", {}))
+    await journal_io.append(store, make_entry(execution_id, 0, "tools", "search", {"q": "x"}))
+    await journal_io.append(store, make_entry(execution_id, 1, "__step", "clock", {}))
     record = await store.get_execution(execution_id)
     assert record is not None
     snippet = Snippet.from_execution("find", record, description="d")
@@ -225,9 +227,31 @@ async def test_snippet_from_execution_needs_the_tools_its_journal_called(
 
 
 async def test_settle_only_if_refuses_a_row_that_has_moved_on(store: CodeModeStore, execution_id: str) -> None:
-    await store.append_entry(make_entry(execution_id, 0, "github", "merge", {}, state="pending",
+    await journal_io.append(store, make_entry(execution_id, 0, "github", "merge", {}, state="pending",
                                         requires_approval=True))
-    assert await store.settle_entry(execution_id, 0, state="reverted", only_if={"pending"}) is True
-    assert await store.settle_entry(execution_id, 0, state="executing", only_if={"pending"}) is False
-    (got,) = await store.entries(execution_id)
+    assert await journal_io.settle(store, execution_id, 0, state="reverted", only_if={"pending"}) is True
+    assert await journal_io.settle(store, execution_id, 0, state="executing", only_if={"pending"}) is False
+    (got,) = await journal_io.entries(store, execution_id)
     assert got.state == "reverted"
+
+
+def test_the_journal_owns_its_table_and_every_write_to_it() -> None:
+    from pathlib import Path
+
+    import codemode
+    from codemode.journal import JOURNAL_MIGRATIONS
+    from codemode.store import CODEMODE_MIGRATIONS
+
+    created = [s for _, statements in JOURNAL_MIGRATIONS for s in statements
+               if "CREATE TABLE codemode_journal" in s]
+    assert len(created) == 1
+    # Released as versions of the codemode component: the store applies them in place.
+    applied = {s for _, statements in CODEMODE_MIGRATIONS for s in statements}
+    assert {s for _, statements in JOURNAL_MIGRATIONS for s in statements} <= applied
+    for path in sorted(Path(codemode.__file__).parent.glob("*.py")):
+        if path.name == "journal.py":
+            continue
+        text = path.read_text()
+        for write in ("TABLE codemode_journal", "INTO codemode_journal", "UPDATE codemode_journal",
+                      "FROM codemode_journal WHERE"):
+            assert write not in text, f"{path.name} writes the journal's table itself ({write})"

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from codemode.codec import decode_value, encode_value
 from codemode.errors import DurableSizeError, ExecutionNotFound, ToolDefinitionError
+from codemode import journal
 from codemode.journal import make_entry
 from codemode.records import (
     ExecutionRecord,
@@ -24,6 +25,8 @@ from codemode.records import (
 from codemode.normalise import trim_log_lines
 from codemode.store import CodeModeStore
 from codemode.tooldefs import ToolDef, Toolset
+
+import journal_io
 
 LIMIT = 1_000_000
 
@@ -241,7 +244,7 @@ async def test_list_is_newest_first_and_filters_by_workspace_and_status(store: C
 async def test_listing_leaves_journals_out(store: CodeModeStore) -> None:
     record = _record()
     await store.create_execution(record)
-    await store.append_entry(make_entry(record.id, 0, "tools", "search", {"q": "x"}))
+    await journal_io.append(store, make_entry(record.id, 0, "tools", "search", {"q": "x"}))
     (listed,) = await store.list_executions()
     assert listed.journal == []
     without = await store.get_execution(record.id, with_journal=False)
@@ -251,10 +254,10 @@ async def test_listing_leaves_journals_out(store: CodeModeStore) -> None:
 async def test_delete_execution_removes_its_journal(store: CodeModeStore) -> None:
     record = _record()
     await store.create_execution(record)
-    await store.append_entry(make_entry(record.id, 0, "tools", "search", {"q": "x"}))
+    await journal_io.append(store, make_entry(record.id, 0, "tools", "search", {"q": "x"}))
     assert await store.delete_execution(record.id) is True
     assert await store.get_execution(record.id) is None
-    assert await store.entries(record.id) == []
+    assert await journal_io.entries(store, record.id) == []
     assert await store.delete_execution(record.id) is False
 
 
@@ -266,7 +269,7 @@ async def test_prune_keeps_newest_terminal_and_never_touches_paused_or_running(
     for i, status in enumerate(statuses):
         record = _record(created_at=100.0 + i)  # index 0 is the oldest
         await store.create_execution(record)
-        await store.append_entry(make_entry(record.id, 0, "tools", "t", {}))
+        await journal_io.append(store, make_entry(record.id, 0, "tools", "t", {}))
         await store.finish_execution(record.id, status=status)
         records.append(record)
     other = _record(workspace="other", created_at=1.0)
@@ -279,7 +282,7 @@ async def test_prune_keeps_newest_terminal_and_never_touches_paused_or_running(
     left = {r.id for r in await store.list_executions(workspace="default")}
     assert left == {records[1].id, records[3].id, records[5].id, records[6].id}
     for gone in (records[0], records[2], records[4]):
-        assert await store.entries(gone.id) == []
+        assert await journal_io.entries(store, gone.id) == []
     assert await store.get_execution(other.id) is not None
     assert await store.prune_executions("default", keep=0) == 2
     assert {r.status for r in await store.list_executions(workspace="default")} == {"paused", "running"}
@@ -387,8 +390,8 @@ async def test_everything_survives_closing_and_reopening(tmp_path: Path) -> None
     first = await CodeModeStore.open(path)
     record = _record()
     await first.create_execution(record)
-    await first.append_entry(make_entry(record.id, 0, "state", "read_bytes", {"path": "/a"}))
-    await first.settle_entry(record.id, 0, state="applied", result=b"\x00bytes")
+    await journal_io.append(first, make_entry(record.id, 0, "state", "read_bytes", {"path": "/a"}))
+    await journal_io.settle(first, record.id, 0, state="applied", result=b"\x00bytes")
     await first.finish_execution(record.id, status="paused")
     toolset, _ = await first.put_toolset(_toolset("github"))
     await first.put_snippet(Snippet(name="s", code="1"))
@@ -434,8 +437,8 @@ async def test_lone_surrogates_survive_in_code_result_logs_and_journal(store: Co
     # JSON "\ud800" decodes to a lone surrogate, which SQLite's UTF-8 text cannot hold as is.
     record = _record(code="print('\ud800')")
     await store.create_execution(record)
-    await store.append_entry(make_entry(record.id, 0, "tools", "echo", {"s": "\udcff"}))
-    await store.settle_entry(record.id, 0, state="applied", result="r\ud800")
+    await journal_io.append(store, make_entry(record.id, 0, "tools", "echo", {"s": "\udcff"}))
+    await journal_io.settle(store, record.id, 0, state="applied", result="r\ud800")
     await store.finish_execution(record.id, status="completed", result={"k\ud800": "v"}, logs=["l\udcff"])
     got = await store.get_execution(record.id)
     assert got is not None
@@ -495,8 +498,8 @@ async def test_a_transaction_commits_entry_and_status_together(store: CodeModeSt
     record = _record()
     await store.create_execution(record)
     async with store.transaction() as tx:
-        seq = await tx.next_seq(record.id)
-        await tx.append_entry(make_entry(record.id, seq, "github", "merge", {}, state="pending",
+        seq = await journal.next_seq(tx.connection, record.id)
+        await journal.append(tx.connection, make_entry(record.id, seq, "github", "merge", {}, state="pending",
                                          requires_approval=True))
         assert await tx.finish_execution(record.id, status="paused", only_if={"running"})
     got = await store.get_execution(record.id)
@@ -509,9 +512,9 @@ async def test_a_failed_transaction_leaves_nothing_behind(store: CodeModeStore) 
     await store.create_execution(record)
     with pytest.raises(DurableSizeError):
         async with store.transaction() as tx:
-            await tx.append_entry(make_entry(record.id, 0, "tools", "t", {}))
+            await journal.append(tx.connection, make_entry(record.id, 0, "tools", "t", {}))
             await tx.finish_execution(record.id, status="paused")
-            await tx.settle_entry(record.id, 0, state="applied", result="x" * (LIMIT + 1))
+            await journal.settle(tx.connection, record.id, 0, state="applied", result="x" * (LIMIT + 1))
     got = await store.get_execution(record.id)
     assert got is not None and got.status == "running" and got.journal == []
 
@@ -525,11 +528,11 @@ async def test_two_stores_on_one_file_append_without_losing_rows(tmp_path: Path)
         record = _record()
         await first.create_execution(record)
         await asyncio.gather(*(
-            (first if seq % 2 else second).append_entry(make_entry(record.id, seq, "tools", "t", {}))
+            journal_io.append(first if seq % 2 else second, make_entry(record.id, seq, "tools", "t", {}))
             for seq in range(20)
         ))
-        assert [e.seq for e in await first.entries(record.id)] == list(range(20))
-        assert [e.seq for e in await second.entries(record.id)] == list(range(20))
+        assert [e.seq for e in await journal_io.entries(first, record.id)] == list(range(20))
+        assert [e.seq for e in await journal_io.entries(second, record.id)] == list(range(20))
     finally:
         await first.close()
         await second.close()

@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from codemode import CodeModeStore, ExecutionRecord, new_execution_id
+from codemode.journal import read
 from route_helpers import error_of, stored_execution
 
 
@@ -56,7 +57,8 @@ async def test_bad_execution_queries_are_4xx_json_errors(
 async def test_delete_execution_then_it_is_gone(client: httpx.AsyncClient, store: CodeModeStore) -> None:
     execution_id = await stored_execution(store)
     assert (await client.delete(f"/v1/executions/{execution_id}")).json() == {"deleted": execution_id}
-    assert await store.entries(execution_id) == []
+    async with store.reading() as conn:
+        assert await read(conn, execution_id) == []
     for r in (await client.get(f"/v1/executions/{execution_id}"),
               await client.delete(f"/v1/executions/{execution_id}")):
         assert r.status_code == 404 and error_of(r)["code"] == "not_found"
