@@ -43,8 +43,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from codemode import CodeMode
-from codemode.executions import DurableSettings
-from codemode.tooldefs import tool_from_callable
+from codemode.driver import DurableSettings
+from codemode.callables import tool_from_callable
 from sandbox import AsyncSandbox, CompiledGuest, Limits
 from sandbox.engine import ensure_compiled
 

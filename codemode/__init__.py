@@ -1,19 +1,63 @@
-"""codemode: the execute tool's host side - tool definitions, typed declarations,
-search, remote tool calls and output normalisation.
+"""codemode: the execute tool - model-written Python run in a sandbox against tools, durably.
+
+The package root is the only way in: other packages (the HTTP service, the CLI) import from
+``codemode``, never from its modules.
+
+Modules, one noun each:
+
+- tool definitions: ``tooldefs`` (ToolDef, Toolset, schema checks), ``callables`` (tools
+  from Python callables), ``docstrings``, ``names``; ``remote`` (signed calls to a tool's
+  ``url``); ``declarations``, ``description`` and ``search`` (what the model is shown).
+- values: ``codec`` (the one value codec: canonical, surrogate-safe, tagged JSON and the
+  durable size limit), ``normalise`` (what the model sees of outputs and logs).
+- the durable core: ``records`` (executions, entries, approvals, snippets as values),
+  ``journal`` (entries under ``(execution_id, seq)``: its table, append and read, no
+  policy), ``replay`` (does a step match its record?), ``calls`` (the per-call decision:
+  replay, execute or park one host call), ``driver`` (drives whole executions: start,
+  resume, decide, roll back, sweep, recover), ``store`` (the SQLite connection, executions,
+  approvals, toolsets, snippets), ``approvals`` (waiting for a decision), ``actions`` and
+  ``ledger`` (authorization and at-most-once side effects); ``events`` (what watchers see).
+- ``local`` (``CodeMode``, the in-process API); ``errors`` (every exception, one tree).
+
+``calls`` and ``driver`` are named for their roles, as Temporal separates the code under
+replay from the worker that drives it: ``calls.CodeModeHandler`` answers one run's host
+calls and never moves an execution between states; ``driver.Executions`` moves executions
+between states and never decides a single call.
 
 Glossary (the durable vocabulary, used the same way everywhere):
-    execution   one run of model-written code, with an id and a journal
-    host call   one call the guest makes through a namespace (``tools.x(...)``)
-    entry       the journal record of one host call or ``codemode.step``, keyed
-                ``(execution_id, seq)``
-    park        stop an execution at a host call that needs a decision, durably
-    approval    the human decision that lets a parked call run
-    resume      re-run the code in a fresh isolate, answering recorded calls from
-                the journal
-    divergence  a resumed run asked for something other than what was recorded
-    action      a tool call with side effects, run at most once through the ledger
-    ledger      idempotency keys of actions and their settled results
-    recovery    taking over a running execution whose process died, by replay
+    execution     one run of model-written code, with an id, a status and a journal; it
+                  may take several runs (isolates) to finish
+    host call     one call the guest makes through a namespace (``tools.x(...)``,
+                  ``state.read_file(...)``, ``codemode.step(...)``)
+    step          a host call or ``codemode.step(name, fn)`` as the journal counts it
+    seq           a step's position in call order, from 0; with the execution id, the key
+                  of its entry
+    journal       the execution's entries in seq order: append and read only
+    entry         the journal record of one step: name, canonical arguments, state
+                  (executing, applied, pending, reverted, error), result or error
+    replay        answering a recorded step from its entry instead of running it again
+    divergence    a replayed run asked for something other than the entry at that seq
+                  (another call, other arguments, or fewer steps): it stops with
+                  ``ReplayDivergence`` naming the execution, the step, what was recorded
+                  and what came
+    park          stop an execution at a step that needs someone outside it, durably:
+                  ``paused`` (an approval) or ``awaiting_tool`` (a client-resolved tool);
+                  the isolate is released
+    approval      the record of a parked call waiting on a human
+    decision      approve or reject (or expire, cancel) an approval; the first committed
+                  decision wins (compare-and-set)
+    resume        re-run the code in a fresh isolate, replaying the journal, after a
+                  decision or a tool result
+    recovery      taking over a running execution whose process died (its lease ran
+                  out), by resuming it; dead-lettered after too many attempts
+    lease         until when the owning process holds a running execution
+    rollback      undo an execution's applied calls, newest first, through each tool's
+                  ``revert_url``
+    action        a tool call with side effects, authorized by permissions and run at
+                  most once through the ledger
+    ledger        idempotency keys of actions and their settled results, across executions
+    always-replay the test mode that stops a run after every fresh call and continues it
+                  from the journal
 """
 
 from .errors import (
@@ -22,27 +66,27 @@ from .errors import (
     ActionKeyError,
     ActionPendingError,
     ApprovalNotFound,
+    ApprovalRejected,
+    CodeModeError,
+    CorruptEntry,
     DuplicateEntry,
+    DurableSizeError,
     EntryNotFound,
     ExecutionConflict,
     ExecutionNotFound,
     ExecutionNotRunning,
     MissingConnector,
-    SubscriptionClosed,
-    ApprovalRejected,
-    CodeModeError,
-    CorruptEntry,
-    DurableSizeError,
     NameCollisionError,
     NotSerialisableError,
     ReplayDivergence,
     SignatureError,
     SignatureMismatch,
+    SnippetDefinitionError,
     StaleSignature,
+    SubscriptionClosed,
     ToolArgumentsError,
     ToolCallError,
     ToolConnectionError,
-    SnippetDefinitionError,
     ToolDefinitionError,
     ToolError,
     ToolHTTPStatusError,
@@ -53,23 +97,37 @@ from .errors import (
     ToolTimeoutError,
     error_details,
 )
+from .codec import (
+    DURABLE_LIMIT,
+    canonical_json,
+    check_durable_text,
+    decode_value,
+    durable_json,
+    durable_result_or_note,
+    encode_value,
+    to_json_safe,
+)
 from .names import (
     ensure_unique,
     is_identifier,
     sanitise_name,
 )
+from .docstrings import (
+    ParsedDocstring,
+    parse_docstring,
+)
 from .tooldefs import (
     DEFAULT_TIMEOUT_MS,
-    ParsedDocstring,
     ToolDef,
     Toolset,
-    bind_arguments,
     new_toolset_secret,
-    parse_docstring,
     requires_approval,
     schema_problems,
-    tool_from_callable,
     validate_arguments,
+)
+from .callables import (
+    bind_arguments,
+    tool_from_callable,
 )
 from .declarations import (
     render_declarations,
@@ -103,27 +161,17 @@ from .normalise import (
     trim_log_lines,
     trim_logs,
 )
-from .codec import (
-    DURABLE_LIMIT,
-    canonical_json,
-    check_durable_text,
-    decode_value,
-    durable_json,
-    durable_result_or_note,
-    encode_value,
-    to_json_safe,
-)
 from .records import (
     APPROVAL_STATES,
-    PARKED_STATES,
     Approval,
     ENTRY_STATES,
     EXECUTION_STATES,
-    RUNTIME_VERSION,
-    TERMINAL_STATES,
     ExecutionRecord,
     JournalEntry,
+    PARKED_STATES,
+    RUNTIME_VERSION,
     Snippet,
+    TERMINAL_STATES,
     new_execution_id,
     now,
     tools_called,
@@ -131,29 +179,29 @@ from .records import (
 )
 from .store import (
     CODEMODE_MIGRATIONS,
-    DEFAULT_KEEP,
     CodeModeStore,
+    DEFAULT_KEEP,
     StoreTransaction,
 )
-from .runtime import (
-    STATE_DOC,
-    STATE_METHODS,
+from .calls import (
     CodeModeHandler,
     ExecutionPlan,
     RunSettings,
+    STATE_DOC,
+    STATE_METHODS,
     ToolBinding,
 )
-from .executions import (
+from .driver import (
     DurableSettings,
     ExecuteOptions,
     Executions,
 )
 from .events import (
     EVENT_TYPES,
-    FINAL_STATUSES,
-    PARKED_STATUSES,
     EventBus,
     ExecutionEvent,
+    FINAL_STATUSES,
+    PARKED_STATUSES,
     Subscription,
     completed_data,
     event_data,
@@ -170,81 +218,128 @@ from .local import (
 )
 
 __all__ = [
+    # tool definitions
+    "DEFAULT_TIMEOUT_MS",
+    "ParsedDocstring",
+    "ToolDef",
+    "Toolset",
+    "bind_arguments",
+    "ensure_unique",
+    "is_identifier",
+    "new_toolset_secret",
+    "parse_docstring",
+    "requires_approval",
+    "sanitise_name",
+    "schema_problems",
+    "tool_from_callable",
+    "validate_arguments",
+    # remote tools
+    "MAX_RESPONSE_BYTES",
+    "SIGNATURE_HEADER",
+    "TIMESTAMP_HEADER",
+    "call_remote_tool",
+    "default_idempotency_key",
+    "request_body",
+    "sign",
+    "verify_signature",
+    # declarations, description and search
+    "CODEMODE_DOC",
+    "CodeIndex",
+    "SEARCH_RESULT_LIMIT",
+    "SnippetInfo",
+    "execute_description",
+    "normalise_search_text",
+    "render_declarations",
+    "render_namespace",
+    "render_schema",
+    "render_tool",
+    "tokenise",
+    # the in-process API
+    "CodeMode",
+    # durable executions: the driver and the per-call decision
+    "CodeModeHandler",
+    "DurableSettings",
+    "ExecuteOptions",
+    "ExecutionPlan",
+    "Executions",
+    "RunSettings",
+    "STATE_DOC",
+    "STATE_METHODS",
+    "ToolBinding",
+    # journal, records and the store
+    "APPROVAL_STATES",
+    "Approval",
+    "CODEMODE_MIGRATIONS",
+    "CodeModeStore",
+    "DEFAULT_KEEP",
+    "ENTRY_STATES",
+    "EXECUTION_STATES",
+    "ExecutionRecord",
+    "JournalEntry",
+    "PARKED_STATES",
+    "RUNTIME_VERSION",
+    "Snippet",
+    "StoreTransaction",
+    "TERMINAL_STATES",
+    "new_execution_id",
+    "now",
+    "tools_called",
+    "valid_snippet_name",
+    # values: the codec and what the model sees
+    "DURABLE_LIMIT",
+    "LOG_LIMIT_BYTES",
+    "MODEL_RESULT_CAP",
+    "OUTPUT_CAP",
+    "canonical_json",
+    "cap_model_text",
+    "check_durable_text",
+    "decode_value",
+    "durable_json",
+    "durable_result_or_note",
+    "encode_value",
+    "normalise_output",
+    "to_json_safe",
+    "trim_log_lines",
+    "trim_logs",
+    # events
     "EVENT_TYPES",
-    "FINAL_STATUSES",
-    "PARKED_STATUSES",
     "EventBus",
     "ExecutionEvent",
+    "FINAL_STATUSES",
+    "PARKED_STATUSES",
     "Subscription",
-    "SubscriptionClosed",
     "completed_data",
     "event_data",
     "history_events",
     "sse_stream",
     "tool_call_data",
-    "CodeMode",
-    "ApprovalRejected",
-    "CODEMODE_DOC",
-    "CODEMODE_MIGRATIONS",
-    "CodeIndex",
-    "CodeModeError",
-    "CorruptEntry",
-    "ExecutionNotRunning",
-    "CodeModeHandler",
-    "DurableSettings",
-    "ExecutionConflict",
-    "Executions",
-    "MissingConnector",
-    "RunSettings",
+    # errors
     "ActionAuthorizationError",
     "ActionKeyConflict",
     "ActionKeyError",
     "ActionPendingError",
-    "CodeModeStore",
-    "DEFAULT_KEEP",
-    "DEFAULT_TIMEOUT_MS",
-    "DURABLE_LIMIT",
+    "ApprovalNotFound",
+    "ApprovalRejected",
+    "CodeModeError",
+    "CorruptEntry",
     "DuplicateEntry",
     "DurableSizeError",
-    "ENTRY_STATES",
-    "APPROVAL_STATES",
-    "PARKED_STATES",
-    "Approval",
-    "ApprovalNotFound",
-    "EXECUTION_STATES",
     "EntryNotFound",
-    "ExecuteOptions",
+    "ExecutionConflict",
     "ExecutionNotFound",
-    "ExecutionPlan",
-    "ExecutionRecord",
-    "JournalEntry",
-    "LOG_LIMIT_BYTES",
-    "MAX_RESPONSE_BYTES",
-    "MODEL_RESULT_CAP",
+    "ExecutionNotRunning",
+    "MissingConnector",
     "NameCollisionError",
     "NotSerialisableError",
-    "OUTPUT_CAP",
-    "ParsedDocstring",
-    "RUNTIME_VERSION",
     "ReplayDivergence",
-    "SEARCH_RESULT_LIMIT",
-    "SIGNATURE_HEADER",
-    "STATE_DOC",
-    "STATE_METHODS",
     "SignatureError",
     "SignatureMismatch",
-    "Snippet",
-    "SnippetInfo",
+    "SnippetDefinitionError",
     "StaleSignature",
-    "StoreTransaction",
-    "TERMINAL_STATES",
-    "TIMESTAMP_HEADER",
+    "SubscriptionClosed",
     "ToolArgumentsError",
-    "ToolBinding",
     "ToolCallError",
     "ToolConnectionError",
-    "ToolDef",
-    "SnippetDefinitionError",
     "ToolDefinitionError",
     "ToolError",
     "ToolHTTPStatusError",
@@ -253,43 +348,5 @@ __all__ = [
     "ToolResponseShapeError",
     "ToolResponseTooLarge",
     "ToolTimeoutError",
-    "Toolset",
-    "bind_arguments",
-    "call_remote_tool",
-    "canonical_json",
-    "cap_model_text",
-    "check_durable_text",
-    "decode_value",
-    "default_idempotency_key",
-    "durable_json",
-    "durable_result_or_note",
-    "encode_value",
-    "ensure_unique",
     "error_details",
-    "execute_description",
-    "is_identifier",
-    "new_execution_id",
-    "new_toolset_secret",
-    "normalise_output",
-    "normalise_search_text",
-    "now",
-    "parse_docstring",
-    "render_declarations",
-    "render_namespace",
-    "render_schema",
-    "render_tool",
-    "request_body",
-    "requires_approval",
-    "sanitise_name",
-    "schema_problems",
-    "sign",
-    "to_json_safe",
-    "tokenise",
-    "tool_from_callable",
-    "tools_called",
-    "trim_log_lines",
-    "trim_logs",
-    "valid_snippet_name",
-    "validate_arguments",
-    "verify_signature",
 ]

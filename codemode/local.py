@@ -33,11 +33,12 @@ from workspace import WorkspaceStore
 
 from .declarations import render_declarations
 from .errors import MissingConnector
-from .executions import DurableSettings, ExecuteOptions, Executions
+from .driver import DurableSettings, ExecuteOptions, Executions
 from .records import ExecutionRecord
-from .runtime import ExecutionPlan
+from .calls import ExecutionPlan
 from .store import CodeModeStore
-from .tooldefs import ToolDef, tool_from_callable
+from .callables import tool_from_callable
+from .tooldefs import ToolDef
 
 
 class CodeMode:

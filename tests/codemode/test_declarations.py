@@ -422,7 +422,7 @@ def test_tools_without_implementation_are_left_out_unless_asked_for() -> None:
 
 
 def test_callable_tools_count_as_implemented() -> None:
-    from codemode.tooldefs import tool_from_callable
+    from codemode.callables import tool_from_callable
 
     def add(a: int, b: int = 0) -> int:
         """Add numbers."""

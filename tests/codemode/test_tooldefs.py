@@ -10,13 +10,13 @@ from typing import Annotated, Any, Literal, NotRequired, Optional, TypedDict
 import pytest
 
 from codemode.errors import NameCollisionError, ToolArgumentsError, ToolDefinitionError
+from codemode.callables import tool_from_callable
+from codemode.docstrings import parse_docstring
 from codemode.tooldefs import (
     DEFAULT_TIMEOUT_MS,
     ToolDef,
     Toolset,
-    parse_docstring,
     requires_approval,
-    tool_from_callable,
     validate_arguments,
 )
 
@@ -558,7 +558,7 @@ def test_callable_without_docstring_has_empty_description() -> None:
 
 
 def test_bind_arguments_rebuilds_enums_dataclasses_and_containers() -> None:
-    from codemode.tooldefs import bind_arguments
+    from codemode.callables import bind_arguments
 
     seen: dict[str, Any] = {}
 
@@ -603,7 +603,7 @@ def test_bind_arguments_rebuilds_enums_dataclasses_and_containers() -> None:
 
 
 def test_bind_arguments_reports_values_that_do_not_convert() -> None:
-    from codemode.tooldefs import bind_arguments
+    from codemode.callables import bind_arguments
 
     def paint(colour: Colour) -> None: ...
 
@@ -612,7 +612,7 @@ def test_bind_arguments_reports_values_that_do_not_convert() -> None:
 
 
 def test_bind_arguments_needs_a_callable() -> None:
-    from codemode.tooldefs import bind_arguments
+    from codemode.callables import bind_arguments
 
     with pytest.raises(ToolArgumentsError, match="no callable"):
         bind_arguments(ToolDef(name="remote", url="https://x.example/t"), {})

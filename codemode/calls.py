@@ -1,4 +1,4 @@
-"""The decision at every host call: replay a recorded result, execute, or park.
+"""The per-call decision: at every host call, replay a recorded result, execute, or park.
 
 ``CodeModeHandler`` is the ``HostCallHandler`` one run of an execution sees. For a call at
 ``seq`` (counting from 0 in call order):
@@ -19,7 +19,7 @@
 Parking and stopping raise :class:`HostAbort`, which unwinds the isolate from the host
 side: code that catches exceptions cannot continue past it. Values over the durable limit
 (1,000,000 characters) stop the execution: what cannot be recorded cannot be replayed.
-:mod:`codemode.executions` drives whole executions around this handler.
+:mod:`codemode.driver` drives whole executions around this handler.
 """
 
 from __future__ import annotations
@@ -78,7 +78,8 @@ from .remote import call_remote_tool_reply
 from .replay import check_step, first_unconsumed, replayable
 from .search import CodeIndex, SnippetInfo
 from .store import CodeModeStore, StoreTransaction
-from .tooldefs import ToolDef, Toolset, bind_arguments, requires_approval, validate_arguments
+from .callables import bind_arguments
+from .tooldefs import ToolDef, Toolset, requires_approval, validate_arguments
 
 EventSink = Callable[[str, dict[str, Any]], None]
 """Where a run reports what happens (``tool_call``, ``approval_requested``...) as it happens."""

@@ -1,4 +1,5 @@
-"""Durable executions: start, park, decide, resume by replay, roll back, expire, recover.
+"""The driver of durable executions: start, park, decide, resume by replay, roll back, expire,
+recover.
 
 :class:`Executions` is the one place that moves an execution between states::
 
@@ -9,7 +10,7 @@
        └─ owner died ──▶ running again (recovery, by replay) … ▶ dead_letter after N tries
 
 A resume never continues a suspended interpreter: it re-runs the stored code in a fresh
-isolate and answers every recorded call from the journal (see :mod:`codemode.runtime` and
+isolate and answers every recorded call from the journal (see :mod:`codemode.calls` and
 :mod:`codemode.replay`), so a service restart between two steps loses nothing.
 
 Every decision is a compare-and-set in SQLite (the approval row ``pending`` -> decided, the
@@ -59,7 +60,7 @@ from .records import (
     now,
 )
 from .remote import call_remote_revert
-from .runtime import STATE_METHODS, CodeModeHandler, ExecutionPlan, RunSettings
+from .calls import STATE_METHODS, CodeModeHandler, ExecutionPlan, RunSettings
 from .store import CodeModeStore
 from .tooldefs import ToolDef
 
@@ -69,7 +70,7 @@ __all__ = [
     "Executions",
 ]
 
-log = logging.getLogger("codemode.executions")
+log = logging.getLogger("codemode.driver")
 
 EventPublisher = Callable[[str, str, dict[str, Any]], object]
 """``publish(execution_id, type, data)``: where lifecycle events go (the SSE bus)."""
