@@ -6,7 +6,7 @@ import os
 import stat as st
 from typing import Callable, Iterator
 
-from ...flagspec import UsageError, usage_error
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     UMASK,
     effective_mode,
@@ -91,42 +91,31 @@ def parse_mode(text: str, current: int, is_dir: bool, masked: bool = True) -> in
     return mode & 0o7777
 
 
+_SPEC = FlagSpec("Rvcf", {
+    "recursive": "R", "verbose": "v", "changes": "c", "silent": "f", "quiet": "f",
+    "reference": "reference=",
+})
+
+
 def chmod(ctx: CommandContext, argv: list[str]) -> CommandResult:
     # Modes like -w and -x look like options; GNU accepts them as the mode operand.
     args = argv[1:]
-    flags: set[str] = set()
-    rest: list[str] = []
     mode_text: str | None = None
-    reference: str | None = None
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
+    for index, a in enumerate(args):
         if a == "--":
-            rest.extend(args[i:])
             break
-        if a.startswith("--"):
-            long = {"recursive": "R", "verbose": "v", "changes": "c", "silent": "f",
-                    "quiet": "f"}
-            if a[2:] in long:
-                flags.add(long[a[2:]])
-                continue
-            if a.startswith("--reference="):
-                reference = a.split("=", 1)[1]
-                continue
-            usage_error(ctx, "chmod", UsageError(f"unrecognized option {q(a)}"))
-            return 1
-        if a.startswith("-") and len(a) > 1 and all(c in "Rvcf" for c in a[1:]):
-            flags.update(a[1:])
-            continue
-        if a.startswith("-") and len(a) > 1 and mode_text is None and all(c in "rwxXstugoa+-=,0123456789" for c in a[1:]):
+        if a.startswith("-") and len(a) > 1 and not all(c in "Rvcf" for c in a[1:]) \
+                and all(c in "rwxXstugoa+-=,0123456789" for c in a[1:]):
             mode_text = a
-            continue
-        if a.startswith("-") and len(a) > 1:
-            bad = next(c for c in a[1:] if c not in "Rvcf")
-            usage_error(ctx, "chmod", UsageError(f"invalid option -- '{bad}'"))
-            return 1
-        rest.append(a)
+            del args[index]
+            break
+    try:
+        opts, rest = parse_flags(_SPEC, args)
+    except UsageError as err:
+        usage_error(ctx, "chmod", err)
+        return 1
+    flags = {key for key, _ in opts if key != "reference"}
+    reference = next((value for key, value in reversed(opts) if key == "reference"), None)
     if reference is None and mode_text is None:
         if not rest:
             return missing_operand(ctx, "chmod")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Callable, Iterator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     OWNER_ID,
     OWNER_NAME,
@@ -25,6 +26,12 @@ from ..base import CommandContext, CommandResult
 _KNOWN = {OWNER_NAME: OWNER_ID, str(OWNER_ID): OWNER_ID, "root": 0, "0": 0}
 
 
+_SPEC = FlagSpec("RvcfhHLP", {
+    "recursive": "R", "verbose": "v", "changes": "c", "silent": "f", "quiet": "f",
+    "no-dereference": "h", "dereference": "L",
+})
+
+
 def chown(ctx: CommandContext, argv: list[str]) -> CommandResult:
     return _change(ctx, argv, "chown")
 
@@ -34,30 +41,12 @@ def chgrp(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def _change(ctx: CommandContext, argv: list[str], name: str) -> CommandResult:
-    flags: set[str] = set()
-    operands: list[str] = []
-    args = argv[1:]
-    for index, arg in enumerate(args):
-        if arg == "--":
-            operands.extend(args[index + 1 :])
-            break
-        if arg.startswith("--"):
-            long = {"recursive": "R", "verbose": "v", "changes": "c", "silent": "f",
-                    "quiet": "f", "no-dereference": "h", "dereference": "L"}
-            if arg[2:] not in long:
-                ctx.error(f"{name}: unrecognized option {quote_always(arg)}")
-                ctx.error(f"Try '{name} --help' for more information.")
-                return 1
-            flags.add(long[arg[2:]])
-        elif arg.startswith("-") and len(arg) > 1:
-            bad = [c for c in arg[1:] if c not in "RvcfhHLP"]
-            if bad:
-                ctx.error(f"{name}: invalid option -- '{bad[0]}'")
-                ctx.error(f"Try '{name} --help' for more information.")
-                return 1
-            flags.update(arg[1:])
-        else:
-            operands.append(arg)
+    try:
+        opts, operands = parse_flags(_SPEC, argv[1:])
+    except UsageError as err:
+        usage_error(ctx, name, err)
+        return 1
+    flags = {key for key, _ in opts}
     if not operands:
         return missing_operand(ctx, name)
     spec, files = operands[0], operands[1:]

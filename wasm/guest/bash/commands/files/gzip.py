@@ -11,6 +11,7 @@ import stat as st
 import time
 from typing import Callable, Generator, Iterator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import effective_mode, host, set_mode, strerror
 from .gzipfmt import (
     GzipFormatError,
@@ -42,6 +43,14 @@ def zcat_cmd(ctx: CommandContext, argv: list[str]) -> CommandResult:
     return _gzip(ctx, argv, "zcat")
 
 
+# GNU gzip's flags; the digits are compression levels (``-1`` is ``--fast``, ``-9`` ``--best``).
+_SPEC = FlagSpec("cdkfvqltnN123456789rS:", {
+    "stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d", "keep": "k",
+    "force": "f", "verbose": "v", "quiet": "q", "list": "l", "test": "t", "no-name": "n",
+    "name": "N", "fast": "1", "best": "9", "recursive": "r", "suffix": "S=",
+})
+
+
 def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
     decompress = prog in ("gunzip", "zcat")
     to_stdout = prog == "zcat"
@@ -52,82 +61,39 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
     recursive = False
     level = 6
     suffix = ".gz"
-    names: list[str] = []
-    args = argv[1:]
-    long = {"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d",
-            "keep": "k", "force": "f", "verbose": "v", "quiet": "q", "list": "l",
-            "test": "t", "no-name": "n", "name": "N", "fast": "1", "best": "9",
-            "recursive": "r"}
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if a == "--":
-            names.extend(args[i:])
-            break
-        letters: str
-        if a.startswith("--"):
-            key = a[2:]
-            if key.startswith("suffix="):
-                suffix = key.split("=", 1)[1]
-                continue
-            if key == "suffix":
-                if i >= len(args):
-                    ctx.error(f"{prog}: option '--suffix' requires an argument")
-                    return 1
-                suffix = args[i]
-                i += 1
-                continue
-            if key not in long:
-                ctx.error(f"{prog}: unrecognized option '{a}'")
-                ctx.error(f"Try `{prog} --help' for more information.")
-                return 1
-            letters = long[key]
-        elif a.startswith("-") and a != "-":
-            letters = a[1:]
-        else:
-            names.append(a)
-            continue
-        for pos, c in enumerate(letters):
-            if c == "c":
-                to_stdout = True
-            elif c == "d":
-                decompress = True
-            elif c == "k":
-                keep = True
-            elif c == "f":
-                force = True
-            elif c == "v":
-                verbose, quiet = True, False
-            elif c == "q":
-                quiet, verbose = True, False
-            elif c == "l":
-                listing = True
-            elif c == "t":
-                test = True
-            elif c == "n":
-                save_name = False
-            elif c == "N":
-                save_name = True
-            elif c in "123456789":
-                level = int(c)
-            elif c == "r":
-                recursive = True
-            elif c == "S":
-                rest = letters[pos + 1 :]
-                if rest:
-                    suffix = rest
-                elif i < len(args):
-                    suffix = args[i]
-                    i += 1
-                else:
-                    ctx.error(f"{prog}: option requires an argument -- 'S'")
-                    return 1
-                break
-            else:
-                ctx.error(f"{prog}: invalid option -- '{c}'")
-                ctx.error(f"Try `{prog} --help' for more information.")
-                return 1
+    try:
+        opts, names = parse_flags(_SPEC, argv[1:])
+    except UsageError as err:
+        ctx.error(f"{prog}: {err.message}")
+        ctx.error(f"Try `{prog} --help' for more information.")
+        return 1
+    for c, value in opts:
+        if c == "c":
+            to_stdout = True
+        elif c == "d":
+            decompress = True
+        elif c == "k":
+            keep = True
+        elif c == "f":
+            force = True
+        elif c == "v":
+            verbose, quiet = True, False
+        elif c == "q":
+            quiet, verbose = True, False
+        elif c == "l":
+            listing = True
+        elif c == "t":
+            test = True
+        elif c == "n":
+            save_name = False
+        elif c == "N":
+            save_name = True
+        elif c in "123456789":
+            level = int(c)
+        elif c == "r":
+            recursive = True
+        elif c == "S" and value is not None:
+            suffix = value
     if test or listing:
         decompress = True
     status = 0

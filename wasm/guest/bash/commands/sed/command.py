@@ -12,6 +12,7 @@ import os
 import re
 from typing import IO, Callable, Iterator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags
 from .parse import Addr, Cmd, Parser, Regex, Repl, SedError
 from .regex import argv_text, bytes_text
 from ..base import Command, CommandContext, CommandResult
@@ -663,6 +664,27 @@ class _Sed:
             handle.close()
 
 
+_SPEC = FlagSpec("nrEsuzi::e:f:l:", {
+    "quiet": "n", "silent": "n", "expression": "e=", "file": "f=", "in-place": "i?",
+    "regexp-extended": "E", "separate": "s", "null-data": "z", "zero-terminated": "z",
+    "line-length": "l=", "unbuffered": "u", "posix": "posix", "debug": "debug",
+    "sandbox": "sandbox", "follow-symlinks": "follow-symlinks", "help": "help",
+    "version": "version",
+})
+
+
+def _read_script_file(ctx: CommandContext, name: str) -> str | None:
+    if name == "-":
+        return ctx.read_all_stdin().decode("latin-1")
+    try:
+        with open(ctx.host_path(name), "rb") as handle:
+            text = handle.read().decode("latin-1")
+    except OSError as exc:
+        ctx.error(f"sed: couldn't open file {name}: {exc.strerror}")
+        return None
+    return text[:-1] if text.endswith("\n") else text
+
+
 def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int:
     opts: dict[str, object] = {
         "quiet": False, "separate": False, "in_place": None, "null": False,
@@ -670,129 +692,46 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int
     }
     scripts: list[str] = []
     have_script = False
-    files: list[str] = []
-    args = argv[1:]
-    i = 0
-
-    def need(opt: str) -> str | None:
-        nonlocal i
-        i += 1
-        if i >= len(args):
-            ctx.error(f"sed: option requires an argument -- '{opt}'")
-            ctx.error(USAGE)
-            return None
-        return args[i]
-
-    def read_script_file(name: str) -> str | None:
-        if name == "-":
-            return ctx.read_all_stdin().decode("latin-1")
-        try:
-            with open(ctx.host_path(name), "rb") as handle:
-                text = handle.read().decode("latin-1")
-        except OSError as exc:
-            ctx.error(f"sed: couldn't open file {name}: {exc.strerror}")
-            return None
-        return text[:-1] if text.endswith("\n") else text
-
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            files.extend(args[i + 1 :])
-            break
-        if arg.startswith("--") and len(arg) > 2:
-            name, eq, value = arg[2:].partition("=")
-            if name in ("quiet", "silent"):
-                opts["quiet"] = True
-            elif name == "expression":
-                expr = value if eq else need("e")
-                if expr is None:
-                    return 1
-                scripts.append(bytes_text(expr))
-                have_script = True
-            elif name == "file":
-                fname = value if eq else need("f")
-                if fname is None:
-                    return 1
-                text = read_script_file(fname)
-                if text is None:
-                    return 1
-                scripts.append(text)
-                have_script = True
-            elif name == "in-place":
-                opts["in_place"] = value
-                opts["separate"] = True
-            elif name == "regexp-extended":
-                opts["extended"] = True
-            elif name == "separate":
-                opts["separate"] = True
-            elif name in ("null-data", "zero-terminated"):
-                opts["null"] = True
-            elif name == "line-length":
-                opts["line_length"] = int(value or "70")
-            elif name in ("posix", "debug", "unbuffered", "sandbox", "follow-symlinks"):
-                pass
-            elif name == "help":
-                ctx.error(USAGE)
-                return 0
-            elif name == "version":
-                return 0
-            else:
-                ctx.error(f"sed: unrecognized option '{arg}'")
-                ctx.error(USAGE)
-                return 1
-            i += 1
-            continue
-        if arg.startswith("-") and len(arg) > 1:
-            j = 1
-            while j < len(arg):
-                c = arg[j]
-                rest = arg[j + 1 :]
-                if c == "n":
-                    opts["quiet"] = True
-                elif c in "Er":
-                    opts["extended"] = True
-                elif c == "s":
-                    opts["separate"] = True
-                elif c == "z":
-                    opts["null"] = True
-                elif c == "u":
-                    pass
-                elif c == "i":
-                    opts["in_place"] = rest
-                    opts["separate"] = True
-                    break
-                elif c in "efl":
-                    got = rest if rest else need(c)
-                    if got is None:
-                        return 1
-                    v = got
-                    if c == "e":
-                        scripts.append(bytes_text(v))
-                        have_script = True
-                    elif c == "f":
-                        text = read_script_file(v)
-                        if text is None:
-                            return 1
-                        scripts.append(text)
-                        have_script = True
-                    else:
-                        try:
-                            opts["line_length"] = int(v)
-                        except ValueError:
-                            ctx.error(f"sed: invalid line length: {v}")
-                            return 1
-                    break
-                else:
-                    ctx.error(f"sed: invalid option -- '{c}'")
-                    ctx.error(USAGE)
-                    return 1
-                j += 1
-            i += 1
-            continue
+    try:
         # GNU getopt permutes: options anywhere count, so whether the first operand is the
         # script is only known once every option has been seen.
-        files.append(arg)
-        i += 1
+        flags, files = parse_flags(_SPEC, argv[1:])
+    except UsageError as err:
+        ctx.error(f"sed: {err.message}")
+        ctx.error(USAGE)
+        return 1
+    for key, value in flags:
+        if key == "n":
+            opts["quiet"] = True
+        elif key in "Er":
+            opts["extended"] = True
+        elif key == "s":
+            opts["separate"] = True
+        elif key == "z":
+            opts["null"] = True
+        elif key == "i":
+            opts["in_place"] = value or ""
+            opts["separate"] = True
+        elif key == "e" and value is not None:
+            scripts.append(bytes_text(value))
+            have_script = True
+        elif key == "f" and value is not None:
+            text = _read_script_file(ctx, value)
+            if text is None:
+                return 1
+            scripts.append(text)
+            have_script = True
+        elif key == "l" and value is not None:
+            try:
+                opts["line_length"] = int(value)
+            except ValueError:
+                ctx.error(f"sed: invalid line length: {value}")
+                return 1
+        elif key == "help":
+            ctx.error(USAGE)
+            return 0
+        elif key == "version":
+            return 0
     if not have_script:
         if not files:
             ctx.error(USAGE)
