@@ -25,12 +25,15 @@ Parsed = tuple[list[tuple[str, str | None]], list[str]]
 class UsageError(Exception):
     """A bad command line: printed as ``prog: message``, then (with ``hint``) the --help line."""
 
-    def __init__(self, message: str, hint: bool = True, status: int | None = None) -> None:
+    def __init__(self, message: str, hint: bool = True, status: int | None = None,
+                 missing: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
         self.status = status
         """Exit status when the command's usual usage status does not apply."""
+        self.missing = missing
+        """The short option whose required argument is missing (tar words that one its own way)."""
 
 
 class ErrorSink(Protocol):
@@ -154,7 +157,7 @@ def _short_options(spec: FlagSpec, arg: str, args: list[str], i: int,
             opts.append((letter, arg[j:]))
         elif takes == ":":
             if i >= len(args):
-                raise UsageError(f"option requires an argument -- '{letter}'")
+                raise UsageError(f"option requires an argument -- '{letter}'", missing=letter)
             opts.append((letter, args[i]))
             i += 1
         else:

@@ -16,6 +16,7 @@ import tarfile
 import time
 from typing import Callable, Iterator
 
+from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import (
     OWNER_ID,
     OWNER_NAME,
@@ -56,6 +57,23 @@ def _usage(ctx: CommandContext, message: str, status: int = 2) -> _TarExit:
     return _TarExit(status)
 
 
+# Long options that choose the mode replace it (only the short letters refuse a second mode).
+_LONG_MODES = {"create": "c", "extract": "x", "get": "x", "list": "t"}
+# Accepted and ignored: what they control has one answer in the sandbox. The ones GNU gives an
+# argument take it only as ``--name=value`` here.
+_IGNORED = ("no-same-owner", "same-owner", "preserve-permissions", "same-permissions",
+            "no-same-permissions", "overwrite", "numeric-owner", "totals", "warning", "wildcards",
+            "no-recursion", "auto-compress", "sort", "owner", "group", "mtime", "mode", "format")
+_SPEC = FlagSpec("cxtvzOkpPmojJf:C:", {
+    **{name: name for name in _LONG_MODES},
+    "file": "f=", "directory": "C=", "gzip": "z", "gunzip": "z", "ungzip": "z", "verbose": "v",
+    "exclude": "exclude=", "strip-components": "strip-components=", "to-stdout": "O",
+    "keep-old-files": "k", "skip-old-files": "k",
+    **{name: "ignored?" if name in ("owner", "group", "mtime", "mode", "format", "warning",
+                                    "sort") else "ignored" for name in _IGNORED},
+})
+
+
 def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
     mode = ""
     archive: str | None = None
@@ -68,90 +86,42 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
     old_style = bool(args) and not args[0].startswith("-")
     if old_style:
         args = ["-" + args[0]] + args[1:]
-    i = 0
-
-    def value(opt: str) -> str:
-        nonlocal i
-        if i >= len(args):
-            if old_style and i == 1:
-                raise _usage(ctx, f"Old option '{opt}' requires an argument.")
-            if len(opt) > 1:
-                raise _usage(ctx, f"option '--{opt}' requires an argument", 64)
-            raise _usage(ctx, f"option requires an argument -- '{opt}'", 64)
-        i += 1
-        return args[i - 1]
-
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if a == "--":
-            members.extend(args[i:])
-            break
-        if a.startswith("--"):
-            key, eq, val = a[2:].partition("=")
-            if key in ("create", "extract", "get", "list"):
-                mode = {"create": "c", "extract": "x", "get": "x", "list": "t"}[key]
-            elif key == "file":
-                archive = val if eq else value("file")
-            elif key == "directory":
-                directory = val if eq else value("directory")
-            elif key in ("gzip", "gunzip", "ungzip"):
-                gz = True
-            elif key == "verbose":
-                verbose += 1
-            elif key == "exclude":
-                excludes.append(val if eq else value("exclude"))
-            elif key == "strip-components":
-                text = val if eq else value("strip-components")
-                if not text.isdigit():
-                    raise _usage(ctx, f"{text}: Invalid number of elements")
-                strip = int(text)
-            elif key == "to-stdout":
-                to_stdout = True
-            elif key in ("keep-old-files", "skip-old-files"):
-                keep_old = True
-            elif key in ("no-same-owner", "same-owner", "preserve-permissions", "same-permissions",
-                         "no-same-permissions", "overwrite", "numeric-owner", "totals",
-                         "warning", "wildcards", "no-recursion", "auto-compress", "sort",
-                         "owner", "group", "mtime", "mode", "format"):
-                pass
-            else:
-                raise _usage(ctx, f"unrecognized option '{a}'", 64)
-            continue
-        if a.startswith("-") and len(a) > 1:
-            letters = a[1:]
-            for pos, c in enumerate(letters):
-                if c in "cxt":
-                    if mode and mode != c:
-                        raise _usage(ctx, "You may not specify more than one '-Acdtrux', "
-                                          "'--delete' or  '--test-label' option")
-                    mode = c
-                elif c == "v":
-                    verbose += 1
-                elif c == "z":
-                    gz = True
-                elif c == "O":
-                    to_stdout = True
-                elif c == "k":
-                    keep_old = True
-                elif c in "pPmo":
-                    pass
-                elif c in "jJ":
-                    ctx.error(f"tar: {'bzip2' if c == 'j' else 'xz'}: Cannot exec: "
-                              "compression is not available in this sandbox")
-                    raise _TarExit(2)
-                elif c in "fC":
-                    rest = letters[pos + 1 :]
-                    arg = rest if rest else value(c)
-                    if c == "f":
-                        archive = arg
-                    else:
-                        directory = arg
-                    break
-                else:
-                    raise _usage(ctx, f"invalid option -- '{c}'", 64)
-            continue
-        members.append(a)
+    try:
+        opts, members = parse_flags(_SPEC, args)
+    except UsageError as err:
+        if old_style and len(args) == 1 and err.missing:
+            raise _usage(ctx, f"Old option '{err.missing}' requires an argument.") from None
+        raise _usage(ctx, err.message, 64) from None
+    for key, val in opts:
+        if key in ("c", "x", "t"):
+            if mode and mode != key:
+                raise _usage(ctx, "You may not specify more than one '-Acdtrux', "
+                                  "'--delete' or  '--test-label' option")
+            mode = key
+        elif key in _LONG_MODES:
+            mode = _LONG_MODES[key]
+        elif key == "f":
+            archive = val
+        elif key == "C":
+            directory = val
+        elif key == "z":
+            gz = True
+        elif key == "v":
+            verbose += 1
+        elif key == "exclude" and val is not None:
+            excludes.append(val)
+        elif key == "strip-components" and val is not None:
+            if not val.isdigit():
+                raise _usage(ctx, f"{val}: Invalid number of elements")
+            strip = int(val)
+        elif key == "O":
+            to_stdout = True
+        elif key == "k":
+            keep_old = True
+        elif key in ("j", "J"):
+            ctx.error(f"tar: {'bzip2' if key == 'j' else 'xz'}: Cannot exec: "
+                      "compression is not available in this sandbox")
+            raise _TarExit(2)
     if not mode:
         raise _usage(ctx, "You must specify one of the '-Acdtrux', '--delete' or '--test-label' "
                           "options")

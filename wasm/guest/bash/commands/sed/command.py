@@ -703,7 +703,7 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int
     for key, value in flags:
         if key == "n":
             opts["quiet"] = True
-        elif key in "Er":
+        elif key in ("E", "r"):
             opts["extended"] = True
         elif key == "s":
             opts["separate"] = True
