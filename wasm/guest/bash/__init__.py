@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Generator
 
 from .errors import BashError, ControlFlow, ExitShell, LimitExceeded, TimeoutExpired
-from .evaluate import IO, Shell
+from .evaluate import Shell
 from .limits import BashLimits
+from .redirects import IO
 from .state import RunCounters, State, Var
 from .streams import CappedBuffer, Channel, InputStream
 
@@ -158,7 +159,7 @@ def run_script(
         state.last_status = status
         try:
             counters.check_time()
-            trap_status = drive(shell._run_exit_trap(io))
+            trap_status = drive(shell.run_exit_trap(io))
             if trap_status != status and "EXIT" not in state.traps:
                 pass
         except ExitShell as exc:

@@ -1,4 +1,5 @@
-"""Runs the syntax tree: lists, pipelines, compound commands, functions and redirections.
+"""Runs the syntax tree: lists, pipelines, compound commands, simple commands and
+assignments, ``[[ ]]``, traps and the EXIT trap; ``Shell`` is one running shell.
 
 Every ``exec_*`` method is a generator that yields the bytes its context writes to its
 ``Channel`` (see ``streams.py``) and returns the exit status, so pipelines chain lazily:
@@ -6,6 +7,10 @@ Every ``exec_*`` method is a generator that yields the bytes its context writes 
 subshells and ``$(...)`` run in a forked ``Shell`` (a copy of the state), so they cannot
 change their parent, exactly as in bash. ``break``/``continue``/``return``/``exit``
 unwind as exceptions (``errors.py``).
+
+The rest of running a command lives beside it, as functions that take the shell:
+``redirects.py`` (the descriptor table and redirections), ``invoke.py`` (finding and running
+a command by name) and ``substitute.py`` (``$(...)`` and ``<(...)``).
 """
 
 from __future__ import annotations
@@ -14,8 +19,7 @@ import os
 import random
 import re
 import time
-from functools import lru_cache
-from typing import Callable, Generator, Iterator
+from typing import Callable, Generator
 
 from . import pattern as patterns
 from .errors import (
@@ -23,49 +27,22 @@ from .errors import (
     LimitExceeded, ReturnFromFunction, ShellSyntaxError,
 )
 from .expand import Expander, quote_for_shell
+from .invoke import invoke
 from .limits import BashLimits
-from .parse import Parser
+from .parse import Parser, parse_cached
+from .redirects import IO, apply_redirs, close_all
+from .state import State, Var
+from .streams import Channel, InputStream
 from .syntax import (
-    AndOr, ArithCmd, ArithFor, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr, CondNot,
-    CondUnary, CondWord, For, FuncDef, Group, If, ListNode, Loop, Pipeline, Redir, Simple,
+    AndOr, ArithCmd, ArithFor, Assign, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr,
+    CondNot, CondUnary, CondWord, For, FuncDef, Group, If, ListNode, Loop, Pipeline, Simple,
     Subshell, Word, parse_assignment,
 )
-from .state import State, Var, arith_view
-from .streams import Channel, ClosedFd, FileSink, InputStream, NullSink, can_access, read_file_chunks
 
 Gen = Generator[bytes, None, int]
 
 DECLARATION_BUILTINS = frozenset(["declare", "typeset", "local", "export", "readonly"])
-NETWORK_COMMANDS = frozenset(["curl", "wget", "nc", "ncat", "netcat", "ssh", "ping", "scp", "sftp", "ftp", "telnet", "rsync"])
 PIPE_BUFFER = 65536
-
-
-@lru_cache(maxsize=512)
-def _parse_cached(source: str, extglob: bool = True, first_line: int = 1) -> ListNode:
-    parser = Parser(source, first_line)
-    parser.extglob = extglob
-    return parser.parse_all()
-
-
-class IO:
-    """A file-descriptor table plus the channel its generator context drains."""
-
-    __slots__ = ("fds", "channel")
-
-    def __init__(self, fds: dict[int, object], channel: Channel) -> None:
-        self.fds = fds
-        self.channel = channel
-
-    def copy(self) -> "IO":
-        return IO(dict(self.fds), self.channel)
-
-    def stdin(self) -> InputStream:
-        fd = self.fds.get(0)
-        return fd if isinstance(fd, InputStream) else InputStream.empty()
-
-    def out(self, n: int = 1):  # type: ignore[no-untyped-def]
-        fd = self.fds.get(n)
-        return fd if fd is not None and hasattr(fd, "write") and not isinstance(fd, InputStream) else ClosedFd()
 
 
 class _StageBox:
@@ -89,13 +66,16 @@ class Shell:
         self.cur_io: IO | None = None
         self.cleanups: list[Callable[[], None]] = []
         self.procsub_counter = 0
-        self._decl_arrays: dict[int, list[str]] = {}
+        self.procsub_made_tmp = False
+        """Whether process substitution created /tmp (so its last cleanup removes it)."""
+        self.decl_arrays: dict[int, list[str]] = {}
+        """The unexpanded ``name=(...)`` arguments of the declaration builtin being run, by argv index."""
         self.persistent: list[object] = []
         """Files opened by ``exec >file``: they stay open until the script ends."""
 
     # -- helpers -----------------------------------------------------------------------
     def close_persistent(self) -> None:
-        self._close(self.persistent)
+        close_all(self.persistent)
         self.persistent.clear()
 
     def fork(self) -> "Shell":
@@ -166,7 +146,7 @@ class Shell:
         if first_line is None:
             first_line = max(self.state.lineno, 1)
         try:
-            node = _parse_cached(source, bool(self.state.shopts.get("extglob")), first_line)
+            node = parse_cached(source, bool(self.state.shopts.get("extglob")), first_line)
         except ShellSyntaxError as exc:
             self.error(io, exc.message)
             return 2
@@ -280,7 +260,7 @@ class Shell:
         except ReturnFromFunction as exc:
             status = exc.status
         else:
-            yield from child._run_exit_trap(io)
+            yield from child.run_exit_trap(io)
         box.status = status
         box.done = True
         return status
@@ -357,7 +337,7 @@ class Shell:
         redirs = cmd.redirs
         if redirs:
             try:
-                io, opened = self.apply_redirs(redirs, io)
+                io, opened = apply_redirs(self, redirs, io)
             except BashError as exc:
                 self.error(io, exc.message)
                 self.state.last_status = 1
@@ -365,7 +345,7 @@ class Shell:
             try:
                 status = yield from self._compound_checked(cmd, io)
             finally:
-                self._close(opened)
+                close_all(opened)
             return status
         return (yield from self._compound_checked(cmd, io))
 
@@ -449,11 +429,11 @@ class Shell:
         except ExitShell as exc:
             status = exc.status
         child.state.last_status = status
-        yield from child._run_exit_trap(io)
+        yield from child.run_exit_trap(io)
         self.state.last_status = status
         return status
 
-    def _run_exit_trap(self, io: IO) -> Gen:
+    def run_exit_trap(self, io: IO) -> Gen:
         trap = self.state.traps.pop("EXIT", None)
         if trap:
             saved = self.state.last_status
@@ -641,155 +621,10 @@ class Shell:
         return binary_test(self, op, left, right, arithmetic_operands=True)
 
     # -- redirections ------------------------------------------------------------------------
-    def _close(self, opened: list[object]) -> None:
-        for item in opened:
-            close = getattr(item, "close", None)
-            if close is not None:
-                try:
-                    close()
-                except OSError:
-                    pass
-
-    def open_target(self, path: str, mode: str, io: IO) -> object:
-        """Open a redirection target; ``/dev/*`` names map onto the fd table."""
-        if path == "/dev/null":
-            return InputStream.empty() if mode == "r" else NullSink()
-        special = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
-        if path in special:
-            return io.fds.get(special[path], ClosedFd())
-        if path.startswith("/dev/fd/") and path[8:].isdigit():
-            return io.fds.get(int(path[8:]), ClosedFd())
-        if path == "":
-            raise BashError(": No such file or directory")
-        host = self.host_path(path)
-        try:
-            if mode == "r":
-                reader = open(host, "rb")
-                return InputStream(read_file_chunks(reader), handle=reader)  # closed by the redirection
-            if mode == "w" and self.state.options.get("noclobber") and os.path.isfile(host):
-                raise BashError(f"{path}: cannot overwrite existing file")
-            if mode == "rw":
-                fd = os.open(host, os.O_RDWR | os.O_CREAT, 0o644)
-                return FileSink(os.fdopen(fd, "r+b", buffering=0), path)
-            handle = open(host, "ab" if mode == "a" else "wb", buffering=0)
-            return FileSink(handle, path)
-        except IsADirectoryError:
-            raise BashError(f"{path}: Is a directory") from None
-        except FileNotFoundError:
-            raise BashError(f"{path}: No such file or directory") from None
-        except NotADirectoryError:
-            raise BashError(f"{path}: Not a directory") from None
-        except PermissionError:
-            raise BashError(f"{path}: Permission denied") from None
-
-    def apply_redirs(self, redirs: list[Redir], io: IO, in_place: bool = False) -> tuple[IO, list[object]]:
-        new = io if in_place else io.copy()
-        opened: list[object] = []
-        try:
-            for r in redirs:
-                self._redirect(r, new, opened)
-        except BaseException:
-            self._close(opened)
-            raise
-        return new, opened
-
-    def _redirect(self, r: Redir, io: IO, opened: list[object]) -> None:
-        op = r.op
-        ex = self.expander
-        if op in ("<<", "<<-"):
-            assert r.heredoc is not None
-            body = r.heredoc.body
-            text = body if r.heredoc.quoted else ex.heredoc(body)
-            data = text.encode("utf-8", "surrogateescape")
-            if len(data) > self.limits.max_heredoc_bytes:
-                raise LimitExceeded(f"here-document larger than {self.limits.max_heredoc_bytes} bytes")
-            io.fds[r.fd if r.fd is not None else 0] = InputStream(data=data)
-            return
-        if op == "<<<":
-            text = ex.string(r.target) + "\n"
-            io.fds[r.fd if r.fd is not None else 0] = InputStream(data=text.encode("utf-8", "surrogateescape"))
-            return
-        target = ex.string(r.target)
-        if op in (">&", "<&"):
-            default = 1 if op == ">&" else 0
-            fd = r.fd if r.fd is not None else default
-            if r.fdvar is not None:
-                if target == "-":
-                    held = self.state.get(r.fdvar)
-                    if held is not None and held.isdigit():
-                        closing = io.fds.pop(int(held), None)
-                        if isinstance(closing, FileSink):
-                            closing.close()
-                    return
-                fd = 10
-                while fd in io.fds:
-                    fd += 1
-                self.state.set(r.fdvar, str(fd))
-            if target == "-":
-                io.fds.pop(fd, None)
-                return
-            if target.isdigit():
-                src = int(target)
-                if src not in io.fds:
-                    raise BashError(f"{target}: Bad file descriptor")
-                io.fds[fd] = io.fds[src]
-                return
-            if target.endswith("-") and target[:-1].isdigit():
-                src = int(target[:-1])
-                io.fds[fd] = io.fds.get(src, ClosedFd())
-                io.fds.pop(src, None)
-                return
-            if target == "-" or (r.fdvar is not None and target == "-"):
-                pass
-            if op == ">&" and r.fd is None:
-                sink = self.open_target(target, "w", io)
-                opened.append(sink)
-                io.fds[1] = sink
-                io.fds[2] = sink
-                return
-            raise BashError(f"{target}: ambiguous redirect")
-        if op in ("&>", "&>>"):
-            sink = self.open_target(target, "a" if op == "&>>" else "w", io)
-            opened.append(sink)
-            io.fds[1] = sink
-            io.fds[2] = sink
-            return
-        if r.fdvar is not None:
-            fd = 10
-            while fd in io.fds:
-                fd += 1
-            self.state.set(r.fdvar, str(fd))
-        else:
-            fd = r.fd if r.fd is not None else (0 if op in ("<", "<>") else 1)
-        if op == "<>" and fd != 0:
-            sink = self.open_target(target, "rw", io)
-            if isinstance(sink, FileSink):
-                opened.append(sink)
-            io.fds[fd] = sink
-            return
-        if op in ("<", "<>"):
-            if op == "<>" and not os.path.exists(self.host_path(target)) and target != "/dev/null":
-                self.open_target(target, "rw", io).close()  # type: ignore[attr-defined]
-            stream = self.open_target(target, "r", io)
-            opened.append(stream)
-            io.fds[fd] = stream
-            return
-        mode = "a" if op == ">>" else "w"
-        if op == ">|":
-            saved = self.state.options.get("noclobber")
-            self.state.options["noclobber"] = False
-            try:
-                sink = self.open_target(target, mode, io)
-            finally:
-                self.state.options["noclobber"] = bool(saved)
-        else:
-            sink = self.open_target(target, mode, io)
-        if isinstance(sink, FileSink):
-            opened.append(sink)
-        io.fds[fd] = sink
 
     # -- simple commands ---------------------------------------------------------------
-    def _assign(self, a, io: IO) -> None:  # type: ignore[no-untyped-def]
+    def assign(self, a: Assign, io: IO) -> None:
+        """Perform one assignment word (``name=v``, ``name+=v``, ``a[i]=v``, ``a=(...)``)."""
         st = self.state
         ex = self.expander
         if a.array is not None:
@@ -880,7 +715,7 @@ class Shell:
             st.cmdsub_status = None  # type: ignore[attr-defined]
             try:
                 for a in cmd.assigns:
-                    self._assign(a, io)
+                    self.assign(a, io)
                     if st.options.get("xtrace"):
                         # trace the value assigned (expanding again would rerun $(...))
                         shown = st.get(a.name) if a.index is None and a.array is None else None
@@ -897,8 +732,8 @@ class Shell:
             status = sub_status if sub_status is not None and st.counters.commands > sub_marker else 0
             if cmd.redirs:
                 try:
-                    _, opened = self.apply_redirs(cmd.redirs, io)
-                    self._close(opened)
+                    _, opened = apply_redirs(self, cmd.redirs, io)
+                    close_all(opened)
                 except BashError as exc:
                     self.error(io, exc.message)
                     status = 1
@@ -935,7 +770,7 @@ class Shell:
         if cmd.redirs:
             if argv[0] == "exec" and len(argv) == 1:
                 try:
-                    _, kept = self.apply_redirs(cmd.redirs, io, in_place=True)
+                    _, kept = apply_redirs(self, cmd.redirs, io, in_place=True)
                     self.persistent.extend(kept)
                 except BashError as exc:
                     self.error(io, exc.message)
@@ -944,7 +779,7 @@ class Shell:
                 st.last_status = 0
                 return 0
             try:
-                io, opened = self.apply_redirs(cmd.redirs, io)
+                io, opened = apply_redirs(self, cmd.redirs, io)
             except FatalExpansionError as exc:
                 self.error(io, exc.message)
                 raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
@@ -959,7 +794,7 @@ class Shell:
         if temp_scope is not None:
             st.scopes.append(temp_scope)
         try:
-            status = yield from self.invoke(argv, io, decl_arrays)
+            status = yield from invoke(self, argv, io, decl_arrays)
         finally:
             if temp_scope is not None:
                 if st.scopes and st.scopes[-1] is temp_scope:
@@ -969,7 +804,7 @@ class Shell:
                         st.scopes.remove(temp_scope)
                     except ValueError:
                         pass
-            self._close(opened)
+            close_all(opened)
             for cleanup in self.cleanups:
                 cleanup()
             self.cleanups.clear()
@@ -1000,349 +835,10 @@ class Shell:
                 argv.append(ex.string(prefix) + "=" + ex.string(assign.value or "", True))
         return argv, arrays
 
-    def invoke(self, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None) -> Gen:
-        """Run a function, builtin or command by name (argv already expanded)."""
-        func = self.state.functions.get(argv[0])
-        if func is not None:
-            return (yield from self.call_function(func, argv, io))
-        return (yield from self.invoke_no_functions(argv, io, decl_arrays))
-
-    def invoke_no_functions(self, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None) -> Gen:
-        from .commands import COMMANDS  # looked up now: the families fill it as they grow
-        from .builtins import BUILTINS, Builtin
-
-        name = argv[0]
-        builtin = BUILTINS.get(name)
-        if isinstance(builtin, Builtin):
-            self._decl_arrays = decl_arrays or {}
-            try:
-                status = builtin.run(self, argv, io)
-            except LimitExceeded:
-                raise
-            except BashError as exc:
-                self.error(io, f"{name}: {exc.message}" if not exc.message.startswith(name) else exc.message)
-                status = exc.status
-            except (RecursionError, MemoryError):
-                raise
-            except Exception as exc:  # a builtin bug must fail the command, not the interpreter
-                self.error(io, f"{name}: internal error: {type(exc).__name__}: {exc}")
-                status = 1
-            finally:
-                self._decl_arrays = {}
-            if io.channel.buf:
-                yield io.channel.take()
-            return status
-        if builtin is not None:  # a StreamingBuiltin
-            try:
-                status = yield from builtin.run(self, argv, io)
-            except LimitExceeded:
-                raise
-            except BashError as exc:
-                self.error(io, f"{name}: {exc.message}")
-                status = exc.status
-            if io.channel.buf:
-                yield io.channel.take()
-            return status
-        command = COMMANDS.get(name)
-        if command is None:
-            if "/" in name:
-                return (yield from self._run_script_file(argv, io))
-            if name in NETWORK_COMMANDS:
-                io.out(2).write(f"bash: {name}: network access is disabled in this sandbox\n".encode())
-                return 1
-            self.error(io, f"{name}: command not found")
-            return 127
-        return (yield from self.run_command(command, argv, io, decl_arrays))
-
-    def invoke_with_env(self, argv: list[str], io: IO, env: dict[str, str]) -> Gen:
-        """``env VAR=x cmd``: run with exactly ``env`` exported (a subshell-like scope)."""
-        child = self.fork()
-        for scope in child.state.scopes:
-            for var in scope.values():
-                var.attrs.discard("x")
-        for name, value in env.items():
-            var = Var(value)
-            var.attrs.add("x")
-            child.state.scopes[0][name] = var
-        return (yield from child.invoke_no_functions(argv, io))
-
-    def make_context(self, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None):  # type: ignore[no-untyped-def]
-        from .commands.base import CommandContext
-
-        env = self.state.exported()
-        return CommandContext(
-            stdin=io.stdin().chunks(),
-            stderr=io.out(2),
-            cwd=self.state.cwd,
-            env=env,
-            root=self.root,
-            run_command=self._run_command_callback(io),
-            extras={"shell": self, "io": io, "decl_arrays": decl_arrays or {}, "deadline": self.state.counters.deadline, "check_time": self.state.counters.check_time},
-        )
-
-    def run_command(self, command, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None) -> Gen:  # type: ignore[no-untyped-def]
-        ctx = self.make_context(argv, io, decl_arrays)
-        out = io.out(1)
-        channel = io.channel
-        counters = self.state.counters
-        try:
-            gen = command(ctx, argv)
-        except BashError as exc:
-            io.out(2).write(f"{argv[0]}: {exc.message}\n".encode())
-            return exc.status
-        status = 0
-        try:
-            while True:
-                try:
-                    chunk = next(gen)
-                except StopIteration as stop:
-                    status = stop.value if isinstance(stop.value, int) else 0
-                    break
-                if chunk:
-                    out.write(chunk)
-                if channel.buf:
-                    yield channel.take()
-                counters.check_time()
-        except LimitExceeded:
-            raise
-        except BashError as exc:
-            io.out(2).write(f"bash: {argv[0]}: {exc.message}\n".encode("utf-8", "surrogateescape"))
-            status = exc.status
-        except RecursionError:
-            raise LimitExceeded("maximum recursion depth exceeded")
-        except OSError as exc:
-            io.out(2).write(f"{argv[0]}: {exc.strerror or exc}\n".encode("utf-8", "surrogateescape"))
-            status = 1
-        except Exception as exc:  # a bug in a command must not crash the interpreter
-            io.out(2).write(f"bash: {argv[0]}: internal error: {type(exc).__name__}: {exc}\n".encode("utf-8", "surrogateescape"))
-            status = 1
-        finally:
-            gen.close()
-        if channel.buf:
-            yield channel.take()
-        return status
-
-    def _run_command_callback(self, io: IO) -> Callable[[list[str], Iterator[bytes]], Gen]:
-        def run(argv: list[str], stdin: Iterator[bytes]) -> Gen:
-            sub_io = io.copy()
-            sub_io.channel = Channel()
-            sub_io.fds[0] = InputStream(stdin)
-            sub_io.fds[1] = sub_io.channel
-            self.state.counters.tick()
-            try:
-                status = yield from self.invoke(argv, sub_io)
-            except ExitShell as exc:
-                status = exc.status
-            return status
-
-        return run
-
-    def call_function(self, func: FuncDef, argv: list[str], io: IO) -> Gen:
-        st = self.state
-        if st.call_depth >= self.limits.max_call_depth:
-            raise LimitExceeded(f"{argv[0]}: maximum function nesting level exceeded ({self.limits.max_call_depth})")
-        saved_positional = st.positional
-        st.positional = argv[1:]
-        st.scopes.append({})
-        st.funcnames.append(argv[0])
-        st.call_depth += 1
-        depth = len(st.scopes)
-        saved_loops, st.loop_depth = st.loop_depth, 0  # break in a function cannot leave the caller's loop
-        try:
-            try:
-                status = yield from self.exec_command(func.body, io)
-            except ReturnFromFunction as ret:
-                status = ret.status
-            trap = st.traps.get("RETURN")
-            if trap:
-                st.last_status = status
-                yield from self.run_string(trap, io)
-        finally:
-            st.loop_depth = saved_loops
-            st.call_depth -= 1
-            st.funcnames.pop()
-            del st.scopes[depth - 1 :]
-            st.positional = saved_positional
-        st.last_status = status
-        return status
-
-    def _run_script_file(self, argv: list[str], io: IO) -> Gen:
-        host = self.host_path(argv[0])
-        if os.path.isdir(host):
-            self.error(io, f"{argv[0]}: Is a directory")
-            return 126
-        if not os.path.exists(host):
-            self.error(io, f"{argv[0]}: No such file or directory")
-            return 127
-        if not can_access(host, os.X_OK, getattr(self.state.counters, "file_modes", None)):
-            self.error(io, f"{argv[0]}: Permission denied")
-            return 126
-        with open(host, "rb") as handle:
-            source = handle.read().decode("utf-8", "surrogateescape")
-        first = source.split("\n", 1)[0]
-        if first.startswith("#!") and not re.search(r"\b(ba)?sh\b", first):
-            self.error(io, f"{argv[0]}: cannot execute: interpreter {first[2:].strip()} is not available")
-            return 126
-        return (yield from self.run_child_script(source, argv[0], argv[1:], io))
-
-    def run_child_script(self, source: str, name: str, args: list[str], io: IO, options: dict[str, bool] | None = None) -> Gen:
-        """A new bash process: only exported variables survive, functions do not."""
-        from .state import State
-
-        child_state = State(self.state.counters)
-        for key, value in self.state.exported().items():
-            var = Var(value)
-            var.attrs.add("x")
-            child_state.scopes[0][key] = var
-        child_state.functions = {n: f for n, f in self.state.functions.items() if n in self.state.exported_functions}
-        child_state.exported_functions = set(child_state.functions)
-        child_state.script_name = name
-        child_state.positional = list(args)
-        child_state.in_subshell = self.state.in_subshell + 1
-        child_state.call_depth = self.state.call_depth + 1
-        if child_state.call_depth > self.limits.max_call_depth:
-            raise LimitExceeded(f"{name}: maximum nesting level exceeded ({self.limits.max_call_depth})")
-        child_state.options.update({"braceexpand": True, "hashall": True})
-        child_state.options.update(options or {})
-        for opt in ("IFS", "PS4", "OPTIND"):
-            child_state.scopes[0].setdefault(opt, Var({"IFS": " \t\n", "PS4": "+ ", "OPTIND": "1"}[opt]))
-        if "PWD" not in child_state.scopes[0]:
-            child_state.scopes[0]["PWD"] = Var(self.state.cwd)
-        child = Shell(child_state, self.root, self.limits)
-        child.cur_io = io
-        try:
-            status = yield from child.run_source(source, io)
-        except ExitShell as exc:
-            status = exc.status
-        yield from child._run_exit_trap(io)
-        return status
-
     # -- substitutions -------------------------------------------------------------------
-    def command_subst(self, source: str) -> str:
-        return self.command_subst_bytes(source).decode("utf-8", "surrogateescape").rstrip("\n")
-
-    def command_subst_bytes(self, source: str, stdin_data: bytes | None = None) -> bytes:
-        st = self.state
-        if st.subst_depth >= self.limits.max_substitution_depth:
-            raise LimitExceeded(f"command substitution nesting limit exceeded ({self.limits.max_substitution_depth})")
-        child = self.fork()
-        child.state.subst_depth += 1
-        if not st.shopts.get("inherit_errexit"):
-            child.state.options["errexit"] = False
-        parent_io = self.cur_io
-        channel = Channel()
-        fds: dict[int, object] = dict(parent_io.fds) if parent_io is not None else {}
-        fds[1] = channel
-        if stdin_data is not None:
-            fds[0] = InputStream(data=stdin_data)
-        io = IO(fds, channel)
-        chunks: list[bytes] = []
-        size = 0
-        status = 0
-        try:
-            node = _parse_cached(source, bool(self.state.shopts.get("extglob")), max(st.lineno, 1))
-            file_text = _lone_input_redirect(node)
-            if file_text is not None:
-                # $(< file): the file's contents, without running a command
-                try:
-                    child.cur_io = io
-                    stream = child.open_target(child.expander.string(file_text), "r", io)
-                    data = b"".join(stream.chunks()) if isinstance(stream, InputStream) else b""
-                    if isinstance(stream, InputStream):
-                        stream.close()
-                    st.last_status = 0
-                    return data
-                except BashError as exc:
-                    (parent_io.out(2) if parent_io else NullSink()).write(f"bash: {exc.message}\n".encode())
-                    st.last_status = 1
-                    return b""
-            gen = child.exec_list(node, io)
-            while True:
-                try:
-                    chunk = next(gen)
-                except StopIteration as stop:
-                    status = stop.value or 0
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-                if size > self.limits.max_string_bytes:
-                    gen.close()
-                    raise LimitExceeded(f"command substitution output exceeds {self.limits.max_string_bytes} bytes")
-        except ShellSyntaxError as exc:
-            (parent_io.out(2) if parent_io else NullSink()).write(f"bash: command substitution: {exc.message}\n".encode())
-            status = 2
-        except ExitShell as exc:
-            status = exc.status
-        except (BreakLoop, ContinueLoop):
-            status = 0
-        except ReturnFromFunction as exc:
-            status = exc.status
-        if channel.buf:
-            chunks.append(channel.take())
-        try:
-            for _chunk in child._run_exit_trap(io):
-                chunks.append(_chunk)
-        except ExitShell:
-            pass
-        if channel.buf:
-            chunks.append(channel.take())
-        st.last_status = status
-        st.cmdsub_status = status  # type: ignore[attr-defined]
-        return b"".join(chunks)
-
-    def process_subst(self, source: str, direction: str) -> str:
-        """``<(cmd)``: cmd's output in a scratch file under /tmp, removed after the command.
-        ``>(cmd)``: an empty scratch file; once the command is done, cmd reads what was
-        written there and its output goes to our standard output (bash runs it
-        concurrently; in the isolate it runs afterwards)."""
-        data = self.command_subst_bytes(source) if direction == "<" else b""
-        self.procsub_counter += 1
-        tmp_dir = os.path.join(self.root, "tmp") if self.root not in ("", "/") else "/tmp"
-        if not os.path.isdir(tmp_dir):
-            self._procsub_made_tmp = True
-        created_dir = bool(getattr(self, "_procsub_made_tmp", False))
-        os.makedirs(tmp_dir, exist_ok=True)
-        name = f".bash-procsub-{id(self):x}-{self.procsub_counter}"  # no getpid() under WASI
-        host = os.path.join(tmp_dir, name)
-        with open(host, "wb") as handle:
-            handle.write(data)
-
-        def cleanup() -> None:
-            try:
-                if direction == ">":
-                    with open(host, "rb") as written:
-                        fed = written.read()
-                    output = self.command_subst_bytes(source, stdin_data=fed)
-                    if self.cur_io is not None:
-                        self.cur_io.out(1).write(output)
-                os.unlink(host)
-                if created_dir:
-                    os.rmdir(tmp_dir)
-                    self._procsub_made_tmp = False
-            except OSError:
-                pass
-
-        self.cleanups.append(cleanup)
-        return "/tmp/" + name
 
 
 _COMPOUND_TYPES = (Group, If, Loop, For, ArithFor, Case)
-
-
-def _lone_input_redirect(node: ListNode) -> str | None:
-    """The file of ``$(< file)`` (a command that is only an input redirection), else None."""
-    if len(node.items) != 1:
-        return None
-    andor, background = node.items[0]
-    if background or andor.rest or andor.first.negate or len(andor.first.commands) != 1:
-        return None
-    cmd = andor.first.commands[0]
-    if not isinstance(cmd, Simple) or cmd.words or cmd.assigns or len(cmd.redirs) != 1:
-        return None
-    redir = cmd.redirs[0]
-    if redir.op != "<" or redir.fd not in (None, 0):
-        return None
-    return redir.target
 
 
 def _next_index(array: dict[int, str]) -> int:

@@ -16,6 +16,7 @@ from .braces import expand_braces
 from .errors import BashError, ExpansionError, FatalExpansionError
 from .escapes import decode_ansi_c
 from .state import Var, arith_view
+from .substitute import command_subst, process_subst
 from .words import (
     ARG_DQ, DQ, DQUOTE, HEREDOC, WORD, Arith, CmdSub, Lit, Param, Part, ProcSub, Quoted, Tilde,
     parse_word,
@@ -134,7 +135,7 @@ class Expander:
             elif kind is Param:
                 segs.extend(self.param(part, in_dq))  # type: ignore[arg-type]
             elif kind is CmdSub:
-                text = self.sh.command_subst(part.source)  # type: ignore[union-attr]
+                text = command_subst(self.sh, part.source)  # type: ignore[union-attr]
                 segs.append((text, QUO if in_dq else EXP))
             elif kind is Arith:
                 value = arith.evaluate(self.arith_text(part.source), arith_view(self.st))  # type: ignore[union-attr]
@@ -142,7 +143,7 @@ class Expander:
             elif kind is Tilde:
                 segs.append((self.tilde(part.user), QUO))  # type: ignore[union-attr]
             elif kind is ProcSub:
-                segs.append((self.sh.process_subst(part.source, part.direction), QUO))  # type: ignore[union-attr]
+                segs.append((process_subst(self.sh, part.source, part.direction), QUO))  # type: ignore[union-attr]
         return segs
 
     def tilde(self, user: str) -> str:

@@ -22,6 +22,7 @@ not stop lines 1-9 from running, and ``alias``/``shopt -s extglob`` affect later
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .errors import ShellSyntaxError
 from .syntax import (
@@ -946,6 +947,14 @@ def _split_arith_for(text: str) -> tuple[str, str, str] | None:
     if len(parts) != 3:
         return None
     return parts[0], parts[1], parts[2]
+
+
+@lru_cache(maxsize=512)
+def parse_cached(source: str, extglob: bool = True, first_line: int = 1) -> ListNode:
+    """Parse a whole string, remembering recent ones (``eval`` and ``$(...)`` in loops)."""
+    parser = Parser(source, first_line)
+    parser.extglob = extglob
+    return parser.parse_all()
 
 
 def parse_script(source: str) -> ListNode:

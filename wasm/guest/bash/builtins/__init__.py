@@ -40,7 +40,7 @@ from ._common import Builtin, Entry, Gen, StreamingBuiltin
 if TYPE_CHECKING:
     # only types: ``commands`` imports this package to register the builtins
     from ..commands.base import Command, CommandContext
-    from ..evaluate import IO
+    from ..redirects import IO
 
 __all__ = ["BASH_BUILTIN_NAMES", "BUILTINS", "COMMANDS", "Builtin", "Entry", "StreamingBuiltin"]
 
@@ -71,7 +71,8 @@ def _as_command(name: str, entry: Entry) -> Command:
     """Wrap a builtin in the ``commands/base.py`` protocol (for the registry and run_command)."""
 
     def run(ctx: CommandContext, argv: list[str]) -> Gen:
-        from ..evaluate import IO, Shell
+        from ..evaluate import Shell
+        from ..redirects import IO
 
         sh = ctx.extras.get("shell")
         if not isinstance(sh, Shell):

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Generator
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 Gen = Generator[bytes, None, int]
 """A builtin that runs other commands: yields their output, returns the exit status."""

@@ -9,7 +9,8 @@ from ..expand import quote_for_shell
 from ._common import Builtin, Entry, encode, print_error
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def run_alias(sh: Shell, argv: list[str], io: IO) -> int:

@@ -14,7 +14,8 @@ from ..state import Var, arith_view
 from ._common import Builtin, Entry, encode, print_error
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def run_let(sh: Shell, argv: list[str], io: IO) -> int:
@@ -122,10 +123,7 @@ def run_declare(sh: Shell, argv: list[str], io: IO) -> int:
     st = sh.state
     cmd = argv[0]
     flags, names = _declare_flags(cmd, argv[1:])
-    decl_arrays: dict[int, list[str]] = {}
-    ctx_arrays = getattr(sh, "_decl_arrays", None)
-    if isinstance(ctx_arrays, dict):
-        decl_arrays = ctx_arrays
+    decl_arrays = sh.decl_arrays
     if cmd == "local" and st.call_depth == 0:
         print_error(io, "local: can only be used in a function")
         return 1
@@ -268,7 +266,7 @@ def _assign_declared(
     if array is not None:
         from ..syntax import Assign
 
-        sh._assign(Assign(name, None, None, array, op == "+="), io)
+        sh.assign(Assign(name, None, None, array, op == "+="), io)
     elif index is not None:
         if var.assoc is None and var.array is None:
             var.array = {} if var.value is None else {0: var.value}

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from ._common import Builtin, Entry, encode, print_error
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def _set_cwd(sh: Shell, new: str) -> None:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ..invoke import invoke_with_env
 from ._common import Builtin, Entry, Gen, StreamingBuiltin, encode
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def run_env(sh: Shell, argv: list[str], io: IO) -> Gen:
@@ -37,7 +39,7 @@ def run_env(sh: Shell, argv: list[str], io: IO) -> Gen:
     if not args:
         io.out(1).write(encode("".join(f"{k}={v}\n" for k, v in env.items())))
         return 0
-    return (yield from sh.invoke_with_env(args, io, env))
+    return (yield from invoke_with_env(sh, args, io, env))
 
 
 def run_printenv(sh: Shell, argv: list[str], io: IO) -> int:

@@ -7,11 +7,13 @@ import os
 from typing import TYPE_CHECKING
 
 from ..errors import ExitShell, LimitExceeded, ReturnFromFunction, ShellSyntaxError
+from ..invoke import invoke, run_child_script
 from ..state import OPTION_LETTERS
 from ._common import Entry, Gen, StreamingBuiltin, print_error
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def run_eval(sh: Shell, argv: list[str], io: IO) -> Gen:
@@ -67,7 +69,7 @@ def run_exec(sh: Shell, argv: list[str], io: IO) -> Gen:
         args = args[1:]
     if not args:
         return 0
-    status = yield from sh.invoke(args, io)
+    status = yield from invoke(sh, args, io)
     raise ExitShell(status)
 
 
@@ -119,7 +121,7 @@ def run_bash(sh: Shell, argv: list[str], io: IO) -> Gen:
             print_error(io, f"{name}: line {exc.line}: {exc.message}")
             return 2
         return 0
-    return (yield from sh.run_child_script(source, name, script_args, io, options))
+    return (yield from run_child_script(sh, source, name, script_args, io, options))
 
 
 BUILTINS: dict[str, Entry] = {

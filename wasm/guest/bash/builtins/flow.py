@@ -10,7 +10,8 @@ from ..errors import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from ._common import Builtin, Entry, encode, print_error
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def run_true(sh: Shell, argv: list[str], io: IO) -> int:

@@ -9,10 +9,12 @@ import time
 from typing import TYPE_CHECKING
 
 from ..errors import TimeoutExpired
+from ..invoke import invoke, invoke_no_functions
 from ._common import Builtin, Entry, Gen, StreamingBuiltin, encode
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def run_wait(sh: Shell, argv: list[str], io: IO) -> int:
@@ -70,7 +72,7 @@ def run_timeout(sh: Shell, argv: list[str], io: IO) -> Gen:
     mine = time.monotonic() + seconds if seconds > 0 else outer
     counters.deadline = min(outer, mine)
     try:
-        status = yield from sh.invoke_no_functions(args[1:], io)
+        status = yield from invoke_no_functions(sh, args[1:], io)
     except TimeoutExpired:
         if time.monotonic() >= outer:
             raise
@@ -84,7 +86,7 @@ def run_time(sh: Shell, argv: list[str], io: IO) -> Gen:
     started = time.monotonic()
     status = 0
     if len(argv) > 1:
-        status = yield from sh.invoke(argv[1:], io)
+        status = yield from invoke(sh, argv[1:], io)
     spent = time.monotonic() - started
     io.out(2).write(encode(f"\nreal\t0m{spent:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n"))
     return status

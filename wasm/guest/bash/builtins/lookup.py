@@ -9,12 +9,14 @@ import re
 from typing import TYPE_CHECKING
 
 from ..expand import quote_for_shell
+from ..invoke import invoke_no_functions
 from ..streams import can_access
 from ._common import Builtin, Entry, Gen, StreamingBuiltin, encode, file_modes, print_error
 from .assign import function_text
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 KEYWORD_ORDER = "if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc".split()
@@ -132,7 +134,7 @@ def run_command(sh: Shell, argv: list[str], io: IO) -> Gen:
         return status
     if not args:
         return 0
-    return (yield from sh.invoke_no_functions(args, io))
+    return (yield from invoke_no_functions(sh, args, io))
 
 
 def run_builtin(sh: Shell, argv: list[str], io: IO) -> Gen:
@@ -142,7 +144,7 @@ def run_builtin(sh: Shell, argv: list[str], io: IO) -> Gen:
     if name not in _bash_builtin_names():
         print_error(io, f"builtin: {name}: not a shell builtin")
         return 1
-    return (yield from sh.invoke_no_functions(argv[1:], io))
+    return (yield from invoke_no_functions(sh, argv[1:], io))
 
 
 def run_compgen(sh: Shell, argv: list[str], io: IO) -> int:

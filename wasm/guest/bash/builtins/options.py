@@ -10,7 +10,8 @@ from ._common import Builtin, Entry, encode, print_error
 from .assign import set_line
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def run_set(sh: Shell, argv: list[str], io: IO) -> int:

@@ -16,7 +16,8 @@ from ._common import Builtin, Entry, encode, print_error
 from .date import strftime
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def run_echo(sh: Shell, argv: list[str], io: IO) -> int:

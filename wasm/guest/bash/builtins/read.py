@@ -12,7 +12,8 @@ from ..streams import InputStream
 from ._common import Builtin, Entry, encode, print_error
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

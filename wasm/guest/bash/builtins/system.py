@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from ._common import Builtin, Entry, encode
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def run_hostname(sh: Shell, argv: list[str], io: IO) -> int:

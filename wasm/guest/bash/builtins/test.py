@@ -14,7 +14,8 @@ from ..streams import can_access
 from ._common import Builtin, Entry, encode, file_modes, print_error
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def _host(sh: Shell, path: str) -> str:

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import BashError, ExitShell
 from ..escapes import decode_echo
+from ..invoke import invoke_no_functions
 from ..streams import InputStream
 from ._common import Entry, Gen, StreamingBuiltin, encode
 
 if TYPE_CHECKING:
-    from ..evaluate import IO, Shell
+    from ..evaluate import Shell
+    from ..redirects import IO
 
 
 def _xargs_items(data: str, mode: str, delim: str | None) -> list[str]:
@@ -154,7 +156,7 @@ def run_xargs(sh: Shell, argv: list[str], io: IO) -> Gen:
             io.out(2).write(encode(f"xargs: {cmd[0]}: No such file or directory\n"))
             return 127
         try:
-            code = yield from sh.invoke_no_functions(cmd, sub)
+            code = yield from invoke_no_functions(sh, cmd, sub)
         except ExitShell as exc:
             code = exc.status
         if code == 255:
