@@ -14,15 +14,17 @@ Modules, one noun each:
   ``journal`` (entries under ``(execution_id, seq)``: its table, append and read, no
   policy), ``replay`` (does a step match its record?), ``calls`` (the per-call decision:
   replay, execute or park one host call), ``driver`` (drives whole executions: start,
-  resume, decide, roll back, sweep, recover), ``store`` (the SQLite connection, executions,
-  approvals, toolsets, snippets), ``approvals`` (waiting for a decision), ``actions`` and
+  resume, decide, roll back, sweep, recover), ``state`` (the guest's ``state.*`` namespace
+  over the workspace), ``store`` (the SQLite connection, executions, approvals, toolsets,
+  snippets), ``approvals`` (waiting for a decision inside a request), ``actions`` and
   ``ledger`` (authorization and at-most-once side effects); ``events`` (what watchers see).
 - ``local`` (``CodeMode``, the in-process API); ``errors`` (every exception, one tree).
 
-``calls`` and ``driver`` are named for their roles, as Temporal separates the code under
-replay from the worker that drives it: ``calls.CodeModeHandler`` answers one run's host
-calls and never moves an execution between states; ``driver.Executions`` moves executions
-between states and never decides a single call.
+``calls`` and ``driver`` are named for their roles, as Temporal keeps the code under replay
+apart from the worker that drives it: ``calls.CodeModeHandler`` decides, runs and journals
+the host calls of one run (parking the execution when a call must wait), and
+``driver.Executions`` starts, resumes, decides and ends whole executions without ever
+deciding a single call.
 
 Glossary (the durable vocabulary, used the same way everywhere):
     execution     one run of model-written code, with an id, a status and a journal; it
@@ -183,12 +185,14 @@ from .store import (
     DEFAULT_KEEP,
     StoreTransaction,
 )
+from .state import (
+    STATE_DOC,
+    STATE_METHODS,
+)
 from .calls import (
     CodeModeHandler,
     ExecutionPlan,
     RunSettings,
-    STATE_DOC,
-    STATE_METHODS,
     ToolBinding,
 )
 from .driver import (

@@ -32,18 +32,7 @@ from typing import Any, Awaitable, Callable, NoReturn, Sequence
 import httpx
 
 from sandbox import HostAbort, HostCallError, ToolSpec, uncharged_wait
-from workspace import (
-    Workspace,
-    WorkspaceError,
-    apply_edits,
-    diff,
-    operation_key,
-    plan_edits,
-    read_json,
-    replace_in_files,
-    search_text,
-    write_json,
-)
+from workspace import Workspace, WorkspaceError, operation_key
 
 from .actions import approval_descriptor, approval_mode, authorize, cap_attachments
 from .approvals import DecisionWaiters
@@ -77,83 +66,30 @@ from .records import Approval, JournalEntry, new_approval_id
 from .remote import call_remote_tool_reply
 from .replay import check_step, first_unconsumed, replayable
 from .search import CodeIndex, SnippetInfo
+from .state import (
+    READ_ONLY_STATE_METHODS,
+    STATE_DOC,
+    os_error_name,
+    stat_json,
+    state_operations,
+)
 from .store import CodeModeStore, StoreTransaction
 from .callables import bind_arguments
 from .tooldefs import ToolDef, Toolset, requires_approval, validate_arguments
+
+__all__ = [
+    "CodeModeHandler",
+    "EventSink",
+    "ExecutionPlan",
+    "RunSettings",
+    "ToolBinding",
+]
 
 EventSink = Callable[[str, dict[str, Any]], None]
 """Where a run reports what happens (``tool_call``, ``approval_requested``...) as it happens."""
 
 
 STEP_NAMESPACE = "__step"
-
-_OS_ERROR_FOR_CODE = {
-    "ENOENT": "FileNotFoundError", "EISDIR": "IsADirectoryError", "ENOTDIR": "NotADirectoryError",
-    "EEXIST": "FileExistsError", "EPERM": "PermissionError",
-}
-
-
-def _stat_json(value: Any) -> Any:
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    if isinstance(value, list):
-        return [_stat_json(v) for v in value]
-    return value
-
-
-StateOperation = Callable[..., Awaitable[Any]]
-
-_WORKSPACE_METHODS: tuple[str, ...] = (
-    "read_file", "write_file", "read_bytes", "write_bytes", "append_file", "exists", "is_file",
-    "is_dir", "stat", "lstat", "list_dir", "mkdir", "rm", "delete_file", "cp", "mv", "glob",
-    "symlink", "readlink", "info")
-"""``state.<name>`` that is the workspace's own method of that name."""
-
-_EDIT_FUNCTIONS: dict[str, Callable[..., Awaitable[Any]]] = {
-    "search_text": search_text,
-    "replace_in_files": replace_in_files,
-    "plan_edits": plan_edits,
-    "apply_edits": apply_edits,
-    "read_json": read_json,
-    "write_json": write_json,
-    "diff": diff,
-}
-"""``state.<name>`` served by an edit helper taking the workspace first."""
-
-STATE_METHODS: tuple[str, ...] = tuple(sorted((*_WORKSPACE_METHODS, *_EDIT_FUNCTIONS)))
-
-
-def _state_operations(ws: Workspace) -> dict[str, StateOperation]:
-    """``state.<name>`` -> the workspace operation behind it."""
-    def bound(function: Callable[..., Awaitable[Any]]) -> StateOperation:
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            return await function(ws, *args, **kwargs)
-        return call
-
-    operations: dict[str, StateOperation] = {name: getattr(ws, name) for name in _WORKSPACE_METHODS}
-    operations.update({name: bound(function) for name, function in _EDIT_FUNCTIONS.items()})
-    return operations
-
-
-READ_ONLY_STATE_METHODS = frozenset({
-    "read_file", "read_bytes", "exists", "is_file", "is_dir", "stat", "lstat", "list_dir", "glob",
-    "readlink", "info", "search_text", "plan_edits", "read_json", "diff"})
-"""``state.*`` methods that change nothing: journaled with one write, after they ran."""
-
-STATE_DOC = """Namespace "state": the workspace (a virtual filesystem), e.g.
-    state.write_file("/notes/a.txt", "hi"); state.read_file("/notes/a.txt") -> "hi"
-Files: read_file(path) -> str | None, read_bytes(path) -> bytes | None,
-  write_file(path, text), write_bytes(path, data), append_file(path, text),
-  read_json(path), write_json(path, value), delete_file(path) -> bool
-Paths: exists(path), is_file(path), is_dir(path), stat(path), lstat(path),
-  list_dir(path="/", limit=1000, offset=0), glob(pattern), mkdir(path, recursive=False),
-  rm(path, recursive=False, force=False), cp(src, dst, recursive=False), mv(src, dst),
-  symlink(target, path), readlink(path), info()
-Text: search_text(query, regex=False, case_sensitive=True, whole_word=False, context=0),
-  replace_in_files(...), plan_edits(instructions), apply_edits(plan, dry_run=False),
-  diff(path_a, path_b)
-Errors are raised as FileNotFoundError, IsADirectoryError, FileExistsError... (OSError)."""
-
 
 @dataclass
 class ToolBinding:
@@ -254,7 +190,7 @@ class CodeModeHandler:
         """Attachments of this execution's applied calls, recorded and new, in call order."""
         self._open_step: str | None = None
         """The name of a ``codemode.step`` whose function is running (no host calls then)."""
-        self._state = _state_operations(workspace)
+        self._state = state_operations(workspace)
 
     # --- dispatch ---------------------------------------------------------------------
 
@@ -669,10 +605,10 @@ class CodeModeHandler:
 
         async def run(_seq: int) -> Any:
             try:
-                return _stat_json(await operation(*args, **kwargs))
+                return stat_json(await operation(*args, **kwargs))
             except WorkspaceError as exc:
                 code = getattr(exc, "code", "")
-                raise HostCallError(_OS_ERROR_FOR_CODE.get(code, "OSError"), str(exc)) from exc
+                raise HostCallError(os_error_name(code), str(exc)) from exc
             except TypeError as exc:
                 raise HostCallError("TypeError", f"state.{method}: {exc}") from exc
 
@@ -696,7 +632,7 @@ class CodeModeHandler:
             path = args[position] if len(args) > position else kwargs.get("path")
             stat = self.workspace.lstat if method == "symlink" else self.workspace.stat
             if isinstance(path, str):
-                return _stat_json(await stat(path))
+                return stat_json(await stat(path))
         raise HostCallError(
             "InterruptedError", f"state.{method} at step {seq} was applied just before the "
             "service stopped and its result was lost; it was not repeated")
@@ -767,7 +703,3 @@ class CodeModeHandler:
         """The divergence of a run that ended with recorded steps it never reached."""
         return first_unconsumed(self.execution_id, sorted(self.recorded.values(), key=lambda e: e.seq),
                                 self.seq)
-
-
-__all__ = ["STATE_DOC", "STATE_METHODS", "CodeModeHandler", "EventSink", "ExecutionPlan",
-           "RunSettings", "ToolBinding"]

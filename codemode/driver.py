@@ -60,7 +60,8 @@ from .records import (
     now,
 )
 from .remote import call_remote_revert
-from .calls import STATE_METHODS, CodeModeHandler, ExecutionPlan, RunSettings
+from .calls import CodeModeHandler, ExecutionPlan, RunSettings
+from .state import STATE_METHODS
 from .store import CodeModeStore
 from .tooldefs import ToolDef
 

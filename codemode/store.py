@@ -11,7 +11,7 @@ Tables:
 
 ``codemode_executions``
     one row per execution: code, status, result (tagged durable JSON, see
-    :mod:`codemode.records`), error, logs, the namespaces and toolsets it ran with, the
+    :mod:`codemode.codec`), error, logs, the namespaces and toolsets it ran with, the
     runtime version it started under, timestamps.
 ``codemode_approvals``
     one row per gated call that waits on a human, ``UNIQUE (execution_id, seq)``.
