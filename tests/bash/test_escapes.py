@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bash.escapes import (
-    QUOTE_ESCAPES, Decoded, decode, decode_ansi_c, decode_echo, decode_printf_b,
+    QUOTE_ESCAPES, Decoded, decode, decode_ansi_c, decode_at, decode_echo, decode_printf_b,
     decode_printf_format, raw_byte,
 )
 
@@ -48,3 +48,14 @@ def test_parameters_describe_a_commands_own_dialect() -> None:
     assert decode("\\q\\x41\\u0041", simple=QUOTE_ESCAPES, hex_digits=0, unicode=False, unknown="drop").text == "qx41u0041"
     assert decode("\\101", octal="none").text == "\\101"
     assert decode("\\777").text == raw_byte(0xFF)
+
+
+def test_octal_overflow_stop_leaves_the_last_digit_out_as_tr_does() -> None:
+    assert decode("\\777", octal_overflow="stop", byte_values="codepoint").text == "?7"
+    assert decode("\\377", octal_overflow="stop", byte_values="codepoint").text == "\xff"
+
+
+def test_decode_at_decodes_one_escape_and_says_where_it_ends() -> None:
+    assert decode_at("a\\101%n", 1) == ("A", 5)
+    assert decode_at("\\x4g", 0) == ("\x04", 3)
+    assert decode_at("\\q", 0, unknown="drop") == ("q", 2)

@@ -19,14 +19,19 @@ there is one loop, ``decode``, and the differences are its keyword parameters:
                    ``"codepoint"``, the character with that code point
 ``unknown``        ``"keep"``: an unknown escape ``\\q`` stays ``\\q``; ``"drop"``: it
                    becomes ``q``
+``octal_overflow`` ``"wrap"``: an octal value over 255 wraps to one byte (bash);
+                   ``"stop"``: its last digit is not part of it (``tr``: ``\\777`` is
+                   ``\\77`` then ``7``)
 =================  ========================================================================
 
 A backslash at the very end of the text is kept. Octal values wrap to one byte (``\\777``
-is ``\\377``), as in bash. An escape with no digits (``\\x`` alone) stays as written.
+is ``\\377``), as in bash, unless ``octal_overflow`` says otherwise. An escape with no
+digits (``\\x`` alone) stays as written.
 
 The shell's own dialects are named functions below (``decode_echo``, ``decode_printf_format``,
 ``decode_printf_b``, ``decode_ansi_c``); a command with a dialect of its own calls
-``decode`` with the parameters that describe it.
+``decode`` with the parameters that describe it, or ``decode_at`` for one escape inside a
+format that has directives of its own.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from __future__ import annotations
 from typing import Literal, Mapping, NamedTuple
 
 __all__ = [
-    "C_ESCAPES", "QUOTE_ESCAPES", "Decoded", "decode", "decode_ansi_c", "decode_echo",
+    "C_ESCAPES", "QUOTE_ESCAPES", "Decoded", "decode", "decode_ansi_c", "decode_at", "decode_echo",
     "decode_printf_b", "decode_printf_format", "raw_byte",
 ]
 
@@ -51,6 +56,7 @@ OctalForm = Literal["plain", "zero", "zero_or_plain", "none"]
 BackslashC = Literal["literal", "stop", "control"]
 ByteValues = Literal["raw", "codepoint"]
 UnknownEscape = Literal["keep", "drop"]
+OctalOverflow = Literal["wrap", "stop"]
 
 _OCTAL_DIGITS = frozenset("01234567")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
@@ -80,10 +86,10 @@ def decode(
     backslash_c: BackslashC = "literal",
     byte_values: ByteValues = "raw",
     unknown: UnknownEscape = "keep",
+    octal_overflow: OctalOverflow = "wrap",
 ) -> Decoded:
     """Decode the backslash escapes of ``text`` in the dialect the parameters describe
     (see the module docstring)."""
-    as_char = raw_byte if byte_values == "raw" else chr
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
@@ -92,33 +98,57 @@ def decode(
             out.append(c)
             i += 1
             continue
-        e = text[i + 1]
-        if e in simple:
-            out.append(simple[e])
-            i += 2
-        elif e == "c" and backslash_c == "stop":
+        if text[i + 1] == "c" and backslash_c == "stop":
             return Decoded("".join(out), True)
-        elif e == "c" and backslash_c == "control" and i + 2 < n:
-            out.append(chr(ord(text[i + 2]) & 0x1F))
-            i += 3
-        elif e in _OCTAL_DIGITS and _octal_applies(octal, e):
-            # "zero" forms count their (up to) three digits after the leading 0
-            start = i + 2 if e == "0" and octal in ("zero", "zero_or_plain") else i + 1
-            end = _scan(text, start, 3, _OCTAL_DIGITS)
-            out.append(as_char(int(text[start:end] or "0", 8) & 0xFF))
-            i = end
-        elif e == "x" and hex_digits > 0 or e in "uU" and unicode:
-            end = _scan(text, i + 2, {"x": hex_digits, "u": 4, "U": 8}[e], _HEX_DIGITS)
-            if end == i + 2:
-                out.append("\\" + e)
-            else:
-                value = int(text[i + 2 : end], 16)
-                out.append(as_char(value) if e == "x" else chr(value))
-            i = end if end > i + 2 else i + 2
-        else:
-            out.append(e if unknown == "drop" else "\\" + e)
-            i += 2
+        piece, i = decode_at(text, i, simple=simple, octal=octal, hex_digits=hex_digits,
+                             unicode=unicode, backslash_c=backslash_c, byte_values=byte_values,
+                             unknown=unknown, octal_overflow=octal_overflow)
+        out.append(piece)
     return Decoded("".join(out), False)
+
+
+def decode_at(
+    text: str,
+    i: int,
+    *,
+    simple: Mapping[str, str] = C_ESCAPES,
+    octal: OctalForm = "plain",
+    hex_digits: int = 2,
+    unicode: bool = True,
+    backslash_c: BackslashC = "literal",
+    byte_values: ByteValues = "raw",
+    unknown: UnknownEscape = "keep",
+    octal_overflow: OctalOverflow = "wrap",
+) -> tuple[str, int]:
+    """The one escape at ``text[i]`` (a backslash with at least one character after it):
+    what it stands for, and the index just after it.
+
+    For formats that mix escapes with directives of their own (``stat --printf``, ``find
+    -printf``, ``tr``'s sets), which must decode one escape at a time. ``backslash_c="stop"``
+    is the caller's to act on (``decode`` stops before calling this).
+    """
+    as_char = raw_byte if byte_values == "raw" else chr
+    n = len(text)
+    e = text[i + 1]
+    if e in simple:
+        return simple[e], i + 2
+    if e == "c" and backslash_c == "control" and i + 2 < n:
+        return chr(ord(text[i + 2]) & 0x1F), i + 3
+    if e in _OCTAL_DIGITS and _octal_applies(octal, e):
+        # "zero" forms count their (up to) three digits after the leading 0
+        start = i + 2 if e == "0" and octal in ("zero", "zero_or_plain") else i + 1
+        end = _scan(text, start, 3, _OCTAL_DIGITS)
+        value = int(text[start:end] or "0", 8)
+        if octal_overflow == "stop" and value > 0xFF:
+            value, end = value // 8, end - 1
+        return as_char(value & 0xFF), end
+    if e == "x" and hex_digits > 0 or e in "uU" and unicode:
+        end = _scan(text, i + 2, {"x": hex_digits, "u": 4, "U": 8}[e], _HEX_DIGITS)
+        if end == i + 2:
+            return "\\" + e, i + 2
+        value = int(text[i + 2 : end], 16)
+        return (as_char(value) if e == "x" else chr(value)), end
+    return (e if unknown == "drop" else "\\" + e), i + 2
 
 
 def _octal_applies(form: OctalForm, first: str) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...escapes import decode
+
 Node = tuple[Any, ...]
 
 KEYWORDS = {
@@ -22,8 +24,9 @@ BUILTINS = {
     "close", "fflush", "systime", "strftime", "mktime",
 }
 # String escapes. "\/" is not one: mawk keeps it as is in strings (it matters in regexes).
+# mawk's one-letter escapes; a backslash before a newline continues the string.
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a",
-            "b": "\b", "f": "\f", "v": "\v"}
+            "b": "\b", "f": "\f", "v": "\v", "\n": ""}
 _NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 # Tokens after which '/' is division rather than the start of a regex literal.
@@ -40,40 +43,14 @@ class AwkSyntaxError(Exception):
 
 
 def unescape(text: str) -> str:
-    """Process awk string escapes; unknown ones keep their backslash (as mawk does)."""
+    """Process awk string escapes; unknown ones keep their backslash (as mawk does).
+
+    mawk's dialect: ``\\NNN`` octal and ``\\xHH`` hex give the character with that code (awk
+    strings hold one byte per character), there is no ``\\u``, ``\\c`` or ``\\e``.
+    """
     if "\\" not in text:
         return text
-    out: list[str] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        d = text[i + 1]
-        if d in _ESCAPES:
-            out.append(_ESCAPES[d])
-            i += 2
-        elif d in "01234567":
-            j = i + 1
-            while j < n and j < i + 4 and text[j] in "01234567":
-                j += 1
-            out.append(chr(int(text[i + 1 : j], 8) & 0xFF))
-            i = j
-        elif d == "\n":
-            i += 2
-        elif d == "x" and i + 2 < n and text[i + 2] in "0123456789abcdefABCDEF":
-            j = i + 2
-            while j < n and j < i + 4 and text[j] in "0123456789abcdefABCDEF":
-                j += 1
-            out.append(chr(int(text[i + 2 : j], 16)))
-            i = j
-        else:
-            out.append("\\" + d)
-            i += 2
-    return "".join(out)
+    return decode(text, simple=_ESCAPES, unicode=False, byte_values="codepoint").text
 
 
 def tokenize(src: str) -> list[tuple[str, Any, int]]:

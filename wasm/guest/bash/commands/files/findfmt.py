@@ -7,6 +7,7 @@ import stat as st
 import time
 from typing import TYPE_CHECKING
 
+from ...escapes import decode_at
 from .common import (
     OWNER_ID,
     OWNER_NAME,
@@ -30,8 +31,10 @@ def type_char(mode: int) -> str:
     return "U"
 
 
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "0": "\0", "a": "\a", "b": "\b", "f": "\f",
-            "r": "\r", "v": "\v"}
+# find -printf's escapes: C's (no ``\\e``), ``\\NNN`` octal (one byte), ``\\c`` (stop, handled
+# by the caller); an unknown one is printed as written.
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "r": "\r",
+            "v": "\v"}
 
 
 def render_printf(s: _State, fmt: str, i: _Item) -> str:
@@ -40,19 +43,11 @@ def render_printf(s: _State, fmt: str, i: _Item) -> str:
     while k < len(fmt):
         c = fmt[k]
         if c == "\\" and k + 1 < len(fmt):
-            n = fmt[k + 1]
-            if n in "01234567" and n != "0" or (n == "0" and fmt[k + 2 : k + 3].isdigit()):
-                j = k + 1
-                while j < len(fmt) and j < k + 4 and fmt[j] in "01234567":
-                    j += 1
-                out.append(chr(int(fmt[k + 1 : j], 8)))
-                k = j
-                continue
-            if n == "c":
+            if fmt[k + 1] == "c":
                 # \c ends this -printf's output, like GNU.
                 break
-            out.append(_ESCAPES.get(n, "\\" + n))
-            k += 2
+            piece, k = decode_at(fmt, k, simple=_ESCAPES, hex_digits=0, unicode=False)
+            out.append(piece)
             continue
         if c != "%" or k + 1 >= len(fmt):
             out.append(c)

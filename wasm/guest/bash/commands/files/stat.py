@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import stat as st
-import string
 import time
 from typing import Callable
 
+from ...escapes import decode_at
 from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     OWNER_ID,
@@ -243,25 +243,14 @@ def _minor(dev: int) -> int:
         return 0
 
 
+# stat --printf's escapes: C's, ``\\e``, ``\\NNN`` and ``\\xHH`` (one byte each), no ``\\u``.
+_STAT_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f",
+                 "r": "\r", "v": "\v", "e": "\x1b"}
+
+
 def _escape(fmt: str, i: int) -> tuple[str, int]:
     """One backslash escape of stat --printf starting at ``fmt[i]``."""
-    nxt = fmt[i + 1]
-    simple = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f",
-              "r": "\r", "v": "\v", "e": "\x1b"}
-    if nxt in simple:
-        return simple[nxt], i + 2
-    if nxt in "01234567":
-        j = i + 1
-        while j < len(fmt) and j < i + 4 and fmt[j] in "01234567":
-            j += 1
-        return chr(int(fmt[i + 1 : j], 8)), j
-    if nxt == "x":
-        j = i + 2
-        while j < len(fmt) and j < i + 4 and fmt[j] in string.hexdigits:
-            j += 1
-        if j > i + 2:
-            return chr(int(fmt[i + 2 : j], 16)), j
-    return "\\" + nxt, i + 2
+    return decode_at(fmt, i, simple=_STAT_ESCAPES, unicode=False)
 
 
 COMMANDS: dict[str, Callable[[CommandContext, list[str]], CommandResult]] = {"stat": stat}

@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from ...escapes import decode
 from ..base import CommandContext, CommandResult
 from .bcnum import BcMathError, Num, parse_number
 from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
@@ -726,19 +727,15 @@ class Interpreter:
             self.scalars.setdefault(name, [Num(0)]).append(value)  # type: ignore[arg-type]
 
 
+# bc's print-statement escapes (``\\q`` is a quote, ``\\e`` a backslash); any other
+# character after a backslash stands for itself, and there are no numeric escapes.
+_BC_ESCAPES = {"n": "\n", "t": "\t", "a": "\a", "b": "\b", "f": "\f", "r": "\r", "q": '"',
+               "\\": "\\", "e": "\\"}
+
+
 def _unescape(text: str) -> str:
-    out: list[str] = []
-    i = 0
-    table = {"n": "\n", "t": "\t", "a": "\a", "b": "\b", "f": "\f", "r": "\r", "q": '"', "\\": "\\", "e": "\\"}
-    while i < len(text):
-        c = text[i]
-        if c == "\\" and i + 1 < len(text):
-            out.append(table.get(text[i + 1], text[i + 1]))
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
+    return decode(text, simple=_BC_ESCAPES, octal="none", hex_digits=0, unicode=False,
+                  unknown="drop").text
 
 
 def run_program(source: str, interp: Interpreter, name: str) -> bool:

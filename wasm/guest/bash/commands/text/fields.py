@@ -12,6 +12,7 @@ from typing import Callable, Iterator
 
 from ..base import CommandContext, CommandResult
 from .basic import file_error, with_usage
+from ...escapes import decode_at
 from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import (
     Batcher,
@@ -163,20 +164,26 @@ def cut(ctx: CommandContext, argv: list[str]) -> CommandResult:
 PASTE_SPEC = FlagSpec("d:sz", {"delimiters": "d=", "serial": "s", "zero-terminated": "z"})
 
 
+# paste -d's escapes: each stands for one delimiter, ``\\0`` for the empty one; any other
+# character after a backslash stands for itself.
+_PASTE_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "0": "", "b": "\b", "f": "\f", "r": "\r",
+                  "v": "\v"}
+
+
 def _paste_delims(text: str) -> list[bytes]:
-    raw = arg_bytes(text)
+    raw = arg_bytes(text).decode("latin-1")
     out: list[bytes] = []
     i = 0
     while i < len(raw):
-        c = raw[i : i + 1]
-        if c == b"\\" and i + 1 < len(raw):
-            nxt = raw[i + 1 : i + 2]
-            out.append({b"n": b"\n", b"t": b"\t", b"\\": b"\\", b"0": b"", b"b": b"\b", b"f": b"\f", b"r": b"\r", b"v": b"\v"}.get(nxt, nxt))
-            i += 2
+        c = raw[i]
+        if c == "\\" and i + 1 < len(raw):
+            piece, i = decode_at(raw, i, simple=_PASTE_ESCAPES, octal="none", hex_digits=0,
+                                 unicode=False, unknown="drop")
+            out.append(piece.encode("latin-1"))
             continue
-        if c == b"\\":
+        if c == "\\":
             raise UsageError(f"delimiter list ends with an unescaped backslash: {text}", hint=False)
-        out.append(c)
+        out.append(c.encode("latin-1"))
         i += 1
     return out
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from ..base import CommandContext, CommandResult
 from .basic import file_error, with_usage
+from ...escapes import decode_at
 from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import (
     Batcher,
@@ -46,33 +47,24 @@ _TR_CLASSES: dict[str, bytes] = {
     "xdigit": b"0123456789ABCDEFabcdef",
 }
 
-_ESCAPES = {ord("a"): 7, ord("b"): 8, ord("f"): 12, ord("n"): 10, ord("r"): 13, ord("t"): 9, ord("v"): 11, ord("\\"): 92}
+# tr's escapes: C's (no ``\\e``), ``\\NNN`` octal up to 255 (``\\777`` is ``\\77`` then ``7``);
+# any other character after a backslash stands for itself.
+_TR_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
+               "\\": "\\"}
 
 
 def _unescape_tr(raw: bytes) -> list[tuple[str, int]]:
     """Tokens: ('c', byte) for a literal byte, ('s', byte) for structural characters."""
+    text = raw.decode("latin-1")
     tokens: list[tuple[str, int]] = []
     i = 0
-    while i < len(raw):
-        c = raw[i]
-        if c == 92 and i + 1 < len(raw):
-            d = raw[i + 1]
-            if 48 <= d <= 55:
-                j = i + 1
-                value = 0
-                while j < len(raw) and j < i + 4 and 48 <= raw[j] <= 55:
-                    value = value * 8 + raw[j] - 48
-                    j += 1
-                if value > 255:
-                    value //= 8
-                    j -= 1
-                tokens.append(("c", value))
-                i = j
-                continue
-            tokens.append(("c", _ESCAPES.get(d, d)))
-            i += 2
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text):
+            piece, i = decode_at(text, i, simple=_TR_ESCAPES, hex_digits=0, unicode=False,
+                                 byte_values="codepoint", unknown="drop", octal_overflow="stop")
+            tokens.append(("c", ord(piece)))
             continue
-        tokens.append(("s", c))
+        tokens.append(("s", raw[i]))
         i += 1
     return tokens
 
