@@ -117,7 +117,7 @@ _COLUMNS = (
 )
 # A template field is a dotted path of plain names; anything else Python's format mini
 # language would accept (``[0]``, ``!r``, ``:>10``) is refused rather than half-supported.
-_FIELD_SEGMENT = re.compile(r"^[\w-]+$")
+_FIELD_SEGMENT = re.compile(r"^[\w-]+\Z")
 
 
 # --- keys and hashes --------------------------------------------------------------------

@@ -53,7 +53,7 @@ ENTRY_STATES = frozenset({"executing", "applied", "pending", "reverted", "error"
 APPROVAL_STATES = frozenset({"pending", "approved", "rejected", "expired", "cancelled"})
 
 _NOT_TOOLS = frozenset({"__step", "codemode", "state"})
-_SNIPPET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,127}$")
+_SNIPPET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,127}\Z")
 
 
 def now() -> float:

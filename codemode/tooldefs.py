@@ -63,7 +63,7 @@ SIGNING_HEADERS = frozenset(
 _PYTHON_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 _APPROVAL_KEYS = frozenset({"mode", "when", "summary", "risk"})
 _RISKS = ("low", "medium", "high")
-_TOOLSET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
+_TOOLSET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}\Z")
 
 
 def _refuse_retrieval(uri: str) -> referencing.Resource[Any]:
@@ -228,7 +228,10 @@ def _compile(schema: Any) -> Any:
 def _url_problem(value: Any, label: str) -> str | None:
     if not isinstance(value, str):
         return f"{label} must be a string URL"
-    parts = urlsplit(value)
+    try:
+        parts = urlsplit(value)
+    except ValueError as exc:  # "http://[" is an unclosed IPv6 literal
+        return f"{label} is not a URL ({exc}): {_short(value, 200)!r}"
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return f"{label} must be an absolute http(s) URL, got {_short(value, 200)!r}"
     return None

@@ -674,3 +674,9 @@ def test_toolset_from_json_reports_every_bad_tool_by_index() -> None:
 def test_toolset_from_json_rejects_wrong_shapes(data: Any) -> None:
     with pytest.raises(ToolDefinitionError):
         Toolset.from_dict(data)
+
+
+def test_a_url_that_does_not_parse_is_a_definition_problem_not_a_crash() -> None:
+    # urlsplit raises ValueError for an unclosed IPv6 literal (found by schemathesis: a 500).
+    with pytest.raises(ToolDefinitionError, match="url is not a URL"):
+        ToolDef.from_dict({"name": "t", "url": "http://["})

@@ -164,3 +164,8 @@ def test_bash_timeout_is_exit_124(client: httpx.Client) -> None:
 def test_bash_rejects_invalid_requests(client: httpx.Client, payload: dict[str, object]) -> None:
     response = client.post("/v1/bash", json=payload)
     assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_request"
+
+
+def test_events_of_a_missing_execution_are_a_json_404(client: httpx.Client) -> None:
+    r = client.get("/v1/executions/exec_missing/events")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"

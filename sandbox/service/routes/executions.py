@@ -137,6 +137,8 @@ async def rollback(execution_id: str, request: Request) -> dict[str, Any]:
 async def events(execution_id: str, request: Request,
                  last_event_id: str | None = Header(None)) -> StreamingResponse:
     store = state.codemode_store(request)
+    if await store.get_execution(execution_id, with_journal=False) is None:
+        raise HTTPError(404, "not_found", f"execution {execution_id} not found")
     heartbeat = float(state.settings(request).events_heartbeat_s)
     stream = sse_stream(state.events(request), execution_id, store.get_execution,
                         last_event_id=last_event_id, heartbeat_s=heartbeat)

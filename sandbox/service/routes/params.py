@@ -15,6 +15,8 @@ from typing import Annotated, Any, get_args
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from codemode import ToolDefinitionError, Toolset
+
 MIB = 1024 * 1024
 
 WORKSPACE_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
@@ -25,9 +27,19 @@ SNIPPET_NAME = r"^[A-Za-z_][A-Za-z0-9_.-]{0,127}$"
 """A snippet's name (``codemode.valid_snippet_name``)."""
 
 WorkspacePath = Annotated[str, Path(pattern=WORKSPACE_NAME, description="The workspace's name.")]
-TOOLSET_RESERVED = sorted({"state", "codemode"} | {n for n in dir(builtins) if not n.startswith("_")})
-"""Names a toolset cannot take: its namespace is a global of the model's code, so it may not
-hide a built-in namespace or a Python builtin (``list``)."""
+def _refused_as_toolset(name: str) -> bool:
+    try:
+        Toolset.from_dict({"name": name, "tools": []})
+    except ToolDefinitionError:
+        return True
+    return False
+
+
+TOOLSET_RESERVED = sorted(name for name in {"state", "codemode", *dir(builtins)}
+                          if re.match(TOOLSET_NAME.replace("$", r"\Z"), name) and _refused_as_toolset(name))
+"""Names of the right shape that a toolset still cannot take: its namespace is a global of
+the model's code, so it may not hide a built-in namespace or a Python builtin (``list``).
+Asked of ``Toolset`` itself, so the documented list cannot drift from the rule."""
 
 ToolsetPath = Annotated[str, Path(pattern=TOOLSET_NAME, description="The toolset's name.",
                                   json_schema_extra={"not": {"enum": TOOLSET_RESERVED}})]
