@@ -334,64 +334,12 @@ def parse_word(text: str, mode: str = WORD) -> tuple[Part, ...]:
             i = end + 1
             continue
         if c == "$" and i + 1 < n:
-            nxt = t[i + 1]
-            if nxt == "'" and mode == WORD:
-                j = i + 2
-                while j < n and t[j] != "'":
-                    j += 2 if t[j] == "\\" else 1
-                flush()
-                parts.append(Quoted(decode_ansi_c(t[i + 2 : j])))
-                i = j + 1
-                continue
-            if nxt == '"' and mode == WORD:
-                i += 1
-                continue
-            if nxt == "(":
-                if t.startswith("((", i + 1):
-                    arith_end = _find_arith_end(t, i + 3)
-                    if arith_end is not None:
-                        flush()
-                        parts.append(Arith(t[i + 3 : arith_end]))
-                        i = arith_end + 2
-                        continue
-                end = _find_close_paren(t, i + 2)
-                flush()
-                parts.append(CmdSub(t[i + 2 : end]))
-                i = end + 1
-                continue
-            if nxt == "[":
-                depth, k = 0, i + 1
-                while k < n:
-                    if t[k] == "[":
-                        depth += 1
-                    elif t[k] == "]":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    k += 1
-                if k < n:
+            found = _dollar_part(t, i, mode)
+            if found is not None:
+                part, i = found
+                if part is not None:
                     flush()
-                    parts.append(Arith(t[i + 2 : k]))
-                    i = k + 1
-                    continue
-            if nxt == "{":
-                end = _find_brace_end(t, i + 2)
-                flush()
-                parts.append(_parse_param_body(t[i + 2 : end], t[i : end + 1]))
-                i = end + 1
-                continue
-            if nxt.isalpha() or nxt == "_":
-                j = i + 1
-                while j < n and (t[j].isalnum() or t[j] == "_"):
-                    j += 1
-                flush()
-                parts.append(Param(t[i + 1 : j], text=t[i:j]))
-                i = j
-                continue
-            if nxt in _SPECIAL_PARAMS:
-                flush()
-                parts.append(Param(nxt, text=t[i : i + 2]))
-                i += 2
+                    parts.append(part)
                 continue
         if c in "<>" and mode == WORD and t.startswith("(", i + 1):
             end = _find_close_paren(t, i + 2)
@@ -403,6 +351,50 @@ def parse_word(text: str, mode: str = WORD) -> tuple[Part, ...]:
         i += 1
     flush()
     return tuple(parts)
+
+
+def _dollar_part(t: str, i: int, mode: str) -> tuple[Part | None, int] | None:
+    """The ``$`` construct at ``t[i]``: (its part, the index after it); (None, index) when the
+    ``$`` just disappears; None when the ``$`` is literal."""
+    n = len(t)
+    nxt = t[i + 1]
+    if nxt == "'" and mode == WORD:
+        j = i + 2
+        while j < n and t[j] != "'":
+            j += 2 if t[j] == "\\" else 1
+        return Quoted(decode_ansi_c(t[i + 2 : j])), j + 1
+    if nxt == '"' and mode == WORD:
+        return None, i + 1  # $"..." is "..." (no locale translation)
+    if nxt == "(":
+        if t.startswith("((", i + 1):
+            arith_end = _find_arith_end(t, i + 3)
+            if arith_end is not None:
+                return Arith(t[i + 3 : arith_end]), arith_end + 2
+        end = _find_close_paren(t, i + 2)
+        return CmdSub(t[i + 2 : end]), end + 1
+    if nxt == "[":
+        depth, k = 0, i + 1
+        while k < n:
+            if t[k] == "[":
+                depth += 1
+            elif t[k] == "]":
+                depth -= 1
+                if depth == 0:
+                    break
+            k += 1
+        if k < n:
+            return Arith(t[i + 2 : k]), k + 1
+    if nxt == "{":
+        end = _find_brace_end(t, i + 2)
+        return _parse_param_body(t[i + 2 : end], t[i : end + 1]), end + 1
+    if nxt.isalpha() or nxt == "_":
+        j = i + 1
+        while j < n and (t[j].isalnum() or t[j] == "_"):
+            j += 1
+        return Param(t[i + 1 : j], text=t[i:j]), j
+    if nxt in _SPECIAL_PARAMS:
+        return Param(nxt, text=t[i : i + 2]), i + 2
+    return None
 
 
 def _skip_dollar(t: str, j: int) -> int:
