@@ -698,7 +698,6 @@ class Shell:
         st.counters.tick()
         self.cur_io = io
         ex = self.expander
-        st.last_status_before = st.last_status  # type: ignore[attr-defined]
         sub_status: int | None = None
         try:
             argv, decl_arrays = self._expand_argv(cmd.words)
@@ -712,7 +711,7 @@ class Shell:
             raise ExitShell(1) from None
         if not argv:
             sub_marker = st.counters.commands
-            st.cmdsub_status = None  # type: ignore[attr-defined]
+            st.cmdsub_status = None
             try:
                 for a in cmd.assigns:
                     self.assign(a, io)
@@ -728,7 +727,7 @@ class Shell:
             except BashError as exc:
                 self.error(io, exc.message)
                 raise ExitShell(1) from None
-            sub_status = getattr(st, "cmdsub_status", None)
+            sub_status = st.cmdsub_status
             status = sub_status if sub_status is not None and st.counters.commands > sub_marker else 0
             if cmd.redirs:
                 try:

@@ -148,6 +148,15 @@ class State:
     local_frames: list[dict[str, Var | None]] = field(default_factory=list)
     lineno: int = 0
     exported_functions: set[str] = field(default_factory=set)
+    # Per-shell bookkeeping that a subshell starts afresh (``fork`` does not copy it):
+    cmdsub_status: int | None = None
+    """Status of the last ``$(...)`` run in this shell (an assignment-only command's status)."""
+    sourcing: int = 0
+    """How many ``source``/``.`` files are running (``return`` is valid in them)."""
+    getopts_pos: int = 1
+    """Where ``getopts`` is inside a clustered argument such as ``-abc``."""
+    getopts_last_optind: int | None = None
+    """The OPTIND ``getopts`` last set (a script that resets OPTIND restarts the scan)."""
 
     def fork(self) -> "State":
         new = State(self.counters)

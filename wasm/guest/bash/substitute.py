@@ -86,7 +86,7 @@ def command_subst_bytes(shell: Shell, source: str, stdin_data: bytes | None = No
     if channel.buf:
         chunks.append(channel.take())
     st.last_status = status
-    st.cmdsub_status = status  # type: ignore[attr-defined]
+    st.cmdsub_status = status
     return b"".join(chunks)
 
 

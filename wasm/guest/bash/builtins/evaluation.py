@@ -48,14 +48,14 @@ def run_source(sh: Shell, argv: list[str], io: IO) -> Gen:
     if len(argv) > 2:
         st.positional = argv[2:]
     st.call_depth += 1
-    st.sourcing = getattr(st, "sourcing", 0) + 1  # type: ignore[attr-defined]
+    st.sourcing += 1
     try:
         status = yield from sh.run_string(source, io, first_line=1)
     except ReturnFromFunction as ret:
         status = ret.status
     finally:
         st.call_depth -= 1
-        st.sourcing -= 1  # type: ignore[attr-defined]
+        st.sourcing -= 1
         if len(argv) > 2:
             st.positional = saved
     return status

@@ -35,7 +35,7 @@ def run_exit(sh: Shell, argv: list[str], io: IO) -> int:
 
 
 def run_return(sh: Shell, argv: list[str], io: IO) -> int:
-    if sh.state.call_depth == 0 and not getattr(sh.state, "sourcing", 0):
+    if sh.state.call_depth == 0 and not sh.state.sourcing:
         print_error(io, "return: can only `return' from a function or sourced script")
         return 2
     if len(argv) > 1:

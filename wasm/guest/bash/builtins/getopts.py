@@ -26,16 +26,16 @@ def run_getopts(sh: Shell, argv: list[str], io: IO) -> int:
         optind = int(st.get("OPTIND") or "1")
     except ValueError:
         optind = 1
-    pos = getattr(st, "getopts_pos", 1)
-    if getattr(st, "getopts_last_optind", None) != optind:
+    pos = st.getopts_pos
+    if st.getopts_last_optind != optind:
         pos = 1
     if optind < 1:
         optind = 1
 
     def finish(ind: int, p: int) -> None:
         st.set("OPTIND", str(ind))
-        st.getopts_pos = p  # type: ignore[attr-defined]
-        st.getopts_last_optind = ind  # type: ignore[attr-defined]
+        st.getopts_pos = p
+        st.getopts_last_optind = ind
 
     if optind > len(args):
         st.set(name, "?")
