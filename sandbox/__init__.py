@@ -10,7 +10,7 @@ wire the core to ``codemode`` and ``workspace``.
 __version__ = "0.1.0"
 
 from .api import AsyncSandbox, ExecutionResult, Sandbox
-from .engine import CompiledGuest
+from .engine import CompiledGuest, cache_state, ensure_compiled
 from .errors import (
     CodeTooLarge,
     DeadlineExceeded,
@@ -24,7 +24,7 @@ from .errors import (
     WorkerCrashed,
 )
 from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec, uncharged_wait
-from .limits import Limits
+from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
 
 __all__ = [
     "AsyncSandbox",
@@ -41,11 +41,15 @@ __all__ = [
     "HostCallLimitExceeded",
     "LimitExceeded",
     "Limits",
+    "MAX_DEADLINE_S",
+    "MAX_MEMORY_BYTES",
     "MemoryLimitExceeded",
     "OutputLimitExceeded",
     "Sandbox",
     "SandboxError",
     "ToolSpec",
     "WorkerCrashed",
+    "cache_state",
+    "ensure_compiled",
     "uncharged_wait",
 ]

@@ -11,7 +11,7 @@ from typing import Any
 
 from workspace import WorkspaceStore
 
-from ..api import AsyncSandbox
+from .. import AsyncSandbox
 from ..service import BashOptions, Settings, run_bash
 from .output import print_json
 

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..api import AsyncSandbox
-from ..limits import Limits
+from .. import AsyncSandbox, Limits
 from .output import print_json
 
 

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..engine import cache_state, ensure_compiled
+from .. import cache_state, ensure_compiled
 from ..service import default_data_dir
 from .output import print_json
 

@@ -26,8 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from codemode import CodeModeStore, EventBus, Executions
 from workspace import WorkspaceStore
 
-from .. import __version__
-from ..api import AsyncSandbox
+from .. import AsyncSandbox, __version__
 from .errors import error_response, install_error_handlers
 from .openapi import install_openapi
 from .routes import ROUTERS

@@ -25,9 +25,7 @@ from typing import Any
 
 from workspace import Workspace, materialise_async
 
-from ..api import AsyncSandbox
-from ..errors import DeadlineExceeded, SandboxError, WorkerCrashed
-from ..limits import Limits
+from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed
 
 HOST_GRACE_MS = 2_000
 """The host's deadline is the script's timeout plus this: the guest's own timeout (exit 124

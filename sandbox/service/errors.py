@@ -34,7 +34,7 @@ from codemode import (
 )
 from workspace import WorkspaceError
 
-from ..errors import SandboxError
+from .. import SandboxError
 from .responses import SafeJSONResponse
 
 __all__ = [

@@ -14,8 +14,7 @@ from typing import Any
 
 from codemode import DurableSettings
 
-from ..engine import CompiledGuest
-from ..limits import Limits
+from .. import CompiledGuest, Limits
 
 
 def default_data_dir() -> Path:

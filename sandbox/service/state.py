@@ -14,7 +14,7 @@ from fastapi import Request
 from codemode import CodeModeStore, EventBus, Executions
 from workspace import WorkspaceStore
 
-from ..api import AsyncSandbox
+from .. import AsyncSandbox
 from .errors import ServiceUnavailable
 from .settings import Settings
 

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from ...limits import MAX_DEADLINE_S
+from ... import MAX_DEADLINE_S
 from .. import state
 from ..errors import documented
 from ..bash_tool import BashOptions, run_bash

@@ -19,7 +19,7 @@ from codemode import (
     execute_description,
 )
 
-from ...limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
+from ... import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
 from .. import state
 from ..errors import HTTPError, documented
 from ..responses import SafeJSONResponse
