@@ -2,7 +2,18 @@
 
 ``run_script`` is the only way in: it runs a script over a real directory (``root``) that
 the script sees as ``/`` and returns what it printed and its exit status. Every command is
-implemented in Python (``commands/``); nothing is ever spawned.
+implemented in Python (``builtins/`` and ``commands/``); nothing is ever spawned.
+
+Where things are: ``parse.py`` (the command grammar) builds the tree of ``syntax.py``;
+``words.py`` parses a word's quotes and ``$`` constructs, ``expand.py`` expands them
+(with ``arith.py``, ``braces.py``, ``pattern.py`` and ``escapes.py``); ``evaluate.py``
+(``Shell``) runs the tree, with ``redirects.py`` (descriptors and redirections),
+``invoke.py`` (running a command by name) and ``substitute.py`` (``$(...)``, ``<(...)``);
+``state.py`` holds variables, options and the working directory, ``streams.py`` the
+channels and sinks output flows through, ``limits.py`` the ``BashLimits``, ``unparse.py``
+prints functions back; ``builtins/`` are the builtins that work on the shell,
+``commands/`` the commands that work on files and streams (their flags parsed by
+``flagspec.py``); ``errors.py`` draws the exception tree.
 """
 
 from __future__ import annotations

@@ -121,29 +121,29 @@ class Expander:
     def parts(self, parts: tuple[Part, ...], in_dq: bool) -> list[Seg]:
         segs: list[Seg] = []
         for part in parts:
-            kind = type(part)
-            if kind is Lit:
-                segs.append((part.text, QUO if in_dq else LIT))  # type: ignore[union-attr]
-            elif kind is Quoted:
-                segs.append((part.text, QUO))  # type: ignore[union-attr]
-            elif kind is DQ:
-                inner = self.parts(part.parts, True)  # type: ignore[union-attr]
+            # no part type subclasses another, so isinstance is exact (and narrows the type)
+            if isinstance(part, Lit):
+                segs.append((part.text, QUO if in_dq else LIT))
+            elif isinstance(part, Quoted):
+                segs.append((part.text, QUO))
+            elif isinstance(part, DQ):
+                inner = self.parts(part.parts, True)
                 # "$@" with no parameters vanishes instead of making an empty word
                 if not (inner and all(k == EMPTY_AT for _, k in inner)):
                     segs.append(("", QUO))
                 segs.extend(inner)
-            elif kind is Param:
-                segs.extend(self.param(part, in_dq))  # type: ignore[arg-type]
-            elif kind is CmdSub:
-                text = command_subst(self.sh, part.source)  # type: ignore[union-attr]
+            elif isinstance(part, Param):
+                segs.extend(self.param(part, in_dq))
+            elif isinstance(part, CmdSub):
+                text = command_subst(self.sh, part.source)
                 segs.append((text, QUO if in_dq else EXP))
-            elif kind is Arith:
-                value = arith.evaluate(self.arith_text(part.source), arith_view(self.st))  # type: ignore[union-attr]
+            elif isinstance(part, Arith):
+                value = arith.evaluate(self.arith_text(part.source), arith_view(self.st))
                 segs.append((str(value), QUO if in_dq else EXP))
-            elif kind is Tilde:
-                segs.append((self.tilde(part.user), QUO))  # type: ignore[union-attr]
-            elif kind is ProcSub:
-                segs.append((process_subst(self.sh, part.source, part.direction), QUO))  # type: ignore[union-attr]
+            elif isinstance(part, Tilde):
+                segs.append((self.tilde(part.user), QUO))
+            elif isinstance(part, ProcSub):
+                segs.append((process_subst(self.sh, part.source, part.direction), QUO))
         return segs
 
     def tilde(self, user: str) -> str:

@@ -48,7 +48,7 @@ class CommandContext:
     root: str
     """Real directory that the script sees as ``/`` (``/`` itself inside the isolate)."""
     run_command: Callable[[list[str], Iterator[bytes]], CommandResult] | None = None
-    """Runs another command by name (used by ``xargs``, ``timeout``, ``time``, ``find -exec``)."""
+    """Runs another command by name (``find -exec``, awk's ``system()`` and pipes)."""
     extras: dict[str, object] = field(default_factory=dict)
     """Interpreter services a command family may need (documented where used)."""
 
