@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
 import stat as st
 from typing import Callable, Generator
 
@@ -41,7 +42,24 @@ def _sorted_names(real: str) -> list[str]:
 # --- du ----------------------------------------------------------------------------------
 
 
-def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
+@dataclass
+class _DuOptions:
+    """What du's command line asks for."""
+
+    show_all: bool = False
+    summarize: bool = False
+    human_sizes: bool = False
+    total: bool = False
+    apparent: bool = False
+    separate: bool = False
+    unit: int = 1024
+    unit_suffix: str = ""
+    max_depth: int | None = None
+    excludes: list[re.Pattern[str]] = field(default_factory=list)
+
+
+def _parse_du(ctx: CommandContext, argv: list[str]) -> tuple[_DuOptions, list[str]] | int:
+    """du's options and operands, or the exit status after a usage error (already reported)."""
     spec = FlagSpec(
         "ashckmbd:SxLB:",
         {"all": "a", "summarize": "s", "human-readable": "h", "total": "c", "bytes": "b",
@@ -54,64 +72,68 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
     except UsageError as err:
         usage_error(ctx, "du", err)
         return 1
-    show_all = summarize = human_sizes = total = apparent = separate = False
-    unit = 1024
-    unit_suffix = ""
-    max_depth: int | None = None
-    excludes: list[re.Pattern[str]] = []
+    o = _DuOptions()
     for key, value in opts:
         if key == "exclude":
-            excludes.append(glob_regex(value or ""))
+            o.excludes.append(glob_regex(value or ""))
         elif key == "a":
-            show_all = True
+            o.show_all = True
         elif key == "s":
-            summarize = True
+            o.summarize = True
         elif key == "h":
-            human_sizes = True
+            o.human_sizes = True
         elif key == "c":
-            total = True
+            o.total = True
         elif key == "k":
-            unit, human_sizes = 1024, False
+            o.unit, o.human_sizes = 1024, False
         elif key == "m":
-            unit, human_sizes = 1024 * 1024, False
+            o.unit, o.human_sizes = 1024 * 1024, False
         elif key == "b":
-            apparent, unit, human_sizes = True, 1, False
+            o.apparent, o.unit, o.human_sizes = True, 1, False
         elif key == "apparent":
-            apparent = True
+            o.apparent = True
         elif key == "S":
-            separate = True
+            o.separate = True
         elif key == "d":
             if not (value or "").isdigit():
                 ctx.error(f"du: invalid maximum depth {quote_locale(ctx, value or '')}")
                 ctx.error("Try 'du --help' for more information.")
                 return 1
-            max_depth = int(value or "0")
+            o.max_depth = int(value or "0")
         elif key == "B":
             sizes = {"1": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "k": 1024}
             if value not in sizes:
                 ctx.error(f"du: invalid -B argument {q(value or '')}")
                 return 1
-            unit = sizes[value or "1"]
+            o.unit = sizes[value or "1"]
             # A unit letter is printed after each size, as GNU does for -BK, -BM.
-            unit_suffix = (value or "").upper() if (value or "").isalpha() else ""
-    if summarize and max_depth not in (None, 0):
-        ctx.error(f"du: warning: summarizing conflicts with --max-depth={max_depth}")
+            o.unit_suffix = (value or "").upper() if (value or "").isalpha() else ""
+    if o.summarize and o.max_depth not in (None, 0):
+        ctx.error(f"du: warning: summarizing conflicts with --max-depth={o.max_depth}")
         ctx.error("Try 'du --help' for more information.")
         return 1
-    if summarize:
-        max_depth = 0
-    if show_all and summarize:
+    if o.summarize:
+        o.max_depth = 0
+    if o.show_all and o.summarize:
         ctx.error("du: cannot both summarize and show all entries")
         ctx.error("Try 'du --help' for more information.")
         return 1
+    return o, names
+
+
+def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    parsed = _parse_du(ctx, argv)
+    if isinstance(parsed, int):
+        return parsed
+    o, names = parsed
 
     def show(size: int) -> str:
-        if human_sizes:
+        if o.human_sizes:
             return human(size)
-        return str(-(-size // unit)) + unit_suffix
+        return str(-(-size // o.unit)) + o.unit_suffix
 
     def charge(info: os.stat_result) -> int:
-        if apparent:
+        if o.apparent:
             if st.S_ISDIR(info.st_mode):
                 return 4096
             return info.st_size
@@ -143,14 +165,14 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 except OSError:
                     continue
                 child_path = path.rstrip("/") + "/" + name if path != "/" else "/" + name
-                if any(rx.match(name) or rx.match(child_path) for rx in excludes):
+                if any(rx.match(name) or rx.match(child_path) for rx in o.excludes):
                     continue
                 sub = yield from walk(child, child_path, child_info, depth + 1)
-                if not (separate and st.S_ISDIR(child_info.st_mode)):
+                if not (o.separate and st.S_ISDIR(child_info.st_mode)):
                     size += sub
-            if max_depth is None or depth <= max_depth:
+            if o.max_depth is None or depth <= o.max_depth:
                 yield _b(f"{show(size)}\t{path}\n")
-        elif depth == 0 or (show_all and (max_depth is None or depth <= max_depth)):
+        elif depth == 0 or (o.show_all and (o.max_depth is None or depth <= o.max_depth)):
             yield _b(f"{show(size)}\t{path}\n")
         return size
 
@@ -165,7 +187,7 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
             status = 1
             continue
         grand += yield from walk(real.rstrip("/") or "/", name, info, 0)
-    if total:
+    if o.total:
         yield _b(f"{show(grand)}\ttotal\n")
     return status
 

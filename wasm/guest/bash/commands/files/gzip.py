@@ -6,6 +6,7 @@ gunzip and zcat are gzip under other names, and their messages say "gzip" as GNU
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 import os
 import stat as st
 import time
@@ -51,51 +52,69 @@ _SPEC = FlagSpec("cdkfvqltnN123456789rS:", {
 })
 
 
-def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
-    decompress = prog in ("gunzip", "zcat")
-    to_stdout = prog == "zcat"
-    # gunzip and zcat are gzip under another name, and GNU's messages say "gzip".
-    prog = "gzip"
-    keep = force = verbose = quiet = listing = test = False
-    save_name = True
-    recursive = False
-    level = 6
-    suffix = ".gz"
-    try:
-        opts, names = parse_flags(_SPEC, argv[1:])
-    except UsageError as err:
-        ctx.error(f"{prog}: {err.message}")
-        ctx.error(f"Try `{prog} --help' for more information.")
-        return 1
+@dataclass
+class _Options:
+    """What gzip's command line asks for."""
+
+    decompress: bool
+    to_stdout: bool
+    keep: bool = False
+    force: bool = False
+    verbose: bool = False
+    quiet: bool = False
+    listing: bool = False
+    test: bool = False
+    save_name: bool = True
+    recursive: bool = False
+    level: int = 6
+    suffix: str = ".gz"
+
+
+def _parse_options(argv: list[str], prog: str) -> tuple[_Options, list[str]]:
+    """The options and file names of a gzip, gunzip or zcat command line (``UsageError``)."""
+    o = _Options(decompress=prog in ("gunzip", "zcat"), to_stdout=prog == "zcat")
+    opts, names = parse_flags(_SPEC, argv[1:])
     for c, value in opts:
         if c == "c":
-            to_stdout = True
+            o.to_stdout = True
         elif c == "d":
-            decompress = True
+            o.decompress = True
         elif c == "k":
-            keep = True
+            o.keep = True
         elif c == "f":
-            force = True
+            o.force = True
         elif c == "v":
-            verbose, quiet = True, False
+            o.verbose, o.quiet = True, False
         elif c == "q":
-            quiet, verbose = True, False
+            o.quiet, o.verbose = True, False
         elif c == "l":
-            listing = True
+            o.listing = True
         elif c == "t":
-            test = True
+            o.test = True
         elif c == "n":
-            save_name = False
+            o.save_name = False
         elif c == "N":
-            save_name = True
+            o.save_name = True
         elif c in "123456789":
-            level = int(c)
+            o.level = int(c)
         elif c == "r":
-            recursive = True
+            o.recursive = True
         elif c == "S" and value is not None:
-            suffix = value
-    if test or listing:
-        decompress = True
+            o.suffix = value
+    if o.test or o.listing:
+        o.decompress = True
+    return o, names
+
+
+def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
+    # gunzip and zcat are gzip under another name, and GNU's messages say "gzip".
+    try:
+        o, names = _parse_options(argv, prog)
+    except UsageError as err:
+        ctx.error(f"gzip: {err.message}")
+        ctx.error("Try `gzip --help' for more information.")
+        return 1
+    prog = "gzip"
     status = 0
 
     def warn(code: int) -> None:
@@ -104,115 +123,118 @@ def _gzip(ctx: CommandContext, argv: list[str], prog: str) -> CommandResult:
         if code == 1 or status == 0:
             status = code
 
-    if listing:
-        return (yield from _gzip_list(ctx, prog, names or ["-"], verbose))
-    if recursive:
-        names = _expand_recursive(ctx, names, suffix if decompress else None)
+    if o.listing:
+        return (yield from _gzip_list(ctx, prog, names or ["-"], o.verbose))
+    if o.recursive:
+        names = _expand_recursive(ctx, names, o.suffix if o.decompress else None)
     for name in names or ["-"]:
         if name == "-":
             try:
-                for piece in _transform(ctx.stdin, decompress, force, level, None, 0):
-                    if not test:
+                for piece in _transform(ctx.stdin, o.decompress, o.force, o.level, None, 0):
+                    if not o.test:
                         yield piece
             except GzipFormatError as err:
                 ctx.error(_gzip_error(prog, "stdin", err))
                 warn(1 if "trailing garbage" not in err.message else 2)
             continue
-        real = host(ctx, name)
-        shown = name
-        if decompress and not os.path.exists(real) and not name.endswith(suffix):
-            alt = host(ctx, name + suffix)
-            if os.path.exists(alt):
-                real, shown = alt, name + suffix
-            else:
-                shown = name + suffix
+        code = yield from _gzip_file(ctx, prog, o, name)
+        if code:
+            warn(code)
+    return status
+
+
+def _gzip_file(ctx: CommandContext, prog: str, o: _Options, name: str) -> Generator[bytes, None, int]:
+    """Compress, decompress or test one named file; returns 0, or the status it asks for
+    (1 an error, 2 a warning)."""
+    real = host(ctx, name)
+    shown = name
+    if o.decompress and not os.path.exists(real) and not name.endswith(o.suffix):
+        alt = host(ctx, name + o.suffix)
+        if os.path.exists(alt):
+            real, shown = alt, name + o.suffix
+        else:
+            shown = name + o.suffix
+    try:
+        info = os.stat(real)
+    except OSError as exc:
+        if not o.quiet:
+            ctx.error(f"{prog}: {shown}: {strerror(exc)}")
+        return 1
+    if st.S_ISDIR(info.st_mode):
+        if not o.quiet:
+            ctx.error(f"{prog}: {shown} is a directory -- ignored")
+        return 2
+    if not o.decompress and shown.endswith(o.suffix) and not o.to_stdout:
+        if not o.quiet:
+            ctx.error(f"{prog}: {shown} already has {o.suffix} suffix -- unchanged")
+        return 0
+    if o.decompress and not o.to_stdout and not o.test and not shown.endswith(o.suffix) \
+            and not shown.endswith((".tgz", ".taz")):
+        if not o.quiet:
+            ctx.error(f"{prog}: {shown}: unknown suffix -- ignored")
+        return 2
+    if o.to_stdout or o.test:
+        base = shown.rsplit("/", 1)[-1]
         try:
-            info = os.stat(real)
-        except OSError as exc:
-            if not quiet:
-                ctx.error(f"{prog}: {shown}: {strerror(exc)}")
-            warn(1)
-            continue
-        if st.S_ISDIR(info.st_mode):
-            if not quiet:
-                ctx.error(f"{prog}: {shown} is a directory -- ignored")
-            warn(2)
-            continue
-        if not decompress and shown.endswith(suffix) and not to_stdout:
-            if not quiet:
-                ctx.error(f"{prog}: {shown} already has {suffix} suffix -- unchanged")
-            continue
-        if decompress and not to_stdout and not test and not shown.endswith(suffix) \
-                and not shown.endswith((".tgz", ".taz")):
-            if not quiet:
-                ctx.error(f"{prog}: {shown}: unknown suffix -- ignored")
-            warn(2)
-            continue
-        if to_stdout or test:
-            base = shown.rsplit("/", 1)[-1]
-            try:
-                with open(real, "rb") as fh:
-                    chunks = iter(lambda: fh.read(1 << 16), b"")
-                    stream = _transform(chunks, decompress, force and to_stdout, level,
-                                        base if save_name else None,
-                                        int(info.st_mtime) if save_name else 0)
-                    for piece in stream:
-                        if not test:
-                            yield piece
-            except GzipFormatError as err:
-                ctx.error(_gzip_error(prog, shown, err))
-                warn(1 if "trailing garbage" not in err.message else 2)
-                continue
-            if test and verbose:
-                ctx.error(f"{shown}:\t OK")
-            continue
-        with open(real, "rb") as fh:
-            data = fh.read()
-        try:
-            if decompress:
-                if data[:2] != b"\x1f\x8b" and force and to_stdout:
-                    result = data
-                else:
-                    result = gzip_decompress(data)
-            else:
-                base = shown.rsplit("/", 1)[-1]
-                if save_name:
-                    result = gzip_compress(data, level, base, int(info.st_mtime))
-                else:
-                    result = gzip_compress(data, level)
+            with open(real, "rb") as fh:
+                chunks = iter(lambda: fh.read(1 << 16), b"")
+                stream = _transform(chunks, o.decompress, o.force and o.to_stdout, o.level,
+                                    base if o.save_name else None,
+                                    int(info.st_mtime) if o.save_name else 0)
+                for piece in stream:
+                    if not o.test:
+                        yield piece
         except GzipFormatError as err:
             ctx.error(_gzip_error(prog, shown, err))
-            warn(1)
-            continue
-        if test:
-            if verbose:
-                ctx.error(f"{shown}:\t OK")
-            continue
-        if to_stdout:
-            yield result
-            continue
-        if decompress:
-            target = shown[: -len(suffix)] if shown.endswith(suffix) else shown[:-4] + ".tar"
+            return 1 if "trailing garbage" not in err.message else 2
+        if o.test and o.verbose:
+            ctx.error(f"{shown}:\t OK")
+        return 0
+    with open(real, "rb") as fh:
+        data = fh.read()
+    try:
+        if o.decompress:
+            if data[:2] != b"\x1f\x8b" and o.force and o.to_stdout:
+                result = data
+            else:
+                result = gzip_decompress(data)
         else:
-            target = shown + suffix
-        target_real = host(ctx, target)
-        if os.path.lexists(target_real) and not force:
-            ctx.error(f"{prog}: {target} already exists;\tnot overwritten")
-            warn(2)
-            continue
-        with open(target_real, "wb") as out:
-            out.write(result)
-        try:
-            set_mode(ctx, target_real, st.S_IMODE(effective_mode(ctx, real, info)))
-        except OSError:
-            pass
-        os.utime(target_real, ns=(info.st_atime_ns, info.st_mtime_ns))
-        if verbose:
-            ratio = _ratio(data, len(result)) if decompress else _ratio(result, len(data))
-            ctx.error(f"{shown}:\t{ratio} -- replaced with {target}")
-        if not keep:
-            os.unlink(real)
-    return status
+            base = shown.rsplit("/", 1)[-1]
+            if o.save_name:
+                result = gzip_compress(data, o.level, base, int(info.st_mtime))
+            else:
+                result = gzip_compress(data, o.level)
+    except GzipFormatError as err:
+        ctx.error(_gzip_error(prog, shown, err))
+        return 1
+    if o.test:
+        if o.verbose:
+            ctx.error(f"{shown}:\t OK")
+        return 0
+    if o.to_stdout:
+        yield result
+        return 0
+    if o.decompress:
+        target = shown[: -len(o.suffix)] if shown.endswith(o.suffix) else shown[:-4] + ".tar"
+    else:
+        target = shown + o.suffix
+    target_real = host(ctx, target)
+    if os.path.lexists(target_real) and not o.force:
+        ctx.error(f"{prog}: {target} already exists;\tnot overwritten")
+        return 2
+    with open(target_real, "wb") as out:
+        out.write(result)
+    try:
+        set_mode(ctx, target_real, st.S_IMODE(effective_mode(ctx, real, info)))
+    except OSError:
+        pass
+    os.utime(target_real, ns=(info.st_atime_ns, info.st_mtime_ns))
+    if o.verbose:
+        ratio = _ratio(data, len(result)) if o.decompress else _ratio(result, len(data))
+        ctx.error(f"{shown}:\t{ratio} -- replaced with {target}")
+    if not o.keep:
+        os.unlink(real)
+    return 0
 
 
 def _transform(

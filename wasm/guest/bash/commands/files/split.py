@@ -111,57 +111,7 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
         stream = _read_chunks(handle)
     writer = _SplitWriter(ctx, prefix, alphabet, suffix_len, extra, verbose, auto_widen=chunks is None and not explicit_len and not digits and not hexa)
     try:
-        if chunks is not None:
-            data = b"".join(stream)
-            n = chunks[1]
-            size = len(data) // n
-            if chunks[0] == "b":
-                for k in range(n):
-                    end = len(data) if k == n - 1 else (k + 1) * size
-                    writer.new().write(data[k * size : end])
-            else:
-                pieces: list[list[bytes]] = [[] for _ in range(n)]
-                offset = 0
-                for line in data.splitlines(keepends=True):
-                    pieces[min(n - 1, offset // size if size else n - 1)].append(line)
-                    offset += len(line)
-                for piece in pieces:
-                    writer.new().write(b"".join(piece))
-        elif mode == "C":
-            # Whole lines, as many as fit in each file; a longer line is cut into pieces.
-            room = 0
-            for text_line in _lines(stream):
-                while text_line:
-                    if len(text_line) > room and room < amount:
-                        writer.new()
-                        room = amount
-                    if len(text_line) <= room:
-                        writer.write(text_line)
-                        room -= len(text_line)
-                        text_line = b""
-                    else:
-                        writer.write(text_line[:room])
-                        text_line = text_line[room:]
-                        room = 0
-        elif mode == "l":
-            in_file = amount
-            for text_line in _lines(stream):
-                if in_file == amount:
-                    writer.new()
-                    in_file = 0
-                writer.write(text_line)
-                in_file += 1
-        else:
-            room = 0
-            for block in stream:
-                while block:
-                    if room == 0:
-                        writer.new()
-                        room = amount
-                    writer.write(block[:room])
-                    taken = min(room, len(block))
-                    room -= taken
-                    block = block[taken:]
+        _write_pieces(writer, stream, mode, amount, chunks)
     except _Exhausted:
         ctx.error("split: output file suffixes exhausted")
         writer.close()
@@ -173,6 +123,63 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
     writer.close()
     yield from writer.messages
     return 0
+
+
+def _write_pieces(writer: _SplitWriter, stream: Iterator[bytes], mode: str, amount: int,
+                  chunks: tuple[str, int] | None) -> None:
+    """Cut ``stream`` into the writer's files: into ``chunks`` (``-n``), else by ``mode``:
+    ``l`` lines, ``b`` bytes, ``C`` whole lines up to that many bytes."""
+    if chunks is not None:
+        data = b"".join(stream)
+        n = chunks[1]
+        size = len(data) // n
+        if chunks[0] == "b":
+            for k in range(n):
+                end = len(data) if k == n - 1 else (k + 1) * size
+                writer.new().write(data[k * size : end])
+        else:
+            pieces: list[list[bytes]] = [[] for _ in range(n)]
+            offset = 0
+            for line in data.splitlines(keepends=True):
+                pieces[min(n - 1, offset // size if size else n - 1)].append(line)
+                offset += len(line)
+            for piece in pieces:
+                writer.new().write(b"".join(piece))
+    elif mode == "C":
+        # Whole lines, as many as fit in each file; a longer line is cut into pieces.
+        room = 0
+        for text_line in _lines(stream):
+            while text_line:
+                if len(text_line) > room and room < amount:
+                    writer.new()
+                    room = amount
+                if len(text_line) <= room:
+                    writer.write(text_line)
+                    room -= len(text_line)
+                    text_line = b""
+                else:
+                    writer.write(text_line[:room])
+                    text_line = text_line[room:]
+                    room = 0
+    elif mode == "l":
+        in_file = amount
+        for text_line in _lines(stream):
+            if in_file == amount:
+                writer.new()
+                in_file = 0
+            writer.write(text_line)
+            in_file += 1
+    else:
+        room = 0
+        for block in stream:
+            while block:
+                if room == 0:
+                    writer.new()
+                    room = amount
+                writer.write(block[:room])
+                taken = min(room, len(block))
+                room -= taken
+                block = block[taken:]
 
 
 class _Exhausted(Exception):
