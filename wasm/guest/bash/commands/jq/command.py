@@ -56,206 +56,181 @@ class _Options:
         self.positional: list[Any] = []
 
 
-def _parse_args(ctx: CommandContext, argv: list[str]) -> _Options | int:
-    o = _Options()
-    args = argv[1:]
-    i = 0
-    rest_mode: str | None = None  # "args" or "jsonargs": remaining positionals are values
-    filter_from_file: str | None = None
+# Flags that only switch options on: the ``_Options`` attributes each one sets.
+_LONG_FLAGS: dict[str, tuple[str, ...]] = {
+    "raw-output": ("raw",), "raw-output0": ("raw", "raw0"), "join-output": ("raw", "join"),
+    "compact-output": ("compact",), "slurp": ("slurp",), "null-input": ("null_input",),
+    "raw-input": ("raw_input",), "exit-status": ("exit_status",), "ascii-output": ("ascii",),
+    "sort-keys": ("sort_keys",), "tab": ("tab",), "seq": ("seq",), "stream": ("stream",),
+    "color-output": ("color",), "monochrome-output": ("mono",), "unbuffered": (),
+    "stream-errors": (),
+}
+_SHORT_FLAGS: dict[str, tuple[str, ...]] = {
+    "r": ("raw",), "j": ("raw", "join"), "c": ("compact",), "s": ("slurp",),
+    "n": ("null_input",), "R": ("raw_input",), "e": ("exit_status",), "a": ("ascii",),
+    "S": ("sort_keys",), "C": ("color",), "M": ("mono",),
+}
 
-    def need(count: int, opt: str) -> list[str] | None:
+
+class _Stop(Exception):
+    """The command line ends the run with this status (-1: print the version)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _ArgParser:
+    """jq 1.6's own command line (not getopt): short flags cluster, ``--arg name value`` and
+    friends take two words, and the first operand is the program unless ``-f`` gave one."""
+
+    def __init__(self, ctx: CommandContext, args: list[str]) -> None:
+        self.ctx = ctx
+        self.args = args
+        self.i = 0
+        self.o = _Options()
+        self.rest_mode: str | None = None  # "args" or "jsonargs": remaining positionals are values
+        self.filter_from_file: str | None = None
+        self.positionals: list[str] = []
+
+    def usage(self, message: str) -> _Stop:
+        self.ctx.error(message)
+        self.ctx.error(USAGE)
+        return _Stop(2)
+
+    def need(self, count: int, opt: str) -> list[str]:
+        """The ``count`` words after the option at ``i``."""
+        i, args = self.i, self.args
         if i + count >= len(args):
-            ctx.error(f"jq: error: {opt} takes {'two parameters' if count == 2 else 'a parameter'} (e.g. {opt} varname value)"
-                      if count == 2 else f"jq: error: {opt} takes a parameter")
-            ctx.error(USAGE)
-            return None
+            raise self.usage(f"jq: error: {opt} takes {'two parameters' if count == 2 else 'a parameter'} (e.g. {opt} varname value)"
+                             if count == 2 else f"jq: error: {opt} takes a parameter")
         return args[i + 1 : i + 1 + count]
 
-    def read_file(name: str) -> str | None:
+    def read_file(self, name: str) -> str:
         try:
-            with open(ctx.host_path(name), "rb") as handle:
+            with open(self.ctx.host_path(name), "rb") as handle:
                 return handle.read().decode("utf-8", "replace")
         except OSError as exc:
-            ctx.error(f"jq: error: Could not open {name}: {exc.strerror}")
-            return None
+            self.ctx.error(f"jq: error: Could not open {name}: {exc.strerror}")
+            raise _Stop(2) from None
 
-    positionals: list[str] = []
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            positionals.extend(args[i + 1 :])
-            break
-        if arg.startswith("--") and len(arg) > 2:
-            name = arg[2:]
-            if name == "raw-output":
-                o.raw = True
-            elif name == "raw-output0":
-                o.raw = True
-                o.raw0 = True
-            elif name == "join-output":
-                o.raw = True
-                o.join = True
-            elif name == "compact-output":
-                o.compact = True
-            elif name == "slurp":
-                o.slurp = True
-            elif name == "null-input":
-                o.null_input = True
-            elif name == "raw-input":
-                o.raw_input = True
-            elif name == "exit-status":
-                o.exit_status = True
-            elif name == "ascii-output":
-                o.ascii = True
-            elif name == "sort-keys":
-                o.sort_keys = True
-            elif name == "tab":
-                o.tab = True
-            elif name == "seq":
-                o.seq = True
-            elif name == "stream":
-                o.stream = True
-            elif name == "color-output":
-                o.color = True
-            elif name == "monochrome-output":
-                o.mono = True
-            elif name in ("unbuffered", "stream-errors"):
-                pass
-            elif name == "indent":
-                vals = need(1, "--indent")
-                if vals is None:
-                    return 2
-                try:
-                    n = int(vals[0])
-                except ValueError:
-                    ctx.error("jq: --indent takes a number")
-                    return 2
-                if n > 7:
-                    ctx.error("jq: Cannot indent more than 7 characters")
-                    ctx.error(USAGE)
-                    return 2
-                o.indent = max(n, 0)
-                i += 1
-            elif name in ("arg", "argjson", "slurpfile", "rawfile"):
-                vals = need(2, "--" + name)
-                if vals is None:
-                    return 2
-                key, value = vals
-                if name == "arg":
-                    o.named[key] = value
-                elif name == "argjson":
-                    try:
-                        o.named[key] = loads(value)
-                    except (JSONParseError, ValueError):
-                        ctx.error(f"jq: Invalid JSON text passed to --argjson")
-                        ctx.error(USAGE)
-                        return 2
-                else:
-                    text = read_file(value)
-                    if text is None:
-                        return 2
-                    if name == "rawfile":
-                        o.named[key] = text
-                    else:
-                        try:
-                            o.named[key] = list(iter_values(iter([text])))
-                        except (JSONParseError, ValueError) as exc:
-                            ctx.error(f"jq: Bad JSON in --slurpfile {key} {value}: {exc}")
-                            return 2
-                i += 2
-            elif name == "args":
-                rest_mode = "args"
-            elif name == "jsonargs":
-                rest_mode = "jsonargs"
-            elif name == "from-file":
-                vals = need(1, "--from-file")
-                if vals is None:
-                    return 2
-                filter_from_file = vals[0]
-                i += 1
-            elif name == "help":
-                ctx.error(USAGE)
-                return 0
-            elif name == "version":
-                return -1
+    def parse(self) -> _Options:
+        args = self.args
+        while self.i < len(args):
+            arg = args[self.i]
+            if arg == "--":
+                self.positionals.extend(args[self.i + 1 :])
+                break
+            if arg.startswith("--") and len(arg) > 2:
+                self.long_option(arg)
+            elif arg.startswith("-") and len(arg) > 1 and (arg[1].isdigit() or " " in arg):
+                # Not an option: a program such as "-1 - -2".
+                self.positionals.append(arg)
+            elif arg.startswith("-") and len(arg) > 1:
+                self.short_options(arg)
             else:
-                ctx.error(f"jq: Unknown option: {arg}")
-                ctx.error(USAGE)
-                return 2
-            i += 1
-            continue
-        if arg.startswith("-") and len(arg) > 1 and (arg[1].isdigit() or " " in arg):
-            # Not an option: a program such as "-1 - -2".
-            positionals.append(arg)
-            i += 1
-            continue
-        if arg.startswith("-") and len(arg) > 1:
-            for c in arg[1:]:
-                if c == "r":
-                    o.raw = True
-                elif c == "j":
-                    o.raw = True
-                    o.join = True
-                elif c == "c":
-                    o.compact = True
-                elif c == "s":
-                    o.slurp = True
-                elif c == "n":
-                    o.null_input = True
-                elif c == "R":
-                    o.raw_input = True
-                elif c == "e":
-                    o.exit_status = True
-                elif c == "a":
-                    o.ascii = True
-                elif c == "S":
-                    o.sort_keys = True
-                elif c == "C":
-                    o.color = True
-                elif c == "M":
-                    o.mono = True
-                elif c == "f":
-                    vals = need(1, "-f")
-                    if vals is None:
-                        return 2
-                    filter_from_file = vals[0]
-                    i += 1
-                elif c == "L":
-                    i += 1
-                elif c == "h":
-                    ctx.error(USAGE)
-                    return 0
-                else:
-                    ctx.error(f"jq: Unknown option: {arg}")
-                    ctx.error(USAGE)
-                    return 2
-            i += 1
-            continue
-        positionals.append(arg)
-        i += 1
-    if filter_from_file is not None:
-        text = read_file(filter_from_file)
-        if text is None:
-            return 2
-        o.filter = text
-    elif positionals:
-        o.filter = positionals.pop(0)
-    if o.filter is None:
-        # jq runs "." when given no program.
-        o.filter = "."
-    if rest_mode == "args":
-        o.positional = list(positionals)
-    elif rest_mode == "jsonargs":
-        for p in positionals:
+                self.positionals.append(arg)
+            self.i += 1
+        return self.finish()
+
+    def long_option(self, arg: str) -> None:
+        o, name = self.o, arg[2:]
+        if name in _LONG_FLAGS:
+            for attr in _LONG_FLAGS[name]:
+                setattr(o, attr, True)
+        elif name == "indent":
+            (value,) = self.need(1, "--indent")
             try:
-                o.positional.append(loads(p))
+                n = int(value)
+            except ValueError:
+                self.ctx.error("jq: --indent takes a number")
+                raise _Stop(2) from None
+            if n > 7:
+                raise self.usage("jq: Cannot indent more than 7 characters")
+            o.indent = max(n, 0)
+            self.i += 1
+        elif name in ("arg", "argjson", "slurpfile", "rawfile"):
+            self.named_value(name)
+            self.i += 2
+        elif name in ("args", "jsonargs"):
+            self.rest_mode = name
+        elif name == "from-file":
+            self.filter_from_file = self.need(1, "--from-file")[0]
+            self.i += 1
+        elif name == "help":
+            self.ctx.error(USAGE)
+            raise _Stop(0)
+        elif name == "version":
+            raise _Stop(-1)
+        else:
+            raise self.usage(f"jq: Unknown option: {arg}")
+
+    def named_value(self, name: str) -> None:
+        """``--arg``, ``--argjson``, ``--slurpfile`` or ``--rawfile`` NAME VALUE."""
+        key, value = self.need(2, "--" + name)
+        named = self.o.named
+        if name == "arg":
+            named[key] = value
+        elif name == "argjson":
+            try:
+                named[key] = loads(value)
             except (JSONParseError, ValueError):
-                ctx.error(f"jq: Invalid JSON text passed to --jsonargs")
-                ctx.error(USAGE)
-                return 2
-    else:
-        o.files = positionals
-    return o
+                raise self.usage("jq: Invalid JSON text passed to --argjson") from None
+        else:
+            text = self.read_file(value)
+            if name == "rawfile":
+                named[key] = text
+            else:
+                try:
+                    named[key] = list(iter_values(iter([text])))
+                except (JSONParseError, ValueError) as exc:
+                    self.ctx.error(f"jq: Bad JSON in --slurpfile {key} {value}: {exc}")
+                    raise _Stop(2) from None
+
+    def short_options(self, arg: str) -> None:
+        for c in arg[1:]:
+            if c in _SHORT_FLAGS:
+                for attr in _SHORT_FLAGS[c]:
+                    setattr(self.o, attr, True)
+            elif c == "f":
+                self.filter_from_file = self.need(1, "-f")[0]
+                self.i += 1
+            elif c == "L":
+                self.i += 1
+            elif c == "h":
+                self.ctx.error(USAGE)
+                raise _Stop(0)
+            else:
+                raise self.usage(f"jq: Unknown option: {arg}")
+
+    def finish(self) -> _Options:
+        """The program, then what the remaining operands are (files, or ``$ARGS`` values)."""
+        o, positionals = self.o, self.positionals
+        if self.filter_from_file is not None:
+            o.filter = self.read_file(self.filter_from_file)
+        elif positionals:
+            o.filter = positionals.pop(0)
+        if o.filter is None:
+            # jq runs "." when given no program.
+            o.filter = "."
+        if self.rest_mode == "args":
+            o.positional = list(positionals)
+        elif self.rest_mode == "jsonargs":
+            for p in positionals:
+                try:
+                    o.positional.append(loads(p))
+                except (JSONParseError, ValueError):
+                    raise self.usage("jq: Invalid JSON text passed to --jsonargs") from None
+        else:
+            o.files = positionals
+        return o
+
+
+def _parse_args(ctx: CommandContext, argv: list[str]) -> _Options | int:
+    try:
+        return _ArgParser(ctx, argv[1:]).parse()
+    except _Stop as stop:
+        return stop.status
 
 
 def _decode_utf8(chunks: Iterator[bytes]) -> Iterator[str]:

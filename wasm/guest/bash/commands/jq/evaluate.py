@@ -428,7 +428,14 @@ class Interp:
                     yield from self.eval(node[3], v, env)
         elif tag == "try":
             yield from self.eval_try(node, v, env)
-        elif tag == "var":
+        else:
+            yield from self.eval_binding(node, v, env)
+
+    def eval_binding(self, node: Node, v: Value, env: Env) -> Iterator[Value]:
+        """The forms that bind or jump: ``$var``, ``as``, ``reduce``, ``foreach``, ``def``,
+        ``label`` and ``break``."""
+        tag = node[0]
+        if tag == "var":
             name = node[1]
             if name == "ENV":
                 try:
