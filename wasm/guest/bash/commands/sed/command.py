@@ -532,8 +532,6 @@ class _Sed:
                             self.emit_ps(ps, had_nl)
                         if cmd.wfile is not None:
                             self.write_file(cmd.wfile, ps + self.sep)
-                elif name == "p":
-                    self.emit_ps(ps, had_nl)
                 elif name == "d":
                     autoprint = False
                     end_cycle = True
@@ -556,51 +554,19 @@ class _Sed:
                         continue
                     if not self.quiet:
                         self.emit_ps(ps, had_nl)
-                    self.flush_appends()
-                    item = inp.next()
-                    assert item is not None
-                    ps, had_nl = item
-                    self.lineno += 1
+                    ps, had_nl = self.next_line(inp)
                 elif name == "N":
                     if not inp.has_next():
                         end_cycle = True
                         quit_status = 0
                         continue
-                    self.flush_appends()
-                    item = inp.next()
-                    assert item is not None
-                    ps = ps + "\n" + item[0]
-                    had_nl = item[1]
-                    self.lineno += 1
-                elif name == "g":
-                    ps = hs
-                elif name == "G":
-                    ps = ps + "\n" + hs
-                elif name == "h":
-                    hs = ps
-                elif name == "H":
-                    hs = hs + "\n" + ps
-                elif name == "x":
-                    ps, hs = hs, ps
-                elif name == "P":
-                    cut = ps.find("\n")
-                    self.emit_ps(ps if cut < 0 else ps[:cut], had_nl or cut >= 0)
-                elif name == "=":
-                    self.emit(f"{self.lineno}\n")
-                elif name == "a":
-                    self.append_queue.append(cmd.text)
-                elif name == "i":
-                    self.emit(cmd.text)
+                    line, had_nl = self.next_line(inp)
+                    ps = ps + "\n" + line
                 elif name == "c":
                     if cmd.a2 is None or cmd.negate or not cmd.active:
                         self.emit(cmd.text)
                     autoprint = False
                     end_cycle = True
-                elif name == "y":
-                    ps = ps.translate(cmd.ymap)
-                elif name == "l":
-                    width = cmd.int_arg if cmd.int_arg is not None else self.line_wrap
-                    self.emit(self.escape_l(ps, width))
                 elif name == "q":
                     quit_status = cmd.int_arg or 0
                     end_cycle = True
@@ -620,36 +586,12 @@ class _Sed:
                         pc = cmd.target
                     else:
                         subst = False
-                elif name == "r":
-                    assert cmd.wfile is not None
-                    text = self.read_file_text(cmd.wfile)
-                    if text:
-                        self.append_queue.append(text)
-                elif name == "R":
-                    assert cmd.wfile is not None
-                    line = self.read_file_line(cmd.wfile)
-                    if line is not None:
-                        self.append_queue.append(line)
-                elif name == "w":
-                    assert cmd.wfile is not None
-                    self.write_file(cmd.wfile, ps + self.sep)
-                elif name == "W":
-                    assert cmd.wfile is not None
-                    cut = ps.find("\n")
-                    self.write_file(cmd.wfile, (ps if cut < 0 else ps[:cut]) + self.sep)
-                elif name == "z":
-                    ps = ""
-                elif name == "F":
-                    self.emit(("-" if inp.file_index < 0 or self.files[inp.line_file] == "-" else self.files[inp.line_file]) + "\n")
+                else:
+                    ps, hs = self.plain_command(cmd, ps, hs, had_nl)
             if autoprint:
                 self.emit_ps(ps, had_nl)
             self.flush_appends()
-            if self.in_place is None and self.out:
-                yield "".join(self.out)
-                self.out.clear()
-            if self.real_stdout:
-                yield "".join(self.real_stdout)
-                self.real_stdout.clear()
+            yield from self.cycle_output()
             if quit_status is not None:
                 self.status = quit_status if self.status == 0 else self.status
                 break
@@ -658,6 +600,77 @@ class _Sed:
         elif self.out:
             yield "".join(self.out)
             self.out.clear()
+
+    def next_line(self, inp: _Input) -> tuple[str, bool]:
+        """``n`` and ``N``: the appends queued so far go out, then the next line is read."""
+        self.flush_appends()
+        item = inp.next()
+        assert item is not None
+        self.lineno += 1
+        return item
+
+    def cycle_output(self) -> Iterator[str]:
+        """What the cycle wrote to standard output (held back under ``-i``)."""
+        if self.in_place is None and self.out:
+            yield "".join(self.out)
+            self.out.clear()
+        if self.real_stdout:
+            yield "".join(self.real_stdout)
+            self.real_stdout.clear()
+
+    def plain_command(self, cmd: Cmd, ps: str, hs: str, had_nl: bool) -> tuple[str, str]:
+        """Run a command that does not steer the cycle; returns the pattern and hold spaces."""
+        name = cmd.name
+        if name == "p":
+            self.emit_ps(ps, had_nl)
+        elif name == "g":
+            ps = hs
+        elif name == "G":
+            ps = ps + "\n" + hs
+        elif name == "h":
+            hs = ps
+        elif name == "H":
+            hs = hs + "\n" + ps
+        elif name == "x":
+            ps, hs = hs, ps
+        elif name == "P":
+            cut = ps.find("\n")
+            self.emit_ps(ps if cut < 0 else ps[:cut], had_nl or cut >= 0)
+        elif name == "=":
+            self.emit(f"{self.lineno}\n")
+        elif name == "a":
+            self.append_queue.append(cmd.text)
+        elif name == "i":
+            self.emit(cmd.text)
+        elif name == "y":
+            ps = ps.translate(cmd.ymap)
+        elif name == "l":
+            width = cmd.int_arg if cmd.int_arg is not None else self.line_wrap
+            self.emit(self.escape_l(ps, width))
+        elif name == "r":
+            assert cmd.wfile is not None
+            text = self.read_file_text(cmd.wfile)
+            if text:
+                self.append_queue.append(text)
+        elif name == "R":
+            assert cmd.wfile is not None
+            line = self.read_file_line(cmd.wfile)
+            if line is not None:
+                self.append_queue.append(line)
+        elif name == "w":
+            assert cmd.wfile is not None
+            self.write_file(cmd.wfile, ps + self.sep)
+        elif name == "W":
+            assert cmd.wfile is not None
+            cut = ps.find("\n")
+            self.write_file(cmd.wfile, (ps if cut < 0 else ps[:cut]) + self.sep)
+        elif name == "z":
+            ps = ""
+        elif name == "F":
+            inp = self.input
+            assert inp is not None
+            self.emit(("-" if inp.file_index < 0 or self.files[inp.line_file] == "-" else self.files[inp.line_file]) + "\n")
+        return ps, hs
 
     def close(self) -> None:
         for handle in self.wfiles.values():
