@@ -151,6 +151,204 @@ def _longest_first(out: list[str], start: int) -> None:
     out[start:] = rebuilt
 
 
+class _Translator:
+    """One translation of a POSIX pattern; ``out`` collects the Python regex in pieces."""
+
+    def __init__(self, pat: str, extended: bool, awk: bool, multiline: bool, longest: bool) -> None:
+        self.pat = pat
+        self.extended = extended
+        self.awk = awk
+        self.longest = longest
+        self.end_anchor = "$" if multiline else r"\Z"
+        self.out: list[str] = []
+        # Index in ``out`` where the last quantifiable atom starts (None: nothing to repeat).
+        self.atom: int | None = None
+        self.quantified = False
+        self.group_starts: list[int] = []
+        self.i = 0
+
+    def at_start(self) -> bool:
+        out = self.out
+        return not out or out[-1] in ("(", "|") or out[-1] == "^"
+
+    def add_quant(self, q: str) -> None:
+        out = self.out
+        if self.atom is None:
+            out.append(re.escape(q[0]) + q[1:] if q in "*+?" else re.escape(q))
+            return
+        if self.quantified:
+            inner = "".join(out[self.atom:])
+            del out[self.atom:]
+            out.append("(?:" + inner + ")")
+        out.append(q)
+        self.quantified = True
+
+    def add_atom(self, text: str, literal: bool = False) -> None:
+        self.atom = len(self.out)
+        self.out.append(_Lit(text) if literal else text)
+        self.quantified = False
+
+    def translate(self) -> str:
+        pat, n = self.pat, len(self.pat)
+        while self.i < n:
+            c = pat[self.i]
+            if c == "\\":
+                self.escape()
+                continue
+            self.i += 1
+            self.operator(c)
+        if self.group_starts:
+            raise RegexError("Unmatched ( or \\(")
+        if self.longest:
+            _longest_first(self.out, 0)
+        return "".join(self.out)
+
+    def escape(self) -> None:
+        """The backslash sequence at ``pat[i]``: GNU operators, classes, anchors, escapes."""
+        pat, n = self.pat, len(self.pat)
+        if self.i + 1 >= n:
+            if self.awk:
+                self.add_atom(r"\\")
+                self.i += 1
+                return
+            raise RegexError("trailing backslash (\\)")
+        d = pat[self.i + 1]
+        self.i += 2
+        if not self.extended and d == "(":
+            self.group_starts.append(len(self.out))
+            self.out.append("(")
+            self.atom = None
+        elif not self.extended and d == ")":
+            if not self.group_starts:
+                raise RegexError("Unmatched ) or \\)")
+            start = self.group_starts.pop()
+            if self.longest:
+                _longest_first(self.out, start + 1)
+            inner = "".join(self.out[start:]) + ")"
+            del self.out[start:]
+            self.add_atom(inner)
+        elif not self.extended and d == "|":
+            self.out.append("|")
+            self.atom = None
+        elif not self.extended and d == "{":
+            close = pat.find("\\}", self.i)
+            m = _INTERVAL.fullmatch(pat[self.i:close]) if close >= 0 else None
+            if m is None:
+                raise RegexError("Invalid preceding regular expression" if close >= 0 else "Unmatched \\{")
+            self.add_quant("{" + pat[self.i:close] + "}")
+            self.i = close + 2
+        elif not self.extended and d in "+?":
+            self.add_quant(d)
+        elif d.isdigit() and d != "0" and not self.awk:
+            self.add_atom("\\" + d)
+        elif d in "wWsSbB":
+            if d in "bB":
+                self.out.append("\\" + d)
+                self.atom = None
+            else:
+                self.add_atom("\\" + d)
+        elif d == "<":
+            self.out.append(r"\b(?=\w)")
+            self.atom = None
+        elif d == ">":
+            self.out.append(r"\b(?<=\w)")
+            self.atom = None
+        elif d == "`":
+            self.out.append(r"\A")
+            self.atom = None
+        elif d == "'":
+            self.out.append(r"\Z")
+            self.atom = None
+        elif d in _SIMPLE_ESCAPES:
+            self.add_atom(re.escape(_SIMPLE_ESCAPES[d]), literal=True)
+        elif self.awk and d in "01234567":
+            j = self.i
+            while j < n and j < self.i + 2 and pat[j] in "01234567":
+                j += 1
+            self.add_atom(re.escape(chr(int(pat[self.i - 1 : j], 8) & 0xFF)))
+            self.i = j
+        elif not self.awk and d in "dox" and self.i < n:
+            base, width, digits = {"d": (10, 3, "0123456789"), "o": (8, 3, "01234567"), "x": (16, 2, "0123456789abcdefABCDEF")}[d]
+            j = self.i
+            while j < n and j < self.i + width and pat[j] in digits:
+                j += 1
+            if j == self.i:
+                self.add_atom(re.escape(d))
+            else:
+                self.add_atom(re.escape(chr(int(pat[self.i:j], base) & 0xFF)))
+                self.i = j
+        elif not self.awk and d == "c" and self.i < n:
+            self.add_atom(re.escape(chr(ord(pat[self.i].upper()) ^ 0x40)))
+            self.i += 1
+        else:
+            self.add_atom(re.escape(d), literal=True)
+
+    def operator(self, c: str) -> None:
+        """The unescaped character ``c`` (``i`` is already past it)."""
+        pat, n = self.pat, len(self.pat)
+        if c == "[":
+            cls, self.i = _bracket(pat, self.i, self.awk)
+            self.add_atom(cls)
+        elif c == ".":
+            self.add_atom("(?s:.)")
+        elif c == "*":
+            if self.atom is None:
+                self.add_atom(r"\*")
+            else:
+                self.add_quant("*")
+        elif c == "^":
+            if self.extended or self.at_start():
+                self.out.append("^")
+                self.atom = None
+            else:
+                self.add_atom(r"\^")
+        elif c == "$":
+            if self.extended or self.i == n or pat.startswith("\\)", self.i) or pat.startswith("\\|", self.i):
+                self.out.append(self.end_anchor)
+                self.atom = None
+            else:
+                self.add_atom(r"\$")
+        elif self.extended and c in "+?":
+            if self.atom is None:
+                if self.awk:
+                    raise RegexError("missing operand")
+                self.add_atom(re.escape(c))
+            else:
+                self.add_quant(c)
+        elif self.extended and c == "{" and self.awk:
+            # mawk 1.3.4 20200120 (this machine's self.awk) has no interval expressions.
+            self.add_atom(r"\{")
+        elif self.extended and c == "{":
+            close = pat.find("}", self.i)
+            m = _INTERVAL.fullmatch(pat[self.i:close]) if close >= 0 else None
+            if m is None or self.atom is None:
+                self.add_atom(r"\{")
+            else:
+                self.add_quant("{" + pat[self.i:close] + "}")
+                self.i = close + 1
+        elif self.extended and c == "(":
+            self.group_starts.append(len(self.out))
+            self.out.append("(")
+            self.atom = None
+        elif self.extended and c == ")":
+            if not self.group_starts:
+                if self.awk:
+                    raise RegexError("Unmatched ) or \\)")
+                self.add_atom(r"\)")
+                return
+            start = self.group_starts.pop()
+            if self.longest:
+                _longest_first(self.out, start + 1)
+            inner = "".join(self.out[start:]) + ")"
+            del self.out[start:]
+            self.add_atom(inner)
+        elif self.extended and c == "|":
+            self.out.append("|")
+            self.atom = None
+        else:
+            self.add_atom(re.escape(c), literal=True)
+
+
 def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = False,
               longest: bool = True) -> str:
     """Translate a POSIX BRE/ERE (GNU extensions included) into Python regex syntax.
@@ -158,183 +356,7 @@ def translate(pat: str, extended: bool, *, awk: bool = False, multiline: bool = 
     ``longest`` reorders all-literal alternations longest first, so the match found is
     the POSIX (longest) one; glibc still fills groups first-alternative-first, so sed
     re-matches the found span with ``longest=False`` to get its groups."""
-    out: list[str] = []
-    # Index in ``out`` where the last quantifiable atom starts (None: nothing to repeat).
-    atom: int | None = None
-    quantified = False
-    n = len(pat)
-    i = 0
-    end_anchor = "$" if multiline else r"\Z"
-
-    def at_start() -> bool:
-        return not out or out[-1] in ("(", "|") or out[-1] == "^"
-
-    def add_quant(q: str) -> None:
-        nonlocal quantified
-        if atom is None:
-            out.append(re.escape(q[0]) + q[1:] if q in "*+?" else re.escape(q))
-            return
-        if quantified:
-            inner = "".join(out[atom:])
-            del out[atom:]
-            out.append("(?:" + inner + ")")
-        out.append(q)
-        quantified = True
-
-    def add_atom(text: str, literal: bool = False) -> None:
-        nonlocal atom, quantified
-        atom = len(out)
-        out.append(_Lit(text) if literal else text)
-        quantified = False
-
-    group_starts: list[int] = []
-    while i < n:
-        c = pat[i]
-        if c == "\\":
-            if i + 1 >= n:
-                if awk:
-                    add_atom(r"\\")
-                    i += 1
-                    continue
-                raise RegexError("trailing backslash (\\)")
-            d = pat[i + 1]
-            i += 2
-            if not extended and d == "(":
-                group_starts.append(len(out))
-                out.append("(")
-                atom = None
-            elif not extended and d == ")":
-                if not group_starts:
-                    raise RegexError("Unmatched ) or \\)")
-                start = group_starts.pop()
-                if longest:
-                    _longest_first(out, start + 1)
-                inner = "".join(out[start:]) + ")"
-                del out[start:]
-                add_atom(inner)
-            elif not extended and d == "|":
-                out.append("|")
-                atom = None
-            elif not extended and d == "{":
-                close = pat.find("\\}", i)
-                m = _INTERVAL.fullmatch(pat[i:close]) if close >= 0 else None
-                if m is None:
-                    raise RegexError("Invalid preceding regular expression" if close >= 0 else "Unmatched \\{")
-                add_quant("{" + pat[i:close] + "}")
-                i = close + 2
-            elif not extended and d in "+?":
-                add_quant(d)
-            elif d.isdigit() and d != "0" and not awk:
-                add_atom("\\" + d)
-            elif d in "wWsSbB":
-                if d in "bB":
-                    out.append("\\" + d)
-                    atom = None
-                else:
-                    add_atom("\\" + d)
-            elif d == "<":
-                out.append(r"\b(?=\w)")
-                atom = None
-            elif d == ">":
-                out.append(r"\b(?<=\w)")
-                atom = None
-            elif d == "`":
-                out.append(r"\A")
-                atom = None
-            elif d == "'":
-                out.append(r"\Z")
-                atom = None
-            elif d in _SIMPLE_ESCAPES:
-                add_atom(re.escape(_SIMPLE_ESCAPES[d]), literal=True)
-            elif awk and d in "01234567":
-                j = i
-                while j < n and j < i + 2 and pat[j] in "01234567":
-                    j += 1
-                add_atom(re.escape(chr(int(pat[i - 1 : j], 8) & 0xFF)))
-                i = j
-            elif not awk and d in "dox" and i < n:
-                base, width, digits = {"d": (10, 3, "0123456789"), "o": (8, 3, "01234567"), "x": (16, 2, "0123456789abcdefABCDEF")}[d]
-                j = i
-                while j < n and j < i + width and pat[j] in digits:
-                    j += 1
-                if j == i:
-                    add_atom(re.escape(d))
-                else:
-                    add_atom(re.escape(chr(int(pat[i:j], base) & 0xFF)))
-                    i = j
-            elif not awk and d == "c" and i < n:
-                add_atom(re.escape(chr(ord(pat[i].upper()) ^ 0x40)))
-                i += 1
-            else:
-                add_atom(re.escape(d), literal=True)
-            continue
-        i += 1
-        if c == "[":
-            cls, i = _bracket(pat, i, awk)
-            add_atom(cls)
-        elif c == ".":
-            add_atom("(?s:.)")
-        elif c == "*":
-            if atom is None:
-                add_atom(r"\*")
-            else:
-                add_quant("*")
-        elif c == "^":
-            if extended or at_start():
-                out.append("^")
-                atom = None
-            else:
-                add_atom(r"\^")
-        elif c == "$":
-            if extended or i == n or pat.startswith("\\)", i) or pat.startswith("\\|", i):
-                out.append(end_anchor)
-                atom = None
-            else:
-                add_atom(r"\$")
-        elif extended and c in "+?":
-            if atom is None:
-                if awk:
-                    raise RegexError("missing operand")
-                add_atom(re.escape(c))
-            else:
-                add_quant(c)
-        elif extended and c == "{" and awk:
-            # mawk 1.3.4 20200120 (this machine's awk) has no interval expressions.
-            add_atom(r"\{")
-        elif extended and c == "{":
-            close = pat.find("}", i)
-            m = _INTERVAL.fullmatch(pat[i:close]) if close >= 0 else None
-            if m is None or atom is None:
-                add_atom(r"\{")
-            else:
-                add_quant("{" + pat[i:close] + "}")
-                i = close + 1
-        elif extended and c == "(":
-            group_starts.append(len(out))
-            out.append("(")
-            atom = None
-        elif extended and c == ")":
-            if not group_starts:
-                if awk:
-                    raise RegexError("Unmatched ) or \\)")
-                add_atom(r"\)")
-                continue
-            start = group_starts.pop()
-            if longest:
-                _longest_first(out, start + 1)
-            inner = "".join(out[start:]) + ")"
-            del out[start:]
-            add_atom(inner)
-        elif extended and c == "|":
-            out.append("|")
-            atom = None
-        else:
-            add_atom(re.escape(c), literal=True)
-    if group_starts:
-        raise RegexError("Unmatched ( or \\(")
-    if longest:
-        _longest_first(out, 0)
-    return "".join(out)
+    return _Translator(pat, extended, awk, multiline, longest).translate()
 
 
 def compile_posix(pat: str, extended: bool, *, awk: bool = False, icase: bool = False,
