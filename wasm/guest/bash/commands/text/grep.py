@@ -870,25 +870,8 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
     except RegexError as err:
         ctx.error(f"rg: regex parse error:\n    {err}")
         return 2
-    targets: list[_Target] = []
     errors = [False]
-    if searching_stdin:
-        targets.append(_Target("<stdin>", "-"))
-    else:
-        for name in operands:
-            host = ctx.host_path(name)
-            if os.path.isdir(host):
-                for found in _walk(ctx, o, name, "" if name == "." else name, "rg", errors, ordered=True):
-                    parts = found.display.split("/")
-                    if not hidden and any(p.startswith(".") and p not in (".", "..") for p in parts):
-                        continue
-                    display = found.display if name != "." else found.display
-                    targets.append(_Target(display, found.name))
-            elif os.path.exists(host):
-                targets.append(_Target(name, name))
-            else:
-                ctx.error(f"rg: {name}: No such file or directory (os error 2)")
-                errors[0] = True
+    targets = [_Target("<stdin>", "-")] if searching_stdin else _rg_targets(ctx, o, operands, hidden, errors)
     if list_only:
         for target in targets:
             yield target.display.encode("utf-8", "surrogateescape") + b"\n"
@@ -905,6 +888,27 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
     if errors[0]:
         return 2
     return 0 if selected_any else 1
+
+
+def _rg_targets(ctx: CommandContext, o: GrepOptions, operands: list[str], hidden: bool,
+                errors: list[bool]) -> list[_Target]:
+    """The files rg searches: operands, and directories walked in order (hidden names only
+    with ``hidden``); a missing operand is reported and sets ``errors[0]``."""
+    targets: list[_Target] = []
+    for name in operands:
+        host = ctx.host_path(name)
+        if os.path.isdir(host):
+            for found in _walk(ctx, o, name, "" if name == "." else name, "rg", errors, ordered=True):
+                parts = found.display.split("/")
+                if not hidden and any(p.startswith(".") and p not in (".", "..") for p in parts):
+                    continue
+                targets.append(_Target(found.display, found.name))
+        elif os.path.exists(host):
+            targets.append(_Target(name, name))
+        else:
+            ctx.error(f"rg: {name}: No such file or directory (os error 2)")
+            errors[0] = True
+    return targets
 
 
 COMMANDS = {"grep": grep, "egrep": egrep, "fgrep": fgrep, "rg": rg}

@@ -155,43 +155,7 @@ def translate(pattern: str, extended: bool, warnings: list[str] | None = None) -
         start_here = at_start
         at_start = False
         if c == "\\":
-            if i + 1 >= n:
-                raise RegexError("Trailing backslash")
-            d = pattern[i + 1]
-            i += 2
-            if not extended and d == "(":
-                b.open_group()
-                at_start = True
-            elif not extended and d == ")":
-                if not b.groups:
-                    raise RegexError("Unmatched ) or \\)")
-                b.close_group()
-            elif not extended and d == "|":
-                b.other("|")
-                at_start = True
-            elif not extended and d == "{":
-                i = _interval(pattern, i, b, "\\}", start_here)
-            elif not extended and d in "+?":
-                if start_here or not b.quantify(d):
-                    b.atom(re.escape(d))
-            elif d == "<":
-                b.other(r"\b(?=\w)")
-            elif d == ">":
-                b.other(r"\b(?<=\w)")
-            elif d == "`":
-                b.other(r"\A")
-            elif d == "'":
-                b.other(r"\Z")
-            elif d in "bB":
-                b.other("\\" + d)
-            elif d in "wWsS":
-                b.atom("\\" + d)
-            elif d.isdigit() and d != "0":
-                b.atom("\\" + d)
-            elif d == "n":
-                b.atom("\\n")
-            else:
-                b.atom(re.escape(d))
+            i, at_start = _escape(pattern, i, b, extended, start_here)
             continue
         if c == "[":
             text, i = _bracket(pattern, i)
@@ -263,6 +227,51 @@ def translate(pattern: str, extended: bool, warnings: list[str] | None = None) -
     if b.groups:
         raise RegexError("Unmatched ( or \\(")
     return "".join(b.out)
+
+
+def _escape(pattern: str, i: int, b: _Builder, extended: bool, start_here: bool) -> tuple[int, bool]:
+    """The backslash sequence at ``pattern[i]``; returns the index after it and whether what
+    follows is at the start of an expression."""
+    n = len(pattern)
+    at_start = False
+    if i + 1 >= n:
+        raise RegexError("Trailing backslash")
+    d = pattern[i + 1]
+    i += 2
+    if not extended and d == "(":
+        b.open_group()
+        at_start = True
+    elif not extended and d == ")":
+        if not b.groups:
+            raise RegexError("Unmatched ) or \\)")
+        b.close_group()
+    elif not extended and d == "|":
+        b.other("|")
+        at_start = True
+    elif not extended and d == "{":
+        i = _interval(pattern, i, b, "\\}", start_here)
+    elif not extended and d in "+?":
+        if start_here or not b.quantify(d):
+            b.atom(re.escape(d))
+    elif d == "<":
+        b.other(r"\b(?=\w)")
+    elif d == ">":
+        b.other(r"\b(?<=\w)")
+    elif d == "`":
+        b.other(r"\A")
+    elif d == "'":
+        b.other(r"\Z")
+    elif d in "bB":
+        b.other("\\" + d)
+    elif d in "wWsS":
+        b.atom("\\" + d)
+    elif d.isdigit() and d != "0":
+        b.atom("\\" + d)
+    elif d == "n":
+        b.atom("\\n")
+    else:
+        b.atom(re.escape(d))
+    return i, at_start
 
 
 def _warn(warnings: list[str] | None, message: str) -> None:
