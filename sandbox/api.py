@@ -50,8 +50,8 @@ class ExecutionResult:
     error: dict[str, Any] | None = None
     """``{name, message, traceback}`` when status is ``error``."""
     trap: dict[str, str] | None = None
-    """``{kind, message}`` when a limit or trap stopped the run (kind: deadline, memory,
-    output, host_calls, code_size, trap, crash)."""
+    """``{kind, message, code?}`` when a limit or trap stopped the run (kind: deadline, memory,
+    output, host_calls, code_size, trap, crash; code: which WebAssembly trap, for kind trap)."""
     duration_ms: float = 0.0
     host_calls: int = 0
 

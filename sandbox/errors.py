@@ -12,7 +12,7 @@
     └── GuestBuildError          the guest component could not be built or compiled
 
 Inside the service these are exceptions; at the HTTP edge and in results they become
-values: ``{"kind", "message"}`` under ``trap``.
+values: ``{"kind", "message", "code"?}`` under ``trap`` (``code``: which WebAssembly trap).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class SandboxError(Exception):
     kind = "error"
 
     def to_trap(self) -> dict[str, str]:
+        """The value form, sent over the worker pipe and shown in results."""
         return {"kind": self.kind, "message": str(self)}
 
 
@@ -69,6 +70,14 @@ class GuestTrap(SandboxError):
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.code = code
+        """The trap's name (``stack_overflow``, ``unreachable``...; see ``sandbox.traps``),
+        or None for a wasmtime error that is not a trap."""
+
+    def to_trap(self) -> dict[str, str]:
+        trap = super().to_trap()
+        if self.code is not None:
+            trap["code"] = self.code
+        return trap
 
 
 class WorkerCrashed(SandboxError):
@@ -101,5 +110,8 @@ TRAP_KINDS: dict[str, type[SandboxError]] = {
 
 
 def from_trap(trap: dict[str, str]) -> SandboxError:
+    """The exception of a value form (the inverse of ``to_trap``, ``code`` included)."""
     cls = TRAP_KINDS.get(trap.get("kind", ""), SandboxError)
+    if cls is GuestTrap:
+        return GuestTrap(trap.get("message", ""), code=trap.get("code"))
     return cls(trap.get("message", ""))

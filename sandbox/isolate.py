@@ -24,9 +24,14 @@ from wasmtime import component as wc
 
 from .engine import CompiledGuest, load_compiled, make_engine
 from .errors import DeadlineExceeded, GuestTrap, MemoryLimitExceeded, SandboxError
+from .traps import DEADLINE, MEMORY, TRAP_NAMES, trap_code
 from .limits import Limits
 
 HOST_INTERFACE = "sandbox:guest/host@0.1.0"
+
+
+class _Unwinding(Exception):
+    """Carries a BaseException raised by a host call out through wasmtime."""
 
 
 class HostCallFailed(Exception):
@@ -145,9 +150,15 @@ class GuestRuntime:
         except HostCallFailed as failed:
             return wc.Variant("err", failed.error_json)
         except BaseException as abort:
-            # Remember it: wasmtime may re-wrap the exception on its way out.
+            # Remember it: wasmtime may re-wrap the exception on its way out, and the run
+            # ends with this very exception (see _translated_traps).
             self._state.error = abort
-            raise
+            if isinstance(abort, Exception):
+                raise
+            # A BaseException (KeyboardInterrupt, a handler's own signal) must not cross
+            # wasmtime's callback, which unwinds only Exceptions: measured, one that did
+            # crashed the process. An Exception carries the unwinding; the original is kept.
+            raise _Unwinding() from None
 
     def isolate(self, limits: Limits, preopens: Sequence[Preopen] = ()) -> "Isolate":
         return Isolate(self, limits, preopens)
@@ -227,55 +238,36 @@ class Isolate:
         return result
 
 
-_TRAP_MESSAGES = {
-    "interrupt": "deadline",
-    "call stack exhausted": "stack_overflow",
-    "out of bounds memory access": "memory_out_of_bounds",
-    "unreachable": "unreachable",
-    "integer divide by zero": "integer_division_by_zero",
-    "integer overflow": "integer_overflow",
-    "indirect call": "indirect_call_to_null",
-    "undefined element": "table_out_of_bounds",
-    "allocation": "allocation_too_large",
-}
-"""Trap reasons as wasmtime words them (the text after "wasm trap:"), by our name."""
-
-
-def _trap_reason(message: str) -> str | None:
-    marker = "wasm trap:"
-    at = message.rfind(marker)
-    if at < 0:
-        return None
-    reason = message[at + len(marker):].strip().splitlines()[0] if message[at + len(marker):].strip() else ""
-    for words, name in _TRAP_MESSAGES.items():
-        if words in reason:
-            return name
-    return reason or None
-
-
 @contextmanager
 def _translated_traps(runtime: GuestRuntime, limits: Limits | None = None,
                       extended_s: Callable[[], float] = lambda: 0.0) -> Iterator[None]:
     """The one boundary where wasmtime's errors become ``sandbox.errors``."""
     try:
         yield
+    except _Unwinding:
+        carried = runtime._state.error
+        raise carried if carried is not None else SandboxError("host call unwound") from None
     except (wasmtime.Trap, wasmtime.WasmtimeError) as error:
         carried = runtime._state.error
         if carried is not None:
             raise carried from None
         message = error.message if isinstance(error, wasmtime.Trap) else str(error)
-        reason = _trap_reason(message)
-        if isinstance(error, wasmtime.Trap) and error.trap_code == wasmtime.TrapCode.INTERRUPT:
-            reason = "deadline"
-        if reason == "deadline":
+        code = trap_code(error)
+        name = TRAP_NAMES.get(code) if code is not None else None
+        first = message.strip().splitlines()[0] if message.strip() else "unknown error"
+        if name == DEADLINE:
             seconds = limits.deadline_s if limits else 0
             waited = extended_s()
             uncharged = f" (not counting {waited:.2f} s spent waiting, uncharged)" if waited else ""
             raise DeadlineExceeded(f"execution exceeded its deadline of {seconds:g} s{uncharged}") from None
-        if reason == "allocation_too_large" or (
-                reason is None and "memory" in message and ("limit" in message or "minimum" in message)):
-            raise MemoryLimitExceeded(f"the guest needs more memory than its limit: {message.splitlines()[0]}") from None
-        if reason is not None:
-            raise GuestTrap(f"guest trapped: {reason}", code=reason) from None
-        first = message.strip().splitlines()[0] if message.strip() else "unknown error"
+        if name == MEMORY or (code is None and _is_memory_limit(message)):
+            raise MemoryLimitExceeded(f"the guest needs more memory than its limit: {first}") from None
+        if name is not None:
+            raise GuestTrap(f"guest trapped: {name}", code=name) from None
         raise GuestTrap(f"wasmtime error: {first}") from None
+
+
+def _is_memory_limit(message: str) -> bool:
+    # Not a trap: instantiation refused because the module's minimum memory is over the
+    # store's limit. wasmtime reports it as an error with no code, so only its words say so.
+    return "memory" in message and ("limit" in message or "minimum" in message)

@@ -67,6 +67,8 @@ class ErrorInfo(BaseModel):
 class TrapInfo(BaseModel):
     kind: str = Field(description="deadline, memory, output, host_calls, code_size, trap or crash")
     message: str
+    code: str | None = Field(None, description="For kind trap: which WebAssembly trap "
+                                               "(stack_overflow, unreachable, ...).")
 
 
 class CallInfo(BaseModel):

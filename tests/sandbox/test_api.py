@@ -1,4 +1,4 @@
-"""Execute, first cut: code normalisation, results, logs, errors and tools."""
+"""The Python API (``Sandbox.execute``): code normalisation, results, logs, errors and tools."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The build and compile caches: keyed correctly, never loading a damaged artifact."""
+"""The guest build (keyed by its sources) and the engine's compile cache: keyed correctly, never
+loading a damaged artifact."""
 
 from __future__ import annotations
 
