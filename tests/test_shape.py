@@ -37,3 +37,12 @@ def test_module_shape(path: Path) -> None:
             and node.end_lineno is not None
             and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
     assert not long, f"{_name(path)}: " + "; ".join(long)
+
+
+def test_test_files_have_distinct_names() -> None:
+    # pytest imports test modules by file name (there are no packages under tests/), so two
+    # test_x.py files in different folders would make one of them fail to collect.
+    names: dict[str, list[str]] = {}
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        names.setdefault(path.name, []).append(_name(path))
+    assert not {name: paths for name, paths in names.items() if len(paths) > 1}
