@@ -22,6 +22,7 @@ import time
 from typing import Callable, Generator
 
 from . import pattern as patterns
+from .builtins import binary_test, unary_test
 from .errors import (
     BashError, BreakLoop, ContinueLoop, ExitShell, ExpansionError, FatalExpansionError,
     LimitExceeded, ReturnFromFunction, ShellSyntaxError,
@@ -586,8 +587,6 @@ class Shell:
         if isinstance(expr, CondWord):
             return ex.string(expr.word.raw) != ""
         if isinstance(expr, CondUnary):
-            from .builtins.test import unary_test
-
             return unary_test(self, expr.op, ex.string(expr.operand.raw))
         assert isinstance(expr, CondBinary)
         op = expr.op
@@ -616,8 +615,6 @@ class Shell:
         if op in ("<", ">"):
             a, b = left.encode("utf-8", "surrogateescape"), right.encode("utf-8", "surrogateescape")
             return a < b if op == "<" else a > b
-        from .builtins.test import binary_test
-
         return binary_test(self, op, left, right, arithmetic_operands=True)
 
     # -- redirections ------------------------------------------------------------------------

@@ -36,13 +36,19 @@ from . import (
     system, test, trap, xargs,
 )
 from ._common import Builtin, Entry, Gen, StreamingBuiltin
+from .test import binary_test, unary_test
 
 if TYPE_CHECKING:
     # only types: ``commands`` imports this package to register the builtins
     from ..commands.base import Command, CommandContext
     from ..redirects import IO
 
-__all__ = ["BASH_BUILTIN_NAMES", "BUILTINS", "COMMANDS", "Builtin", "Entry", "StreamingBuiltin"]
+__all__ = [
+    # the registry
+    "BASH_BUILTIN_NAMES", "BUILTINS", "COMMANDS", "Builtin", "Entry", "StreamingBuiltin",
+    # the file, string and number tests that [[ ]] shares with test/[
+    "binary_test", "unary_test",
+]
 
 FAMILIES = (
     printf, test, flow, dirs, assign, read, getopts, options, trap, alias, lookup, evaluation,
