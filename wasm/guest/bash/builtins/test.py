@@ -18,11 +18,8 @@ if TYPE_CHECKING:
     from ..redirects import IO
 
 
-def _host(sh: Shell, path: str) -> str:
-    return sh.host_path(path)
-
-
 def unary_test(sh: Shell, op: str, arg: str) -> bool:
+    """``-f arg``, ``-z arg``, ``-v name``...: a file, string, variable or option test."""
     if op == "-z":
         return arg == ""
     if op == "-n":
@@ -44,7 +41,7 @@ def unary_test(sh: Shell, op: str, arg: str) -> bool:
         return False
     if arg in ("/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"):
         return op in ("-e", "-a", "-c", "-r", "-w")
-    host = _host(sh, arg)
+    host = sh.host_path(arg)
     try:
         st = os.lstat(host) if op in ("-h", "-L") else os.stat(host)
     except OSError:
@@ -99,6 +96,7 @@ def _int_operand(sh: Shell, text: str, arithmetic: bool) -> int:
 
 
 def binary_test(sh: Shell, op: str, a: str, b: str, arithmetic_operands: bool = False) -> bool:
+    """``a = b``, ``a -lt b``, ``a -nt b``...; ``[[ ]]`` evaluates -eq's operands as arithmetic."""
     if op in ("=", "=="):
         return a == b
     if op == "!=":
@@ -112,11 +110,11 @@ def binary_test(sh: Shell, op: str, a: str, b: str, arithmetic_operands: bool = 
         return bool(numeric[op](_int_operand(sh, a, arithmetic_operands), _int_operand(sh, b, arithmetic_operands)))
     if op in ("-nt", "-ot", "-ef"):
         try:
-            sa = os.stat(_host(sh, a))
+            sa = os.stat(sh.host_path(a))
         except OSError:
             sa = None
         try:
-            sb = os.stat(_host(sh, b))
+            sb = os.stat(sh.host_path(b))
         except OSError:
             sb = None
         if op == "-ef":
