@@ -82,6 +82,10 @@ async def _arguments(request: Request) -> Any:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         problem = {"loc": ["body"], "msg": f"not JSON: {exc}", "type": "json_invalid"}
         raise HTTPError(422, "invalid_request", f"body: not JSON: {exc}", [problem]) from exc
+    except RecursionError:
+        # json's decoder recurses once per nesting level; '[' * 100000 runs out of stack.
+        problem = {"loc": ["body"], "msg": "JSON nested too deeply", "type": "json_invalid"}
+        raise HTTPError(422, "invalid_request", "body: JSON nested too deeply", [problem]) from None
 
 
 def _tool_route(tool: str) -> None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
+from live_server import ServerThread
 from route_helpers import route_client
+from sandbox.service.errors import install_error_handlers
 from sandbox.service.routes import workspaces
 from workspace import WorkspaceStore
 
@@ -157,3 +161,45 @@ async def test_whole_numbers_written_as_floats_are_integers(client: httpx.AsyncC
     assert r.status_code == 200 and r.json()["content"] == "1\ta"
     r = await client.post("/v1/workspaces/main/tools/list", json={"path": "/", "limit": 5.0, "offset": 0.0})
     assert r.status_code == 200 and r.json()["count"] == 1
+
+
+@pytest.fixture
+def live_url(tmp_path: Path) -> Iterator[str]:
+    """The workspace routes served over real HTTP (uvicorn), so a crash is seen as a client
+    would see it (a 500, or a reset connection), not as an exception inside the test."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.workspaces = await WorkspaceStore.open(tmp_path / "live.db", tmp_path / "live-blobs")
+        try:
+            yield
+        finally:
+            await app.state.workspaces.close()
+
+    app = FastAPI(lifespan=lifespan)
+    app.include_router(workspaces.router)
+    install_error_handlers(app)
+    with ServerThread(app) as live:
+        yield live.url
+
+
+@pytest.mark.parametrize("query", ["limit=100000000000000000000", "offset=100000000000000000000",
+                                   "limit=-1", "offset=-1"])
+def test_listing_bounds_past_sqlite_integers_are_422_over_http(live_url: str, query: str) -> None:
+    r = httpx.get(f"{live_url}/v1/workspaces/main/files?{query}")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize("body", [b"[" * 100_000, b'{"path": ' + b"[" * 100_000 + b"}",
+                                  b'{"path": "/a", "x": ' + b"{\"a\": " * 50_000 + b"}"])
+def test_a_100000_deep_tool_body_is_422_over_http(live_url: str, body: bytes) -> None:
+    # json's decoder recursed until RecursionError: a 500, or for some bodies a reset connection.
+    r = httpx.post(f"{live_url}/v1/workspaces/main/tools/read", content=body,
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 422
+    assert r.json()["error"] == {"code": "invalid_request", "message": "body: JSON nested too deeply",
+                                 "details": [{"loc": ["body"], "msg": "JSON nested too deeply",
+                                              "type": "json_invalid"}]}
+    # The service is still there and answers the next request normally.
+    r = httpx.post(f"{live_url}/v1/workspaces/main/tools/read", json={"path": "/missing"})
+    assert r.json() == {"error": "File not found: /missing"}
