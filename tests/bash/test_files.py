@@ -408,11 +408,27 @@ def test_file_names_common_formats() -> None:
 
 # --- differential against GNU on this machine --------------------------------------------
 
+_STAMP = "2020-01-02 03:04:05"
+# Every entry gets the one fixed time, the links their own (``-h``: plain ``touch`` follows
+# ``la`` to ``d/a``): a time of "now" would make ``ls -l`` print HH:MM, and the GNU tree and
+# ours, set up one after the other, could straddle a minute.
 _SETUP = (
     "mkdir -p d/e/f && printf 'hello\\n' > d/a && printf '%3000s' x > d/e/big && "
     "touch d/e/f/x .hid && ln -s d/a la && ln -s nowhere dang && chmod 755 d/a && "
-    "touch -d '2020-01-02 03:04:05' d/a d/e/big d/e/f/x d/e/f d/e d .hid la"
+    f"touch -d '{_STAMP}' d/a d/e/big d/e/f/x d/e/f d/e d .hid && touch -h -d '{_STAMP}' la dang"
 )
+
+
+def _set_up_tree(root: Path) -> None:
+    """Build the tree under ``root``; check that no entry kept the time it was made at."""
+    sh(root, _SETUP)
+    # ``date`` reads the stamp in the same time zone as ``touch`` did.
+    stamp = int(subprocess.run(["date", "-d", _STAMP, "+%s"], capture_output=True, text=True,
+                               check=True).stdout)
+    mtimes = {p.relative_to(root).as_posix(): int(p.lstat().st_mtime) for p in root.rglob("*")}
+    assert mtimes == dict.fromkeys(["d", "d/a", "d/e", "d/e/big", "d/e/f", "d/e/f/x", ".hid", "la",
+                                    "dang"], stamp)
+
 
 _GNU_CASES = [
     ["ls"], ["ls", "-a"], ["ls", "-F"], ["ls", "-p", "d"], ["ls", "-R", "d"],
@@ -438,7 +454,7 @@ def test_matches_gnu(tmp_path: Path, argv: list[str]) -> None:
     our_root = tmp_path / "ours"
     for root in (gnu_root, our_root):
         root.mkdir()
-        sh(root, _SETUP)
+        _set_up_tree(root)
     env = {"LC_ALL": "C", "TZ": "UTC", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     real = subprocess.run(argv, cwd=gnu_root, capture_output=True, env=env)
     out, err, status = run(our_root, argv)
