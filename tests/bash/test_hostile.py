@@ -15,7 +15,8 @@ def test_fork_bomb_stops_at_call_depth(tmp_path: Path) -> None:
     started = time.monotonic()
     result = run_script(":(){ :|:& };:", root=str(tmp_path))
     assert result.exit_code != 0 and b"nesting level" in result.stderr
-    assert time.monotonic() - started < 5
+    assert not result.timed_out  # stopped by the call depth, not by the 30 s timeout
+    assert time.monotonic() - started < 30
 
 
 def test_fork_bomb_shaped_named_function(tmp_path: Path) -> None:
@@ -38,8 +39,8 @@ def test_million_line_heredoc(tmp_path: Path) -> None:
     script = "while read -r l; do :; done <<EOF\n" + "line\n" * 1_000_000 + "EOF\necho done\n"
     started = time.monotonic()
     result = run_script("n=0\nwc -l <<EOF\n" + "line\n" * 1_000_000 + "EOF\n", root=str(tmp_path))
-    assert result.exit_code == 0 and result.stdout.strip() == b"1000000"
-    assert time.monotonic() - started < 10
+    assert result.exit_code == 0 and result.stdout.strip() == b"1000000"  # within the 30 s timeout
+    assert time.monotonic() - started < 30
     looped = run_script(script, root=str(tmp_path), limits=BashLimits(timeout_ms=2000))
     assert looped.exit_code != 0 and looped.stderr.startswith(b"bash: ")
 
@@ -78,10 +79,11 @@ def test_deep_nesting_of_subshells(tmp_path: Path) -> None:
 
 
 def test_huge_brace_expansion_is_refused_quickly(tmp_path: Path) -> None:
+    # 10^12 words: refused as soon as the count passes the limit, or it would never end.
     started = time.monotonic()
-    result = run_script("echo {1..100}{1..100}{1..100}", root=str(tmp_path))
+    result = run_script("echo {1..1000}{1..1000}{1..1000}{1..1000}", root=str(tmp_path))
     assert result.exit_code == 1 and b"brace expansion" in result.stderr
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 30
 
 
 def test_exponential_string_growth_is_stopped(tmp_path: Path) -> None:

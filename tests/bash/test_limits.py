@@ -27,15 +27,15 @@ def test_timeout_exits_124_with_message(tmp_path: Path) -> None:
     result = run(tmp_path, "while true; do :; done", timeout_ms=200)
     assert result.exit_code == 124
     assert result.timed_out
-    assert b"timed out" in result.stderr
-    assert time.monotonic() - started < 2
+    assert b"timed out after 200 ms" in result.stderr  # this limit, not the 30 s default
+    assert time.monotonic() - started < 30  # it ends (the default would only stop it at 30 s)
 
 
 def test_timeout_interrupts_sleep(tmp_path: Path) -> None:
     started = time.monotonic()
-    result = run(tmp_path, "sleep 30; echo never", timeout_ms=200)
+    result = run(tmp_path, "sleep 60; echo never", timeout_ms=200)
     assert (result.exit_code, result.stdout, result.timed_out) == (124, b"", True)
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 30  # a sleep that is not interrupted takes 60 s
 
 
 def test_timeout_keeps_output_printed_before_it(tmp_path: Path) -> None:
@@ -113,9 +113,12 @@ def test_glob_operation_limit(tmp_path: Path) -> None:
     assert result.exit_code == 1 and b"glob" in result.stderr
 
 
-@pytest.mark.parametrize("script", ["yes | head -3", "seq 1 100000000 | head -3"])
+@pytest.mark.parametrize("script", ["yes | head -3", "seq 1 1000000000000 | head -3"])
 def test_infinite_producers_stream_into_head(tmp_path: Path, script: str) -> None:
+    # Neither producer can ever be run to its end: exit 0 (not the timeout's 124) means head
+    # stopped it after three lines.
     started = time.monotonic()
     result = run(tmp_path, script)
     assert result.stdout.count(b"\n") == 3 and result.exit_code == 0
-    assert time.monotonic() - started < 1
+    assert not result.timed_out
+    assert time.monotonic() - started < 30
