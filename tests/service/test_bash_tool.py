@@ -95,16 +95,16 @@ async def test_many_files_under_a_raised_file_limit(box: AsyncSandbox, ws: Works
 async def test_infinite_loop_times_out_with_124_and_the_service_stays_healthy(box: AsyncSandbox, ws: Workspace) -> None:
     started = time.perf_counter()
     result = await run_bash(box, ws, "while true; do :; done", BashOptions(timeout_ms=300))
-    assert result["exit_code"] == 124 and "timed out" in result["stderr"]
-    assert time.perf_counter() - started < 5
+    assert result["exit_code"] == 124 and "timed out after 300 ms" in result["stderr"]
+    assert time.perf_counter() - started < 30  # it ends (the 30 s default never came into it)
     assert (await run_bash(box, ws, "echo fine"))["stdout"] == "fine\n"
 
 
 async def test_sleep_past_the_timeout_is_stopped(box: AsyncSandbox, ws: Workspace) -> None:
     started = time.perf_counter()
     result = await run_bash(box, ws, "sleep 100", BashOptions(timeout_ms=300))
-    assert result["exit_code"] == 124
-    assert time.perf_counter() - started < 5
+    assert result["exit_code"] == 124 and "timed out after 300 ms" in result["stderr"]
+    assert time.perf_counter() - started < 30  # not the 100 s of the sleep
 
 
 async def test_workspace_directories_named_like_scratch_survive(box: AsyncSandbox, ws: Workspace) -> None:
@@ -143,7 +143,7 @@ async def test_output_is_capped_and_marked(box: AsyncSandbox, ws: Workspace) -> 
 
 
 async def test_pipelines_with_infinite_producers_finish(box: AsyncSandbox, ws: Workspace) -> None:
-    result = await run_bash(box, ws, "yes | head -3; seq 1 100000000 | head -2", BashOptions(timeout_ms=10_000))
+    result = await run_bash(box, ws, "yes | head -3; seq 1 100000000 | head -2", BashOptions(timeout_ms=30_000))
     assert result["stdout"] == "y\ny\ny\n1\n2\n"
 
 
