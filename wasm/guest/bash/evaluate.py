@@ -695,7 +695,6 @@ class Shell:
         st.counters.tick()
         self.cur_io = io
         ex = self.expander
-        sub_status: int | None = None
         try:
             argv, decl_arrays = self._expand_argv(cmd.words)
         except FatalExpansionError as exc:
@@ -707,34 +706,7 @@ class Shell:
             self.error(io, exc.message)
             raise ExitShell(1) from None
         if not argv:
-            sub_marker = st.counters.commands
-            st.cmdsub_status = None
-            try:
-                for a in cmd.assigns:
-                    self.assign(a, io)
-                    if st.options.get("xtrace"):
-                        # trace the value assigned (expanding again would rerun $(...))
-                        shown = st.get(a.name) if a.index is None and a.array is None else None
-                        self._xtrace(io, [], [f"{a.name}={_xtrace_quote(shown or '')}" if shown is not None else f"{a.name}=(...)"])
-            except FatalExpansionError as exc:
-                self.error(io, exc.message)
-                raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
-            except LimitExceeded:
-                raise
-            except BashError as exc:
-                self.error(io, exc.message)
-                raise ExitShell(1) from None
-            sub_status = st.cmdsub_status
-            status = sub_status if sub_status is not None and st.counters.commands > sub_marker else 0
-            if cmd.redirs:
-                try:
-                    _, opened = apply_redirs(self, cmd.redirs, io)
-                    close_all(opened)
-                except BashError as exc:
-                    self.error(io, exc.message)
-                    status = 1
-            st.last_status = status
-            return status
+            return self._assignments_only(cmd, io)
         if st.shopts.get("expand_aliases") and argv[0] in st.aliases:
             argv = ex.words(st.aliases[argv[0]].split()) + argv[1:]
             if not argv:
@@ -806,6 +778,39 @@ class Shell:
             self.cleanups.clear()
         st.last_status = status
         st.scopes[0]["_"] = Var(argv[-1])
+        return status
+
+    def _assignments_only(self, cmd: Simple, io: IO) -> int:
+        """A simple command with no words (``a=1 b=$(f)``): assign in the shell itself; the
+        status is that of the last ``$(...)`` it ran, as in bash."""
+        st = self.state
+        sub_marker = st.counters.commands
+        st.cmdsub_status = None
+        try:
+            for a in cmd.assigns:
+                self.assign(a, io)
+                if st.options.get("xtrace"):
+                    # trace the value assigned (expanding again would rerun $(...))
+                    shown = st.get(a.name) if a.index is None and a.array is None else None
+                    self._xtrace(io, [], [f"{a.name}={_xtrace_quote(shown or '')}" if shown is not None else f"{a.name}=(...)"])
+        except FatalExpansionError as exc:
+            self.error(io, exc.message)
+            raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
+        except LimitExceeded:
+            raise
+        except BashError as exc:
+            self.error(io, exc.message)
+            raise ExitShell(1) from None
+        sub_status = st.cmdsub_status
+        status = sub_status if sub_status is not None and st.counters.commands > sub_marker else 0
+        if cmd.redirs:
+            try:
+                _, opened = apply_redirs(self, cmd.redirs, io)
+                close_all(opened)
+            except BashError as exc:
+                self.error(io, exc.message)
+                status = 1
+        st.last_status = status
         return status
 
     def _expand_argv(self, words: list[Word]) -> tuple[list[str], dict[int, list[str]]]:
