@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from .app import create_app
 from .bash_tool import BashOptions, run_bash
-from .settings import ConfigError, Settings, default_data_dir, durable_overrides_from_env
+from .settings import Caps, ConfigError, Settings, default_data_dir, durable_overrides_from_env
 
 __all__ = [
     "BashOptions",
+    "Caps",
     "ConfigError",
     "Settings",
     "create_app",

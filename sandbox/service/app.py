@@ -21,7 +21,7 @@ import httpx
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from codemode import CodeModeStore, EventBus, Executions
 from workspace import WorkspaceStore
@@ -129,7 +129,16 @@ class _Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"].startswith("/v1"):
-            refusal = self._refusal(Headers(scope=scope))
+            headers = Headers(scope=scope)
+            refusal = self._refusal(headers)
+            if refusal is None and headers.get("content-length") is None:
+                # A chunked body declares no length: read it here, up to the limit, so the
+                # limit holds for it too.
+                body = await _bounded_body(receive, self.settings.max_request_bytes)
+                if body is None:
+                    refusal = _too_large(self.settings.max_request_bytes)
+                else:
+                    receive = _replaying(body, receive)
             if refusal is not None:
                 await refusal(scope, receive, send)
                 return
@@ -145,5 +154,41 @@ class _Guard:
         length = headers.get("content-length")
         limit = self.settings.max_request_bytes
         if length is not None and length.isdigit() and int(length) > limit:
-            return error_response(413, "request_too_large", f"request body over {limit} bytes")
+            return _too_large(limit)
         return None
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return error_response(413, "request_too_large", f"request body over {limit} bytes")
+
+
+async def _bounded_body(receive: Receive, limit: int) -> bytes | None:
+    """The whole body, or None as soon as it passes ``limit`` bytes."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break  # the client went away: let the app see an empty body
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the app ``body`` once, then whatever the client sends next."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay

@@ -26,6 +26,41 @@ def default_data_dir() -> Path:
     return Path(base) / "sandbox"
 
 
+MIB = 1024 * 1024
+
+CAP_MEMORY_MB = 1024
+CAP_TIMEOUT_MS = 300_000
+CAP_OUTPUT_BYTES = 16 * MIB
+"""The most a request may ask for, by default; OpenAPI documents these as the maxima."""
+
+
+@dataclass(frozen=True)
+class Caps:
+    """The most one request may ask for. A request over a cap is refused (422) naming it. An
+    operator may lower the caps (``SANDBOX_MAX_MEMORY_MB``, ``SANDBOX_MAX_TIMEOUT_MS``,
+    ``SANDBOX_MAX_OUTPUT_BYTES``), never raise them past the documented defaults."""
+
+    memory_mb: int = CAP_MEMORY_MB
+    timeout_ms: int = CAP_TIMEOUT_MS
+    output_bytes: int = CAP_OUTPUT_BYTES
+
+    def __post_init__(self) -> None:
+        for name, most in (("memory_mb", CAP_MEMORY_MB), ("timeout_ms", CAP_TIMEOUT_MS),
+                           ("output_bytes", CAP_OUTPUT_BYTES)):
+            value = getattr(self, name)
+            if not 1 <= value <= most:
+                raise ConfigError(f"the {name} cap must be between 1 and {most}, got {value}")
+
+    @classmethod
+    def from_env(cls) -> "Caps":
+        """The caps, lowered by the environment where it says so (ConfigError if it is wrong)."""
+        found = {name: _env_number(variable, int, minimum=1)
+                 for name, variable in (("memory_mb", "SANDBOX_MAX_MEMORY_MB"),
+                                        ("timeout_ms", "SANDBOX_MAX_TIMEOUT_MS"),
+                                        ("output_bytes", "SANDBOX_MAX_OUTPUT_BYTES"))}
+        return cls(**{name: int(value) for name, value in found.items() if value is not None})
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the service is started with. ``from_env`` reads the environment."""
@@ -55,12 +90,15 @@ class Settings:
     (also once at start-up); 0 turns the periodic sweep off."""
     events_heartbeat_s: float = 15.0
     """Silence after which an event stream sends a ``: ping`` comment."""
+    caps: Caps = field(default_factory=Caps)
+    """The most one request may ask for (memory, time, output)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> "Settings":
         values: dict[str, object] = {
             "token": os.environ.get("SANDBOX_TOKEN") or None,
             "inline_tool_secret": os.environ.get("SANDBOX_INLINE_TOOL_SECRET") or None,
+            "caps": Caps.from_env(),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

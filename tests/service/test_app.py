@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Iterator
 
 import httpx
 import pytest
 
-from sandbox.service import create_app
-from sandbox.engine import CompiledGuest
-from sandbox.service import Settings
-
 from live_server import ServerThread
+from sandbox import CompiledGuest
+from sandbox.service import Settings, create_app
 
 TOKEN = "test-token-123"
 
@@ -169,3 +168,24 @@ def test_bash_rejects_invalid_requests(client: httpx.Client, payload: dict[str, 
 def test_events_of_a_missing_execution_are_a_json_404(client: httpx.Client) -> None:
     r = client.get("/v1/executions/exec_missing/events")
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+def _chunks(payload: bytes, size: int = 64 * 1024) -> Iterator[bytes]:
+    for start in range(0, len(payload), size):
+        yield payload[start:start + size]
+
+
+def test_a_chunked_body_over_the_limit_gets_413_and_runs_nothing(client: httpx.Client) -> None:
+    # No Content-Length: the limit must hold for the bytes themselves.
+    code = "state.write_file('/chunked-ran.txt', 'yes')\n#" + "x" * (20 * 1024 * 1024)
+    body = json.dumps({"code": code, "workspace": "chunked"}).encode()
+    r = client.post("/v1/execute", content=_chunks(body), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "request_too_large"
+    ran = client.get("/v1/workspaces/chunked/files/chunked-ran.txt")
+    assert ran.status_code == 404
+
+
+def test_a_chunked_body_within_the_limit_is_served(client: httpx.Client) -> None:
+    body = json.dumps({"code": "6 * 7"}).encode()
+    r = client.post("/v1/execute", content=_chunks(body, 5), headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.json()["result"] == 42

@@ -7,11 +7,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from ... import MAX_DEADLINE_S
 from .. import state
 from ..errors import documented
 from ..bash_tool import BashOptions, run_bash
-from .params import MIB, WORKSPACE_NAME, RequestBody
+from ..settings import CAP_OUTPUT_BYTES, CAP_TIMEOUT_MS, MIB
+from .params import WORKSPACE_NAME, RequestBody, enforce_caps
 
 router = APIRouter(prefix="/v1", tags=["bash"],
                    responses=documented(400, 403, 404, 409))
@@ -24,8 +24,8 @@ class BashRequest(RequestBody):
     script: str = Field(max_length=1_000_000)
     workspace: str = Field("default", min_length=1, max_length=200, pattern=WORKSPACE_NAME)
     cwd: str = Field("/", max_length=4096)
-    timeout_ms: int = Field(30_000, ge=1, le=int(MAX_DEADLINE_S * 1000))
-    max_output_bytes: int = Field(64_000, ge=1, le=64 * MIB)
+    timeout_ms: int = Field(30_000, ge=1, le=CAP_TIMEOUT_MS)
+    max_output_bytes: int = Field(64_000, ge=1, le=CAP_OUTPUT_BYTES)
     max_workspace_files: int = Field(1_000, ge=0, le=100_000)
     max_workspace_file_bytes: int = Field(1_000_000, ge=0, le=100 * MIB)
     env: dict[str, str] | None = None
@@ -34,7 +34,10 @@ class BashRequest(RequestBody):
 
 @router.post("/bash")
 async def bash(body: BashRequest, request: Request) -> dict[str, Any]:
-    options = BashOptions(cwd=body.cwd, timeout_ms=body.timeout_ms, max_output_bytes=body.max_output_bytes,
+    caps = state.settings(request).caps
+    enforce_caps(caps, body)
+    options = BashOptions(cwd=body.cwd, timeout_ms=min(body.timeout_ms, caps.timeout_ms),
+                          max_output_bytes=min(body.max_output_bytes, caps.output_bytes),
                           max_workspace_files=body.max_workspace_files,
                           max_workspace_file_bytes=body.max_workspace_file_bytes, env=body.env,
                           stdin=body.stdin)

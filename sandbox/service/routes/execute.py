@@ -19,11 +19,12 @@ from codemode import (
     execute_description,
 )
 
-from ... import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
+from ... import Limits
 from .. import state
 from ..errors import HTTPError, documented
 from ..responses import SafeJSONResponse
-from .params import MIB, TOOL_DEFINITION, WORKSPACE_NAME, RequestBody
+from ..settings import CAP_MEMORY_MB, CAP_OUTPUT_BYTES, CAP_TIMEOUT_MS, MIB
+from .params import TOOL_DEFINITION, WORKSPACE_NAME, RequestBody, capped, enforce_caps
 
 router = APIRouter(prefix="/v1", tags=["execute"],
                    responses=documented(400, 404, 409))
@@ -42,12 +43,15 @@ class ExecuteRequest(RequestBody):
     tools: list[dict[str, Any]] = Field(default_factory=list, max_length=500,
                                         description="Inline tool definitions, exposed as `tools.*`.",
                                         json_schema_extra={"items": TOOL_DEFINITION})
-    timeout_ms: int | None = Field(None, ge=1, le=int(MAX_DEADLINE_S * 1000),
-                                   description="Wall-clock deadline (default 30,000).")
-    memory_mb: int | None = Field(None, ge=16, le=MAX_MEMORY_BYTES // MIB,
-                                  description="Guest memory limit in MiB (default 256).")
-    max_output_bytes: int | None = Field(None, ge=1, le=64 * MIB,
-                                         description="Most bytes of printed output (default 1,000,000).")
+    timeout_ms: int | None = Field(None, ge=1, le=CAP_TIMEOUT_MS,
+                                   description="Wall-clock deadline (default 30,000; the service "
+                                               "may cap it lower).")
+    memory_mb: int | None = Field(None, ge=16, le=CAP_MEMORY_MB,
+                                  description="Guest memory limit in MiB (default 256; the service "
+                                              "may cap it lower).")
+    max_output_bytes: int | None = Field(None, ge=1, le=CAP_OUTPUT_BYTES,
+                                         description="Most bytes of printed output (default "
+                                                     "1,000,000; the service may cap it lower).")
     granted_permissions: list[str] | None = Field(
         None, max_length=1000,
         description="Permissions granted to this execution; absent grants all. A tool needing "
@@ -119,10 +123,12 @@ def _limits_for(base: Limits, body: ExecuteRequest) -> Limits:
 
 @router.post("/execute", response_model=ExecuteResponse, response_model_exclude_unset=True)
 async def execute(body: ExecuteRequest, request: Request) -> Response:
+    caps = state.settings(request).caps
+    enforce_caps(caps, body)
     plan = await _plan_for(state.codemode_store(request), body.toolsets, body.tools,
                            state.inline_tool_secret(request))
     options = ExecuteOptions(code=body.code, workspace=body.workspace,
-                             limits=_limits_for(state.sandbox(request).limits, body),
+                             limits=capped(_limits_for(state.sandbox(request).limits, body), caps),
                              granted_permissions=body.granted_permissions,
                              approval_wait_ms=body.approval_wait_ms)
     # ExecuteResponse documents the shape; the outcome is already plain JSON, so it is sent

@@ -17,7 +17,9 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from codemode import ToolDefinitionError, Toolset
 
-MIB = 1024 * 1024
+from ... import Limits
+from ..errors import HTTPError
+from ..settings import MIB, Caps
 
 WORKSPACE_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 """A workspace's name (``WorkspaceStore.workspace`` refuses any other)."""
@@ -104,3 +106,27 @@ TOOL_DEFINITION: dict[str, Any] = {
     },
 }
 """The JSON form of a tool definition, for OpenAPI (``tools`` of execute and of toolsets)."""
+
+
+def enforce_caps(caps: Caps, body: BaseModel) -> None:
+    """Refuse (422) what a request asked for past the service's caps (``memory_mb``,
+    ``timeout_ms``, ``max_output_bytes``). Only what it asked: a default over a lowered cap is
+    lowered to the cap where it is used (:func:`capped`), not refused."""
+    most = {"memory_mb": caps.memory_mb, "timeout_ms": caps.timeout_ms,
+            "max_output_bytes": caps.output_bytes}
+    asked = {name: getattr(body, name) for name in most if name in body.model_fields_set}
+    over = [(name, value) for name, value in asked.items()
+            if value is not None and value > most[name]]
+    if over:
+        messages = [f"body.{name}: {value} is over this service's cap of {most[name]}"
+                    for name, value in over]
+        problems = [{"loc": ["body", name], "type": "less_than_equal", "msg": message}
+                    for (name, _), message in zip(over, messages)]
+        raise HTTPError(422, "invalid_request", "; ".join(messages), problems)
+
+
+def capped(limits: Limits, caps: Caps) -> Limits:
+    """``limits`` with nothing past the caps (defaults above a lowered cap come down to it)."""
+    return limits.replace(deadline_s=min(limits.deadline_s, caps.timeout_ms / 1000),
+                          memory_bytes=min(limits.memory_bytes, caps.memory_mb * MIB),
+                          output_bytes=min(limits.output_bytes, caps.output_bytes))
