@@ -8,7 +8,7 @@ from pathlib import Path
 
 from codemode import DurableSettings
 
-from ..service import ConfigError, Settings, create_app, durable_overrides_from_env
+from ..service import ConfigError, Settings, create_app, durable_overrides_from_env, log_config
 
 
 def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -18,6 +18,8 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     serve.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR or ~/.local/share/sandbox)")
     serve.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
     serve.add_argument("--log-level", default="info")
+    serve.add_argument("--log-format", choices=("text", "json"), default="text",
+                       help="text for a terminal, json for one object a line (with request ids)")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -41,5 +43,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
           file=sys.stderr)
     if settings.token is None and args.host not in ("127.0.0.1", "localhost", "::1"):
         print("sandbox: WARNING: listening beyond loopback without SANDBOX_TOKEN", file=sys.stderr)
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
+                log_config=log_config(args.log_format, args.log_level))
     return 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .app import create_app
 from .bash_tool import BashOptions, run_bash
+from .logs import log_config
 from .settings import Caps, ConfigError, Settings, default_data_dir, durable_overrides_from_env
 
 __all__ = [
@@ -22,5 +23,6 @@ __all__ = [
     "create_app",
     "default_data_dir",
     "durable_overrides_from_env",
+    "log_config",
     "run_bash",
 ]

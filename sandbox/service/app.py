@@ -29,6 +29,7 @@ from workspace import WorkspaceStore
 from .. import AsyncSandbox, __version__
 from .errors import error_response, install_error_handlers
 from .openapi import install_openapi
+from .requests import JSON_ALIASES, request_id_for, reset_request_id, set_request_id
 from .routes import ROUTERS
 from .settings import Settings
 
@@ -128,8 +129,20 @@ class _Guard:
         self.settings = settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith("/v1"):
-            headers = Headers(scope=scope)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        request_id = request_id_for(headers.get("x-request-id"))
+        token = set_request_id(request_id)
+        try:
+            await self._serve(scope, headers, receive, _with_request_id(send, request_id))
+        finally:
+            reset_request_id(token)
+
+    async def _serve(self, scope: Scope, headers: Headers, receive: Receive, send: Send) -> None:
+        if scope["path"].startswith("/v1"):
+            scope = _json_body_as_json(scope, headers)
             refusal = self._refusal(headers)
             if refusal is None and headers.get("content-length") is None:
                 # A chunked body declares no length: read it here, up to the limit, so the
@@ -156,6 +169,29 @@ class _Guard:
         if length is not None and length.isdigit() and int(length) > limit:
             return _too_large(limit)
         return None
+
+
+def _with_request_id(send: Send, request_id: str) -> Send:
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []),
+                                              (b"x-request-id", request_id.encode())]}
+        await send(message)
+
+    return sending
+
+
+def _json_body_as_json(scope: Scope, headers: Headers) -> Scope:
+    """A request to a JSON route whose body came as a form or with no type (``curl -d``) is
+    read as the JSON it is; the client's own type is kept for the 422 that may follow."""
+    if scope["method"] not in ("POST", "PUT", "PATCH") or "/files" in scope["path"]:
+        return scope
+    sent = headers.get("content-type", "").split(";")[0].strip().lower()
+    if sent not in JSON_ALIASES:
+        return scope
+    kept = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
+    return {**scope, "headers": [*kept, (b"content-type", b"application/json")],
+            "sandbox.content_type": sent or None}
 
 
 def _too_large(limit: int) -> JSONResponse:

@@ -35,6 +35,7 @@ from codemode import (
 from workspace import WorkspaceError
 
 from .. import SandboxError
+from .requests import current_request_id
 from .responses import SafeJSONResponse
 
 __all__ = [
@@ -58,6 +59,8 @@ class ErrorDetail(BaseModel):
     message: str = Field(description="For people; may change between versions.")
     details: Any = Field(None, description="Structured extras: the problems of an invalid "
                                            "request or definition, one per item.")
+    request_id: str | None = Field(None, description="The request's id (also in the "
+                                                     "X-Request-Id header and the service log).")
 
 
 class ErrorResponse(BaseModel):
@@ -111,6 +114,9 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         error["details"] = details
+    request_id = current_request_id()
+    if request_id is not None:
+        error["request_id"] = request_id
     return {"error": error}
 
 
@@ -162,8 +168,36 @@ class ErrorRule:
 
 
 def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
-    return [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+    return [{"loc": list(e.get("loc", ())), "msg": _problem(exc, e), "type": e.get("type", "")}
             for e in exc.errors()]
+
+
+def _problem(exc: RequestValidationError, error: dict[str, Any]) -> str:
+    """A validation problem in words; for a body that is not JSON, where and what."""
+    if error.get("type") != "json_invalid":
+        return str(error.get("msg", ""))
+    what = str((error.get("ctx") or {}).get("error", "not JSON"))
+    loc = error.get("loc", ())
+    doc = exc.body if isinstance(exc.body, str) else None
+    if len(loc) > 1 and isinstance(loc[1], int) and doc is not None:
+        position = loc[1]
+        line = doc.count("\n", 0, position) + 1
+        column = position - (doc.rfind("\n", 0, position) + 1) + 1
+        return f"not valid JSON: {what} at line {line}, column {column} (character {position})"
+    return f"not valid JSON: {what}"
+
+
+def _content_type_hint(request: Request, exc: RequestValidationError) -> str:
+    # The guard reads curl's form-typed bodies as JSON; what still fails to be a JSON object,
+    # under a type other than JSON, is most likely sent the wrong way.
+    sent = request.scope.get("sandbox.content_type") or request.headers.get("content-type", "")
+    if not sent or "json" in sent:
+        return ""
+    body_problem = any(e.get("loc", ())[:1] == ("body",) and len(e.get("loc", ())) <= 2
+                       and e.get("type") in ("json_invalid", "model_attributes_type", "dict_type")
+                       for e in exc.errors())
+    return (f" (send the body as JSON with Content-Type: application/json; this request "
+            f"said {sent})") if body_problem else ""
 
 
 ERROR_MAP: dict[type[Exception], ErrorRule] = {
@@ -198,13 +232,20 @@ def rule_for(exc_type: type[Exception]) -> ErrorRule | None:
     return None
 
 
-def _message(exc: BaseException) -> str:
+def _where(detail: dict[str, Any]) -> str:
+    loc = detail["loc"]
+    if detail["type"] == "json_invalid":
+        loc = loc[:1]  # the message says where in the text: no "body.14"
+    return ".".join(str(part) for part in loc)
+
+
+def _message(request: Request, exc: BaseException) -> str:
     if isinstance(exc, StarletteHTTPException):
         return str(exc.detail)
     if isinstance(exc, RequestValidationError):
         details = _validation_details(exc)
-        summary = "; ".join(f"{'.'.join(str(p) for p in d['loc'])}: {d['msg']}" for d in details)
-        return summary or "invalid request"
+        summary = "; ".join(f"{_where(d)}: {d['msg']}" for d in details)
+        return (summary or "invalid request") + _content_type_hint(request, exc)
     return str(exc)
 
 
@@ -219,7 +260,7 @@ async def _handle(request: Request, exc: Exception) -> JSONResponse:
     headers = getattr(exc, "headers", None)
     if status == 405:
         headers = {**(headers or {}), "Allow": _allowed_methods(request)}
-    return error_response(status, code, _message(exc), details, headers=headers)
+    return error_response(status, code, _message(request, exc), details, headers=headers)
 
 
 def _allowed_methods(request: Request) -> str:

@@ -11,6 +11,7 @@ and ``If-None-Match: *`` only creates, so HTTP clients can avoid lost updates to
 from __future__ import annotations
 
 import json
+import mimetypes
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -38,6 +39,25 @@ FILE_CONTENT = {"*/*": {"schema": {"type": "string", "format": "binary"}}}
 
 router = APIRouter(prefix="/v1/workspaces", tags=["workspaces"],
                    responses=documented(400, 403, 404, 409, 412))
+
+
+NOT_A_MEDIA_TYPE = frozenset({"", "application/x-www-form-urlencoded"})
+"""What a client sends when it says nothing about the file: none, or curl's form default."""
+
+
+def _media_type(sent: str | None, path: str, data: bytes) -> str:
+    """The client's media type if it gave a real one; else guessed from the name, then from
+    the bytes (UTF-8 text, or octets)."""
+    if sent is not None and sent.split(";")[0].strip().lower() not in NOT_A_MEDIA_TYPE:
+        return sent
+    guessed, _ = mimetypes.guess_type(path, strict=False)
+    if guessed is not None:
+        return guessed
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "application/octet-stream"
+    return "text/plain"
 
 
 def _precondition(request: Request) -> int | None:
@@ -143,11 +163,12 @@ async def get_file(request: Request, ws: WorkspacePath, path: str, limit: Limit 
 async def put_file(request: Request, ws: WorkspacePath, path: str) -> Response:
     """Write the body as the file's bytes, with the request's Content-Type as its type."""
     workspace = state.workspaces(request).workspace(ws)
-    mime = request.headers.get("content-type") or "application/octet-stream"
+    data = await request.body()
+    mime = _media_type(request.headers.get("content-type"), path, data)
     condition = _precondition(request)
     existed = await workspace.exists(path or "/")
     try:
-        stat = await workspace.write_bytes(path or "/", await request.body(), mime, if_version=condition)
+        stat = await workspace.write_bytes(path or "/", data, mime, if_version=condition)
     except Conflict as exc:  # with a precondition given, a conflict is that precondition failing
         raise HTTPError(412, exc.code, str(exc)) from exc
     return JSONResponse(stat.to_dict(), status_code=200 if existed else 201, headers={"ETag": f'"{stat.version}"'})
