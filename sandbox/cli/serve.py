@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import logging.config
 from pathlib import Path
 
 from codemode import DurableSettings
@@ -34,15 +34,17 @@ def serve_settings(args: argparse.Namespace) -> Settings:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    config = log_config(args.log_format, args.log_level)
+    logging.config.dictConfig(config)  # so even the lines before uvicorn starts are in format
+    log = logging.getLogger("sandbox.service")
     try:
         settings = serve_settings(args)
     except ConfigError as exc:
-        print(f"sandbox serve: {exc}", file=sys.stderr)
+        log.error("sandbox serve: %s", exc)
         return 2
-    print(f"sandbox: data in {settings.data_dir}; listening on http://{args.host}:{args.port}",
-          file=sys.stderr)
+    log.info("data in %s; listening on http://%s:%s", settings.data_dir, args.host, args.port)
     if settings.token is None and args.host not in ("127.0.0.1", "localhost", "::1"):
-        print("sandbox: WARNING: listening beyond loopback without SANDBOX_TOKEN", file=sys.stderr)
+        log.warning("listening beyond loopback without SANDBOX_TOKEN")
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
-                log_config=log_config(args.log_format, args.log_level))
+                log_config=config)
     return 0

@@ -239,9 +239,18 @@ def _where(detail: dict[str, Any]) -> str:
     return ".".join(str(part) for part in loc)
 
 
+def _unparsable(cause: BaseException | None) -> str | None:
+    """What FastAPI's "There was an error parsing the body" hides, when it is the client's."""
+    if isinstance(cause, UnicodeDecodeError):
+        return f"body: not valid UTF-8 at byte {cause.start} ({cause.reason})"
+    if isinstance(cause, RecursionError):
+        return "body: the JSON nests too deeply to read"
+    return None
+
+
 def _message(request: Request, exc: BaseException) -> str:
     if isinstance(exc, StarletteHTTPException):
-        return str(exc.detail)
+        return _unparsable(exc.__cause__) or str(exc.detail)
     if isinstance(exc, RequestValidationError):
         details = _validation_details(exc)
         summary = "; ".join(f"{_where(d)}: {d['msg']}" for d in details)

@@ -89,7 +89,9 @@ def test_invalid_utf8_body_is_refused_cleanly(client: httpx.Client) -> None:
     response = client.post("/v1/execute", content=b'{"code": "\xff\xfe"}',
                            headers={"content-type": "application/json"})
     assert response.status_code == 400
-    assert response.json()["error"] == {"code": "bad_request", "message": "There was an error parsing the body"}
+    error = response.json()["error"]
+    assert (error["code"], error["message"]) == (
+        "bad_request", "body: not valid UTF-8 at byte 10 (invalid start byte)")
     assert client.post("/v1/execute", json={"code": "2"}).json()["result"] == 2
 
 
@@ -189,3 +191,57 @@ def test_a_chunked_body_within_the_limit_is_served(client: httpx.Client) -> None
     body = json.dumps({"code": "6 * 7"}).encode()
     r = client.post("/v1/execute", content=_chunks(body, 5), headers={"content-type": "application/json"})
     assert r.status_code == 200 and r.json()["result"] == 42
+
+
+def test_every_response_carries_a_request_id_and_errors_name_it(client: httpx.Client) -> None:
+    assert client.get("/healthz").headers["x-request-id"].startswith("req_")
+    r = client.get("/v1/executions/exec_missing", headers={"X-Request-Id": "trace-42"})
+    assert r.headers["x-request-id"] == "trace-42"
+    assert r.json()["error"]["request_id"] == "trace-42"
+    odd = client.get("/healthz", headers={"X-Request-Id": "no spaces please"})
+    assert odd.headers["x-request-id"].startswith("req_")  # not echoed: not a sane token
+
+
+def test_a_json_body_sent_as_a_form_is_read_as_json(client: httpx.Client) -> None:
+    # What `curl -d '{"by": "alice"}'` sends: the README's approval examples.
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    r = client.post("/v1/approvals/actpause_missing/approve", content=b'{"by": "alice"}', headers=form)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    r = client.post("/v1/execute", content=b'{"code": "6 * 7"}', headers=form)
+    assert r.status_code == 200 and r.json()["result"] == 42
+
+
+def test_a_body_that_is_no_json_says_to_send_json(client: httpx.Client) -> None:
+    r = client.post("/v1/approvals/actpause_missing/reject", content=b"by=alice",
+                    headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 422
+    assert "send the body as JSON with Content-Type: application/json" in r.json()["error"]["message"]
+
+
+def test_malformed_json_says_where_and_what(client: httpx.Client) -> None:
+    r = client.post("/v1/execute", content=b'{"code": "1",\n "x": }',
+                    headers={"content-type": "application/json"})
+    error = r.json()["error"]
+    assert r.status_code == 422 and error["code"] == "invalid_request"
+    assert error["message"] == "body: not valid JSON: Expecting value at line 2, column 7 (character 20)"
+    assert "send the body" not in error["message"]  # the type was right
+
+
+@pytest.mark.parametrize(("name", "sent", "data", "stored"), [
+    ("up.txt", None, b"x", "text/plain"),
+    ("up.txt", "application/x-www-form-urlencoded", b"x", "text/plain"),  # curl --data-binary
+    ("data.json", None, b"{}", "application/json"),
+    ("blob", None, b"\xff\xfe\x00", "application/octet-stream"),
+    ("notes", None, "héllo".encode(), "text/plain"),
+    ("page.txt", "text/html", b"<p>", "text/html"),  # a real type is kept
+])
+def test_a_file_without_a_real_media_type_gets_one_from_its_name_and_bytes(
+        client: httpx.Client, name: str, sent: str | None, data: bytes, stored: str) -> None:
+    headers = {"content-type": sent} if sent else {}
+    r = client.put(f"/v1/workspaces/mime/files/{name}", content=data, headers=headers)
+    assert r.status_code in (200, 201) and r.json()["mime_type"] == stored
+
+
+def test_json_nested_too_deeply_is_a_client_error(client: httpx.Client) -> None:
+    r = client.post("/v1/execute", content=b"[" * 100_000, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "nests too deeply" in r.json()["error"]["message"]
