@@ -8,7 +8,14 @@ from pathlib import Path
 
 from codemode import DurableSettings
 
-from ..service import ConfigError, Settings, create_app, durable_overrides_from_env, log_config
+from ..service import (
+    TOOLS,
+    ConfigError,
+    Settings,
+    create_app,
+    durable_overrides_from_env,
+    log_config,
+)
 
 
 def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -18,6 +25,8 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     serve.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR or ~/.local/share/sandbox)")
     serve.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
     serve.add_argument("--log-level", default="info")
+    serve.add_argument("--disable", action="append", choices=TOOLS, default=None,
+                       help="turn a tool off (repeatable; also SANDBOX_DISABLED_TOOLS=bash,...)")
     serve.add_argument("--log-format", choices=("text", "json"), default="text",
                        help="text for a terminal, json for one object a line (with request ids)")
     serve.set_defaults(func=cmd_serve)
@@ -28,7 +37,8 @@ def serve_settings(args: argparse.Namespace) -> Settings:
     durable, sweep_interval_s = durable_overrides_from_env()
     return Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
                              workers=args.workers, sweep_interval_s=sweep_interval_s,
-                             durable=DurableSettings.from_env(**durable))
+                             durable=DurableSettings.from_env(**durable),
+                             disabled_tools=frozenset(args.disable) if args.disable else None)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -13,9 +13,17 @@ from __future__ import annotations
 from .app import create_app
 from .bash_tool import BashOptions, run_bash
 from .logs import log_config
-from .settings import Caps, ConfigError, Settings, default_data_dir, durable_overrides_from_env
+from .settings import (
+    TOOLS,
+    Caps,
+    ConfigError,
+    Settings,
+    default_data_dir,
+    durable_overrides_from_env,
+)
 
 __all__ = [
+    "TOOLS",
     "BashOptions",
     "Caps",
     "ConfigError",

@@ -28,6 +28,9 @@ def default_data_dir() -> Path:
 
 MIB = 1024 * 1024
 
+TOOLS = ("execute", "bash")
+"""The tools the service offers agent hosts; either can be turned off."""
+
 CAP_MEMORY_MB = 1024
 CAP_TIMEOUT_MS = 300_000
 CAP_OUTPUT_BYTES = 16 * MIB
@@ -92,6 +95,15 @@ class Settings:
     """Silence after which an event stream sends a ``: ping`` comment."""
     caps: Caps = field(default_factory=Caps)
     """The most one request may ask for (memory, time, output)."""
+    disabled_tools: frozenset[str] = frozenset()
+    """Tools this service refuses (``execute``, ``bash``): from ``SANDBOX_DISABLED_TOOLS``
+    (comma-separated) or ``serve --disable``. A refused call is a 403 ``tool_disabled``."""
+
+    def __post_init__(self) -> None:
+        unknown = set(self.disabled_tools) - set(TOOLS)
+        if unknown:
+            raise ConfigError(f"unknown tools to disable: {', '.join(sorted(unknown))}; "
+                              f"the tools are {', '.join(TOOLS)}")
 
     @classmethod
     def from_env(cls, **overrides: object) -> "Settings":
@@ -99,6 +111,9 @@ class Settings:
             "token": os.environ.get("SANDBOX_TOKEN") or None,
             "inline_tool_secret": os.environ.get("SANDBOX_INLINE_TOOL_SECRET") or None,
             "caps": Caps.from_env(),
+            "disabled_tools": frozenset(name.strip() for name in
+                                        os.environ.get("SANDBOX_DISABLED_TOOLS", "").split(",")
+                                        if name.strip()),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from .. import state
 from ..errors import documented
 from ..bash_tool import BashOptions, run_bash
 from ..settings import CAP_OUTPUT_BYTES, CAP_TIMEOUT_MS, MIB
-from .params import WORKSPACE_NAME, RequestBody, enforce_caps
+from .params import WORKSPACE_NAME, RequestBody, enabled, enforce_caps
 
 router = APIRouter(prefix="/v1", tags=["bash"],
                    responses=documented(400, 403, 404, 409))
@@ -34,6 +34,7 @@ class BashRequest(RequestBody):
 
 @router.post("/bash")
 async def bash(body: BashRequest, request: Request) -> dict[str, Any]:
+    enabled(request, "bash")
     caps = state.settings(request).caps
     enforce_caps(caps, body)
     options = BashOptions(cwd=body.cwd, timeout_ms=min(body.timeout_ms, caps.timeout_ms),

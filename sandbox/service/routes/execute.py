@@ -24,10 +24,10 @@ from .. import state
 from ..errors import HTTPError, documented
 from ..responses import SafeJSONResponse
 from ..settings import CAP_MEMORY_MB, CAP_OUTPUT_BYTES, CAP_TIMEOUT_MS, MIB
-from .params import TOOL_DEFINITION, WORKSPACE_NAME, RequestBody, capped, enforce_caps
+from .params import TOOL_DEFINITION, WORKSPACE_NAME, RequestBody, capped, enabled, enforce_caps
 
 router = APIRouter(prefix="/v1", tags=["execute"],
-                   responses=documented(400, 404, 409))
+                   responses=documented(400, 403, 404, 409))
 
 
 class ExecuteRequest(RequestBody):
@@ -123,6 +123,7 @@ def _limits_for(base: Limits, body: ExecuteRequest) -> Limits:
 
 @router.post("/execute", response_model=ExecuteResponse, response_model_exclude_unset=True)
 async def execute(body: ExecuteRequest, request: Request) -> Response:
+    enabled(request, "execute")
     caps = state.settings(request).caps
     enforce_caps(caps, body)
     plan = await _plan_for(state.codemode_store(request), body.toolsets, body.tools,
@@ -160,6 +161,7 @@ async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list
 @router.get("/execute/description", response_class=PlainTextResponse)
 async def execute_description_text(request: Request, toolsets: str = "") -> str:
     """The complete execute-tool description to hand a model, for these toolsets."""
+    enabled(request, "execute")
     names = [n for n in toolsets.split(",") if n.strip()]
     plan = await _plan_for(state.codemode_store(request), names, [], "")
     limits = state.sandbox(request).limits

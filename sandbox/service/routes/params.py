@@ -12,12 +12,13 @@ import re
 from collections.abc import Iterable
 from typing import Annotated, Any, get_args
 
-from fastapi import Path
+from fastapi import Path, Request
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from codemode import ToolDefinitionError, Toolset
 
 from ... import Limits
+from .. import state
 from ..errors import HTTPError
 from ..settings import MIB, Caps
 
@@ -130,3 +131,9 @@ def capped(limits: Limits, caps: Caps) -> Limits:
     return limits.replace(deadline_s=min(limits.deadline_s, caps.timeout_ms / 1000),
                           memory_bytes=min(limits.memory_bytes, caps.memory_mb * MIB),
                           output_bytes=min(limits.output_bytes, caps.output_bytes))
+
+
+def enabled(request: Request, tool: str) -> None:
+    """Refuse the call (403 ``tool_disabled``) when this service has ``tool`` turned off."""
+    if tool in state.settings(request).disabled_tools:
+        raise HTTPError(403, "tool_disabled", f"the {tool} tool is turned off on this service")
