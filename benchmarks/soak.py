@@ -1,0 +1,694 @@
+"""Load and soak: many concurrent clients against the real service for a set time.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/soak.py [--seconds 600] [--clients 50]
+        [--workers N] [--json] [--seed 1]
+
+Starts the service as a subprocess (``python -m sandbox.cli serve``) on a free port with a
+temporary data directory, and a local agent host (an HTTP tool endpoint in a thread here,
+verifying every call's HMAC signature) for a stored toolset ``soak``: ``soak.echo`` answers
+at once, ``soak.charge`` needs a durable approval. Then ``--clients`` asyncio clients, each
+in a closed loop until the time is up, pick one operation at a time:
+
+well-formed (each must succeed, with the result checked):
+  ``execute``   plain Python (arithmetic, a string, a dict); the result is checked.
+  ``tools``     three ``soak.echo`` webhook calls in one execute.
+  ``state``     ``state.*`` on the client's own workspace: read a file written earlier (by
+                ``state`` or ``bash``), write one, list the directory.
+  ``bash``      a script over the same workspace: read a file written earlier, write one,
+                a pipeline; stdout and the exit status are checked.
+  ``approval``  ``soak.charge`` pauses; ``POST /v1/approvals/{id}/approve`` must answer
+                ``completed`` with the charge (or, one in four, ``reject`` -> ``rejected``).
+                The agent host must see each approved charge exactly once, a rejected never.
+
+hostile (each must get its documented outcome; anything else counts as an error):
+  ``deadline``       ``while True: pass`` with a 300 ms deadline -> trap kind ``deadline``.
+  ``memory``         a growing list of 1 MB buffers in 32 MiB -> trap kind ``memory``.
+  ``output``         a print flood with a 10,000-byte cap -> trap kind ``output``.
+  ``bash_deadline``  ``while true; do :; done`` with 300 ms -> ``timed_out``, exit 124.
+  ``bad_request``    malformed JSON, wrong types, unknown fields, out-of-range limits, bad
+                     workspace names, unknown approvals -> a 4xx in the one error shape.
+
+Every few seconds the resident memory (``VmRSS``) of the service process and all its
+descendants (the worker processes) is read from ``/proc``. It prints, per kind, operations,
+HTTP requests, errors and p50/p99 latency, the throughput, and RSS first/last/max with a
+flatness verdict: the last third's mean against the middle third's (the first third is
+warm-up), judged for runs of 60 s or more. Exit status: 0 when every well-formed operation
+succeeded, every hostile one got its outcome and memory stayed flat; 1 on errors; 3 when
+memory kept rising; 4 when the service did not start.
+
+CI's smoke check is ``tests/benchmarks/test_soak.py`` (a short run, few clients; set
+``SANDBOX_SOAK_SECONDS=60`` for the 60-second run). These machines are shared and noisy:
+latencies are for comparing runs, the error counts and the memory verdict are the result.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Run as a script, this file's directory comes first on sys.path and its sibling
+# benchmarks/codemode.py would hide the codemode package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import argparse
+import asyncio
+import importlib
+import json
+import os
+import random
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import uvicorn
+
+# Looked up at run time: a type checker run on this file would take benchmarks/codemode.py
+# for the package. The agent host checks each call as a real one would, with the
+# service's own verifier.
+verify_signature: Callable[..., None] = importlib.import_module("codemode").verify_signature
+
+MIB = 1024 * 1024
+WELL_FORMED = ("execute", "tools", "state", "bash", "approval")
+HOSTILE = ("deadline", "memory", "output", "bash_deadline", "bad_request")
+WEIGHTS: dict[str, int] = {
+    "execute": 20, "tools": 18, "state": 16, "bash": 14, "approval": 10,
+    "deadline": 2, "memory": 2, "output": 3, "bash_deadline": 1, "bad_request": 7,
+}
+"""How often each operation is picked (relative)."""
+FILES_PER_CLIENT = 12
+"""Files a client rotates through in its workspace, so the workspaces stay small."""
+MIN_JUDGED_SECONDS = 60.0
+"""Shorter runs report memory but do not judge it (warm-up dominates)."""
+GROWTH_TOLERANCE = 0.10
+GROWTH_SLACK_MIB = 24.0
+"""Memory is flat when the last third's mean exceeds the middle third's by at most
+max(GROWTH_TOLERANCE of it, GROWTH_SLACK_MIB)."""
+EXIT_ERRORS, EXIT_MEMORY, EXIT_START = 1, 3, 4
+OVERSIZED = b'{"code": "' + b"x" * (17 * MIB) + b'"}'
+"""A body over the service's 16 MiB limit (sent with its Content-Length): 413."""
+
+
+async def oversized_chunks() -> AsyncIterator[bytes]:
+    """The same without a Content-Length (chunked): 413 too, however it is sent."""
+    yield b'{"code": "'
+    for _ in range(17):
+        yield b"x" * MIB
+    yield b'"}'
+
+
+class Failed(Exception):
+    """An operation did not get the outcome it should have; the message says what came."""
+
+
+def check(condition: bool, what: str, response: Any) -> None:
+    if not condition:
+        raise Failed(f"{what}: {str(response)[:300]}")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+# --- the agent host ---------------------------------------------------------------------
+
+
+class AgentHost:
+    """The soak's tool endpoint: ``echo`` returns its input, ``charge`` records an effect per
+    idempotency key (a repeat is answered from what it recorded, and counted)."""
+
+    def __init__(self) -> None:
+        self.secret = ""
+        self.url = ""
+        self.calls = 0
+        self.bad_signatures = 0
+        self.charges: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def charged(self, execution_id: str) -> int:
+        """How many charge deliveries the host saw for this execution (any seq)."""
+        with self._lock:
+            return sum(n for key, n in self.charges.items() if key.startswith(execution_id + ":"))
+
+    def repeated(self) -> int:
+        with self._lock:
+            return sum(n - 1 for n in self.charges.values() if n > 1)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+        try:
+            verify_signature(self.secret, headers.get("x-sandbox-timestamp", ""), body,
+                             headers.get("x-sandbox-signature", ""))
+        except Exception:
+            with self._lock:
+                self.bad_signatures += 1
+            await self._send(send, 401, {"error": {"name": "Unauthorized", "message": "bad signature"}})
+            return
+        call = json.loads(body)
+        with self._lock:
+            self.calls += 1
+            if call.get("tool") == "charge":
+                key = str(call.get("idempotency_key"))
+                self.charges[key] = self.charges.get(key, 0) + 1
+        if call.get("tool") == "echo":
+            answer: dict[str, Any] = {"output": {"echo": call.get("input")}}
+        elif call.get("tool") == "charge":
+            answer = {"output": {"charged": call.get("input", {}).get("amount")}}
+        else:
+            answer = {"error": {"name": "NotFound", "message": f"no tool {call.get('tool')!r}"}}
+        await self._send(send, 200, answer)
+
+    @staticmethod
+    async def _send(send: Any, status: int, payload: Any) -> None:
+        data = json.dumps(payload).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": data})
+
+
+def toolset(url: str) -> dict[str, Any]:
+    obj: dict[str, Any] = {"type": "object"}
+    return {"tools": [
+        {"name": "echo", "description": "Echo the input.", "url": url,
+         "input_schema": {**obj, "properties": {"n": {"type": "integer"}}, "required": ["n"]}},
+        {"name": "charge", "description": "Charge an amount (needs approval).", "url": url,
+         "approval": {"mode": "durable", "risk": "high"},
+         "input_schema": {**obj, "properties": {"amount": {"type": "integer"}},
+                          "required": ["amount"]}},
+    ]}
+
+
+# --- memory -----------------------------------------------------------------------------
+
+
+def _rss_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def descendants(root: int) -> list[int]:
+    """``root`` and every process below it, from the parent pids in ``/proc/*/stat``."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                text = stat.read()
+        except OSError:
+            continue
+        fields = text[text.rfind(")") + 2:].split()
+        if len(fields) > 1 and fields[1].isdigit():
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+@dataclass
+class Sample:
+    t: float
+    service_mib: float
+    workers_mib: float
+    processes: int
+
+    @property
+    def total_mib(self) -> float:
+        return self.service_mib + self.workers_mib
+
+
+def sample(root: int, started: float) -> Sample:
+    pids = descendants(root)
+    service = _rss_kib(root) / 1024
+    workers = sum(_rss_kib(pid) for pid in pids if pid != root) / 1024
+    return Sample(time.monotonic() - started, service, workers, len(pids))
+
+
+async def sample_memory(root: int, started: float, every: float, stop: asyncio.Event,
+                        into: list[Sample]) -> None:
+    while True:
+        into.append(sample(root, started))
+        try:
+            await asyncio.wait_for(stop.wait(), timeout=every)
+            into.append(sample(root, started))
+            return
+        except asyncio.TimeoutError:
+            continue
+
+
+def memory_verdict(samples: list[Sample], seconds: float) -> dict[str, Any]:
+    totals = [s.total_mib for s in samples]
+    summary: dict[str, Any] = {
+        "samples": len(samples),
+        "first_mib": round(totals[0], 1) if totals else None,
+        "last_mib": round(totals[-1], 1) if totals else None,
+        "max_mib": round(max(totals), 1) if totals else None,
+        "service_first_mib": round(samples[0].service_mib, 1) if samples else None,
+        "service_last_mib": round(samples[-1].service_mib, 1) if samples else None,
+    }
+    third = len(totals) // 3
+    if third < 3 or seconds < MIN_JUDGED_SECONDS:
+        summary.update(judged=False, flat=True,
+                       verdict=f"not judged (under {MIN_JUDGED_SECONDS:.0f} s or 9 samples)")
+        return summary
+    middle = sum(totals[third:2 * third]) / third
+    last = sum(totals[-third:]) / third
+    allowed = max(middle * GROWTH_TOLERANCE, GROWTH_SLACK_MIB)
+    flat = last - middle <= allowed
+    summary.update(judged=True, flat=flat, middle_third_mean_mib=round(middle, 1),
+                   last_third_mean_mib=round(last, 1),
+                   verdict=(f"{'flat' if flat else 'RISING'}: last third {last:.0f} MiB vs "
+                            f"middle third {middle:.0f} MiB (allowed +{allowed:.0f})"))
+    return summary
+
+
+# --- the operations ---------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    """What one kind of operation did."""
+
+    latencies_ms: list[float] = field(default_factory=list)
+    requests: int = 0
+    errors: int = 0
+    samples: list[str] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=dict)
+    """Errors by what went wrong (a failure message up to its first colon)."""
+
+
+class Client:
+    """One simulated agent: its own workspace and random stream, one operation at a time."""
+
+    def __init__(self, number: int, http: httpx.AsyncClient, host: AgentHost, seed: int) -> None:
+        self.number = number
+        self.http = http
+        self.host = host
+        self.rng = random.Random(seed * 1000 + number)
+        self.workspace = f"soak-{number}"
+        self.written: dict[str, str] = {}  # path -> content, written by state or bash
+        self.requests = 0
+        self.ops: dict[str, Callable[[], Awaitable[None]]] = {
+            "execute": self.execute, "tools": self.tools, "state": self.state, "bash": self.bash,
+            "approval": self.approval, "deadline": self.deadline, "memory": self.memory,
+            "output": self.output, "bash_deadline": self.bash_deadline,
+            "bad_request": self.bad_request,
+        }
+
+    async def post(self, path: str, body: Any = None, *, content: bytes | None = None) -> httpx.Response:
+        self.requests += 1
+        if content is not None:
+            return await self.http.post(path, content=content,
+                                        headers={"content-type": "application/json"})
+        return await self.http.post(path, json=body)
+
+    async def run_code(self, body: dict[str, Any]) -> dict[str, Any]:
+        response = await self.post("/v1/execute", body)
+        check(response.status_code == 200, f"HTTP {response.status_code}", response.text)
+        outcome: dict[str, Any] = response.json()
+        return outcome
+
+    async def completed(self, body: dict[str, Any]) -> Any:
+        outcome = await self.run_code(body)
+        check(outcome.get("status") == "completed", "not completed", outcome)
+        return outcome.get("result")
+
+    def token(self) -> str:
+        return f"c{self.number}-{self.rng.getrandbits(48):012x}"
+
+    def path(self) -> str:
+        return f"/notes/f{self.rng.randrange(FILES_PER_CLIENT)}.txt"
+
+    async def execute(self) -> None:
+        n = self.rng.randrange(10, 2000)
+        word = self.token()
+        code = (f"import statistics\nvalues = [i * i for i in range({n})]\n"
+                f"print('sum', sum(values))\n"
+                f"{{'sum': sum(values), 'mean': statistics.mean(values), 'word': {word!r}.upper()}}")
+        result = await self.completed({"code": code})
+        expected = sum(i * i for i in range(n))
+        check(isinstance(result, dict) and result.get("sum") == expected
+              and abs(float(result.get("mean", -1)) - expected / n) < 1e-6 * max(1.0, expected / n)
+              and result.get("word") == word.upper(), "wrong result", result)
+
+    async def tools(self) -> None:
+        base = self.rng.randrange(1000)
+        code = f"[soak.echo(n={base} + i)['echo']['n'] for i in range(3)]"
+        result = await self.completed({"code": code, "toolsets": ["soak"]})
+        check(result == [base, base + 1, base + 2], "wrong echo", result)
+
+    async def state(self) -> None:
+        known = self.rng.choice(sorted(self.written)) if self.written else None
+        path, text = self.path(), self.token()
+        read = f"state.read_file({known!r})" if known else "None"
+        code = (f"before = {read}\nstate.write_file({path!r}, {text!r})\n"
+                f"names = [e['name'] for e in state.list_dir('/notes')]\n"
+                f"{{'before': before, 'after': state.read_file({path!r}), 'names': names}}")
+        result = await self.completed({"code": code, "workspace": self.workspace})
+        check(isinstance(result, dict), "not a dict", result)
+        if known:
+            check(result["before"] == self.written[known], f"read {known} back wrong", result)
+        check(result["after"] == text and path.rsplit("/", 1)[1] in result["names"]
+              and len(result["names"]) <= FILES_PER_CLIENT, "write/list wrong", result)
+        self.written[path] = text
+
+    async def bash(self) -> None:
+        known = self.rng.choice(sorted(self.written)) if self.written else None
+        path, text = self.path(), self.token()
+        script = "mkdir -p /notes\n" + (f"cat {known} || exit 9\n" if known else "printf -\n")
+        script += (f"echo\nprintf %s {text} > {path}\nprintf '%s\\n' 3 1 2 | sort -n | tr '\\n' ' '\n"
+                   f"echo\nls /notes | wc -l\n")
+        response = await self.post("/v1/bash", {"script": script, "workspace": self.workspace})
+        check(response.status_code == 200, f"HTTP {response.status_code}", response.text)
+        body = response.json()
+        check(body.get("exit_code") == 0, "exit status", body)
+        lines = body.get("stdout", "").split("\n")
+        check(lines[0] == (self.written[known] if known else "-"), "read back wrong", body)
+        check(lines[1] == "1 2 3 " and 1 <= int(lines[2].strip() or 0) <= FILES_PER_CLIENT,
+              "pipeline wrong", body)
+        self.written[path] = text
+
+    async def approval(self) -> None:
+        amount = self.rng.randrange(1, 10_000)
+        outcome = await self.run_code({"code": f"soak.charge(amount={amount})['charged']",
+                                       "toolsets": ["soak"]})
+        check(outcome.get("status") == "paused" and bool(outcome.get("pending")), "not paused", outcome)
+        approval_id = outcome["pending"][0]["approval_id"]
+        execution_id = outcome["execution_id"]
+        if self.rng.random() < 0.25:
+            response = await self.post(f"/v1/approvals/{approval_id}/reject", {"reason": "soak"})
+            check(response.status_code == 200 and response.json().get("status") == "rejected",
+                  f"reject: HTTP {response.status_code}", response.text)
+            check(self.host.charged(execution_id) == 0, "a rejected charge was delivered", execution_id)
+            return
+        response = await self.post(f"/v1/approvals/{approval_id}/approve", {"by": "soak"})
+        check(response.status_code == 200, f"approve: HTTP {response.status_code}", response.text)
+        body = response.json()
+        check(body.get("status") == "completed" and body.get("result") == amount,
+              "approve did not complete", body)
+        check(self.host.charged(execution_id) == 1, "charge not delivered exactly once",
+              (execution_id, self.host.charged(execution_id)))
+
+    async def trapped(self, body: dict[str, Any], kind: str) -> None:
+        outcome = await self.run_code(body)
+        trap = outcome.get("trap") or {}
+        check(outcome.get("status") == "error" and trap.get("kind") == kind,
+              f"expected trap {kind}", {k: outcome.get(k) for k in ("status", "error", "trap")})
+
+    async def deadline(self) -> None:
+        await self.trapped({"code": "while True:\n    pass", "timeout_ms": 300}, "deadline")
+
+    async def memory(self) -> None:
+        code = "hoard = []\nwhile True:\n    hoard.append(bytearray(1_000_000))"
+        await self.trapped({"code": code, "memory_mb": 32}, "memory")
+
+    async def output(self) -> None:
+        if self.rng.random() < 0.5:
+            await self.trapped({"code": "while True:\n    print('x' * 1000)",
+                                "max_output_bytes": 10_000}, "output")
+            return
+        response = await self.post("/v1/bash", {"script": "yes | head -c 20000000; echo end",
+                                                "workspace": self.workspace,
+                                                "max_output_bytes": 10_000})
+        check(response.status_code == 200, f"HTTP {response.status_code}", response.text)
+        body = response.json()
+        check(body.get("truncated") is True and len(body.get("stdout", "")) <= 10_100
+              and body.get("exit_code") == 0, "bash output not capped", body)
+
+    async def bash_deadline(self) -> None:
+        response = await self.post("/v1/bash", {"script": "while true; do :; done",
+                                                "workspace": self.workspace, "timeout_ms": 300})
+        check(response.status_code == 200, f"HTTP {response.status_code}", response.text)
+        body = response.json()
+        check(body.get("timed_out") is True and body.get("exit_code") == 124, "not timed out", body)
+
+    async def bad_request(self) -> None:
+        cases: list[tuple[str, str, Any, bytes | None]] = [
+            ("truncated JSON", "/v1/execute", None, b'{"code": "1" '),
+            ("code not a string", "/v1/execute", {"code": 5}, None),
+            ("unknown field", "/v1/execute", {"code": "1", "bogus": True}, None),
+            ("timeout_ms out of range", "/v1/execute", {"code": "1", "timeout_ms": 10**12}, None),
+            ("memory_mb out of range", "/v1/execute", {"code": "1", "memory_mb": 10**9}, None),
+            ("bad workspace name", "/v1/execute", {"code": "1", "workspace": "../etc"}, None),
+            ("unknown toolset", "/v1/execute", {"code": "1", "toolsets": ["no-such"]}, None),
+            ("bash without script", "/v1/bash", {"workspace": self.workspace}, None),
+            ("negative bash timeout", "/v1/bash", {"script": "echo", "timeout_ms": -1}, None),
+            ("unknown approval", "/v1/approvals/actpause_nonexistent/approve", {"by": "soak"}, None),
+            ("100,000-deep JSON", "/v1/execute", None, b"[" * 100_000),
+            ("17 MiB body", "/v1/execute", None, OVERSIZED),
+            ("17 MiB bash body", "/v1/bash", None, OVERSIZED),
+            ("17 MiB chunked body", "/v1/execute", None, None),
+        ]
+        label, path, body, raw = self.rng.choice(cases)
+        if body is None and raw is None:  # no Content-Length: the limit must hold as it streams
+            self.requests += 1
+            response = await self.http.post(path, content=oversized_chunks(),
+                                            headers={"content-type": "application/json"})
+        else:
+            response = await self.post(path, body, content=raw)
+        try:
+            shaped = isinstance(response.json().get("error", {}).get("code"), str)
+        except (ValueError, AttributeError):
+            shaped = False
+        check(400 <= response.status_code < 500 and shaped,
+              f"{label}: HTTP {response.status_code}", response.text)
+
+    async def loop(self, until: float, stats: dict[str, Stats]) -> None:
+        kinds, weights = list(WEIGHTS), list(WEIGHTS.values())
+        while time.monotonic() < until:
+            kind = self.rng.choices(kinds, weights)[0]
+            before = self.requests
+            started = time.perf_counter()
+            problem = None
+            try:
+                await self.ops[kind]()
+            except Failed as exc:
+                problem = str(exc)
+            except (httpx.HTTPError, ValueError, KeyError, TypeError, IndexError) as exc:
+                problem = f"{type(exc).__name__}: {exc}"
+            kind_stats = stats[kind]
+            kind_stats.requests += self.requests - before
+            if problem is None:
+                kind_stats.latencies_ms.append((time.perf_counter() - started) * 1000)
+            else:
+                kind_stats.errors += 1
+                reason = problem.split(":", 1)[0]
+                kind_stats.reasons[reason] = kind_stats.reasons.get(reason, 0) + 1
+                if len(kind_stats.samples) < 5:
+                    kind_stats.samples.append(problem)
+
+
+# --- running it -------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    seconds: float
+    clients: int
+    workers: int | None
+    seed: int
+
+
+def start_service(port: int, data: Path, workers: int | None) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "sandbox.cli", "serve", "--port", str(port),
+               "--data-dir", str(data / "service"), "--log-level", "warning"]
+    if workers:
+        command += ["--workers", str(workers)]
+    log = open(data / "service.log", "wb")
+    return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                            env={**os.environ, "SANDBOX_TOKEN": ""})
+
+
+async def wait_healthy(http: httpx.AsyncClient, server: subprocess.Popen[bytes]) -> dict[str, Any]:
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            response = await http.get("/healthz")
+            if response.status_code == 200:
+                health: dict[str, Any] = response.json()
+                return health
+        except httpx.TransportError:
+            pass
+        await asyncio.sleep(0.2)
+    raise RuntimeError("the service did not become healthy")
+
+
+async def drive(run: Run, base_url: str, host: AgentHost, server: subprocess.Popen[bytes]) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=run.clients + 8, max_keepalive_connections=run.clients + 8)
+    async with httpx.AsyncClient(base_url=base_url, timeout=180, limits=limits) as http:
+        await wait_healthy(http, server)
+        response = await http.put("/v1/toolsets/soak", json=toolset(host.url))
+        if response.status_code != 201:
+            raise RuntimeError(f"toolset: HTTP {response.status_code} {response.text}")
+        host.secret = response.json()["secret"]
+        stats = {kind: Stats() for kind in WEIGHTS}
+        samples: list[Sample] = []
+        stop = asyncio.Event()
+        started = time.monotonic()
+        every = min(5.0, max(1.0, run.seconds / 30))
+        sampler = asyncio.create_task(sample_memory(server.pid, started, every, stop, samples))
+        clients = [Client(n, http, host, run.seed) for n in range(run.clients)]
+        await asyncio.gather(*(c.loop(started + run.seconds, stats) for c in clients))
+        elapsed = time.monotonic() - started
+        stop.set()
+        await sampler
+        health = (await http.get("/healthz")).json()
+    return {"stats": stats, "samples": samples, "elapsed": elapsed, "health": health}
+
+
+def serve_host(host: AgentHost) -> uvicorn.Server:
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(host, host="127.0.0.1", port=port, log_level="warning",
+                                           lifespan="off", backlog=2048))
+    threading.Thread(target=server.run, daemon=True).start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    host.url = f"http://127.0.0.1:{port}"
+    return server
+
+
+def summarise(run: Run, driven: dict[str, Any], host: AgentHost, log_text: str) -> dict[str, Any]:
+    stats: dict[str, Stats] = driven["stats"]
+    elapsed: float = driven["elapsed"]
+    kinds: dict[str, dict[str, Any]] = {}
+    for kind, s in stats.items():
+        kinds[kind] = {"hostile": kind in HOSTILE, "ops": len(s.latencies_ms) + s.errors,
+                       "requests": s.requests, "errors": s.errors,
+                       "p50_ms": round(pct(s.latencies_ms, 50), 1),
+                       "p99_ms": round(pct(s.latencies_ms, 99), 1), "error_samples": s.samples,
+                       "errors_by_reason": s.reasons}
+    memory = memory_verdict(driven["samples"], run.seconds)
+    memory["series"] = [[round(s.t, 1), round(s.service_mib, 1), round(s.workers_mib, 1),
+                         s.processes] for s in driven["samples"]]
+    requests = sum(s.requests for s in stats.values())
+    errors = sum(s.errors for s in stats.values())
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "seconds": run.seconds, "elapsed_s": round(elapsed, 1), "clients": run.clients,
+        "workers": driven["health"].get("workers", {}).get("size", run.workers),
+        "cpus": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()],
+        "kinds": kinds, "requests": requests, "errors": errors,
+        "well_formed_errors": sum(stats[k].errors for k in WELL_FORMED),
+        "hostile_errors": sum(stats[k].errors for k in HOSTILE),
+        "requests_per_s": round(requests / elapsed, 1),
+        "ops_per_s": round(sum(v["ops"] for v in kinds.values()) / elapsed, 1),
+        "memory": memory, "health": driven["health"],
+        "agent_host": {"calls": host.calls, "bad_signatures": host.bad_signatures,
+                       "repeated_charges": host.repeated()},
+        "service_log_tracebacks": log_text.count("Traceback"),
+    }
+
+
+def print_report(report: dict[str, Any]) -> None:
+    print(f"soak: {report['elapsed_s']:.0f} s, {report['clients']} clients, "
+          f"{report['workers']} workers, {report['cpus']} CPUs (load {report['load_average']}), "
+          f"{report['date']}")
+    print(f"| {'kind':<17} | {'ops':>7} | {'requests':>8} | {'errors':>6} | {'p50 ms':>8} | {'p99 ms':>8} |")
+    print(f"|{'-' * 19}|{'-' * 9}|{'-' * 10}|{'-' * 8}|{'-' * 10}|{'-' * 10}|")
+    for kind, k in report["kinds"].items():
+        label = f"{kind} (h)" if k["hostile"] else kind
+        print(f"| {label:<17} | {k['ops']:>7} | {k['requests']:>8} | {k['errors']:>6} | "
+              f"{k['p50_ms']:>8.1f} | {k['p99_ms']:>8.1f} |")
+    print(f"total: {report['requests']} requests ({report['requests_per_s']}/s, "
+          f"{report['ops_per_s']} operations/s); errors: {report['well_formed_errors']} well-formed, "
+          f"{report['hostile_errors']} hostile (h: hostile, must get their documented outcome)")
+    host = report["agent_host"]
+    print(f"agent host: {host['calls']} tool calls, {host['bad_signatures']} bad signatures, "
+          f"{host['repeated_charges']} repeated charges; worker restarts "
+          f"{report['health'].get('workers', {}).get('restarts')}; tracebacks in the service log "
+          f"{report['service_log_tracebacks']}")
+    memory = report["memory"]
+    print(f"RSS (service + workers), {memory['samples']} samples: first {memory['first_mib']} MiB, "
+          f"last {memory['last_mib']} MiB, max {memory['max_mib']} MiB "
+          f"(service alone {memory['service_first_mib']} -> {memory['service_last_mib']}); "
+          f"{memory['verdict']}")
+    series = memory["series"]
+    step = max(1, len(series) // 12)
+    print("RSS over time (s: MiB): " + ", ".join(
+        f"{t:.0f}: {svc + wrk:.0f}" for t, svc, wrk, _ in series[::step]))
+    for kind, k in report["kinds"].items():
+        for problem in k["error_samples"]:
+            print(f"  {kind} error: {problem}")
+
+
+def soak(run: Run) -> dict[str, Any]:
+    host = AgentHost()
+    host_server = serve_host(host)
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
+        data = Path(tmp)
+        server = start_service(port, data, run.workers)
+        try:
+            driven = asyncio.run(drive(run, f"http://127.0.0.1:{port}", host, server))
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            host_server.should_exit = True
+        log_text = (data / "service.log").read_text(errors="replace")
+    return summarise(run, driven, host, log_text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=600.0, help="how long to drive load")
+    parser.add_argument("--clients", type=int, default=50, help="concurrent clients")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="the service's worker processes (default: its own, CPUs + 1)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    args = parser.parse_args(argv)
+    run = Run(seconds=max(1.0, args.seconds), clients=max(1, args.clients), workers=args.workers,
+              seed=args.seed)
+    try:
+        report = soak(run)
+    except RuntimeError as exc:
+        print(f"soak: {exc}", file=sys.stderr)
+        return EXIT_START
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_report(report)
+    if report["errors"] or report["agent_host"]["repeated_charges"] or report["agent_host"]["bad_signatures"]:
+        return EXIT_ERRORS
+    return 0 if report["memory"]["flat"] else EXIT_MEMORY
+
+
+if __name__ == "__main__":
+    sys.exit(main())
