@@ -31,8 +31,8 @@ hostile (each must get its documented outcome; anything else counts as an error)
 Every few seconds the resident memory (``VmRSS``) of the service process and all its
 descendants (the worker processes) is read from ``/proc``. It prints, per kind, operations,
 HTTP requests, errors and p50/p99 latency, the throughput, and RSS first/last/max with a
-flatness verdict: the last third's mean against the middle third's (the first third is
-warm-up), judged for runs of 60 s or more. Exit status: 0 when every well-formed operation
+flatness verdict: the last third's median against the middle third's (the first third is
+warm-up), for service + workers and for the service alone, judged for runs of 60 s or more. Exit status: 0 when every well-formed operation
 succeeded, every hostile one got its outcome and memory stayed flat; 1 on errors; 3 when
 memory kept rising; 4 when the service did not start.
 
@@ -57,6 +57,7 @@ import json
 import os
 import random
 import socket
+import statistics
 import subprocess
 import tempfile
 import threading
@@ -86,9 +87,11 @@ FILES_PER_CLIENT = 12
 MIN_JUDGED_SECONDS = 60.0
 """Shorter runs report memory but do not judge it (warm-up dominates)."""
 GROWTH_TOLERANCE = 0.10
-GROWTH_SLACK_MIB = 24.0
-"""Memory is flat when the last third's mean exceeds the middle third's by at most
-max(GROWTH_TOLERANCE of it, GROWTH_SLACK_MIB)."""
+GROWTH_SLACK_MIB, SERVICE_SLACK_MIB = 24.0, 12.0
+"""Memory is flat when the last third's median exceeds the middle third's by at most
+max(GROWTH_TOLERANCE of it, the slack): judged for service + workers (GROWTH_SLACK_MIB) and
+for the service process alone (SERVICE_SLACK_MIB), where a leak would be hidden in the
+workers' noise (each holds a live isolate, or not, when sampled)."""
 EXIT_ERRORS, EXIT_MEMORY, EXIT_START = 1, 3, 4
 OVERSIZED = b'{"code": "' + b"x" * (17 * MIB) + b'"}'
 """A body over the service's 16 MiB limit (sent with its Content-Length): 413."""
@@ -267,29 +270,44 @@ async def sample_memory(root: int, started: float, every: float, stop: asyncio.E
             continue
 
 
+def judge(values: list[float], slack_mib: float) -> tuple[bool, str, float, float]:
+    """(flat, verdict, middle third's median, last third's median) of one RSS series.
+
+    Medians, not means: a sample taken while a 17 MiB body is being read, or while every
+    worker holds a live isolate, is a spike, not a trend."""
+    third = len(values) // 3
+    middle = statistics.median(values[third:2 * third])
+    last = statistics.median(values[-third:])
+    allowed = max(middle * GROWTH_TOLERANCE, slack_mib)
+    flat = last - middle <= allowed
+    return flat, (f"{'flat' if flat else 'RISING'}: last third {last:.0f} MiB vs middle "
+                  f"third {middle:.0f} MiB (allowed +{allowed:.0f})"), middle, last
+
+
 def memory_verdict(samples: list[Sample], seconds: float) -> dict[str, Any]:
+    """First, last and max RSS, and whether the total and the service alone stayed flat."""
     totals = [s.total_mib for s in samples]
+    service = [s.service_mib for s in samples]
     summary: dict[str, Any] = {
         "samples": len(samples),
         "first_mib": round(totals[0], 1) if totals else None,
         "last_mib": round(totals[-1], 1) if totals else None,
         "max_mib": round(max(totals), 1) if totals else None,
-        "service_first_mib": round(samples[0].service_mib, 1) if samples else None,
-        "service_last_mib": round(samples[-1].service_mib, 1) if samples else None,
+        "service_first_mib": round(service[0], 1) if service else None,
+        "service_last_mib": round(service[-1], 1) if service else None,
+        "service_max_mib": round(max(service), 1) if service else None,
     }
-    third = len(totals) // 3
-    if third < 3 or seconds < MIN_JUDGED_SECONDS:
+    if len(samples) < 9 or seconds < MIN_JUDGED_SECONDS:
         summary.update(judged=False, flat=True,
                        verdict=f"not judged (under {MIN_JUDGED_SECONDS:.0f} s or 9 samples)")
         return summary
-    middle = sum(totals[third:2 * third]) / third
-    last = sum(totals[-third:]) / third
-    allowed = max(middle * GROWTH_TOLERANCE, GROWTH_SLACK_MIB)
-    flat = last - middle <= allowed
-    summary.update(judged=True, flat=flat, middle_third_mean_mib=round(middle, 1),
-                   last_third_mean_mib=round(last, 1),
-                   verdict=(f"{'flat' if flat else 'RISING'}: last third {last:.0f} MiB vs "
-                            f"middle third {middle:.0f} MiB (allowed +{allowed:.0f})"))
+    flat, verdict, middle, last = judge(totals, GROWTH_SLACK_MIB)
+    service_flat, service_verdict, service_middle, service_last = judge(service, SERVICE_SLACK_MIB)
+    summary.update(judged=True, flat=flat and service_flat,
+                   middle_third_median_mib=round(middle, 1), last_third_median_mib=round(last, 1),
+                   service_middle_third_median_mib=round(service_middle, 1),
+                   service_last_third_median_mib=round(service_last, 1),
+                   verdict=f"total {verdict}; service alone {service_verdict}")
     return summary
 
 
@@ -311,12 +329,14 @@ class Stats:
 class Client:
     """One simulated agent: its own workspace and random stream, one operation at a time."""
 
-    def __init__(self, number: int, http: httpx.AsyncClient, host: AgentHost, seed: int) -> None:
+    def __init__(self, number: int, http: httpx.AsyncClient, host: AgentHost, seed: int,
+                 weights: dict[str, int]) -> None:
         self.number = number
         self.http = http
         self.host = host
         self.rng = random.Random(seed * 1000 + number)
         self.workspace = f"soak-{number}"
+        self.weights = weights
         self.written: dict[str, str] = {}  # path -> content, written by state or bash
         self.requests = 0
         self.ops: dict[str, Callable[[], Awaitable[None]]] = {
@@ -485,7 +505,7 @@ class Client:
               f"{label}: HTTP {response.status_code}", response.text)
 
     async def loop(self, until: float, stats: dict[str, Stats]) -> None:
-        kinds, weights = list(WEIGHTS), list(WEIGHTS.values())
+        kinds, weights = list(self.weights), list(self.weights.values())
         while time.monotonic() < until:
             kind = self.rng.choices(kinds, weights)[0]
             before = self.requests
@@ -518,6 +538,7 @@ class Run:
     clients: int
     workers: int | None
     seed: int
+    only: frozenset[str] = frozenset()
 
 
 def start_service(port: int, data: Path, workers: int | None) -> subprocess.Popen[bytes]:
@@ -552,13 +573,14 @@ async def drive(run: Run, base_url: str, host: AgentHost, server: subprocess.Pop
         if response.status_code != 201:
             raise RuntimeError(f"toolset: HTTP {response.status_code} {response.text}")
         host.secret = response.json()["secret"]
-        stats = {kind: Stats() for kind in WEIGHTS}
+        weights = {k: w for k, w in WEIGHTS.items() if not run.only or k in run.only}
+        stats = {kind: Stats() for kind in weights}
         samples: list[Sample] = []
         stop = asyncio.Event()
         started = time.monotonic()
         every = min(5.0, max(1.0, run.seconds / 30))
         sampler = asyncio.create_task(sample_memory(server.pid, started, every, stop, samples))
-        clients = [Client(n, http, host, run.seed) for n in range(run.clients)]
+        clients = [Client(n, http, host, run.seed, weights) for n in range(run.clients)]
         await asyncio.gather(*(c.loop(started + run.seconds, stats) for c in clients))
         elapsed = time.monotonic() - started
         stop.set()
@@ -600,11 +622,11 @@ def summarise(run: Run, driven: dict[str, Any], host: AgentHost, log_text: str) 
         "workers": driven["health"].get("workers", {}).get("size", run.workers),
         "cpus": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()],
         "kinds": kinds, "requests": requests, "errors": errors,
-        "well_formed_errors": sum(stats[k].errors for k in WELL_FORMED),
-        "hostile_errors": sum(stats[k].errors for k in HOSTILE),
+        "well_formed_errors": sum(s.errors for k, s in stats.items() if k in WELL_FORMED),
+        "hostile_errors": sum(s.errors for k, s in stats.items() if k in HOSTILE),
         "requests_per_s": round(requests / elapsed, 1),
         "ops_per_s": round(sum(v["ops"] for v in kinds.values()) / elapsed, 1),
-        "memory": memory, "health": driven["health"],
+        "memory": memory, "health": driven["health"], "data_mib": driven["data_mib"],
         "agent_host": {"calls": host.calls, "bad_signatures": host.bad_signatures,
                        "repeated_charges": host.repeated()},
         "service_log_tracebacks": log_text.count("Traceback"),
@@ -632,12 +654,13 @@ def print_report(report: dict[str, Any]) -> None:
     memory = report["memory"]
     print(f"RSS (service + workers), {memory['samples']} samples: first {memory['first_mib']} MiB, "
           f"last {memory['last_mib']} MiB, max {memory['max_mib']} MiB "
-          f"(service alone {memory['service_first_mib']} -> {memory['service_last_mib']}); "
-          f"{memory['verdict']}")
+          f"(service alone {memory['service_first_mib']} -> {memory['service_last_mib']}, "
+          f"max {memory['service_max_mib']}); {memory['verdict']}")
     series = memory["series"]
     step = max(1, len(series) // 12)
-    print("RSS over time (s: MiB): " + ", ".join(
-        f"{t:.0f}: {svc + wrk:.0f}" for t, svc, wrk, _ in series[::step]))
+    print("RSS over time (s: total/service MiB): " + ", ".join(
+        f"{t:.0f}: {svc + wrk:.0f}/{svc:.0f}" for t, svc, wrk, _ in series[::step]))
+    print(f"data directory at the end: {report['data_mib']} MiB")
     for kind, k in report["kinds"].items():
         for problem in k["error_samples"]:
             print(f"  {kind} error: {problem}")
@@ -661,6 +684,8 @@ def soak(run: Run) -> dict[str, Any]:
                 server.wait()
             host_server.should_exit = True
         log_text = (data / "service.log").read_text(errors="replace")
+        driven["data_mib"] = round(sum(f.stat().st_size for f in (data / "service").rglob("*")
+                                       if f.is_file()) / MIB, 1)
     return summarise(run, driven, host, log_text)
 
 
@@ -672,10 +697,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None,
                         help="the service's worker processes (default: its own, CPUs + 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
+    parser.add_argument("--only", default="", metavar="KIND,...",
+                        help=f"run only these kinds (of {', '.join(WEIGHTS)})")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
+    only = frozenset(k.strip() for k in args.only.split(",") if k.strip())
+    if only - set(WEIGHTS):
+        parser.error(f"unknown kinds: {', '.join(sorted(only - set(WEIGHTS)))}")
     run = Run(seconds=max(1.0, args.seconds), clients=max(1, args.clients), workers=args.workers,
-              seed=args.seed)
+              seed=args.seed, only=only)
     try:
         report = soak(run)
     except RuntimeError as exc:
