@@ -22,11 +22,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS = float(os.environ.get("SANDBOX_SOAK_SECONDS", "20"))
 
-KNOWN_OPEN: dict[str, str] = {
-    "17 MiB chunked body": "issue 12, finding 5: the 16 MiB limit checks only Content-Length",
-}
-"""Hostile cases the service does not contain yet (failure reason -> the finding)."""
-
 
 def run_soak(seconds: float, clients: int) -> tuple[int, dict[str, Any], str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
@@ -47,8 +42,7 @@ def test_soak_smoke() -> None:
                 for kind, k in kinds.items() if k["errors"]}
     well_formed = {kind: f for kind, f in failures.items() if not kinds[kind]["hostile"]}
     assert not well_formed, f"well-formed operations failed: {well_formed}"
-    hostile = {kind: f for kind, f in failures.items()
-               if set(f[0]) - set(KNOWN_OPEN)}
+    hostile = {kind: f for kind, f in failures.items() if kinds[kind]["hostile"]}
     assert not hostile, f"hostile operations did not get their documented outcome: {hostile}"
     assert all(k["ops"] > 0 for k in kinds.values()), {n: k["ops"] for n, k in kinds.items()}
     assert report["agent_host"]["bad_signatures"] == 0
@@ -57,7 +51,6 @@ def test_soak_smoke() -> None:
     assert memory["samples"] >= 5 and len(memory["series"]) == memory["samples"]
     assert all(service > 0 and processes >= 2 for _t, service, _w, processes in memory["series"])
     assert report["health"]["workers"]["alive"] == report["health"]["workers"]["size"]
-    # Exit 0, or 1 for known-open hostile cases only, or 3 if a run of 60 s or more judged
-    # memory rising (that verdict is the soak's to report, not a smoke check's to make).
-    assert code in (0, 1, 3), stderr[-3000:]
-    assert code != 1 or failures, stderr[-3000:]
+    # Exit 0, or 3 if a run of 60 s or more judged memory rising: that verdict is the soak's
+    # to report (a short run on a shared machine is mostly warm-up), not a smoke check's.
+    assert code in (0, 3), stderr[-3000:]
