@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx
 
-from sandbox import AsyncSandbox, Limits
+from sandbox import AsyncSandbox, ExecutionResult, Limits
 from workspace import WorkspaceStore
 
 from . import journal, ledger
@@ -295,9 +295,15 @@ class Executions:
                 execution_id=record.id, plan=plan, workspace=workspace, store=self.store,
                 http=self.http, recorded=recorded, settings=run_settings, waiters=self.waiters,
                 events=events, key_locks=self.key_locks, carried=carried)
-            outcome = await self.sandbox.execute(
-                record.code, limits=limits, handler=handler, namespaces=namespaces,
-                execution_id=record.id, guest_options=guest_options)
+            try:
+                outcome = await self.sandbox.execute(
+                    record.code, limits=limits, handler=handler, namespaces=namespaces,
+                    execution_id=record.id, guest_options=guest_options)
+            except Exception as exc:
+                # The run must end here whatever went wrong: left ``running``, the sweep
+                # would run the same (possibly hostile) code again, up to max_attempts.
+                log.exception("running execution %s failed", record.id)
+                outcome = _failed_run(record.id, exc)
             kind = outcome.trap["kind"] if outcome.trap else None
             if kind != "replay":
                 break
@@ -706,6 +712,13 @@ class Executions:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*list(self._background), return_exceptions=True)
+
+
+def _failed_run(execution_id: str, exc: Exception) -> ExecutionResult:
+    message = f"the run failed inside the service ({type(exc).__name__}); it is not retried"
+    return ExecutionResult(execution_id=execution_id, status="error",
+                           error={"name": "ExecutionError", "message": message, "traceback": ""},
+                           trap={"kind": "crash", "message": message})
 
 
 def _args_of(entry: JournalEntry) -> dict[str, Any]:

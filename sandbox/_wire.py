@@ -64,7 +64,12 @@ def read_frame(fd: int) -> dict[str, Any]:
 
 
 def write_frame(fd: int, message: dict[str, Any]) -> None:
-    data = memoryview(encode(message))
+    write_encoded(fd, encode(message))
+
+
+def write_encoded(fd: int, frame: bytes) -> None:
+    """Write a frame made by ``encode`` (so a caller can refuse a too-large one first)."""
+    data = memoryview(frame)
     while data:
         written = os.write(fd, data)
         data = data[written:]

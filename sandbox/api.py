@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Callable, Coroutine, Mapping, TypeVar
 
 from .engine import CompiledGuest, ensure_compiled
-from .errors import CodeTooLarge, SandboxError
+from .envelope import read_envelope
+from .errors import CodeTooLarge, GuestProtocolError, SandboxError
 from .hostcalls import CallableTools, HostCallError, HostCallHandler, ToolSpec
 from .isolate import Preopen
 from .limits import Limits
@@ -67,20 +68,20 @@ class ExecutionResult:
         return data
 
 
-_TRAP_FOR_GUEST_ERROR = {"MemoryError": "memory", "OutputLimitExceeded": "output"}
+def result_from_response(execution_id: str, response: str, duration_ms: float, host_calls: int,
+                         limits: Limits = Limits.default) -> ExecutionResult:
+    """The result of the guest's response, checked on the host (see ``sandbox.envelope``).
 
-
-def result_from_response(execution_id: str, response: str, duration_ms: float, host_calls: int) -> ExecutionResult:
-    body = json.loads(response)
-    result = ExecutionResult(execution_id=execution_id, status=body["status"],
-                             result=body.get("result"), logs=body.get("logs", []),
-                             error=body.get("error"), duration_ms=duration_ms,
-                             host_calls=host_calls)
-    if result.error and result.error.get("name") in _TRAP_FOR_GUEST_ERROR:
-        kind = _TRAP_FOR_GUEST_ERROR[result.error["name"]]
-        result.trap = {"kind": kind, "message": result.error.get("message") or
-                       f"{result.error['name']} inside the guest"}
-    return result
+    A response that is no envelope, or breaks its bounds, is the guest breaking the protocol:
+    the result is an error of kind ``protocol``, never an exception for the caller."""
+    try:
+        envelope = read_envelope(response, output_bytes=limits.output_bytes,
+                                 max_chars=limits.max_result_bytes)
+    except GuestProtocolError as error:
+        return result_from_error(execution_id, error, duration_ms)
+    return ExecutionResult(execution_id=execution_id, status=envelope.status,
+                           result=envelope.result, logs=envelope.logs, error=envelope.error,
+                           trap=envelope.trap, duration_ms=duration_ms, host_calls=host_calls)
 
 
 def result_from_error(execution_id: str, error: SandboxError, duration_ms: float) -> ExecutionResult:
@@ -164,7 +165,8 @@ class AsyncSandbox:
             output = await self.pool.run("execute", request, limits, handler or self.tools)
         except SandboxError as error:
             return result_from_error(execution_id, error, elapsed())
-        return result_from_response(execution_id, output.response, elapsed(), output.host_calls)
+        return result_from_response(execution_id, output.response, elapsed(), output.host_calls,
+                                    limits)
 
 
     async def run_bash(self, request: Mapping[str, Any], root: str, limits: Limits,

@@ -8,6 +8,7 @@
     │   ├── HostCallLimitExceeded kind "host_calls": more host calls than allowed
     │   └── CodeTooLarge         kind "code_size": the submitted code is over the limit
     ├── GuestTrap                the guest trapped for another reason (``code`` says which)
+    ├── GuestProtocolError       kind "protocol": what the guest sent is malformed or too big
     ├── WorkerCrashed            the worker process died; the service replaced it
     └── GuestBuildError          the guest component could not be built or compiled
 
@@ -80,6 +81,13 @@ class GuestTrap(SandboxError):
         return trap
 
 
+class GuestProtocolError(SandboxError):
+    """What the guest sent the host (its response, a host call) is malformed, too large or
+    too deeply nested: the guest broke the protocol, so the run ends as an error."""
+
+    kind = "protocol"
+
+
 class WorkerCrashed(SandboxError):
     """The worker process running the isolate died; it has been replaced."""
 
@@ -104,7 +112,8 @@ class RunAborted(SandboxError):
 TRAP_KINDS: dict[str, type[SandboxError]] = {
     cls.kind: cls
     for cls in (DeadlineExceeded, MemoryLimitExceeded, OutputLimitExceeded,
-                HostCallLimitExceeded, CodeTooLarge, GuestTrap, WorkerCrashed, GuestBuildError)
+                HostCallLimitExceeded, CodeTooLarge, GuestTrap, GuestProtocolError, WorkerCrashed,
+                GuestBuildError)
 }
 """Error class by trap kind, to rebuild an exception from its value form."""
 

@@ -24,7 +24,7 @@ from wasmtime import component as wc
 
 from .engine import CompiledGuest, load_compiled, make_engine
 from .errors import DeadlineExceeded, GuestTrap, MemoryLimitExceeded, SandboxError
-from .traps import DEADLINE, MEMORY, TRAP_NAMES, trap_code
+from .traps import ABORT, DEADLINE, MEMORY, TRAP_NAMES, abort_cause, trap_code
 from .limits import Limits
 
 HOST_INTERFACE = "sandbox:guest/host@0.1.0"
@@ -262,6 +262,12 @@ def _translated_traps(runtime: GuestRuntime, limits: Limits | None = None,
             raise DeadlineExceeded(f"execution exceeded its deadline of {seconds:g} s{uncharged}") from None
         if name == MEMORY or (code is None and _is_memory_limit(message)):
             raise MemoryLimitExceeded(f"the guest needs more memory than its limit: {first}") from None
+        if name == "unreachable":
+            cause = abort_cause(message)
+            if cause is not None and cause[0] == MEMORY:
+                raise MemoryLimitExceeded(f"the guest aborted {cause[1]}") from None
+            if cause is not None:
+                raise GuestTrap(f"the guest aborted {cause[1]}", code=ABORT) from None
         if name is not None:
             raise GuestTrap(f"guest trapped: {name}", code=name) from None
         raise GuestTrap(f"wasmtime error: {first}") from None

@@ -13,14 +13,18 @@ a test instead of reaching users as an unnamed error.
 
 from __future__ import annotations
 
+import re
+
 import wasmtime
 from wasmtime import TrapCode
 from wasmtime import _ffi as ffi
 
-__all__ = ["DEADLINE", "MEMORY", "TRAP_NAMES", "trap_code", "trap_description"]
+__all__ = ["ABORT", "DEADLINE", "MEMORY", "TRAP_NAMES", "abort_cause", "trap_code", "trap_description"]
 
 DEADLINE = "deadline"
 MEMORY = "memory"
+ABORT = "abort"
+"""Not a ``TrapCode``: an ``unreachable`` trap whose wasm backtrace starts in libc's ``abort``."""
 
 TRAP_NAMES: dict[TrapCode, str] = {
     # limits the host sets
@@ -106,3 +110,28 @@ def trap_code(error: wasmtime.Trap | wasmtime.WasmtimeError) -> TrapCode | None:
         return None
     description = message[at + len(_MARKER):].strip().split("\n", 1)[0].strip()
     return _CODE_BY_DESCRIPTION.get(description)
+
+
+_FRAME = re.compile(r"^\s*\d+: 0x[0-9a-f]+ - (?P<name>.+?)\s*$", re.MULTILINE)
+_ALLOCATION_FAILURE = ("handle_alloc_error", "alloc_error_handler", "capacity_overflow")
+
+
+def abort_cause(message: str) -> tuple[str, str] | None:
+    """For an ``unreachable`` trap, what the guest was doing when it aborted, from the wasm
+    backtrace wasmtime attaches (function names come from the compiled guest's name section,
+    not from anything the guest's code can write): ``(MEMORY, words)`` for an allocation
+    failure, ``(ABORT, words)`` for any other call of ``abort()``, None when the trap is no
+    abort. ``words`` finish the sentence "the guest aborted ...".
+    """
+    frames = [m.group("name") for m in _FRAME.finditer(message)]
+    if not frames or not frames[0].endswith("!abort"):
+        return None
+    names = " ".join(frames)
+    if any(marker in names for marker in _ALLOCATION_FAILURE):
+        return MEMORY, "because an allocation failed"
+    if "!raise" in names and "signal" in names:
+        return ABORT, "by raising a signal (signal.raise_signal or os.kill on itself)"
+    if "rust_panic" in names or "panicking" in names:
+        return ABORT, "because its runtime panicked (an error escaped the guest's entry point)"
+    caller = frames[1].rpartition("!")[2] if len(frames) > 1 else "unknown"
+    return ABORT, f"by calling abort() (from {caller})"

@@ -9,6 +9,7 @@ channel). It dies with its parent, and it carries cheap OS limits of its own.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import resource
 import signal
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._wire import WireError, read_frame, write_frame
+from ._wire import WireError, encode, read_frame, write_encoded, write_frame
 from .engine import CompiledGuest
 from .errors import HostCallLimitExceeded, SandboxError
 from .isolate import GuestRuntime, HostCallFailed, Isolate, Preopen
@@ -129,7 +130,12 @@ class Worker:
             if calls > limits.max_host_calls:
                 raise HostCallLimitExceeded(
                     f"more than {limits.max_host_calls} host calls in one run")
-            write_frame(self.fd_out, {"op": "call", "name": name, "payload": payload})
+            try:
+                frame = encode({"op": "call", "name": name, "payload": payload})
+            except WireError as error:  # too big for the pipe: the guest's error, not ours
+                raise HostCallFailed(json.dumps({"name": "ValueError", "message":
+                                                 f"host call payload too large ({error})"})) from None
+            write_encoded(self.fd_out, frame)
             reply = read_frame(self.fd_in)
             uncharged = _uncharged_seconds(reply)
             if uncharged and isolate is not None:

@@ -35,7 +35,9 @@ from typing import Any, Callable, Sequence
 
 from ._wire import HEADER, MAX_FRAME, WireError, decode, encode
 from .engine import CompiledGuest
-from .errors import DeadlineExceeded, RunAborted, SandboxError, WorkerCrashed, from_trap
+from .envelope import MAX_PAYLOAD_DEPTH, bounded_loads
+from .errors import (DeadlineExceeded, GuestProtocolError, RunAborted, SandboxError, WorkerCrashed,
+                     from_trap)
 from .hostcalls import HostAbort, HostCallError, HostCallHandler, UnchargedClock, current_uncharged_clock
 from .isolate import Preopen
 from .limits import Limits
@@ -310,12 +312,17 @@ class _GuestReported(SandboxError):
 
 
 async def _answer(handler: HostCallHandler, message: dict[str, Any]) -> dict[str, Any]:
+    name, raw = message.get("name"), message.get("payload")
+    if not isinstance(name, str) or not isinstance(raw, str):
+        return {"op": "reply", "err": HostCallError("ValueError", "malformed host call").to_json()}
     try:
-        payload = json.loads(message["payload"])
-    except ValueError:
-        return {"op": "reply", "err": HostCallError("ValueError", "host call payload is not JSON").to_json()}
+        # The payload is the guest's own string (any code can call the WIT import directly):
+        # bounded, so a deep one is the guest's ValueError, not a RecursionError here.
+        payload = bounded_loads(raw, max_depth=MAX_PAYLOAD_DEPTH, what="host call payload")
+    except GuestProtocolError as error:
+        return {"op": "reply", "err": HostCallError("ValueError", str(error)).to_json()}
     try:
-        value = await handler(message["name"], payload)
+        value = await handler(name, payload)
     except HostCallError as error:
         return {"op": "reply", "err": error.to_json()}
     except HostAbort as abort:
@@ -325,5 +332,5 @@ async def _answer(handler: HostCallHandler, message: dict[str, Any]) -> dict[str
         return {"op": "reply", "err": HostCallError(type(error).__name__, str(error)).to_json()}
     try:
         return {"op": "reply", "ok": json.dumps(value, default=_json_default)}
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, RecursionError) as error:
         return {"op": "reply", "err": HostCallError("TypeError", f"tool result is not JSON: {error}").to_json()}

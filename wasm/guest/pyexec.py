@@ -2,8 +2,15 @@
 
 Request (JSON): ``{"code", "max_output_bytes", "namespaces": {"tools": [{"name", "doc"?}]}}``.
 Response (JSON): ``{"status": "completed" | "error", "result", "logs", "error"?,
-"output_truncated"}``, where ``error`` is ``{"name", "message", "traceback"}`` and the
-traceback shows only frames of the user's code.
+"output_truncated", "limit"?}``, where ``error`` is ``{"name", "message", "traceback"}``
+(each cut to ``MAX_ERROR_CHARS``) and the traceback shows only frames of the user's code;
+``limit: "memory"`` attests that the error is the interpreter failing to allocate.
+
+User code runs in this interpreter and can reach all of it, so nothing here is a boundary:
+the host checks the envelope (``sandbox/envelope.py``). What this module does is keep an
+honest run's report intact: the encoder and ``json.loads`` are taken before user code runs
+(code that replaces ``json.dumps`` does not write the envelope), and a report that cannot
+be built (memory exhausted, values that are not JSON) becomes a fixed envelope saying so.
 
 Code is normalised the way the reference normalises JavaScript, in Python terms: a markdown
 fence around the whole input is stripped; the value of a trailing expression is the result;
@@ -16,6 +23,7 @@ import ast
 import builtins
 import json
 import linecache
+import opcode
 import re
 import sys
 import traceback
@@ -26,6 +34,9 @@ from hostcall import CodeModeNamespace, HostChannel, Namespace, StateNamespace, 
 from tojson import to_json
 
 USER_FILENAME = "<code>"
+MAX_ERROR_CHARS = 65_536
+"""Longest error name, message or traceback reported (``sandbox.envelope`` cuts the same)."""
+_loads = json.loads  # taken before any user code runs, like _encode below
 _FENCE = re.compile(r"\A\s*```[A-Za-z0-9_+-]*[ \t]*\r?\n(.*?)\r?\n?```\s*\Z", re.DOTALL)
 
 
@@ -132,24 +143,72 @@ class _Stream:
         return "utf-8"
 
 
-def _user_traceback(exc: BaseException) -> str:
+def _cut(text: str) -> str:
+    """At most MAX_ERROR_CHARS characters and a marker (the host cuts the same way)."""
+    if len(text) <= MAX_ERROR_CHARS:
+        return text
+    return f"{text[:MAX_ERROR_CHARS]}... [truncated: {len(text) - MAX_ERROR_CHARS} more characters]"
+
+
+def _text_of(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except BaseException:  # a user's __str__ may raise anything; the run must still report
+        return f"<unprintable {type(exc).__name__}>"
+    return text if isinstance(text, str) else f"<unprintable {type(exc).__name__}>"
+
+
+def _user_traceback(exc: BaseException, message: str) -> str:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == USER_FILENAME]
     lines = ["Traceback (most recent call last):\n"] if frames else []
     lines += traceback.format_list(frames)
-    lines += traceback.format_exception_only(type(exc), exc)
-    return "".join(lines)
+    if len(message) > MAX_ERROR_CHARS:
+        # Formatting would copy the whole message again: a 50 MB one exhausts the guest's
+        # memory while it builds its own report.
+        lines.append(f"{type(exc).__qualname__}: {_cut(message)}\n")
+    else:
+        lines += traceback.format_exception_only(type(exc), exc)
+    return _cut("".join(lines))
+
+
+_RAISING_OPCODES = frozenset(opcode.opmap[name] for name in ("RAISE_VARARGS", "RERAISE")
+                             if name in opcode.opmap)
+_ADDRESS_SPACE_WORDS = ("index-sized integer", "too long", "too large")
+
+
+def _allocation_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is the interpreter failing to allocate, not code raising it.
+
+    The host cannot see a refused ``memory.grow`` (wasmtime's C API reports none), so this
+    runtime attests it: a ``MemoryError`` (or the ``OverflowError`` of an object larger than
+    a 32-bit guest can address, ``'x' * 2**31``) raised at an instruction that is not a
+    ``raise`` statement. ``raise MemoryError()`` is the user's own error.
+    """
+    if isinstance(exc, OverflowError):
+        if not any(word in _text_of(exc) for word in _ADDRESS_SPACE_WORDS):
+            return False
+    elif not isinstance(exc, MemoryError):
+        return False
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code.co_code
+    return 0 <= tb.tb_lasti < len(code) and code[tb.tb_lasti] not in _RAISING_OPCODES
 
 
 def _error(exc: BaseException, user_globals: dict[str, Any]) -> dict[str, Any]:
     name = exc.name if isinstance(exc, ToolError) else type(exc).__name__
-    message = str(exc)
+    message = _text_of(exc)
     if isinstance(exc, NameError) and not isinstance(exc, ToolError):
         visible = sorted(k for k in user_globals if not k.startswith("__") and k != "help")
         message += (". Available globals: " + (", ".join(visible) or "none")
                     + " (plus Python's builtins)")
     if isinstance(exc, SyntaxError) and exc.lineno is not None:
         message = f"{exc.msg} (line {exc.lineno}, column {exc.offset or 0})"
-    return {"name": name, "message": message, "traceback": _user_traceback(exc)}
+    return {"name": _cut(str(name)), "message": _cut(message),
+            "traceback": _user_traceback(exc, message)}
 
 
 def _help(obj: Any = None) -> None:
@@ -176,7 +235,7 @@ def _base_globals() -> dict[str, Any]:
 
 
 def run(request_json: str, raw_call: Callable[[str, str], str], err_type: type[BaseException]) -> str:
-    request = json.loads(request_json)
+    request = _loads(request_json)
     capture = LogCapture(int(request.get("max_output_bytes", 1_000_000)))
     channel = HostChannel(raw_call, err_type)
     user_globals = _base_globals()
@@ -216,12 +275,55 @@ def run(request_json: str, raw_call: Callable[[str, str], str], err_type: type[B
             outcome = {"status": "error", "result": None, "error": _error(exc, user_globals)}
     except BaseException as exc:  # the user's error is the result, whatever its type
         outcome = {"status": "error", "result": None, "error": _error(exc, user_globals)}
+        if _allocation_failure(exc):
+            outcome["limit"] = "memory"
     finally:
         sys.stdout, sys.stderr, warnings.showwarning = saved
-    if capture.truncated and outcome["status"] == "completed":
-        outcome = {"status": "error", "result": None,
-                   "error": {"name": "OutputLimitExceeded",
-                             "message": f"output exceeded {capture.budget} bytes", "traceback": ""}}
-    outcome["logs"] = capture.finish()
-    outcome["output_truncated"] = capture.truncated
-    return json.dumps(outcome, allow_nan=False)
+    return _finish(outcome, capture)
+
+
+def _finish(outcome: dict[str, Any], capture: LogCapture) -> str:
+    """The envelope's JSON, made with the encoder taken at import (user code may have
+    replaced ``json.dumps``); if even that fails, a fixed envelope saying so."""
+    try:
+        if capture.truncated and outcome["status"] == "completed":
+            outcome = {"status": "error", "result": None,
+                       "error": {"name": "OutputLimitExceeded",
+                                 "message": f"output exceeded {capture.budget} bytes", "traceback": ""}}
+        outcome["logs"] = capture.finish()
+        outcome["output_truncated"] = capture.truncated
+        return _encode(outcome)
+    except MemoryError:
+        return _OUT_OF_MEMORY
+    except BaseException:
+        return _UNENCODABLE
+
+
+def _make_encoder() -> Callable[[Any], str]:
+    """``json.dumps(value, allow_nan=False)`` bound now, to the C encoder when there is one."""
+    # The C accelerators json.dumps itself uses (untyped in typeshed, hence getattr).
+    make: Any = getattr(json.encoder, "c_make_encoder", None)
+    quote: Any = getattr(json.encoder, "c_encode_basestring_ascii", None)
+    if make is None or quote is None:
+        dumps = json.dumps
+        return lambda value: dumps(value, allow_nan=False)
+
+    def refuse(value: Any) -> Any:
+        raise TypeError(f"{type(value).__name__} is not JSON")
+
+    encoder = make({}, refuse, quote, None, ": ", ", ", False, False, False)
+    return lambda value: "".join(encoder(value, 0))
+
+
+_encode = _make_encoder()
+
+
+def _fixed_envelope(name: str, message: str, **extra: Any) -> str:
+    return _encode({"status": "error", "result": None, "logs": [], "output_truncated": False,
+                    "error": {"name": name, "message": message, "traceback": ""}, **extra})
+
+
+_OUT_OF_MEMORY = _fixed_envelope("MemoryError", "the guest ran out of memory while reporting "
+                                 "its outcome", limit="memory")
+_UNENCODABLE = _fixed_envelope("EnvelopeError", "the guest could not encode its outcome "
+                               "(its logs or error were replaced with values that are not JSON)")

@@ -1,0 +1,177 @@
+"""What may cross from the guest to the host, checked on the host: host-call payloads and
+the execute envelope.
+
+Everything here treats its input as hostile. The guest's Python builds its envelope and its
+host-call payloads, and model-written code runs in that same interpreter: it can replace
+``json.dumps``, rewrite the log buffers or call the WIT import itself with any string. So
+the host parses with bounds (``bounded_loads``: size, then depth, a ``RecursionError``
+included) and checks the envelope's shape and sizes (``read_envelope``): ``status`` one of
+two words, ``logs`` a list of strings within the run's output budget, ``error`` three
+strings each cut to ``MAX_ERROR_CHARS`` with a marker, ``result`` any JSON value no deeper
+than ``MAX_RESULT_DEPTH``. A failed check raises ``GuestProtocolError``, which ends the run
+as an error (kind ``protocol``), never as a crash of whoever asked.
+
+What the host takes from a well-formed envelope is only what the guest may say about
+itself: its result, its logs, its exception. Trap kinds are the host's: ``output`` when the
+host counted the logs up to the budget, ``memory`` when the guest runtime (not the user's
+exception's name) attests an allocation failure (``"limit": "memory"``; see ``pyexec.py``).
+wasmtime's C API tells the host nothing of a refused ``memory.grow`` (no limiter callback),
+so that attestation is the one thing the host cannot check; a forged one can only mislabel
+the forger's own failed run.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import GuestProtocolError
+
+__all__ = [
+    "MAX_ERROR_CHARS",
+    "MAX_PAYLOAD_DEPTH",
+    "MAX_RESULT_DEPTH",
+    "Envelope",
+    "bounded_loads",
+    "read_envelope",
+    "truncate_text",
+]
+
+MAX_PAYLOAD_DEPTH = 128
+"""Deepest nesting of a host-call payload (the guest's arguments sit two levels down)."""
+MAX_RESULT_DEPTH = 101
+"""Deepest nesting of a result: the guest's ``to_json`` stops at 100 containers."""
+MAX_ERROR_CHARS = 65_536
+"""Longest error name, message or traceback kept; the guest cuts to the same length."""
+_ENVELOPE_DEPTH = MAX_RESULT_DEPTH + 2
+_FIELDS = frozenset({"status", "result", "logs", "error", "output_truncated", "limit"})
+_ERROR_FIELDS = ("name", "message", "traceback")
+_LOG_PREFIXES = ("[error] ", "[warn] ")
+_PARTIAL_STREAMS = 3
+"""Streams whose last line may end without a newline (stdout, stderr, warnings)."""
+_UTF8_SLACK = 3
+"""Bytes the guest may drop when it cuts a multi-byte character at the budget."""
+
+
+def truncate_text(text: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """``text``, or its first ``limit`` characters and a marker saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... [truncated: {len(text) - limit} more characters]"
+
+
+def _depth_exceeds(value: Any, max_depth: int) -> bool:
+    """Whether ``value`` nests containers deeper than ``max_depth`` (iteratively: a deep
+    value must not recurse here either)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        depth += 1
+        if depth > max_depth:
+            return True
+        stack.extend((child, depth) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def bounded_loads(text: str, *, max_depth: int, max_chars: int | None = None,
+                  what: str = "guest data") -> Any:
+    """Parse JSON from the guest within bounds, or raise ``GuestProtocolError``."""
+    if max_chars is not None and len(text) > max_chars:
+        raise GuestProtocolError(f"{what} is {len(text)} characters; the limit is {max_chars}")
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise GuestProtocolError(f"{what} nests deeper than {max_depth} levels") from None
+    except ValueError as exc:
+        raise GuestProtocolError(f"{what} is not JSON: {exc}") from None
+    if _depth_exceeds(value, max_depth):
+        raise GuestProtocolError(f"{what} nests deeper than {max_depth} levels")
+    return value
+
+
+@dataclass
+class Envelope:
+    """The guest's account of one execute, as checked and capped by the host."""
+
+    status: str
+    result: Any = None
+    logs: list[str] = field(default_factory=list)
+    error: dict[str, str] | None = None
+    trap: dict[str, str] | None = None
+    """Set by the host: ``output`` (logs counted up to the budget) or ``memory``."""
+
+
+def _split_prefix(line: str) -> tuple[str, bytes]:
+    """A log line's stream prefix and its text as UTF-8 (what the budget counted)."""
+    prefix = next((p for p in _LOG_PREFIXES if line.startswith(p)), "")
+    return prefix, line[len(prefix):].encode("utf-8", "surrogatepass")
+
+
+def _capped_logs(logs: Any, budget: int) -> tuple[list[str], bool, bool]:
+    """(the logs within ``budget``, whether they reached it, whether they went past it)."""
+    if not isinstance(logs, list) or not all(isinstance(line, str) for line in logs):
+        raise GuestProtocolError("the guest's logs are not a list of strings")
+    allowed = budget + _PARTIAL_STREAMS
+    used = 0
+    for index, line in enumerate(logs):
+        prefix, text = _split_prefix(line)
+        cost = len(text) + 1  # its newline counted too
+        if used + cost > allowed:
+            cut = text[:max(budget - used, 0)].decode("utf-8", "ignore")
+            return logs[:index] + ([prefix + cut] if cut else []), True, True
+        used += cost
+    return logs, used >= budget - _UTF8_SLACK, False
+
+
+def _checked_error(error: Any) -> dict[str, str] | None:
+    if error is None:
+        return None
+    if not isinstance(error, dict) or set(error) - set(_ERROR_FIELDS) \
+            or not all(isinstance(error.get(k, ""), str) for k in _ERROR_FIELDS):
+        raise GuestProtocolError("the guest's error is not {name, message, traceback} strings")
+    checked = {k: truncate_text(error.get(k, "")) for k in _ERROR_FIELDS}
+    checked["name"] = checked["name"] or "Error"
+    return checked
+
+
+def read_envelope(response: str, *, output_bytes: int, max_chars: int | None = None) -> Envelope:
+    """Check the guest's execute response; raise ``GuestProtocolError`` when it is not one."""
+    body = bounded_loads(response, max_depth=_ENVELOPE_DEPTH, max_chars=max_chars,
+                         what="the guest's response")
+    if not isinstance(body, dict) or set(body) - _FIELDS:
+        raise GuestProtocolError("the guest's response is not an execute envelope")
+    status = body.get("status")
+    if status not in ("completed", "error"):
+        raise GuestProtocolError(f"the guest's response has no valid status ({str(status)[:40]!r})")
+    if "result" in body and _depth_exceeds(body["result"], MAX_RESULT_DEPTH):
+        raise GuestProtocolError(f"the guest's result nests deeper than {MAX_RESULT_DEPTH} levels")
+    if not isinstance(body.get("output_truncated", False), bool) \
+            or body.get("limit") not in (None, "memory"):
+        raise GuestProtocolError("the guest's response has a malformed field")
+    logs, filled, overran = _capped_logs(body.get("logs", []), output_bytes)
+    error = _checked_error(body.get("error"))
+    if status == "error" and error is None:
+        raise GuestProtocolError("the guest reported an error without describing it")
+    envelope = Envelope(status=status, result=body.get("result") if status == "completed" else None,
+                        logs=logs, error=error if status == "error" else None)
+    if overran:
+        # Past the budget, which the guest's own capture never does: the host's count stands.
+        message = f"output exceeded {output_bytes} bytes (cut by the host)"
+        envelope.status, envelope.result = "error", None
+        envelope.error = {"name": "OutputLimitExceeded", "message": message, "traceback": ""}
+        envelope.trap = {"kind": "output", "message": message}
+    elif error is not None and error["name"] == "OutputLimitExceeded" and filled:
+        envelope.trap = {"kind": "output", "message": error["message"]}
+    elif error is not None and body.get("limit") == "memory":
+        detail = f": {error['message']}" if error["message"] else ""
+        if error["name"] == "OverflowError":
+            detail += " (an object larger than the guest can address)"
+        envelope.trap = {"kind": "memory", "message": f"{error['name']} inside the guest{detail}"}
+    return envelope
