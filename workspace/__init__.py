@@ -15,6 +15,7 @@ Modules (other packages import only from this package root):
 
 - ``errors``: the exception tree.
 - ``_paths``, ``_text``: path normalisation and globs; decoding and diffs.
+- ``_patterns``: the guest's regexes and globs on RE2 (linear time), and their bounds.
 - ``schema``: the tables, the pragmas and the versioned migrations.
 - ``entries``: ``Stat``, ``ChangeEvent``, the stored row and the limits on entries.
 - ``blobs``: the spill store, where files over the threshold keep their bytes.

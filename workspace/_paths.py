@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ._patterns import Glob, check_glob_bounds
 from .errors import InvalidArgument, NameTooLong
 
 __all__ = [
@@ -132,13 +133,16 @@ def normalize_glob(pattern: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def compile_glob(pattern: str) -> re.Pattern[str]:
-    """Compile a normalised glob to a regex over whole paths.
+def compile_glob(pattern: str) -> Glob:
+    """Compile a normalised glob to an RE2 matcher of whole paths (linear in the path).
 
     ``**/`` matches zero or more directories (a trailing ``/**`` everything below), ``*`` and
     ``?`` never cross ``/``, ``[...]`` (``[!...]`` negated) is a class, ``{a,b}`` alternates.
+    A glob over the bounds of ``_patterns`` (``**`` segments, ``{`` and ``[`` groups) is
+    refused with ``EFBIG`` before it is translated: translation rescans from each group.
     """
-    return re.compile(_translate(pattern) + r"\Z", re.DOTALL)
+    check_glob_bounds(pattern)
+    return Glob(pattern, "(?s)" + _translate(pattern))
 
 
 def _translate(pat: str) -> str:

@@ -8,15 +8,19 @@
   an ``EditBatchError`` says what failed and whether the rollback worked.
 - ``replace_in_files``, ``search_text``, ``read_json``, ``write_json`` and ``diff`` complete
   the namespace.
+
+Queries and ``include`` globs come from the guest: they are compiled for RE2 and matched in
+a thread under a time bound (see ``_patterns``), so no pattern can hold up the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-import re
 from typing import Any
 
 from . import _paths
+from ._patterns import ScanBudget, TextPattern
 from ._text import decode, looks_like_text, unified_diff
 from .errors import Conflict, EditBatchError, InvalidArgument, LimitExceeded, NotFound, WorkspaceError
 from .fs import Workspace
@@ -35,19 +39,17 @@ __all__ = [
 diff_text = unified_diff
 
 
-def _compile(query: str, *, regex: bool, case_sensitive: bool, whole_word: bool) -> re.Pattern[str]:
-    if not isinstance(query, str) or query == "":
-        raise InvalidArgument("the search query must be a non-empty string")
-    pattern = query if regex else re.escape(query)
-    if whole_word:
-        pattern = rf"(?<!\w)(?:{pattern})(?!\w)"
-    try:
-        return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
-    except re.error as exc:
-        raise InvalidArgument(f"invalid regular expression {query!r}: {exc}") from exc
+MAX_SEARCH_RESULTS = 10_000
+MAX_SEARCH_CONTEXT = 100
 
 
-def _replace(text: str, search: str, replacement: str, options: dict[str, Any]) -> tuple[str, int]:
+def _compile(query: str, *, regex: bool, case_sensitive: bool, whole_word: bool) -> TextPattern:
+    return TextPattern(query, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
+
+
+def _replace(text: str, search: str, replacement: str, options: dict[str, Any],
+             budget: ScanBudget | None = None) -> tuple[str, int]:
+    """(new text, replacements); blocking, so callers run it in a thread."""
     if not isinstance(replacement, str):
         raise InvalidArgument("replacement must be a string")
     regex = bool(options.get("regex", False))
@@ -58,9 +60,7 @@ def _replace(text: str, search: str, replacement: str, options: dict[str, Any]) 
         whole_word=bool(options.get("whole_word", False)),
     )
     # Literal mode inserts the replacement verbatim; regex mode expands \1 and \g<name>.
-    if regex:
-        return compiled.subn(lambda m: m.expand(replacement), text)
-    return compiled.subn(lambda _m: replacement, text)
+    return compiled.subn(text, replacement, expand=regex, budget=budget or ScanBudget())
 
 
 def _json_text(value: Any, spaces: Any = 2) -> str:
@@ -103,7 +103,9 @@ async def plan_edits(ws: Workspace, instructions: list[dict[str, Any]]) -> dict[
         elif kind == "replace":
             if current is None:
                 raise NotFound("no such file or directory", path)
-            content, count = _replace(current, instruction.get("search", ""), instruction.get("replacement", ""), options)
+            replaced: tuple[str, int] = await asyncio.to_thread(
+                _replace, current, instruction.get("search", ""), instruction.get("replacement", ""), options)
+            content, count = replaced
             entry["replacements"] = count
         elif kind == "write_json":
             content = _json_text(instruction.get("value"), options.get("spaces", 2))
@@ -205,24 +207,33 @@ async def search_text(
     context: int = 0,
     max_results: int = 1000,
 ) -> list[dict[str, Any]]:
-    """Matches ``{path, line, column (1-based), match, line_text, before?, after?}``."""
+    """Matches ``{path, line, column (1-based), match, line_text, before?, after?}``.
+
+    At most ``MAX_SEARCH_RESULTS`` results and ``MAX_SEARCH_CONTEXT`` context lines a side.
+    """
     compiled = _compile(query, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
-    if isinstance(context, bool) or not isinstance(context, int) or context < 0:
-        raise InvalidArgument("context must be a non-negative integer")
+    if isinstance(context, bool) or not isinstance(context, int) or not 0 <= context <= MAX_SEARCH_CONTEXT:
+        raise InvalidArgument(f"context must be an integer from 0 to {MAX_SEARCH_CONTEXT}")
+    if isinstance(max_results, bool) or not isinstance(max_results, int) or not 1 <= max_results <= MAX_SEARCH_RESULTS:
+        raise InvalidArgument(f"max_results must be an integer from 1 to {MAX_SEARCH_RESULTS}")
+    files = await _text_files(ws, include)
+    return await asyncio.to_thread(_search, files, compiled, context, max_results, ScanBudget())
+
+
+def _search(files: dict[str, str], compiled: TextPattern, context: int, max_results: int,
+            budget: ScanBudget) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
-    for path, text in (await _text_files(ws, include)).items():
+    for path, text in files.items():
         lines = text.split("\n")
         for idx, line in enumerate(lines):
-            for m in compiled.finditer(line):
-                if m.start() == m.end():
-                    continue  # an empty regex match says nothing useful
-                hit: dict[str, Any] = {
-                    "path": path, "line": idx + 1, "column": m.start() + 1, "match": m.group(0), "line_text": line,
+            for hit in compiled.hits(line, budget):
+                found: dict[str, Any] = {
+                    "path": path, "line": idx + 1, "column": hit.start + 1, "match": hit.text, "line_text": line,
                 }  # fmt: skip
                 if context:
-                    hit["before"] = lines[max(0, idx - context) : idx]
-                    hit["after"] = lines[idx + 1 : idx + 1 + context]
-                results.append(hit)
+                    found["before"] = lines[max(0, idx - context) : idx]
+                    found["after"] = lines[idx + 1 : idx + 1 + context]
+                results.append(found)
                 if len(results) >= max_results:
                     return results
     return results
@@ -242,11 +253,16 @@ async def replace_in_files(
 ) -> dict[str, Any]:
     """Replace every match in every text file under ``include``, as one reversible batch."""
     options = {"regex": regex, "case_sensitive": case_sensitive, "whole_word": whole_word}
-    _compile(search, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
+    compiled = _compile(search, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
+    texts = await _text_files(ws, include)
+    budget = ScanBudget()
+
+    def touched() -> list[str]:
+        return [path for path, text in texts.items() if compiled.contains(text, budget)]
+
     instructions = [
         {"kind": "replace", "path": path, "search": search, "replacement": replacement, "options": options}
-        for path, text in (await _text_files(ws, include)).items()
-        if _replace(text, search, replacement, options)[1]
+        for path in await asyncio.to_thread(touched)
     ]
     plan = await plan_edits(ws, instructions)
     result = await apply_edits(ws, plan, dry_run=dry_run, rollback_on_error=rollback_on_error)

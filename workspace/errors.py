@@ -14,7 +14,8 @@ text still sees the classification::
     ├── InvalidArgument     EINVAL        malformed input (bad path, empty symlink target, ...)
     ├── SymlinkLoop         ELOOP         more than 40 links, or more than 100 mkdir levels
     ├── NameTooLong         ENAMETOOLONG  a path or symlink target over 4,096 characters
-    ├── LimitExceeded       EFBIG         a file over 100 MiB, a diff over 10,000 lines
+    ├── LimitExceeded       EFBIG         a file over 100 MiB, a diff over 10,000 lines, a pattern
+    │                                     over its bounds (size, ``**`` count, scan time; ``_patterns``)
     ├── Conflict            ECONFLICT     the stored entry changed under a writer's feet
     └── EditBatchError      (cause's code) a batch of edits failed part-way
 
@@ -122,7 +123,7 @@ class NameTooLong(WorkspaceError):
 
 
 class LimitExceeded(WorkspaceError):
-    """EFBIG: content over a size limit (files over 100 MiB, diffs over 10,000 lines)."""
+    """EFBIG: content over a size limit (files over 100 MiB, diffs over 10,000 lines, patterns)."""
 
     default_code = "EFBIG"
 

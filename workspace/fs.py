@@ -392,11 +392,11 @@ class Workspace:
                 params += [-len(suffix), suffix]
             async with t.conn.execute(sql + " ORDER BY path", params) as cur:
                 rows = await cur.fetchall()
-            match = regex.match
+            # Matching is linear (RE2), but a workspace can hold many paths: match them in a
+            # thread (RE2 releases the GIL) so the event loop keeps answering meanwhile.
+            matching = await asyncio.to_thread(lambda: [values for values in rows if regex.matches(values[0])])
             out: list[tuple[Stat, bytes | None]] = []
-            for values in rows:
-                if not match(values[0]):
-                    continue
+            for values in matching:
                 r = row_from(values[:12])
                 data: bytes | None = None
                 if content_up_to is not None and r.type == "file" and r.size <= content_up_to:

@@ -9,14 +9,15 @@ section 2.
 
 from __future__ import annotations
 
+import asyncio
 import base64
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import jsonschema
 
 from . import _paths
+from ._patterns import ScanBudget, TextPattern
 from ._text import decode, looks_like_text
 from .errors import InvalidArgument, IsDirectory, NotFound, WorkspaceError
 from .entries import Stat
@@ -250,10 +251,17 @@ async def _grep(
     context_lines: int = 0,
 ) -> ToolResult:
     try:
-        regex = re.compile(re.escape(query) if fixed_string else query, 0 if case_sensitive else re.IGNORECASE)
-    except re.error:
-        return {"error": f"Invalid regex: {query}"}
+        regex = TextPattern(query, regex=not fixed_string, case_sensitive=case_sensitive, whole_word=False)
+    except InvalidArgument as exc:
+        # The reference's message, then why (RE2 refuses lookaround and backreferences too).
+        return {"error": f"Invalid regex: {query[:200]} ({exc.detail.split(': ', 1)[-1]})"}
     candidates = await ws.glob_files_with_content(include, GREP_MAX_FILE_BYTES)
+    # RE2 is linear and releases the GIL; the scan still runs in a thread, under a time bound.
+    return await asyncio.to_thread(_grep_scan, query, regex, candidates, context_lines, ScanBudget())
+
+
+def _grep_scan(query: str, regex: TextPattern, candidates: list[tuple[Stat, bytes | None]],
+               context_lines: int, budget: ScanBudget) -> ToolResult:
     skipped = sum(1 for _, data in candidates if data is None)
     matches: list[Any] = []
     searched = with_matches = total = 0
@@ -265,7 +273,7 @@ async def _grep(
         lines = _split_lines(decode(data))
         hit_here = False
         for idx, line in enumerate(lines):
-            if not regex.search(line):
+            if not regex.contains(line, budget):
                 continue
             hit_here = True
             total += 1

@@ -102,9 +102,9 @@ def test_subtree_bounds_select_exactly_the_descendants() -> None:
     ],
 )
 def test_glob_semantics(pattern: str, matches: list[str], misses: list[str]) -> None:
-    regex = compile_glob(normalize_glob(pattern))
-    assert all(regex.match(m) for m in matches)
-    assert not any(regex.match(m) for m in misses)
+    glob = compile_glob(normalize_glob(pattern))
+    assert all(glob.matches(m) for m in matches)
+    assert not any(glob.matches(m) for m in misses)
 
 
 def test_glob_normalisation_and_prefix() -> None:

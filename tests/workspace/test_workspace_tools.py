@@ -145,7 +145,8 @@ async def test_grep_skips_files_over_one_megabyte(ws: Workspace) -> None:  # cas
 
 
 async def test_grep_invalid_regex_include_and_cap(ws: Workspace) -> None:
-    assert await tool(ws, "grep", query="(") == {"error": "Invalid regex: ("}
+    assert await tool(ws, "grep", query="(") == {
+        "error": "Invalid regex: ( (missing ): ( (patterns run on RE2, which has no lookaround or backreferences))"}
     await ws.write_file("/a.py", "hit\n" * 250)
     await ws.write_file("/b.md", "hit")
     out = await tool(ws, "grep", query="hit", include="**/*.md")

@@ -1,0 +1,139 @@
+"""Hostile workspace work against the live service (issue 12): each test runs a finding's own
+program over real HTTP and checks it is contained: a clear result, never a 500, and
+``/healthz`` answered meanwhile.
+
+"Answered meanwhile" is measured, not assumed: a thread polls ``/healthz`` for as long as the
+hostile request runs and the slowest answer must stay under ``STALL_BOUND_S``. The issue asks
+for 50 ms; the bound allows for a loaded 2-core machine shared with other test runs, and each
+hostile program is one that, unfixed, held the event loop for many seconds (exponential in
+its size), so the bound still tells the two apart.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from live_server import ServerThread
+from sandbox.engine import CompiledGuest
+from sandbox.service import Settings, create_app
+
+STALL_BOUND_S = 0.5
+
+
+@pytest.fixture(scope="module")
+def client(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    settings = Settings(data_dir=tmp_path_factory.mktemp("data"), workers=2, guest=compiled_guest)
+    with ServerThread(create_app(settings)) as live, httpx.Client(base_url=live.url, timeout=120) as http:
+        yield http
+
+
+# The probe runs in a process of its own: the service runs in a thread of the test's process,
+# and Python's re held the GIL, which froze a probe thread together with the service (its
+# timer too), hiding the very stall it was there to see.
+_PROBE = """
+import json, sys, time, httpx
+latencies, failures = [], []
+with httpx.Client(base_url=sys.argv[1], timeout=120) as http:
+    print("ready", flush=True)
+    while True:
+        started = time.perf_counter()
+        try:
+            status = http.get("/healthz").status_code
+        except httpx.HTTPError as exc:
+            failures.append(repr(exc))
+            break
+        latencies.append(time.perf_counter() - started)
+        if status != 200:
+            failures.append(status)
+        if open(sys.argv[2]).read():
+            break
+        time.sleep(0.01)
+print(json.dumps({"latencies": latencies, "failures": failures}), flush=True)
+"""
+
+
+@dataclass
+class ProbeReport:
+    latencies: list[float]
+    failures: list[Any]
+
+    @property
+    def slowest(self) -> float:
+        return max(self.latencies)
+
+
+def while_probing(client: httpx.Client, hostile: Callable[[], httpx.Response],
+                  tmp_path: Path) -> tuple[httpx.Response, ProbeReport]:
+    """Run ``hostile`` while another process polls ``/healthz``; the response and the poll."""
+    stop = tmp_path / f"stop-{time.monotonic_ns()}"
+    stop.write_text("")
+    probe = subprocess.Popen([sys.executable, "-c", _PROBE, str(client.base_url), str(stop)],
+                             stdout=subprocess.PIPE, text=True)
+    assert probe.stdout is not None and probe.stdout.readline().strip() == "ready"
+    time.sleep(0.1)  # the probe is polling before the hostile request starts
+    try:
+        response = hostile()
+    finally:
+        time.sleep(0.05)
+        stop.write_text("stop")
+        out, _ = probe.communicate(timeout=120)
+    report = ProbeReport(**json.loads(out.strip().splitlines()[-1]))
+    assert not report.failures, report.failures
+    assert len(report.latencies) >= 2, report.latencies
+    return response, report
+
+
+def execute(client: httpx.Client, code: str, **extra: Any) -> httpx.Response:
+    return client.post("/v1/execute", json={"code": code, "workspace": "hostile", **extra})
+
+
+def test_catastrophic_regex_in_state_search_text_does_not_stall_the_service(client: httpx.Client, tmp_path: Path) -> None:
+    # Unfixed, Python's re took 4.4 s at 26 characters, doubling per character: 40 is hours.
+    code = ('state.write_file("/r.txt", "a" * 40 + "!")\n'
+            'state.search_text("(a+)+$", regex=True)')
+    response, probe = while_probing(client, lambda: execute(client, code), tmp_path)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "completed" and body["result"] == [], body
+    assert probe.slowest < STALL_BOUND_S, probe.latencies
+
+
+def test_catastrophic_regex_in_replace_in_files_and_grep_does_not_stall_the_service(client: httpx.Client, tmp_path: Path) -> None:
+    code = ('state.write_file("/r.txt", "a" * 40 + "!")\n'
+            'state.replace_in_files("(a+)+$", "x", regex=True)["total_files"]')
+    response, probe = while_probing(client, lambda: execute(client, code), tmp_path)
+    assert response.json()["result"] == 0, response.json()
+    assert probe.slowest < STALL_BOUND_S, probe.latencies
+    response, probe = while_probing(client, lambda: client.post(
+        "/v1/workspaces/hostile/tools/grep", json={"query": "(a+)+$", "case_sensitive": True}), tmp_path)
+    assert response.status_code == 200 and response.json()["total_matches"] == 0, response.json()
+    assert probe.slowest < STALL_BOUND_S, probe.latencies
+
+
+def test_glob_of_many_double_stars_over_a_deep_path_does_not_stall_the_service(client: httpx.Client, tmp_path: Path) -> None:
+    # Ten '**' (the most a glob may have) over a 60-deep path: C(60, 10) ways to split it,
+    # each tried by a backtracking matcher; RE2 walks the path once. The file's name ends
+    # like the glob ("x"), so the SQL suffix filter lets it through to the matcher.
+    deep = "/".join(["d"] * 60)
+    code = (f'state.write_file("/{deep}/ax", "x")\n'
+            'state.glob("/" + "**/" * 10 + "b*x")')
+    response, probe = while_probing(client, lambda: execute(client, code), tmp_path)
+    body = response.json()
+    assert body["status"] == "completed" and body["result"] == [], body
+    assert probe.slowest < STALL_BOUND_S, probe.latencies
+
+
+def test_a_glob_past_the_double_star_bound_is_a_clear_error(client: httpx.Client) -> None:
+    body = execute(client, 'state.glob("/" + "**/" * 11 + "x")').json()
+    assert body["status"] == "error" and body["error"]["name"] == "OSError"
+    assert "EFBIG: the glob has 11 '**' segments; the limit is 10" in body["error"]["message"]
