@@ -585,7 +585,10 @@ async def drive(run: Run, base_url: str, host: AgentHost, server: subprocess.Pop
         elapsed = time.monotonic() - started
         stop.set()
         await sampler
-        health = (await http.get("/healthz")).json()
+        try:
+            health = (await http.get("/healthz")).json()
+        except (httpx.HTTPError, ValueError) as exc:
+            health = {"error": f"{type(exc).__name__}: {exc}"}
     return {"stats": stats, "samples": samples, "elapsed": elapsed, "health": health}
 
 
@@ -630,6 +633,7 @@ def summarise(run: Run, driven: dict[str, Any], host: AgentHost, log_text: str) 
         "agent_host": {"calls": host.calls, "bad_signatures": host.bad_signatures,
                        "repeated_charges": host.repeated()},
         "service_log_tracebacks": log_text.count("Traceback"),
+        "service_exit": driven["service_exit"],
     }
 
 
@@ -650,7 +654,9 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"agent host: {host['calls']} tool calls, {host['bad_signatures']} bad signatures, "
           f"{host['repeated_charges']} repeated charges; worker restarts "
           f"{report['health'].get('workers', {}).get('restarts')}; tracebacks in the service log "
-          f"{report['service_log_tracebacks']}")
+          f"{report['service_log_tracebacks']}"
+          + ("" if report["service_exit"] is None else
+             f"; THE SERVICE EXITED (status {report['service_exit']})"))
     memory = report["memory"]
     print(f"RSS (service + workers), {memory['samples']} samples: first {memory['first_mib']} MiB, "
           f"last {memory['last_mib']} MiB, max {memory['max_mib']} MiB "
@@ -675,6 +681,7 @@ def soak(run: Run) -> dict[str, Any]:
         server = start_service(port, data, run.workers)
         try:
             driven = asyncio.run(drive(run, f"http://127.0.0.1:{port}", host, server))
+            driven["service_exit"] = server.poll()  # None: still serving, as it should be
         finally:
             server.terminate()
             try:
@@ -715,7 +722,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
     else:
         print_report(report)
-    if report["errors"] or report["agent_host"]["repeated_charges"] or report["agent_host"]["bad_signatures"]:
+    host = report["agent_host"]
+    if report["errors"] or host["repeated_charges"] or host["bad_signatures"] \
+            or report["service_exit"] is not None:
         return EXIT_ERRORS
     return 0 if report["memory"]["flat"] else EXIT_MEMORY
 
