@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Coroutine, Mapping, TypeVar
 
 from .engine import CompiledGuest, ensure_compiled
-from .envelope import read_envelope
+from .envelope import MAX_RESULT_DEPTH, bounded_loads, read_envelope
 from .errors import CodeTooLarge, GuestProtocolError, SandboxError
 from .hostcalls import CallableTools, HostCallError, HostCallHandler, ToolSpec
 from .isolate import Preopen
@@ -52,7 +52,8 @@ class ExecutionResult:
     """``{name, message, traceback}`` when status is ``error``."""
     trap: dict[str, str] | None = None
     """``{kind, message, code?}`` when a limit or trap stopped the run (kind: deadline, memory,
-    output, host_calls, code_size, trap, crash; code: which WebAssembly trap, for kind trap)."""
+    output, host_calls, code_size, trap, protocol, crash; code: which WebAssembly trap, for kind
+    trap, or ``abort``). Kinds are what the host observed, never an exception's name."""
     duration_ms: float = 0.0
     host_calls: int = 0
 
@@ -179,7 +180,10 @@ class AsyncSandbox:
         """
         output = await self.pool.run("bash", json.dumps(request), limits, handler or _no_host_calls,
                                      [Preopen(root, "/")])
-        result: dict[str, Any] = json.loads(output.response)
+        result = bounded_loads(output.response, max_depth=MAX_RESULT_DEPTH,
+                               what="the guest's bash response")
+        if not isinstance(result, dict):
+            raise GuestProtocolError("the guest's bash response is not an object")
         return result
 
 

@@ -30,6 +30,7 @@ from .errors import GuestProtocolError
 
 __all__ = [
     "MAX_ERROR_CHARS",
+    "MAX_PAYLOAD_CHARS",
     "MAX_PAYLOAD_DEPTH",
     "MAX_RESULT_DEPTH",
     "Envelope",
@@ -40,6 +41,9 @@ __all__ = [
 
 MAX_PAYLOAD_DEPTH = 128
 """Deepest nesting of a host-call payload (the guest's arguments sit two levels down)."""
+MAX_PAYLOAD_CHARS = 64 * 1024 * 1024
+"""Longest host-call payload: parsing it runs on the service's event loop, so it is bounded
+well below the pipe's frame limit (Code Mode refuses to journal arguments over 1 MB anyway)."""
 MAX_RESULT_DEPTH = 101
 """Deepest nesting of a result: the guest's ``to_json`` stops at 100 containers."""
 MAX_ERROR_CHARS = 65_536

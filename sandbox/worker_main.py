@@ -19,6 +19,7 @@ from typing import Any
 
 from ._wire import WireError, encode, read_frame, write_encoded, write_frame
 from .engine import CompiledGuest
+from .envelope import MAX_PAYLOAD_CHARS
 from .errors import HostCallLimitExceeded, SandboxError
 from .isolate import GuestRuntime, HostCallFailed, Isolate, Preopen
 from .limits import Limits
@@ -130,6 +131,10 @@ class Worker:
             if calls > limits.max_host_calls:
                 raise HostCallLimitExceeded(
                     f"more than {limits.max_host_calls} host calls in one run")
+            if len(payload) > MAX_PAYLOAD_CHARS:  # refused here: it never reaches the service
+                raise HostCallFailed(json.dumps({"name": "ValueError", "message":
+                                                 f"host call payload of {len(payload)} characters; "
+                                                 f"the limit is {MAX_PAYLOAD_CHARS}"}))
             try:
                 frame = encode({"op": "call", "name": name, "payload": payload})
             except WireError as error:  # too big for the pipe: the guest's error, not ours

@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 
 from ._wire import HEADER, MAX_FRAME, WireError, decode, encode
 from .engine import CompiledGuest
-from .envelope import MAX_PAYLOAD_DEPTH, bounded_loads
+from .envelope import MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads
 from .errors import (DeadlineExceeded, GuestProtocolError, RunAborted, SandboxError, WorkerCrashed,
                      from_trap)
 from .hostcalls import HostAbort, HostCallError, HostCallHandler, UnchargedClock, current_uncharged_clock
@@ -318,7 +318,8 @@ async def _answer(handler: HostCallHandler, message: dict[str, Any]) -> dict[str
     try:
         # The payload is the guest's own string (any code can call the WIT import directly):
         # bounded, so a deep one is the guest's ValueError, not a RecursionError here.
-        payload = bounded_loads(raw, max_depth=MAX_PAYLOAD_DEPTH, what="host call payload")
+        payload = bounded_loads(raw, max_depth=MAX_PAYLOAD_DEPTH, max_chars=MAX_PAYLOAD_CHARS,
+                                what="host call payload")
     except GuestProtocolError as error:
         return {"op": "reply", "err": HostCallError("ValueError", str(error)).to_json()}
     try:

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from sandbox import CompiledGuest, Limits, Sandbox
-from sandbox.envelope import MAX_ERROR_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads, read_envelope
+from sandbox.envelope import MAX_ERROR_CHARS, MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads, read_envelope
 from sandbox.errors import GuestProtocolError
 
 # Replaces the envelope's encoder the guest took at import: whatever it returns is what the
@@ -117,6 +117,17 @@ def test_a_raw_host_call_that_is_not_json_is_a_value_error(sandbox: Sandbox) -> 
     code = ("from wit_world.imports import host\nfrom componentize_py_types import Err\n"
             "try:\n    host.call('tool', '{')\nexcept Err as err:\n    answer = err.value\nanswer")
     assert json.loads(sandbox.execute(code).result)["name"] == "ValueError"
+
+
+def test_a_host_call_payload_over_the_size_limit_is_refused_in_the_worker(sandbox: Sandbox) -> None:
+    code = ("from wit_world.imports import host\nfrom componentize_py_types import Err\n"
+            f"try:\n    host.call('tool', '\"' + 'x' * {MAX_PAYLOAD_CHARS} + '\"')\n"
+            "except Err as err:\n    answer = err.value\nanswer")
+    outcome = sandbox.execute(code)
+    assert outcome.status == "completed", outcome
+    error = json.loads(outcome.result)
+    assert error["name"] == "ValueError" and "the limit is" in error["message"]
+    _still_healthy(sandbox)
 
 
 # --- safe but wrong: honest outcomes ---------------------------------------------------------
