@@ -1,7 +1,7 @@
 """Load and soak: many concurrent clients against the real service for a set time.
 
     PYTHONPATH=. .venv/bin/python benchmarks/soak.py [--seconds 600] [--clients 50]
-        [--workers N] [--json] [--seed 1]
+        [--workers N] [--only KIND,...] [--json] [--seed 1]
 
 Starts the service as a subprocess (``python -m sandbox.cli serve``) on a free port with a
 temporary data directory, and a local agent host (an HTTP tool endpoint in a thread here,
@@ -16,6 +16,8 @@ well-formed (each must succeed, with the result checked):
                 ``state`` or ``bash``), write one, list the directory.
   ``bash``      a script over the same workspace: read a file written earlier, write one,
                 a pipeline; stdout and the exit status are checked.
+  ``shared``    one workspace all clients write at once, each its own files, by ``state.*``
+                or bash: each reads back what it wrote last (no write may be lost).
   ``approval``  ``soak.charge`` pauses; ``POST /v1/approvals/{id}/approve`` must answer
                 ``completed`` with the charge (or, one in four, ``reject`` -> ``rejected``).
                 The agent host must see each approved charge exactly once, a rejected never.
@@ -23,18 +25,22 @@ well-formed (each must succeed, with the result checked):
 hostile (each must get its documented outcome; anything else counts as an error):
   ``deadline``       ``while True: pass`` with a 300 ms deadline -> trap kind ``deadline``.
   ``memory``         a growing list of 1 MB buffers in 32 MiB -> trap kind ``memory``.
-  ``output``         a print flood with a 10,000-byte cap -> trap kind ``output``.
+  ``output``         a print flood with a 10,000-byte cap -> trap kind ``output``; or
+                     bash ``yes | head -c 20000000`` -> stdout cut at the cap, ``truncated``.
   ``bash_deadline``  ``while true; do :; done`` with 300 ms -> ``timed_out``, exit 124.
   ``bad_request``    malformed JSON, wrong types, unknown fields, out-of-range limits, bad
-                     workspace names, unknown approvals -> a 4xx in the one error shape.
+                     workspace names, unknown approvals, a 100,000-deep JSON body, 17 MiB
+                     bodies (with a Content-Length and chunked) -> a 4xx in the one error
+                     shape.
 
 Every few seconds the resident memory (``VmRSS``) of the service process and all its
 descendants (the worker processes) is read from ``/proc``. It prints, per kind, operations,
 HTTP requests, errors and p50/p99 latency, the throughput, and RSS first/last/max with a
-flatness verdict: the last third's median against the middle third's (the first third is
-warm-up), judged for runs of 60 s or more: for service + workers, and for the service alone
-once the run has made more executions than the service keeps the recent events of in memory
-(10,000, a bounded buffer that grows the service by design until full). Exit status: 0 when
+flatness verdict, judged for runs of 60 s or more: for service + workers, the last third's
+median against the middle third's (the first third is warm-up); for the service alone the
+same over the samples after the run has made more executions than the service keeps the
+recent events of in memory (10,000, a bounded buffer that grows the service by design until
+full). Exit status: 0 when
 every well-formed operation succeeded, every hostile one got its outcome and memory stayed
 flat; 1 on errors (or a service that exited); 3 when memory kept rising; 4 when the service
 did not start.
@@ -79,15 +85,16 @@ import uvicorn
 verify_signature: Callable[..., None] = importlib.import_module("codemode").verify_signature
 
 MIB = 1024 * 1024
-WELL_FORMED = ("execute", "tools", "state", "bash", "approval")
+WELL_FORMED = ("execute", "tools", "state", "bash", "approval", "shared")
 HOSTILE = ("deadline", "memory", "output", "bash_deadline", "bad_request")
 WEIGHTS: dict[str, int] = {
-    "execute": 20, "tools": 18, "state": 16, "bash": 14, "approval": 10,
+    "execute": 20, "tools": 18, "state": 14, "bash": 12, "approval": 10, "shared": 8,
     "deadline": 2, "memory": 2, "output": 3, "bash_deadline": 1, "bad_request": 7,
 }
 """How often each operation is picked (relative)."""
 FILES_PER_CLIENT = 12
 """Files a client rotates through in its workspace, so the workspaces stay small."""
+SHARED_WORKSPACE = "soak-shared"
 MIN_JUDGED_SECONDS = 60.0
 """Shorter runs report memory but do not judge it (warm-up dominates)."""
 GROWTH_TOLERANCE = 0.05
@@ -374,11 +381,12 @@ class Client:
         self.workspace = f"soak-{number}"
         self.weights = weights
         self.written: dict[str, str] = {}  # path -> content, written by state or bash
+        self.written_shared: dict[str, str] = {}  # the same, in SHARED_WORKSPACE
         self.execution_times: list[float] = []  # time.monotonic() of each execution made
         self.requests = 0
         self.ops: dict[str, Callable[[], Awaitable[None]]] = {
             "execute": self.execute, "tools": self.tools, "state": self.state, "bash": self.bash,
-            "approval": self.approval, "deadline": self.deadline, "memory": self.memory,
+            "approval": self.approval, "shared": self.shared, "deadline": self.deadline, "memory": self.memory,
             "output": self.output, "bash_deadline": self.bash_deadline,
             "bad_request": self.bad_request,
         }
@@ -457,6 +465,30 @@ class Client:
         check(lines[1] == "1 2 3 " and 1 <= int(lines[2].strip() or 0) <= FILES_PER_CLIENT,
               "pipeline wrong", body)
         self.written[path] = text
+
+    async def shared(self) -> None:
+        """A workspace every client writes at once, each only its own files, by ``state.*``
+        or bash: a write-back or transaction that lost another client's write shows here."""
+        mine = sorted(p for p in self.written_shared)
+        known = self.rng.choice(mine) if mine else None
+        path, text = f"/shared/c{self.number}-{self.rng.randrange(4)}.txt", self.token()
+        if self.rng.random() < 0.5:
+            read = f"state.read_file({known!r})" if known else "None"
+            result = await self.completed({"code": f"before = {read}\n"
+                                           f"state.write_file({path!r}, {text!r})\nbefore",
+                                           "workspace": SHARED_WORKSPACE})
+            check(result == (self.written_shared[known] if known else None),
+                  f"shared state: {known} read back wrong", result)
+        else:
+            script = ("mkdir -p /shared\n" + (f"cat {known} || exit 9\n" if known else "printf -\n")
+                      + f"printf %s {text} > {path}\n")
+            response = await self.post("/v1/bash", {"script": script, "workspace": SHARED_WORKSPACE})
+            check(response.status_code == 200, f"HTTP {response.status_code}", response.text)
+            body = response.json()
+            check(body.get("exit_code") == 0
+                  and body.get("stdout") == (self.written_shared[known] if known else "-"),
+                  f"shared bash: {known} read back wrong", body)
+        self.written_shared[path] = text
 
     async def approval(self) -> None:
         amount = self.rng.randrange(1, 10_000)
