@@ -58,7 +58,15 @@ from .blobs import DEFAULT_SPILL_THRESHOLD
 from .entries import ChangeEvent, Stat
 from .fs import Workspace, WorkspaceStore
 from .schema import apply_migrations, configure_connection
-from .snapshot import SCRATCH_PATHS, SkippedEntry, Snapshot, SnapshotFile, materialise, materialise_async
+from .snapshot import (
+    SCRATCH_PATHS,
+    SkippedEntry,
+    Snapshot,
+    SnapshotFile,
+    materialise,
+    materialise_async,
+    sweep_materialised,
+)
 from .tools import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
 from .transaction import operation_key
 
@@ -95,6 +103,7 @@ __all__ = [
     "Snapshot",
     "SnapshotFile",
     "Stat",
+    "sweep_materialised",
     "SymlinkLoop",
     "TOOL_DEFINITIONS",
     "TOOL_NAMES",

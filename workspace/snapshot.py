@@ -23,7 +23,9 @@ Decisions, each the answer to a question the reference leaves open:
   usable, else the temp dir; see ``default_materialise_root``), recreates the directories
   and loaded files, adds the sandbox's scratch directories (``/tmp``, ``/bin``, ``/usr``,
   ``/dev``, ``/proc``, ``/sys``) where the workspace has nothing of that name, and removes
-  the whole tree on exit, failure included.
+  the whole tree on exit, failure included, without recursion (a script can nest
+  directories thousands deep). The tree's name carries the owner's pid, and
+  ``sweep_materialised`` (run at service start-up) removes the trees of processes that died.
 - Write-back scans the host directory without following anything. Symlinks, FIFOs, sockets,
   devices, names that are not UTF-8 and paths over 4,096 characters are refused and reported,
   never followed. A scratch path is ignored unless the workspace had an entry there at
@@ -48,9 +50,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
+import re
+import secrets
 import stat as stat_mod
 import tempfile
+import time
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -72,6 +76,7 @@ __all__ = [
     "default_materialise_root",
     "materialise",
     "materialise_async",
+    "sweep_materialised",
     "take_snapshot",
     "write_back",
 ]
@@ -223,8 +228,9 @@ def materialise(
 
     ``root`` is the parent directory (default: ``default_materialise_root()``).
     """
-    host_dir = tempfile.mkdtemp(prefix="workspace-", dir=root if root is not None else default_materialise_root())
-    # mkdtemp creates it 0700: private to this user.
+    host_dir = tempfile.mkdtemp(prefix=f"workspace-{os.getpid()}-",
+                                dir=root if root is not None else default_materialise_root())
+    # mkdtemp creates it 0700: private to this user. The pid names the owner for the sweep.
     try:
         for d in sorted(snap.directories, key=_paths.depth):
             os.mkdir(_host(host_dir, d), 0o755)
@@ -262,6 +268,52 @@ async def materialise_async(
         raise
     else:
         await asyncio.to_thread(manager.__exit__, None, None, None)
+
+
+# mkdtemp's names: our prefix, the owner's pid (absent before the pid was added), 8 random
+# characters from tempfile's alphabet.
+_TREE_NAME = re.compile(r"workspace-(?:(\d+)-)?[a-z0-9_]{8}\Z")
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive, and its tree is not ours to take
+    return True
+
+
+def sweep_materialised(root: str | os.PathLike[str] | None = None, *, unowned_age_s: float = 3600.0) -> list[str]:
+    """Remove materialised trees whose owning process is gone; return the paths removed.
+
+    A tree is named after the pid that made it; a tree whose pid no longer runs was left by a
+    process that died mid-call (killed, or crashed in cleanup). Trees of live processes,
+    this one included, are never touched. Trees named before pids were added are removed
+    once nothing has changed in them for ``unowned_age_s``. The service runs this at start-up.
+    """
+    parent = os.fspath(root) if root is not None else default_materialise_root() or tempfile.gettempdir()
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        found = _TREE_NAME.match(entry.name)
+        try:
+            if found is None or not entry.is_dir(follow_symlinks=False):
+                continue
+            if found.group(1) is None:
+                if time.time() - entry.stat(follow_symlinks=False).st_mtime < unowned_age_s:
+                    continue
+            elif int(found.group(1)) == os.getpid() or _process_alive(int(found.group(1))):
+                continue
+            _remove_tree(entry.path)
+        except OSError:
+            continue  # vanished meanwhile, or not ours to remove: leave it
+        removed.append(entry.path)
+    return removed
 
 
 _Stamp = tuple[int, int, int, int]
@@ -314,17 +366,49 @@ def _untouched(materialised: _Materialised | None, path: str, host_path: str) ->
 
 
 def _remove_tree(path: str) -> None:
-    def make_writable_and_retry(func: Any, target: str, _exc: Any) -> None:
-        # A script may have dropped write permission on a directory it created.
-        try:
-            os.chmod(os.path.dirname(target), 0o700)
-            if os.path.isdir(target) and not os.path.islink(target):
-                os.chmod(target, 0o700)
-            func(target)
-        except FileNotFoundError:
-            pass
+    """Remove the tree at ``path`` with no recursion and at most two open descriptors.
 
-    shutil.rmtree(path, onerror=make_writable_and_retry)
+    ``shutil.rmtree`` (and ``os.walk``) recurse once per level on Python 3.11: a script's
+    ``mkdir -p`` of 1,200 levels made cleanup raise ``RecursionError`` and left the tree in
+    ``/dev/shm``. Here each directory met at the top is emptied by renaming its entries up
+    into the top directory (under names no script can have picked), then removed, so every
+    operation stays one or two levels below ``path`` whatever the depth (no path ever nears
+    ``PATH_MAX`` either), and each entry is renamed at most once.
+    """
+    hoisted = f".rm-{secrets.token_hex(8)}-"
+    count = 0
+    top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        while names := os.listdir(top):
+            for name in names:
+                try:
+                    is_dir = stat_mod.S_ISDIR(os.lstat(name, dir_fd=top).st_mode)
+                    if not is_dir:
+                        os.unlink(name, dir_fd=top)
+                        continue
+                    inner = _open_directory(name, top)
+                    try:
+                        for child in os.listdir(inner):
+                            count += 1
+                            os.rename(child, f"{hoisted}{count}", src_dir_fd=inner, dst_dir_fd=top)
+                    finally:
+                        os.close(inner)
+                    os.rmdir(name, dir_fd=top)
+                except FileNotFoundError:
+                    continue
+    finally:
+        os.close(top)
+    os.rmdir(path)
+
+
+def _open_directory(name: str, parent: int) -> int:
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        return os.open(name, flags, dir_fd=parent)
+    except PermissionError:
+        # A script may have dropped the permissions of a directory it created.
+        os.chmod(name, 0o700, dir_fd=parent)
+        return os.open(name, flags, dir_fd=parent)
 
 
 @dataclass(slots=True)

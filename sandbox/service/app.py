@@ -1,6 +1,7 @@
 """The HTTP app: ``create_app(settings)``, start-up and shutdown, and the ``/v1`` guard.
 
-Start-up compiles (or loads) the guest, starts the worker pool and opens the database.
+Start-up removes workspace trees left by dead processes, compiles (or loads) the guest,
+starts the worker pool and opens the database.
 Every ``/v1`` request passes the bearer-token check when a token is configured, and the
 request-size cap. Errors are answered by the one error map (:mod:`.errors`).
 """
@@ -24,7 +25,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from codemode import CodeModeStore, EventBus, Executions
-from workspace import WorkspaceStore
+from workspace import WorkspaceStore, sweep_materialised
 
 from .. import AsyncSandbox, __version__
 from .errors import error_response, install_error_handlers
@@ -42,6 +43,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+        # Bash calls' trees left in /dev/shm by a service that died mid-call (RAM, until removed).
+        swept = await asyncio.to_thread(sweep_materialised)
+        if swept:
+            log.info("removed %d workspace trees left by stopped processes", len(swept))
         sandbox = AsyncSandbox(limits=settings.limits, workers=settings.workers,
                                cache_dir=settings.cache_dir, guest=settings.guest)
         await sandbox.start()

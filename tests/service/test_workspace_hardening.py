@@ -12,8 +12,10 @@ its size), so the bound still tells the two apart.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,6 +28,8 @@ import pytest
 from live_server import ServerThread
 from sandbox.engine import CompiledGuest
 from sandbox.service import Settings, create_app
+from workspace.entries import MAX_DIR_DEPTH
+from workspace.snapshot import default_materialise_root
 
 STALL_BOUND_S = 0.5
 
@@ -137,3 +141,39 @@ def test_a_glob_past_the_double_star_bound_is_a_clear_error(client: httpx.Client
     body = execute(client, 'state.glob("/" + "**/" * 11 + "x")').json()
     assert body["status"] == "error" and body["error"]["name"] == "OSError"
     assert "EFBIG: the glob has 11 '**' segments; the limit is 10" in body["error"]["message"]
+
+
+def owned_trees() -> set[str]:
+    """This process's materialised trees (the service runs in it); other runs' are not ours."""
+    root = Path(default_materialise_root() or tempfile.gettempdir())
+    return {p.name for p in root.glob(f"workspace-{os.getpid()}-*")}
+
+
+def test_a_1200_deep_directory_from_bash_is_refused_and_its_tree_removed(client: httpx.Client) -> None:
+    # Unfixed: cleanup's shutil.rmtree raised RecursionError, a 500, and the tree (20 MB in
+    # /dev/shm) stayed for ever.
+    before = owned_trees()
+    script = 'mkdir -p $(printf "a/%.0s" {1..1200}); yes | head -c 20000000 > /tmp/big'
+    response = client.post("/v1/bash", json={"script": script, "workspace": "deep"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["exit_code"] == 0
+    assert f"Refused directory nested deeper than {MAX_DIR_DEPTH} levels: /{'a/' * 39}a..." in body["errors"]
+    assert owned_trees() == before
+
+
+def test_service_start_up_sweeps_trees_of_dead_processes(
+        compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    trees = tmp_path / "trees"
+    trees.mkdir()
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    left = trees / f"workspace-{child.pid}-abcd1234"
+    (left / "a" / "b").mkdir(parents=True)
+    (left / "a" / "b" / "big").write_bytes(b"y" * 1000)
+    live = trees / f"workspace-{os.getpid()}-abcd1234"
+    live.mkdir()
+    monkeypatch.setenv("WORKSPACE_MATERIALISE_ROOT", str(trees))
+    settings = Settings(data_dir=tmp_path / "data", workers=1, guest=compiled_guest)
+    with ServerThread(create_app(settings)):
+        assert sorted(p.name for p in trees.iterdir()) == [live.name]
