@@ -35,6 +35,11 @@ def test_replacing_json_dumps_does_not_forge_the_envelope(sandbox: Sandbox) -> N
     _still_healthy(sandbox)
 
 
+def test_replacing_json_does_not_break_tool_calls(sandbox: Sandbox) -> None:
+    code = "import json\njson.dumps = json.loads = None\ntools.add(2, 3)"
+    assert sandbox.execute(code).result == 5
+
+
 def test_a_forged_five_megabyte_log_is_capped_by_the_host(sandbox: Sandbox) -> None:
     forged = "'{\"status\": \"completed\", \"result\": 1, \"logs\": [\"' + 'x' * 5_000_000 + '\"]}'"
     outcome = sandbox.execute(FORGE.format(forged=forged), limits=Limits(output_bytes=100))
@@ -78,6 +83,9 @@ def test_a_deep_but_honest_result_is_still_completed(sandbox: Sandbox) -> None:
     while isinstance(value, list):
         depth, value = depth + 1, value[0]
     assert depth == 100 and value == "[MaxDepth]"
+    # Bytes and exceptions become objects below the last list: 101 levels, still honest.
+    outcome = sandbox.execute("x = b'a'\nfor _ in range(100):\n    x = [x]\nx")
+    assert outcome.status == "completed", outcome.trap
 
 
 def test_an_honest_output_limit_is_still_reported_as_output(sandbox: Sandbox) -> None:
@@ -167,6 +175,7 @@ def test_a_two_gigabyte_string_is_the_memory_limit(sandbox: Sandbox) -> None:
     outcome = sandbox.execute("'x' * 2**31")
     assert outcome.trap is not None and outcome.trap["kind"] == "memory"
     assert outcome.error is not None and outcome.error["name"] == "OverflowError"
+    assert sandbox.execute("float(10**400)").trap is None  # an overflow that is no size
     _still_healthy(sandbox)
 
 

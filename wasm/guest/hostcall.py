@@ -15,6 +15,10 @@ import builtins
 import json
 from typing import Any, Callable
 
+_dumps, _loads = json.dumps, json.loads
+"""Taken at import, before user code runs: code that replaces ``json.dumps`` changes what it
+prints, not how its host calls are encoded (the host checks every payload either way)."""
+
 RawCall = Callable[[str, str], str]
 """The WIT import: ``(name, payload_json) -> result_json``, raising ``Err(error_json)``."""
 
@@ -102,7 +106,7 @@ class HostChannel:
 
     def call(self, name: str, payload: dict[str, Any]) -> Any:
         try:
-            encoded = json.dumps(encode_value(payload), separators=(",", ":"), allow_nan=False)
+            encoded = _dumps(encode_value(payload), separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"arguments for {name!r} are not JSON-serialisable: {exc}") from None
         try:
@@ -110,12 +114,12 @@ class HostChannel:
         except self._err_type as err:
             info = _decode_error(getattr(err, "value", str(err)))
             raise make_error(info["name"], info["message"], info.get("tool")) from None
-        return decode_value(json.loads(answer))
+        return decode_value(_loads(answer))
 
 
 def _decode_error(raw: object) -> dict[str, Any]:
     try:
-        info = json.loads(str(raw))
+        info = _loads(str(raw))
     except ValueError:
         info = None
     if not isinstance(info, dict):

@@ -173,7 +173,9 @@ def _user_traceback(exc: BaseException, message: str) -> str:
 
 _RAISING_OPCODES = frozenset(opcode.opmap[name] for name in ("RAISE_VARARGS", "RERAISE")
                              if name in opcode.opmap)
-_ADDRESS_SPACE_WORDS = ("index-sized integer", "too long", "too large")
+_ADDRESS_SPACE_WORDS = ("index-sized integer", " too long")
+"""How CPython says a size does not fit a 32-bit address space (``'x' * 2**31``, a repeat
+or join past it); not ``int too large to convert to float``, which is no size at all."""
 
 
 def _allocation_failure(exc: BaseException) -> bool:
