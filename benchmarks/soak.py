@@ -7,11 +7,14 @@ Starts the service as a subprocess (``python -m sandbox.cli serve``) on a free p
 temporary data directory, and a local agent host (an HTTP tool endpoint in a thread here,
 verifying every call's HMAC signature) for a stored toolset ``soak``: ``soak.echo`` answers
 at once, ``soak.charge`` needs a durable approval. Then ``--clients`` asyncio clients, each
-in a closed loop until the time is up, pick one operation at a time:
+in a closed loop until the time is up, does every kind of operation once, then picks one at
+a time by weight (``WEIGHTS``):
 
 well-formed (each must succeed, with the result checked):
   ``execute``   plain Python (arithmetic, a string, a dict); the result is checked.
   ``tools``     three ``soak.echo`` webhook calls in one execute.
+  ``client_tool`` an inline tool without a URL: the execution parks ``awaiting_tool``, the
+                client posts the result -> ``completed`` (a second post: 409).
   ``state``     ``state.*`` on the client's own workspace: read a file written earlier (by
                 ``state`` or ``bash``), write one, list the directory.
   ``bash``      a script over the same workspace: read a file written earlier, write one,
@@ -85,11 +88,11 @@ import uvicorn
 verify_signature: Callable[..., None] = importlib.import_module("codemode").verify_signature
 
 MIB = 1024 * 1024
-WELL_FORMED = ("execute", "tools", "state", "bash", "approval", "shared")
+WELL_FORMED = ("execute", "tools", "client_tool", "state", "bash", "approval", "shared")
 HOSTILE = ("deadline", "memory", "output", "bash_deadline", "bad_request")
 WEIGHTS: dict[str, int] = {
-    "execute": 20, "tools": 18, "state": 14, "bash": 12, "approval": 10, "shared": 8,
-    "deadline": 2, "memory": 2, "output": 3, "bash_deadline": 1, "bad_request": 7,
+    "execute": 20, "tools": 14, "client_tool": 6, "state": 14, "bash": 12, "approval": 10,
+    "shared": 8, "deadline": 2, "memory": 2, "output": 3, "bash_deadline": 1, "bad_request": 7,
 }
 """How often each operation is picked (relative)."""
 FILES_PER_CLIENT = 12
@@ -386,12 +389,14 @@ class Client:
         self.requests = 0
         self.ops: dict[str, Callable[[], Awaitable[None]]] = {
             "execute": self.execute, "tools": self.tools, "state": self.state, "bash": self.bash,
-            "approval": self.approval, "shared": self.shared, "deadline": self.deadline, "memory": self.memory,
+            "approval": self.approval, "shared": self.shared,
+            "client_tool": self.client_tool, "deadline": self.deadline, "memory": self.memory,
             "output": self.output, "bash_deadline": self.bash_deadline,
             "bad_request": self.bad_request,
         }
 
-    async def post(self, path: str, body: Any = None, *, content: bytes | None = None) -> httpx.Response:
+    async def post(self, path: str, body: Any = None, *,
+                   content: bytes | None = None) -> httpx.Response:
         self.requests += 1
         if content is not None:
             return await self.http.post(path, content=content,
@@ -490,6 +495,25 @@ class Client:
                   f"shared bash: {known} read back wrong", body)
         self.written_shared[path] = text
 
+    async def client_tool(self) -> None:
+        """An inline tool with no ``url``: the execution parks ``awaiting_tool`` and this
+        client (the agent host) posts the result; a second post is a 409."""
+        value = self.rng.randrange(1000)
+        tool = {"name": "lookup", "description": "Resolved by the client.",
+                "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}}}
+        outcome = await self.run_code({"code": "tools.lookup(q='x')['value'] + 1", "tools": [tool]})
+        check(outcome.get("status") == "awaiting_tool" and bool(outcome.get("pending")),
+              "not awaiting_tool", outcome)
+        where = f"/v1/executions/{outcome['execution_id']}/calls/{outcome['pending'][0]['seq']}/result"
+        response = await self.post(where, {"output": {"value": value}})
+        check(response.status_code == 200, f"result: HTTP {response.status_code}", response.text)
+        body = response.json()
+        check(body.get("status") == "completed" and body.get("result") == value + 1,
+              "result did not complete", body)
+        if self.rng.random() < 0.25:
+            again = await self.post(where, {"output": {"value": value}})
+            check(again.status_code == 409, f"a second result: HTTP {again.status_code}", again.text)
+
     async def approval(self) -> None:
         amount = self.rng.randrange(1, 10_000)
         outcome = await self.run_code({"code": f"soak.charge(amount={amount})['charged']",
@@ -577,8 +601,9 @@ class Client:
 
     async def loop(self, until: float, stats: dict[str, Stats]) -> None:
         kinds, weights = list(self.weights), list(self.weights.values())
+        first = self.rng.sample(kinds, len(kinds))  # every kind once, then by weight
         while time.monotonic() < until:
-            kind = self.rng.choices(kinds, weights)[0]
+            kind = first.pop() if first else self.rng.choices(kinds, weights)[0]
             before = self.requests
             started = time.perf_counter()
             problem = None
@@ -636,7 +661,8 @@ async def wait_healthy(http: httpx.AsyncClient, server: subprocess.Popen[bytes])
     raise RuntimeError("the service did not become healthy")
 
 
-async def drive(run: Run, base_url: str, host: AgentHost, server: subprocess.Popen[bytes]) -> dict[str, Any]:
+async def drive(run: Run, base_url: str, host: AgentHost,
+                server: subprocess.Popen[bytes]) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=run.clients + 8, max_keepalive_connections=run.clients + 8)
     async with httpx.AsyncClient(base_url=base_url, timeout=180, limits=limits) as http:
         await wait_healthy(http, server)
@@ -715,14 +741,16 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"soak: {report['elapsed_s']:.0f} s, {report['clients']} clients, "
           f"{report['workers']} workers, {report['cpus']} CPUs (load {report['load_average']}), "
           f"{report['date']}")
-    print(f"| {'kind':<17} | {'ops':>7} | {'requests':>8} | {'errors':>6} | {'p50 ms':>8} | {'p99 ms':>8} |")
+    print(f"| {'kind':<17} | {'ops':>7} | {'requests':>8} | {'errors':>6} | {'p50 ms':>8} "
+          f"| {'p99 ms':>8} |")
     print(f"|{'-' * 19}|{'-' * 9}|{'-' * 10}|{'-' * 8}|{'-' * 10}|{'-' * 10}|")
     for kind, k in report["kinds"].items():
         label = f"{kind} (h)" if k["hostile"] else kind
         print(f"| {label:<17} | {k['ops']:>7} | {k['requests']:>8} | {k['errors']:>6} | "
               f"{k['p50_ms']:>8.1f} | {k['p99_ms']:>8.1f} |")
     print(f"total: {report['requests']} requests ({report['requests_per_s']}/s, "
-          f"{report['ops_per_s']} operations/s, {report['executions']} executions); errors: {report['well_formed_errors']} well-formed, "
+          f"{report['ops_per_s']} operations/s, {report['executions']} executions); errors: "
+          f"{report['well_formed_errors']} well-formed, "
           f"{report['hostile_errors']} hostile (h: hostile, must get their documented outcome)")
     host = report["agent_host"]
     print(f"agent host: {host['calls']} tool calls, {host['bad_signatures']} bad signatures, "
