@@ -1,8 +1,9 @@
 """sandbox: run model-written Python and bash in fresh WebAssembly isolates.
 
 The modules directly in this package are the isolate core (``build``, ``engine``,
-``isolate``, ``workers`` + ``worker_main`` + ``_wire``, ``hostcalls``, ``limits``, ``errors``,
-``api``): they know nothing of tools, journals or workspaces and import neither. The HTTP
+``isolate``, ``traps``, ``workers`` + ``worker_main`` + ``_wire``, ``hostcalls``,
+``envelope`` (what the guest sends, checked), ``limits``, ``errors``, ``api``): they know
+nothing of tools, journals or workspaces and import neither. The HTTP
 service (:mod:`sandbox.service`) and the command line (:mod:`sandbox.cli`) sit on top and
 wire the core to ``codemode`` and ``workspace``.
 """
@@ -15,6 +16,7 @@ from .errors import (
     CodeTooLarge,
     DeadlineExceeded,
     GuestBuildError,
+    GuestProtocolError,
     GuestTrap,
     HostCallLimitExceeded,
     LimitExceeded,
@@ -34,6 +36,7 @@ __all__ = [
     "DeadlineExceeded",
     "ExecutionResult",
     "GuestBuildError",
+    "GuestProtocolError",
     "GuestTrap",
     "HostAbort",
     "HostCallError",
