@@ -1,7 +1,7 @@
 """Run an ASGI app (the service, a test tool endpoint) on a free local port in a thread, and
 the few ASGI helpers a hand-written test endpoint needs.
 
-Shared by tests in every directory (``tests/`` is on ``sys.path`` through its conftest)."""
+Shared by tests in every directory (``tests/`` is on ``sys.path`` through pytest's ``pythonpath``)."""
 
 from __future__ import annotations
 
