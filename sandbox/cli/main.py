@@ -10,9 +10,9 @@ import argparse
 import sys
 from typing import Sequence
 
-from . import approvals, bash, execute, guest, serve, workspaces
+from . import approvals, bash, execute, guest, mcp, serve, workspaces
 
-COMMAND_GROUPS = (serve, execute, bash, guest, workspaces, approvals)
+COMMAND_GROUPS = (serve, execute, bash, guest, workspaces, approvals, mcp)
 
 
 def build_parser() -> argparse.ArgumentParser:

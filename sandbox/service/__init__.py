@@ -5,6 +5,7 @@
 - :mod:`.settings`: what the service is started with, from arguments and the environment;
 - :mod:`.state`: typed access to what the running app holds;
 - :mod:`.bash_tool`: the bash tool (snapshot, run, write back);
+- :mod:`.mcp`: the MCP server (``/mcp`` over Streamable HTTP, and stdio for ``sandbox mcp``);
 - :mod:`.routes`: one module per resource.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from .app import create_app
 from .bash_tool import BashOptions, run_bash
 from .logs import log_config
+from .mcp import serve_mcp_stdio
 from .settings import (
     TOOLS,
     Caps,
@@ -33,4 +35,5 @@ __all__ = [
     "durable_overrides_from_env",
     "log_config",
     "run_bash",
+    "serve_mcp_stdio",
 ]

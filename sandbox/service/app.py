@@ -2,8 +2,8 @@
 
 Start-up removes workspace trees left by dead processes, compiles (or loads) the guest,
 starts the worker pool and opens the database.
-Every ``/v1`` request passes the bearer-token check when a token is configured, and the
-request-size cap. Errors are answered by the one error map (:mod:`.errors`).
+Every ``/v1`` and ``/mcp`` request (:mod:`.mcp`) passes the bearer-token check when a token
+is configured, and the request-size cap. Errors are answered by the one error map (:mod:`.errors`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from workspace import WorkspaceStore, sweep_materialised
 
 from .. import AsyncSandbox, __version__
 from .errors import error_response, install_error_handlers
+from .mcp import MCP_PATH, install_mcp
 from .openapi import install_openapi
 from .requests import JSON_ALIASES, request_id_for, reset_request_id, set_request_id
 from .routes import ROUTERS
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     for router in ROUTERS:
         app.include_router(router)
+    install_mcp(app, settings)
     app.add_middleware(_Guard, settings=settings)
     install_error_handlers(app)
     install_openapi(app)
@@ -146,8 +148,10 @@ class _Guard:
             reset_request_id(token)
 
     async def _serve(self, scope: Scope, headers: Headers, receive: Receive, send: Send) -> None:
-        if scope["path"].startswith("/v1"):
-            scope = _json_body_as_json(scope, headers)
+        path = scope["path"]
+        if path.startswith("/v1") or path == MCP_PATH or path.startswith(MCP_PATH + "/"):
+            if path.startswith("/v1"):
+                scope = _json_body_as_json(scope, headers)
             refusal = self._refusal(headers)
             if refusal is None and headers.get("content-length") is None:
                 # A chunked body declares no length: read it here, up to the limit, so the

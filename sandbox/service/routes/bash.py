@@ -21,19 +21,33 @@ class BashRequest(RequestBody):
     """Run a bash script over a snapshot of a workspace; changes are written back."""
 
 
-    script: str = Field(max_length=1_000_000)
-    workspace: str = Field("default", min_length=1, max_length=200, pattern=WORKSPACE_NAME)
-    cwd: str = Field("/", max_length=4096)
-    timeout_ms: int = Field(30_000, ge=1, le=CAP_TIMEOUT_MS)
-    max_output_bytes: int = Field(64_000, ge=1, le=CAP_OUTPUT_BYTES)
-    max_workspace_files: int = Field(1_000, ge=0, le=100_000)
-    max_workspace_file_bytes: int = Field(1_000_000, ge=0, le=100 * MIB)
-    env: dict[str, str] | None = None
-    stdin: str = Field("", max_length=16 * MIB)
+    script: str = Field(max_length=1_000_000, description="The bash script (GNU bash 5 syntax).")
+    workspace: str = Field("default", min_length=1, max_length=200, pattern=WORKSPACE_NAME,
+                           description="The workspace the script sees as `/`; changes are "
+                                       "written back to it.")
+    cwd: str = Field("/", max_length=4096, description="Working directory, inside the workspace.")
+    timeout_ms: int = Field(30_000, ge=1, le=CAP_TIMEOUT_MS,
+                            description="Wall-clock deadline (the service may cap it lower).")
+    max_output_bytes: int = Field(64_000, ge=1, le=CAP_OUTPUT_BYTES,
+                                  description="Most bytes of printed output kept.")
+    max_workspace_files: int = Field(1_000, ge=0, le=100_000,
+                                     description="Most files snapshotted for the script "
+                                                 "(the rest are skipped and kept as they are).")
+    max_workspace_file_bytes: int = Field(1_000_000, ge=0, le=100 * MIB,
+                                          description="Largest file snapshotted for the "
+                                                      "script (larger ones are skipped and kept).")
+    env: dict[str, str] | None = Field(None, description="Environment variables for the script.")
+    stdin: str = Field("", max_length=16 * MIB, description="The script's standard input.")
 
 
 @router.post("/bash")
 async def bash(body: BashRequest, request: Request) -> dict[str, Any]:
+    return await run_bash_request(request, body)
+
+
+async def run_bash_request(request: Request, body: BashRequest) -> dict[str, Any]:
+    """Run one bash request (the tool turned on, the caps held) to its result; shared by
+    ``POST /v1/bash`` and the MCP ``bash`` tool."""
     enabled(request, "bash")
     caps = state.settings(request).caps
     enforce_caps(caps, body)

@@ -123,6 +123,15 @@ def _limits_for(base: Limits, body: ExecuteRequest) -> Limits:
 
 @router.post("/execute", response_model=ExecuteResponse, response_model_exclude_unset=True)
 async def execute(body: ExecuteRequest, request: Request) -> Response:
+    # ExecuteResponse documents the shape; the outcome is already plain JSON, so it is sent
+    # as it is rather than validated again (a measurable share of a short execute).
+    return SafeJSONResponse(await start_execution(request, body))
+
+
+async def start_execution(request: Request, body: ExecuteRequest) -> dict[str, Any]:
+    """Run one execute request to its outcome (completed, error, paused, ...): the tool
+    turned on, the caps held, the plan built from stored toolsets and inline tools. Shared
+    by ``POST /v1/execute`` and the MCP ``execute`` tool."""
     enabled(request, "execute")
     caps = state.settings(request).caps
     enforce_caps(caps, body)
@@ -132,10 +141,7 @@ async def execute(body: ExecuteRequest, request: Request) -> Response:
                              limits=capped(_limits_for(state.sandbox(request).limits, body), caps),
                              granted_permissions=body.granted_permissions,
                              approval_wait_ms=body.approval_wait_ms)
-    # ExecuteResponse documents the shape; the outcome is already plain JSON, so it is sent
-    # as it is rather than validated again (a measurable share of a short execute).
-    outcome = await state.executions(request).start(options, plan, inline_tools=body.tools)
-    return SafeJSONResponse(outcome)
+    return await state.executions(request).start(options, plan, inline_tools=body.tools)
 
 
 async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list[dict[str, Any]],
@@ -161,9 +167,14 @@ async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list
 @router.get("/execute/description", response_class=PlainTextResponse)
 async def execute_description_text(request: Request, toolsets: str = "") -> str:
     """The complete execute-tool description to hand a model, for these toolsets."""
+    return await describe_execute(request, [n for n in toolsets.split(",") if n.strip()])
+
+
+async def describe_execute(request: Request, toolset_names: list[str]) -> str:
+    """The complete execute-tool description for these stored toolsets and this service's
+    default limits (``GET /v1/execute/description`` and the MCP ``execute`` tool)."""
     enabled(request, "execute")
-    names = [n for n in toolsets.split(",") if n.strip()]
-    plan = await _plan_for(state.codemode_store(request), names, [], "")
+    plan = await _plan_for(state.codemode_store(request), toolset_names, [], "")
     limits = state.sandbox(request).limits
     return execute_description(plan.namespaces, state_doc=STATE_DOC,
                                timeout_ms=int(limits.deadline_s * 1000),
