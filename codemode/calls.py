@@ -600,8 +600,12 @@ class CodeModeHandler:
         if operation is None:
             raise HostCallError("AttributeError", f"state has no method {method!r}")
         # The guest sends bytes as {"$bytes": base64}; the workspace wants real bytes.
-        args = decode_value(payload.get("args") or [])
-        kwargs = decode_value(payload.get("kwargs") or {})
+        try:
+            args = decode_value(payload.get("args") or [])
+            kwargs = decode_value(payload.get("kwargs") or {})
+        except ValueError as exc:  # not base64 (any code can call the host import directly)
+            raise HostCallError("ValueError",
+                                f"state.{method}: a bytes argument is not base64: {exc}") from None
 
         async def run(_seq: int) -> Any:
             try:

@@ -70,6 +70,23 @@ async def test_a_too_deep_state_argument_is_a_value_error_in_the_guest(
         await _ends_as_error_and_stays_ended(cm, outcome)
 
 
+@pytest.mark.parametrize("payload", [
+    '{"method": "write_file", "args": [{"$bytes": "!!!"}, "x"], "kwargs": {}}',
+    '{"method": "write_file", "args": [{"$bytes": "\u00e9"}, "x"], "kwargs": {}}',
+])
+async def test_bytes_that_are_not_base64_are_the_guests_value_error(
+        compiled_guest: CompiledGuest, tmp_path: Path, payload: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    code = ("from wit_world.imports import host\nfrom componentize_py_types import Err\n"
+            f"try:\n    host.call('state', {payload!r})\nexcept Err as err:\n    answer = err.value\n"
+            "answer")
+    async with CodeMode(tmp_path, workers=1, guest=compiled_guest) as cm:
+        outcome = await cm.execute(code)
+        assert outcome["status"] == "completed", outcome
+        assert '"ValueError"' in outcome["result"] and "not base64" in outcome["result"]
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]  # a typed answer, no handler bug
+
+
 async def test_a_run_that_fails_inside_the_service_is_not_left_running(
         compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with CodeMode(tmp_path, workers=1, guest=compiled_guest) as cm:

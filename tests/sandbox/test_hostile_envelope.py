@@ -13,7 +13,8 @@ import json
 import pytest
 
 from sandbox import CompiledGuest, Limits, Sandbox
-from sandbox.envelope import MAX_ERROR_CHARS, MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads, read_envelope
+from sandbox.envelope import (MAX_ERROR_CHARS, MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads,
+                              read_envelope)
 from sandbox.errors import GuestProtocolError
 
 # Replaces the envelope's encoder the guest took at import: whatever it returns is what the
