@@ -24,6 +24,7 @@ Modules (other packages import only from this package root):
 - ``transaction``: one transaction on one workspace, the row primitives every operation
   is built from, and ``operation_key``.
 - ``fs``: the filesystem API, ``WorkspaceStore`` and ``Workspace``.
+- ``quotas``: ``Quotas`` (bytes and files per call and per workspace) and the call budget.
 - ``edits``: the ``state.*`` helpers; ``tools``: read, write, edit, list, find, grep,
   delete; ``snapshot``: snapshot, materialise, write-back.
 """
@@ -51,12 +52,14 @@ from .errors import (
     NotEmpty,
     NotFound,
     PermissionDenied,
+    QuotaExceeded,
     SymlinkLoop,
     WorkspaceError,
 )
 from .blobs import DEFAULT_SPILL_THRESHOLD
 from .entries import ChangeEvent, Stat
 from .fs import Workspace, WorkspaceStore
+from .quotas import Quotas
 from .schema import apply_migrations, configure_connection
 from .snapshot import (
     SCRATCH_PATHS,
@@ -66,6 +69,7 @@ from .snapshot import (
     materialise,
     materialise_async,
     sweep_materialised,
+    tree_bytes,
 )
 from .tools import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
 from .transaction import operation_key
@@ -95,6 +99,8 @@ __all__ = [
     "operation_key",
     "PermissionDenied",
     "plan_edits",
+    "QuotaExceeded",
+    "Quotas",
     "read_json",
     "replace_in_files",
     "SCRATCH_PATHS",
@@ -107,6 +113,7 @@ __all__ = [
     "SymlinkLoop",
     "TOOL_DEFINITIONS",
     "TOOL_NAMES",
+    "tree_bytes",
     "Workspace",
     "WorkspaceError",
     "WorkspaceStore",

@@ -16,6 +16,7 @@ text still sees the classification::
     ├── NameTooLong         ENAMETOOLONG  a path or symlink target over 4,096 characters
     ├── LimitExceeded       EFBIG         a file over 100 MiB, a diff over 10,000 lines, a pattern
     │                                     over its bounds (size, ``**`` count, scan time; ``_patterns``)
+    │   └── QuotaExceeded   EDQUOT        a call or a workspace over a quota (``quotas.Quotas``)
     ├── Conflict            ECONFLICT     the stored entry changed under a writer's feet
     └── EditBatchError      (cause's code) a batch of edits failed part-way
 
@@ -40,6 +41,7 @@ __all__ = [
     "NotEmpty",
     "NotFound",
     "PermissionDenied",
+    "QuotaExceeded",
     "SymlinkLoop",
     "WorkspaceError",
     "error_for_code",
@@ -126,6 +128,31 @@ class LimitExceeded(WorkspaceError):
     """EFBIG: content over a size limit (files over 100 MiB, diffs over 10,000 lines, patterns)."""
 
     default_code = "EFBIG"
+
+
+_QUOTA_WORDS = {
+    "call_bytes": ("bytes written by one call", "SANDBOX_MAX_CALL_WRITE_BYTES"),
+    "call_files": ("files created by one call", "SANDBOX_MAX_CALL_FILES"),
+    "workspace_bytes": ("bytes in one workspace", "SANDBOX_MAX_WORKSPACE_BYTES"),
+    "workspace_files": ("files in one workspace", "SANDBOX_MAX_WORKSPACE_FILES"),
+    "tree_growth_bytes": ("bytes a bash script may add to its filesystem", "SANDBOX_MAX_TREE_GROWTH_BYTES"),
+}
+
+
+class QuotaExceeded(LimitExceeded):
+    """EDQUOT: a write would take a call or a workspace past a quota; nothing was written."""
+
+    default_code = "EDQUOT"
+
+    def __init__(self, quota: str, limit: int, attempted: int, path: str | None = None) -> None:
+        self.quota = quota
+        self.limit = limit
+        self.attempted = attempted
+        what, setting = _QUOTA_WORDS.get(quota, (quota, "the service's settings"))
+        super().__init__(f"quota exceeded: {attempted} {what} is over the limit of {limit} ({setting})", path)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "quota": self.quota, "limit": self.limit, "attempted": self.attempted}
 
 
 class Conflict(WorkspaceError):

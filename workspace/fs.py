@@ -39,6 +39,7 @@ from .errors import (
     PermissionDenied,
     SymlinkLoop,
 )
+from .quotas import CallBudget, Quotas
 from .transaction import Transaction
 
 if TYPE_CHECKING:
@@ -65,9 +66,11 @@ class WorkspaceStore:
     """Named workspaces in one SQLite database file, with large files spilled to ``blob_dir``."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, db_path: Path, blob_dir: Path | None, spill_threshold: int
+        self, conn: aiosqlite.Connection, db_path: Path, blob_dir: Path | None, spill_threshold: int,
+        quotas: Quotas = Quotas.default,
     ) -> None:
         self._db = Database(conn)
+        self.quotas = quotas
         self._blobs = BlobStore(blob_dir, spill_threshold)
         self.db_path = db_path
         self._observers: dict[str, list[Observer]] = {}
@@ -88,6 +91,7 @@ class WorkspaceStore:
         spill_threshold: int = DEFAULT_SPILL_THRESHOLD,
         *,
         orphan_grace_s: float | None = 3600.0,
+        quotas: Quotas = Quotas.default,
     ) -> WorkspaceStore:
         """Open (creating and migrating) the database; collect blob orphans older than the grace.
 
@@ -100,7 +104,7 @@ class WorkspaceStore:
         blobs = Path(blob_dir) if blob_dir is not None else None
         if blobs is not None:
             blobs.mkdir(parents=True, exist_ok=True)
-        store = cls(db.conn, Path(db_path), blobs, spill_threshold)
+        store = cls(db.conn, Path(db_path), blobs, spill_threshold, quotas)
         if blobs is not None and orphan_grace_s is not None:
             await store.collect_orphans(min_age_s=orphan_grace_s)
         return store
@@ -114,9 +118,13 @@ class WorkspaceStore:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    def workspace(self, name: str = "default") -> Workspace:
-        """A handle on workspace ``name``; it is created by its first write."""
-        return Workspace(self, _check_name(name))
+    def workspace(self, name: str = "default", *, quotas: Quotas | None = None) -> Workspace:
+        """A handle on workspace ``name``; it is created by its first write.
+
+        The handle is one *call* for the quotas: what is written through it is counted
+        against ``quotas`` (default: the store's).
+        """
+        return Workspace(self, _check_name(name), quotas or self.quotas)
 
     async def list_workspaces(self) -> list[dict[str, Any]]:
         async with self._db.lock:
@@ -164,7 +172,8 @@ class WorkspaceStore:
                 _log.exception("workspace observer failed on %s", event)
 
     @asynccontextmanager
-    async def transaction(self, name: str, *, write: bool, consistent: bool = True) -> AsyncIterator[Transaction]:
+    async def transaction(self, name: str, *, write: bool, consistent: bool = True,
+                          budget: CallBudget | None = None) -> AsyncIterator[Transaction]:
         """One SQLite transaction on workspace ``name``; changes commit together or not at all.
 
         ``consistent=False`` (reads only) skips BEGIN/COMMIT: each statement then sees the
@@ -172,7 +181,7 @@ class WorkspaceStore:
         aiosqlite's thread; anything reading several rows that must agree (a snapshot) keeps
         the default. Writes from this process are excluded either way by the store's lock.
         """
-        txn = Transaction(self._db.conn, self._blobs, name, write, self._publish)
+        txn = Transaction(self._db.conn, self._blobs, name, write, self._publish, budget)
         async with self._db.transaction(txn, write=write, consistent=consistent):
             yield txn
 
@@ -229,16 +238,19 @@ def _int_arg(value: object, what: str, minimum: int) -> int:
 class Workspace:
     """One named workspace: the filesystem operations of reference section 1."""
 
-    def __init__(self, store: WorkspaceStore, name: str) -> None:
+    def __init__(self, store: WorkspaceStore, name: str, quotas: Quotas | None = None) -> None:
         self.store = store
         self.name = name
+        # What this handle (one call) has written, against the quotas.
+        self.budget = CallBudget(quotas or store.quotas)
 
     def __repr__(self) -> str:
         return f"Workspace({self.name!r})"
 
     def _txn(self, *, write: bool) -> AbstractAsyncContextManager[Transaction]:
         # Single operations read without BEGIN/COMMIT (see WorkspaceStore.transaction).
-        return self.store.transaction(self.name, write=write, consistent=write)
+        return self.store.transaction(self.name, write=write, consistent=write,
+                                      budget=self.budget if write else None)
 
     def on_change(self, observer: Observer) -> Callable[[], None]:
         return self.store.subscribe(self.name, observer)
@@ -506,7 +518,7 @@ class Workspace:
                 await t.mkdirs(_paths.parent(real) or "/")
                 return (await t.put_file(real, data, mime, None)).stat()
             old = await t.content_of(found)
-            return (await t.put_file(real, old + data, found.mime_type, found)).stat()
+            return (await t.put_file(real, old + data, found.mime_type, found, charged=len(data))).stat()
 
     async def delete_file(self, path: str) -> bool:
         """Remove a file or symlink (not what it points to); False when missing."""

@@ -39,6 +39,10 @@ Decisions, each the answer to a question the reference leaves open:
   so a path whose type changed (file <-> directory) is freed before it is reused. Files
   whose inode, size, mtime and ctime still equal what materialise wrote are known untouched
   and not re-read (see ``_settled``); at most ``max_new_entries`` new paths are taken.
+  The others are read one at a time as they are written, so memory holds one file, not all.
+- **Quotas.** The writes are charged to the handle's call budget and checked against the
+  workspace's totals (``quotas``); past a quota the transaction rolls back and the report
+  says so in ``errors`` and ``quota_exceeded``: all or nothing, never half a write-back.
 - **No lost updates.** Each loaded file carries the version it had at snapshot time. The
   rule: *whenever the stored entry changed since the snapshot, the stored entry wins.* An
   update or delete of a file whose version moved, a create where something has appeared
@@ -62,11 +66,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import _paths
 from ._text import looks_like_text
-from .errors import InvalidArgument, WorkspaceError
+from .errors import InvalidArgument, QuotaExceeded, WorkspaceError
 from .entries import MAX_DIR_DEPTH, MAX_FILE_BYTES
 
 if TYPE_CHECKING:
     from .fs import Workspace
+    from .transaction import Transaction
 
 __all__ = [
     "SCRATCH_PATHS",
@@ -78,6 +83,7 @@ __all__ = [
     "materialise_async",
     "sweep_materialised",
     "take_snapshot",
+    "tree_bytes",
     "write_back",
 ]
 
@@ -411,6 +417,29 @@ def _open_directory(name: str, parent: int) -> int:
         return os.open(name, flags, dir_fd=parent)
 
 
+def tree_bytes(path: str, *, stop_above: int | None = None) -> int:
+    """Bytes the tree at ``path`` occupies (allocated blocks, so sparse files count what they
+    use), walked without recursion; the walk stops early once past ``stop_above``."""
+    total = 0
+    pending = [path]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if stat_mod.S_ISDIR(info.st_mode):
+                        pending.append(entry.path)
+                    total += info.st_blocks * 512
+        except OSError:
+            continue  # removed meanwhile, or too deep for a path: what is seen is counted
+        if stop_above is not None and total > stop_above:
+            break
+    return total
+
+
 @dataclass(slots=True)
 class _HostScan:
     dirs: set[str] = field(default_factory=set)
@@ -539,7 +568,7 @@ async def write_back(
     return await _apply(ws, snap, new_dirs, writes, gone_files, gone_dirs, errors)
 
 
-_Plan = tuple[list[str], list[tuple[str, bytes, "SnapshotFile | None"]], list[str], list[str], list[str]]
+_Plan = tuple[list[str], list[tuple[str, str, "SnapshotFile | None"]], list[str], list[str], list[str]]
 
 
 def _plan(root: str, snap: Snapshot, max_new_entries: int) -> _Plan:
@@ -556,9 +585,9 @@ def _plan(root: str, snap: Snapshot, max_new_entries: int) -> _Plan:
             errors.append(f"Skipped writing protected workspace file: {d}")
         else:
             new_dirs.append(d)
-    writes: list[tuple[str, bytes, SnapshotFile | None]] = []
-    # A file present on the host that could not be read must not count as deleted.
-    unreadable: set[str] = set()
+    # Candidates only: each is read (and compared with the snapshot) when it is written, one
+    # at a time, so write-back holds one file in memory, not all of them.
+    writes: list[tuple[str, str, SnapshotFile | None]] = []
     materialised = _MATERIALISED.get(root)
     if materialised is not None and materialised.snap is not snap:
         materialised = None
@@ -568,21 +597,9 @@ def _plan(root: str, snap: Snapshot, max_new_entries: int) -> _Plan:
             continue
         if path in snap.files and _untouched(materialised, path, scan.files[path]):
             continue
-        try:
-            data = _read_host_file(scan.files[path])
-        except (OSError, InvalidArgument) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else exc.detail
-            errors.append(f"Could not read {path} from the sandbox: {reason}")
-            unreadable.add(path)
-            continue
-        before = snap.files.get(path)
-        if before is not None and before.content == data:
-            continue
-        writes.append((path, data, before))
-    gone_files = sorted(
-        (p for p in snap.files if p not in scan.files and p not in unreadable),
-        key=lambda p: (-_paths.depth(p), p),
-    )
+        writes.append((path, scan.files[path], snap.files.get(path)))
+    # A file present on the host but unreadable is in scan.files, so never counted as deleted.
+    gone_files = sorted((p for p in snap.files if p not in scan.files), key=lambda p: (-_paths.depth(p), p))
     gone_dirs: list[str] = []
     for d in sorted(snap_dirs - scan.dirs, key=lambda p: (-_paths.depth(p), p)):
         if any(_paths.is_within(p, d) for p in protected):
@@ -592,86 +609,123 @@ def _plan(root: str, snap: Snapshot, max_new_entries: int) -> _Plan:
     return new_dirs, writes, gone_files, gone_dirs, errors
 
 
+@dataclass(slots=True)
+class _Applied:
+    """What one write-back changed, as it goes."""
+
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    dirs_created: list[str] = field(default_factory=list)
+    dirs_deleted: list[str] = field(default_factory=list)
+    conflicts: list[dict[str, str]] = field(default_factory=list)
+
+    def conflict(self, path: str, reason: str) -> None:
+        self.conflicts.append({"path": path, "reason": reason + "; the stored version was kept"})
+
+
 async def _apply(
     ws: Workspace,
     snap: Snapshot,
     new_dirs: list[str],
-    writes: list[tuple[str, bytes, SnapshotFile | None]],
+    writes: list[tuple[str, str, SnapshotFile | None]],
     gone_files: list[str],
     gone_dirs: list[str],
     errors: list[str],
 ) -> dict[str, Any]:
-    created: list[str] = []
-    updated: list[str] = []
-    deleted: list[str] = []
-    dirs_created: list[str] = []
-    dirs_deleted: list[str] = []
-    conflicts: list[dict[str, str]] = []
-
-    def conflict(path: str, reason: str) -> None:
-        conflicts.append({"path": path, "reason": reason + "; the stored version was kept"})
-
-    async with ws.store.transaction(ws.name, write=True) as t:
-        for path in gone_files:
-            row = await t.row(path)
-            if row is None:
-                continue  # already gone: the outcome the script wanted
-            if row.version != snap.files[path].version:
-                conflict(path, "changed in the workspace after the snapshot, so it was not deleted")
-                continue
-            await t.delete_rows([row])
-            deleted.append(path)
-        for path in gone_dirs:
-            row = await t.row(path)
-            if row is None:
-                continue
-            if row.type != "directory":
-                conflict(path, "replaced in the workspace after the snapshot, so it was not deleted")
-            elif await t.has_children(path):
-                conflict(path, "gained entries in the workspace after the snapshot, so it was not deleted")
-            else:
-                await t.delete_rows([row])
-                dirs_deleted.append(path)
-        for path in new_dirs:
-            row = await t.row(path)
-            if row is not None:
-                if row.type != "directory":
-                    conflict(path, f"a {row.type} was created here in the workspace after the snapshot")
-                continue
-            try:
-                dirs_created.extend(await t.mkdirs(path))
-            except WorkspaceError as exc:
-                conflict(path, f"could not create the directory ({exc})")
-        for path, data, before in writes:
-            row = await t.row(path)
-            if before is not None:
-                if row is None or row.version != before.version:
-                    conflict(path, "changed in the workspace after the snapshot")
+    done = _Applied()
+    over: QuotaExceeded | None = None
+    try:
+        async with ws.store.transaction(ws.name, write=True, budget=ws.budget) as t:
+            await _remove_gone(t, snap, gone_files, gone_dirs, done)
+            for path in new_dirs:
+                row = await t.row(path)
+                if row is not None:
+                    if row.type != "directory":
+                        done.conflict(path, f"a {row.type} was created here in the workspace after the snapshot")
                     continue
-            elif row is not None:
-                if row.type == "file" and await t.content_of(row) == data:
-                    continue
-                conflict(path, f"a {row.type} was created here in the workspace after the snapshot")
-                continue
-            try:
-                if row is None:
-                    dirs_created.extend(await t.mkdirs(_paths.parent(path) or "/"))
-                mime = row.mime_type if row is not None else ("text/plain" if looks_like_text(data) else
-                                                               "application/octet-stream")  # fmt: skip
-                await t.put_file(path, data, mime, row)
-            except WorkspaceError as exc:
-                conflict(path, f"could not be written ({exc})")
-                continue
-            (updated if before is not None else created).append(path)
-    return {
+                try:
+                    done.dirs_created.extend(await t.mkdirs(path))
+                except WorkspaceError as exc:
+                    done.conflict(path, f"could not create the directory ({exc})")
+            for path, host_path, before in writes:
+                await _write_one(t, path, host_path, before, done, errors)
+    except QuotaExceeded as exc:
+        # The transaction rolled back: nothing of this write-back reached the workspace.
+        over, done = exc, _Applied()
+        errors.append(f"Over quota, nothing was written back: {exc.detail}")
+    report: dict[str, Any] = {
         "changed_files": {
-            "created": sorted(created),
-            "updated": sorted(updated),
-            "deleted": sorted(deleted),
-            "directories_created": sorted(set(dirs_created)),
-            "directories_deleted": sorted(dirs_deleted),
+            "created": sorted(done.created),
+            "updated": sorted(done.updated),
+            "deleted": sorted(done.deleted),
+            "directories_created": sorted(set(done.dirs_created)),
+            "directories_deleted": sorted(done.dirs_deleted),
         },
         "skipped_files": snap.skipped_files,
         "errors": sorted(errors),
-        "conflicts": sorted(conflicts, key=lambda c: c["path"]),
+        "conflicts": sorted(done.conflicts, key=lambda c: c["path"]),
     }
+    if over is not None:
+        report["quota_exceeded"] = {"quota": over.quota, "limit": over.limit, "attempted": over.attempted,
+                                    "message": str(over)}
+    return report
+
+
+async def _remove_gone(t: Transaction, snap: Snapshot, gone_files: list[str], gone_dirs: list[str],
+                       done: _Applied) -> None:
+    for path in gone_files:
+        row = await t.row(path)
+        if row is None:
+            continue  # already gone: the outcome the script wanted
+        if row.version != snap.files[path].version:
+            done.conflict(path, "changed in the workspace after the snapshot, so it was not deleted")
+            continue
+        await t.delete_rows([row])
+        done.deleted.append(path)
+    for path in gone_dirs:
+        row = await t.row(path)
+        if row is None:
+            continue
+        if row.type != "directory":
+            done.conflict(path, "replaced in the workspace after the snapshot, so it was not deleted")
+        elif await t.has_children(path):
+            done.conflict(path, "gained entries in the workspace after the snapshot, so it was not deleted")
+        else:
+            await t.delete_rows([row])
+            done.dirs_deleted.append(path)
+
+
+async def _write_one(t: Transaction, path: str, host_path: str, before: SnapshotFile | None,
+                     done: _Applied, errors: list[str]) -> None:
+    """Read one file from the host (in a thread) and write it, unless it is unchanged."""
+    try:
+        data = await asyncio.to_thread(_read_host_file, host_path)
+    except (OSError, InvalidArgument) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else exc.detail
+        errors.append(f"Could not read {path} from the sandbox: {reason}")
+        return
+    if before is not None and before.content == data:
+        return
+    row = await t.row(path)
+    if before is not None:
+        if row is None or row.version != before.version:
+            done.conflict(path, "changed in the workspace after the snapshot")
+            return
+    elif row is not None:
+        if row.type == "file" and await t.content_of(row) == data:
+            return
+        done.conflict(path, f"a {row.type} was created here in the workspace after the snapshot")
+        return
+    try:
+        if row is None:
+            done.dirs_created.extend(await t.mkdirs(_paths.parent(path) or "/"))
+        mime = row.mime_type if row is not None else ("text/plain" if looks_like_text(data) else
+                                                       "application/octet-stream")  # fmt: skip
+        await t.put_file(path, data, mime, row)
+    except QuotaExceeded:
+        raise  # the whole write-back rolls back
+    except WorkspaceError as exc:
+        done.conflict(path, f"could not be written ({exc})")
+        return
+    (done.updated if before is not None else done.created).append(path)

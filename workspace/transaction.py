@@ -38,7 +38,8 @@ from .entries import (
     root_row,
     row_from,
 )
-from .errors import LimitExceeded, NotDirectory, SymlinkLoop, WorkspaceError
+from .errors import LimitExceeded, NotDirectory, QuotaExceeded, SymlinkLoop, WorkspaceError
+from .quotas import CallBudget
 
 __all__ = ["Transaction", "operation_key"]
 
@@ -59,8 +60,12 @@ class Transaction:
         name: str,
         writable: bool,
         publish: Callable[[str, ChangeEvent], None],
+        budget: CallBudget | None = None,
     ) -> None:
         self.conn = conn
+        self.budget = budget
+        # (files, bytes) of the workspace as this transaction has left them; None: not read yet.
+        self._totals: tuple[int, int] | None = None
         self.blobs = blobs
         self._publish = publish
         self.name = name
@@ -301,11 +306,40 @@ class Transaction:
         self.known_dirs.update(chain)
         return created
 
-    async def put_file(self, path: str, data: bytes, mime: str, existing: Row | None) -> Row:
-        """Insert or overwrite the file row at a resolved ``path`` whose parent exists."""
+    async def _charge(self, path: str, size: int, existing: Row | None, charged: int) -> None:
+        """Check the quotas for this write (raising ``EDQUOT`` before anything is written)."""
+        if self.budget is None:
+            return
+        quotas = self.budget.quotas
+        if self._totals is None:
+            async with self.conn.execute(
+                "SELECT count(*), coalesce(sum(size), 0) FROM workspace_entries"
+                " WHERE workspace_id = ? AND type = 'file'", (self.ws_id,)
+            ) as cur:
+                found = await cur.fetchone()
+            self._totals = (int(found[0]), int(found[1])) if found is not None else (0, 0)
+        files, total = self._totals
+        files += existing is None
+        total += size - (existing.size if existing is not None else 0)
+        # Only growth is refused: shrinking or rewriting an over-quota workspace stays possible.
+        if existing is None and files > quotas.workspace_files:
+            raise QuotaExceeded("workspace_files", quotas.workspace_files, files, path)
+        if total > self._totals[1] and total > quotas.workspace_bytes:
+            raise QuotaExceeded("workspace_bytes", quotas.workspace_bytes, total, path)
+        self.budget.charge(path, charged, creates=existing is None)
+        self._totals = (files, total)
+
+    async def put_file(self, path: str, data: bytes, mime: str, existing: Row | None, *,
+                       charged: int | None = None) -> Row:
+        """Insert or overwrite the file row at a resolved ``path`` whose parent exists.
+
+        ``charged`` is what the write costs the call's budget (default: all of ``data``; an
+        append charges only what it adds).
+        """
         if len(data) > MAX_FILE_BYTES:
             raise LimitExceeded(f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}", path)
         await self.ensure_workspace()
+        await self._charge(path, len(data), existing, len(data) if charged is None else charged)
         now = time.time()
         storage, key = "inline", None
         content: bytes | None = data
@@ -343,6 +377,7 @@ class Transaction:
     async def delete_rows(self, rows: Iterable[Row]) -> None:
         assert self.ws_id is not None
         self.known_dirs.clear()
+        self._totals = None  # recounted by the next write that needs them
         for r in sorted(rows, key=lambda r: r.path, reverse=True):
             await self.conn.execute(
                 "DELETE FROM workspace_entries WHERE workspace_id = ? AND path = ?", (self.ws_id, r.path)

@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sandbox = AsyncSandbox(limits=settings.limits, workers=settings.workers,
                                cache_dir=settings.cache_dir, guest=settings.guest)
         await sandbox.start()
-        store = await WorkspaceStore.open(settings.database_path, settings.blob_dir)
+        store = await WorkspaceStore.open(settings.database_path, settings.blob_dir, quotas=settings.quotas)
         codemode_store = await CodeModeStore.open(settings.database_path)
         http = httpx.AsyncClient(follow_redirects=False)
         app.state.sandbox = sandbox

@@ -10,6 +10,14 @@ Each call:
    ``/tmp /bin /usr /dev /proc /sys`` ignored unless they were part of the workspace, a file
    changed meanwhile by someone else reported as a conflict and kept), in one transaction.
 
+Quotas (``workspace.Quotas``, from the service's settings through the workspace handle): the
+write-back is charged to the handle's call budget and the workspace's totals; over a quota
+nothing is written back and the result carries ``quota_exceeded`` (and the reason in
+``errors``). While the script runs, its materialised tree (scratch ``/tmp`` included, in RAM
+on ``/dev/shm``) is measured every ``TREE_CHECK_INTERVAL_S`` or so; once it holds more than
+``tree_growth_bytes`` beyond the snapshot, the run is stopped (its worker is killed and
+replaced) and nothing is written back, since files may be half-written.
+
 Changes are written back even after a timeout or a non-zero exit, as the reference does:
 a script that created ten files and then failed on the eleventh has still created ten
 files, and hiding them would make the workspace disagree with what the script printed.
@@ -19,11 +27,12 @@ because then the directory may hold a half-finished write.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from workspace import Workspace, materialise_async
+from workspace import QuotaExceeded, Workspace, materialise_async, tree_bytes
 
 from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed
 
@@ -31,6 +40,9 @@ HOST_GRACE_MS = 2_000
 """The host's deadline is the script's timeout plus this: the guest's own timeout (exit 124
 with a message) should fire first; the host's kill is the backstop."""
 BASH_MEMORY_BYTES = 1024 * 1024 * 1024
+TREE_CHECK_INTERVAL_S = 0.1
+"""How often the materialised tree is measured while a script runs (at least; a slow walk
+of a big tree spaces the checks out to twice its own time)."""
 
 
 @dataclass(frozen=True)
@@ -62,9 +74,15 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
                     memory_bytes=BASH_MEMORY_BYTES, output_bytes=options.max_output_bytes,
                     max_result_bytes=4 * options.max_output_bytes + 65_536)
     write_back = True
+    over_quota: QuotaExceeded | None = None
+    snapshot_bytes = sum(f.size for f in snap.files.values())
+    allowed = snapshot_bytes + ws.budget.quotas.tree_growth_bytes
     async with materialise_async(snap) as host_dir:
         try:
-            body = await sandbox.run_bash(request, host_dir, limits)
+            body = await _run_watched(sandbox.run_bash(request, host_dir, limits), host_dir, allowed)
+        except QuotaExceeded as error:
+            write_back, over_quota = False, error
+            body = {"stdout": "", "stderr": f"bash: {error.detail}; the script was stopped\n", "exit_code": 1}
         except DeadlineExceeded:
             body = {"stdout": "", "stderr": f"bash: script timed out after {options.timeout_ms} ms\n",
                     "exit_code": 124, "timed_out": True}
@@ -76,9 +94,13 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
         if write_back:
             report = await ws.write_back(snap, host_dir)
         else:
+            why = "the script went over a quota" if over_quota is not None else "the sandbox failed internally"
             report = {"changed_files": {"created": [], "updated": [], "deleted": [],
                                         "directories_created": [], "directories_deleted": []},
-                      "errors": ["changes were not written back: the sandbox failed internally"]}
+                      "errors": [f"changes were not written back: {why}"]}
+            if over_quota is not None:
+                report["quota_exceeded"] = {"quota": over_quota.quota, "limit": over_quota.limit,
+                                            "attempted": over_quota.attempted, "message": str(over_quota)}
     errors = list(report.get("errors", []))
     conflicts = report.get("conflicts") or []
     result: dict[str, Any] = {
@@ -94,4 +116,28 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
     }
     if conflicts:
         result["conflicts"] = conflicts
+    if "quota_exceeded" in report:
+        result["quota_exceeded"] = report["quota_exceeded"]
     return result
+
+
+async def _run_watched(run: Any, host_dir: str, allowed_bytes: int) -> dict[str, Any]:
+    """Await the isolate's ``run`` while measuring ``host_dir``; past ``allowed_bytes`` the run
+    is cancelled (the pool kills and replaces a worker whose run is cancelled) and
+    ``QuotaExceeded("tree_growth_bytes")`` raised."""
+    task: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(run)
+    interval = TREE_CHECK_INTERVAL_S
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=interval)
+            if done:
+                return task.result()
+            measured = time.perf_counter()
+            size = await asyncio.to_thread(tree_bytes, host_dir, stop_above=allowed_bytes)
+            interval = max(TREE_CHECK_INTERVAL_S, 2 * (time.perf_counter() - measured))
+            if size > allowed_bytes:
+                raise QuotaExceeded("tree_growth_bytes", allowed_bytes, size)
+    finally:
+        if not task.done():
+            task.cancel()
+            await asyncio.wait({task})

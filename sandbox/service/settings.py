@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from codemode import DurableSettings
+from workspace import Quotas
 
 from .. import CompiledGuest, Limits
 
@@ -93,6 +94,9 @@ class Settings:
     (also once at start-up); 0 turns the periodic sweep off."""
     events_heartbeat_s: float = 15.0
     """Silence after which an event stream sends a ``: ping`` comment."""
+    quotas: Quotas = Quotas.default
+    """Bytes and files per call and per workspace, and how much a bash script may add to its
+    materialised tree (``from_env`` reads them: :func:`quotas_from_env`)."""
     caps: Caps = field(default_factory=Caps)
     """The most one request may ask for (memory, time, output)."""
     disabled_tools: frozenset[str] = frozenset()
@@ -111,6 +115,7 @@ class Settings:
             "token": os.environ.get("SANDBOX_TOKEN") or None,
             "inline_tool_secret": os.environ.get("SANDBOX_INLINE_TOOL_SECRET") or None,
             "caps": Caps.from_env(),
+            "quotas": quotas_from_env(),
             "disabled_tools": frozenset(name.strip() for name in
                                         os.environ.get("SANDBOX_DISABLED_TOOLS", "").split(",")
                                         if name.strip()),
@@ -185,3 +190,24 @@ def durable_overrides_from_env() -> tuple[dict[str, Any], float | None]:
         durable["ledger_lease_ms"] = None if lease_ms == 0 else lease_ms
     interval = _env_number("SANDBOX_SWEEP_INTERVAL_S", float, minimum=0.0)
     return durable, None if interval is None else float(interval)
+
+
+QUOTA_VARIABLES: tuple[tuple[str, str], ...] = (
+    ("SANDBOX_MAX_CALL_WRITE_BYTES", "call_bytes"),
+    ("SANDBOX_MAX_CALL_FILES", "call_files"),
+    ("SANDBOX_MAX_WORKSPACE_BYTES", "workspace_bytes"),
+    ("SANDBOX_MAX_WORKSPACE_FILES", "workspace_files"),
+    ("SANDBOX_MAX_TREE_GROWTH_BYTES", "tree_growth_bytes"),
+)
+"""Each quota's environment variable and :class:`workspace.Quotas` field."""
+
+
+def quotas_from_env() -> Quotas:
+    """:class:`workspace.Quotas` with the ``SANDBOX_MAX_*`` variables set in the environment
+    (whole numbers >= 0); the rest keep their defaults. Raises :class:`ConfigError`."""
+    chosen: dict[str, int] = {}
+    for env_name, field_name in QUOTA_VARIABLES:
+        value = _env_number(env_name, int, minimum=0)
+        if value is not None:
+            chosen[field_name] = int(value)
+    return Quotas(**chosen)

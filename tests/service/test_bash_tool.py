@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import time
 from pathlib import Path
 from typing import AsyncIterator
@@ -12,7 +13,7 @@ import pytest_asyncio
 from sandbox import AsyncSandbox
 from sandbox.service import BashOptions, run_bash
 from sandbox.engine import CompiledGuest
-from workspace import Workspace, WorkspaceStore
+from workspace import Quotas, Workspace, WorkspaceStore
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -181,3 +182,60 @@ async def test_fork_bomb_shape_ends_with_a_clear_error(box: AsyncSandbox, ws: Wo
     result = await run_bash(box, ws, ":(){ :|:& };:", BashOptions(timeout_ms=10_000))
     assert result["exit_code"] != 0 and result["stderr"]
     assert (await run_bash(box, ws, "echo ok"))["stdout"] == "ok\n"
+
+
+# --- quotas (issue 12) ---------------------------------------------------------------------
+
+
+def quota_ws(ws: Workspace, **quotas: int) -> Workspace:
+    """Another handle (a new call) on ``ws``'s workspace, with these quotas."""
+    return ws.store.workspace(ws.name, quotas=Quotas(**quotas))
+
+
+async def test_a_100_kb_upload_gunzipped_to_100_mb_hits_the_call_quota(box: AsyncSandbox, ws: Workspace) -> None:
+    packed = gzip.compress(b"\0" * 100_000_000, compresslevel=9)
+    assert len(packed) < 150_000
+    await ws.write_bytes("/big.gz", packed)
+    result = await run_bash(box, ws, "gunzip -k /big.gz; wc -c < /big", BashOptions(timeout_ms=120_000))
+    assert result["stdout"].strip() == "100000000", result["stderr"]
+    assert result["quota_exceeded"]["quota"] == "call_bytes"
+    assert result["quota_exceeded"]["limit"] == Quotas.default.call_bytes == 64 * 1024 * 1024
+    assert result["changed_files"]["created"] == []
+    assert any(e.startswith("Over quota, nothing was written back") for e in result["errors"])
+    assert not await ws.exists("/big") and await ws.read_bytes("/big.gz") == packed
+
+
+async def test_bash_call_bytes_at_and_past_the_edge(box: AsyncSandbox, ws: Workspace) -> None:
+    at = await run_bash(box, quota_ws(ws, call_bytes=100_000), "head -c 60000 /dev/zero > a; head -c 40000 /dev/zero > b")
+    assert "quota_exceeded" not in at and at["changed_files"]["created"] == ["/a", "/b"]
+    past = await run_bash(box, quota_ws(ws, call_bytes=100_000), "head -c 60000 /dev/zero > c; head -c 40001 /dev/zero > d")
+    assert past["quota_exceeded"]["attempted"] == 100_001 and past["changed_files"]["created"] == []
+    assert not await ws.exists("/c") and not await ws.exists("/d")
+
+
+async def test_bash_call_files_at_and_past_the_edge(box: AsyncSandbox, ws: Workspace) -> None:
+    at = await run_bash(box, quota_ws(ws, call_files=5), "touch f1 f2 f3 f4 f5")
+    assert "quota_exceeded" not in at and len(at["changed_files"]["created"]) == 5
+    past = await run_bash(box, quota_ws(ws, call_files=5), "touch g1 g2 g3 g4 g5 g6; echo x >> f1")
+    assert past["quota_exceeded"]["quota"] == "call_files"
+    assert past["changed_files"]["created"] == [] and past["changed_files"]["updated"] == []
+    assert (await ws.info())["file_count"] == 5 and await ws.read_file("/f1") == ""
+
+
+async def test_bash_workspace_bytes_at_and_past_the_edge(box: AsyncSandbox, ws: Workspace) -> None:
+    await ws.write_bytes("/held", b"x" * 600)
+    at = await run_bash(box, quota_ws(ws, workspace_bytes=1000), "head -c 400 /dev/zero > more")
+    assert "quota_exceeded" not in at and (await ws.info())["total_bytes"] == 1000
+    past = await run_bash(box, quota_ws(ws, workspace_bytes=1000), "echo -n x > one-more")
+    assert past["quota_exceeded"]["quota"] == "workspace_bytes" and not await ws.exists("/one-more")
+
+
+async def test_a_script_filling_its_tree_is_stopped_and_nothing_is_written(box: AsyncSandbox, ws: Workspace) -> None:
+    # Unbounded without the quota: the script keeps writing to /dev/shm (RAM) until its timeout.
+    script = "echo early > /early.txt; while true; do cat /tmp/big /tmp/big > /tmp/next 2>/dev/null || yes | head -c 1000000 > /tmp/next; mv /tmp/next /tmp/big; done"
+    result = await run_bash(box, quota_ws(ws, tree_growth_bytes=8 * 1024 * 1024), script,
+                            BashOptions(timeout_ms=60_000))
+    assert result["quota_exceeded"]["quota"] == "tree_growth_bytes", result
+    assert result["exit_code"] == 1 and "the script was stopped" in result["stderr"]
+    assert result["timed_out"] is False and not await ws.exists("/early.txt")
+    assert (await run_bash(box, ws, "echo ok"))["stdout"] == "ok\n"  # the pool replaced the worker
