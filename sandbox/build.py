@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -35,6 +35,14 @@ VENDORED_PACKAGES = ("bashlex",)
 """Pure-Python packages copied into the guest image (imported there at build time)."""
 
 Progress = Callable[[str], None]
+"""Told what is happening, one message at a time (the default prints it on stderr)."""
+Step = Callable[[str, float], AbstractContextManager[object]]
+"""Wraps one long step: called with what it does and about how many seconds it takes, it
+returns a context manager held for the step's duration (a progress display, say)."""
+
+
+def no_step(_what: str, _expected_s: float) -> AbstractContextManager[object]:
+    return nullcontext()
 
 
 def default_cache_dir() -> Path:
@@ -119,7 +127,8 @@ def _existing(component: Path, meta: Path, key: str) -> BuiltComponent | None:
     return BuiltComponent(component, key, recorded["sha256"])
 
 
-def ensure_component(cache_dir: Path | None = None, progress: Progress = stderr_progress) -> BuiltComponent:
+def ensure_component(cache_dir: Path | None = None, progress: Progress = stderr_progress,
+                     step: Step = no_step) -> BuiltComponent:
     """Return the built guest component, building it first if the sources changed."""
     cache_dir = cache_dir or default_cache_dir()
     key = source_hash()
@@ -134,7 +143,8 @@ def ensure_component(cache_dir: Path | None = None, progress: Progress = stderr_
             return found
         progress("building guest component (componentize-py, ~15 s)...")
         started = time.monotonic()
-        _componentize(component)
+        with step("building the guest component", 15.0):
+            _componentize(component)
         built = BuiltComponent(component, key, file_sha256(component))
         meta.write_text(json.dumps({"source_hash": key, "sha256": built.sha256,
                                     "built_at": time.time()}))

@@ -21,7 +21,8 @@ from pathlib import Path
 import wasmtime
 from wasmtime import component as wc
 
-from .build import BuiltComponent, Progress, cache_lock, default_cache_dir, ensure_component, file_sha256, stderr_progress
+from .build import (BuiltComponent, Progress, Step, cache_lock, default_cache_dir, ensure_component, file_sha256,
+                    no_step, stderr_progress)
 from .errors import GuestBuildError
 
 ENGINE_SETTINGS: dict[str, object] = {
@@ -71,10 +72,14 @@ def _valid(artifact: Path, meta: Path, built: BuiltComponent, fingerprint: str) 
     return CompiledGuest(artifact, built.sha256, fingerprint, recorded["sha256"])
 
 
-def ensure_compiled(cache_dir: Path | None = None, progress: Progress = stderr_progress) -> CompiledGuest:
-    """Build (if needed) and compile (if needed) the guest; return the cached artifact."""
+def ensure_compiled(cache_dir: Path | None = None, progress: Progress = stderr_progress,
+                    step: Step = no_step) -> CompiledGuest:
+    """Build (if needed) and compile (if needed) the guest; return the cached artifact.
+
+    ``progress`` is told what happens; ``step`` wraps the two long steps (see :data:`Step`).
+    """
     cache_dir = cache_dir or default_cache_dir()
-    built = ensure_component(cache_dir, progress)
+    built = ensure_component(cache_dir, progress, step)
     artifact, meta, fingerprint = _compiled_paths(cache_dir, built)
     found = _valid(artifact, meta, built, fingerprint)
     if found:
@@ -86,8 +91,9 @@ def ensure_compiled(cache_dir: Path | None = None, progress: Progress = stderr_p
         progress("compiling guest component (one-time, ~10 s)...")
         started = time.monotonic()
         try:
-            compiled = wc.Component.from_file(make_engine(), str(built.path))
-            data = compiled.serialize()
+            with step("compiling the guest component", 10.0):
+                compiled = wc.Component.from_file(make_engine(), str(built.path))
+                data = compiled.serialize()
         except wasmtime.WasmtimeError as exc:
             raise GuestBuildError(f"compiling the guest component failed: {exc}") from exc
         tmp = artifact.with_suffix(".cwasm.tmp")

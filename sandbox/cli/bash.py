@@ -14,30 +14,28 @@ from workspace import WorkspaceStore
 from .. import AsyncSandbox
 from ..service import BashOptions, Settings, run_bash
 from .output import print_json
+from .progress import guest_ready
+from .source import program_text
 
 
 def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    shell = commands.add_parser("bash", help="run a bash script over a workspace (changes written back)")
+    shell = commands.add_parser("bash", help="run a bash script over a workspace (changes written back)",
+                                description="Run a bash script over a workspace; its changes are "
+                                "written back and the exit status is the script's.")
     shell.add_argument("file", nargs="?", help="a script file, or - for stdin")
     shell.add_argument("-c", dest="script", help="the script to run")
     shell.add_argument("-w", "--workspace", default="default")
     shell.add_argument("--cwd", default="/")
     shell.add_argument("--timeout-ms", type=int, default=30_000)
-    shell.add_argument("--data-dir")
+    shell.add_argument("--data-dir", help="the service's data (default $SANDBOX_DATA_DIR, "
+                       "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")
     shell.add_argument("--json", action="store_true", help="print the whole result as JSON")
     shell.set_defaults(func=cmd_bash)
 
 
 def cmd_bash(args: argparse.Namespace) -> int:
-    if args.script is not None:
-        script = args.script
-    elif args.file == "-":
-        script = sys.stdin.read()
-    elif args.file:
-        script = Path(args.file).read_text(encoding="utf-8")
-    else:
-        print("sandbox bash: give -c SCRIPT or a FILE (- for stdin)", file=sys.stderr)
-        return 2
+    script = program_text(args.script, args.file, "SCRIPT")
+    guest = guest_ready()
     settings = Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None)
     options = BashOptions(cwd=args.cwd, timeout_ms=args.timeout_ms)
 
@@ -45,7 +43,7 @@ def cmd_bash(args: argparse.Namespace) -> int:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         store = await WorkspaceStore.open(settings.database_path, settings.blob_dir)
         try:
-            async with AsyncSandbox(workers=1) as sandbox:
+            async with AsyncSandbox(workers=1, guest=guest) as sandbox:
                 return await run_bash(sandbox, store.workspace(args.workspace), script, options)
         finally:
             await store.close()

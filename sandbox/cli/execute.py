@@ -6,15 +6,18 @@ import argparse
 import asyncio
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from .. import AsyncSandbox, Limits
 from .output import print_json
+from .progress import guest_ready
+from .source import program_text
 
 
 def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    run = commands.add_parser("exec", help="run Python in a fresh isolate")
+    run = commands.add_parser("exec", help="run Python in a fresh isolate",
+                              description="Run Python in a fresh isolate: logs on stdout, then the "
+                              "result as JSON; exit 1 on an error or trap.")
     run.add_argument("file", nargs="?", help="a Python file, or - for stdin")
     run.add_argument("-c", dest="code", help="the code to run")
     run.add_argument("--timeout-ms", type=int)
@@ -24,20 +27,13 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
 
 
 def cmd_exec(args: argparse.Namespace) -> int:
-    if args.code is not None:
-        code = args.code
-    elif args.file == "-":
-        code = sys.stdin.read()
-    elif args.file:
-        code = Path(args.file).read_text(encoding="utf-8")
-    else:
-        print("sandbox exec: give -c CODE or a FILE (- for stdin)", file=sys.stderr)
-        return 2
+    code = program_text(args.code, args.file, "CODE")
+    guest = guest_ready()
     limits = Limits.default.replace(deadline_s=args.timeout_ms / 1000 if args.timeout_ms else None,
                                     memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else None)
 
     async def run() -> dict[str, Any]:
-        async with AsyncSandbox(limits=limits, workers=1) as sandbox:
+        async with AsyncSandbox(limits=limits, workers=1, guest=guest) as sandbox:
             return (await sandbox.execute(code)).to_dict()
 
     outcome = asyncio.run(run())

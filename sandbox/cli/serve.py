@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import logging.config
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 from codemode import DurableSettings
@@ -16,13 +18,17 @@ from ..service import (
     durable_overrides_from_env,
     log_config,
 )
+from .progress import guest_ready, logged_step
 
 
 def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    serve = commands.add_parser("serve", help="start the HTTP service")
+    serve = commands.add_parser("serve", help="start the HTTP service",
+                                description="Start the HTTP service (settings from these options "
+                                "and the SANDBOX_* environment variables).")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR or ~/.local/share/sandbox)")
+    serve.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR, "
+                       "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")
     serve.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
     serve.add_argument("--log-level", default="info")
     serve.add_argument("--disable", action="append", choices=TOOLS, default=None,
@@ -52,6 +58,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         log.error("sandbox serve: %s", exc)
         return 2
+    # Made ready before start-up: bars on a terminal (text logs), else a log line per step.
+    bars = args.log_format == "text" and sys.stderr.isatty()
+    guest = guest_ready(settings.cache_dir, quietly=not bars, step=logged_step(log.info))
+    settings = replace(settings, guest=guest)
     log.info("data in %s; listening on http://%s:%s", settings.data_dir, args.host, args.port)
     if settings.token is None and args.host not in ("127.0.0.1", "localhost", "::1"):
         log.warning("listening beyond loopback without SANDBOX_TOKEN")

@@ -3,8 +3,13 @@
 ``register(subparsers)`` adds ``ws`` to the service's argparse command tree; each
 subcommand sets ``func`` so the caller runs ``args.func(args)`` and exits with its result.
 The store is ``<data-dir>/sandbox.db`` with blobs in ``<data-dir>/blobs``; ``--data-dir``
-defaults to the service's (``$SANDBOX_DATA_DIR``, ``$XDG_DATA_HOME/sandbox`` or
-``~/.local/share/sandbox``).
+defaults to the service's (:func:`sandbox.service.default_data_dir`: ``$SANDBOX_DATA_DIR``,
+``$XDG_DATA_HOME/sandbox`` or ``~/.local/share/sandbox``).
+
+Exit status, the same for every subcommand: 0 done, 1 failed (a missing workspace, file or
+directory, a refused change), 2 a wrong command line. Only ``put``, ``mkdir`` and
+``tool write`` create the workspace they name; every other subcommand refuses one that does
+not exist.
 """
 
 from __future__ import annotations
@@ -37,9 +42,6 @@ async def _list(store: WorkspaceStore, _ws: Workspace, _args: argparse.Namespace
 
 
 async def _info(store: WorkspaceStore, ws: Workspace, _args: argparse.Namespace) -> int:
-    if not await store.has_workspace(ws.name):
-        sys.stderr.write(f"sandbox ws: no workspace named {ws.name!r}\n")
-        return 1
     _out(json.dumps({"name": ws.name, **(await ws.info())}, indent=2))
     return 0
 
@@ -109,13 +111,15 @@ async def _find(_store: WorkspaceStore, ws: Workspace, args: argparse.Namespace)
     return 0
 
 
-async def _tool(_store: WorkspaceStore, ws: Workspace, args: argparse.Namespace) -> int:
+def _json(text: str) -> Any:
     try:
-        arguments = json.loads(args.arguments)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        sys.stderr.write(f"sandbox ws: tool arguments are not valid JSON: {exc}\n")
-        return 2
-    result = await call_tool(ws, args.name, arguments)
+        raise argparse.ArgumentTypeError(f"tool arguments are not valid JSON: {exc}") from None
+
+
+async def _tool(_store: WorkspaceStore, ws: Workspace, args: argparse.Namespace) -> int:
+    result = await call_tool(ws, args.name, args.arguments)
     _out(json.dumps(result, indent=2, ensure_ascii=False))
     return 1 if "error" in result else 0
 
@@ -125,15 +129,26 @@ async def _drop(store: WorkspaceStore, ws: Workspace, args: argparse.Namespace) 
         sys.stderr.write(f"sandbox ws: refusing to delete workspace {ws.name!r} without --yes\n")
         return 2
     if not await store.delete_workspace(ws.name):
-        sys.stderr.write(f"sandbox ws: no workspace named {ws.name!r}\n")
-        return 1
+        raise _missing(ws.name)
     return 0
+
+
+def _missing(name: str) -> WorkspaceError:
+    return WorkspaceError(f"no workspace named {name!r} ('sandbox ws list' shows them; put or "
+                          "mkdir creates one)", code="ENOENT")
+
+
+def _creates(args: argparse.Namespace) -> bool:
+    """Whether the subcommand may create the workspace it names (the rest need it to exist)."""
+    return args.ws_command in ("put", "mkdir") or (args.ws_command == "tool" and args.name == "write")
 
 
 async def _run(args: argparse.Namespace, handler: Handler) -> int:
     data_dir = Path(getattr(args, "data_dir", None) or default_data_dir()).expanduser()
     async with await WorkspaceStore.open(data_dir / "sandbox.db", data_dir / "blobs", orphan_grace_s=None) as store:
         ws = store.workspace(getattr(args, "workspace", None) or "default")
+        if args.ws_command not in ("list", "drop") and not _creates(args) and not await store.has_workspace(ws.name):
+            raise _missing(ws.name)
         return await handler(store, ws, args)
 
 
@@ -154,10 +169,13 @@ def _runner(handler: Handler) -> Callable[[argparse.Namespace], int]:
 def register(subparsers: Any) -> None:
     """Add the ``ws`` command (and its subcommands) to an argparse subparsers object."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data-dir", default=argparse.SUPPRESS, help="data directory (default: $SANDBOX_DATA_DIR "
-                        "or ~/.local/share/sandbox)")  # fmt: skip
+    common.add_argument("--data-dir", default=argparse.SUPPRESS, help="data directory (default: $SANDBOX_DATA_DIR, "
+                        "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")  # fmt: skip
     common.add_argument("-w", "--workspace", default=argparse.SUPPRESS, help="workspace name (default: default)")
-    ws = subparsers.add_parser("ws", parents=[common], help="inspect and edit workspaces")
+    ws = subparsers.add_parser("ws", parents=[common], help="inspect and edit workspaces",
+                               description="Inspect and edit the service's workspaces directly in "
+                               "its database. Exit status: 0 done, 1 failed (a missing workspace, "
+                               "file or directory), 2 a wrong command line.")
     sub = ws.add_subparsers(dest="ws_command", metavar="COMMAND", required=True)
 
     def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
@@ -190,6 +208,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("pattern")
     p = command("tool", _tool, "run a workspace tool with JSON arguments")
     p.add_argument("name", choices=TOOL_NAMES)
-    p.add_argument("arguments", nargs="?", default="{}")
+    p.add_argument("arguments", nargs="?", type=_json, default={}, help="a JSON object (default {})")
     p = command("drop", _drop, "delete a whole workspace")
     p.add_argument("--yes", action="store_true", help="really delete it")

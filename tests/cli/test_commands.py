@@ -11,8 +11,12 @@ from pathlib import Path
 from sandbox.engine import CompiledGuest
 
 
-def _sandbox(*args: str, stdin: str | None = None, cache: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SANDBOX_CACHE_DIR": str(cache)}
+def _sandbox(*args: str, stdin: str | None = None, cache: Path,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``sandbox ARGS`` as a subprocess, with the given guest cache and extra environment
+    (``SANDBOX_DATA_DIR`` is left out so the default data directory applies)."""
+    inherited = {k: v for k, v in os.environ.items() if k != "SANDBOX_DATA_DIR"}
+    env = {**inherited, "SANDBOX_CACHE_DIR": str(cache), **(env or {})}
     return subprocess.run([sys.executable, "-m", "sandbox.cli", *args], input=stdin, env=env,
                           capture_output=True, text=True, timeout=300)
 
@@ -54,8 +58,8 @@ def test_exec_without_code_is_a_usage_error(compiled_guest: CompiledGuest) -> No
     assert done.returncode == 2 and "give -c CODE" in done.stderr
 
 
-def test_doctor_shows_versions_and_cache_state(compiled_guest: CompiledGuest) -> None:
-    done = _sandbox("doctor", cache=compiled_guest.path.parent)
+def test_doctor_shows_versions_and_cache_state(compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    done = _sandbox("doctor", "--json", "--data-dir", str(tmp_path), cache=compiled_guest.path.parent)
     state = json.loads(done.stdout)
     assert state["wasmtime"].startswith("50.") and state["componentize_py"].startswith("0.25.")
     assert state["cache_dir"] == str(compiled_guest.path.parent)
@@ -67,3 +71,45 @@ def test_bash_exit_status_is_the_scripts_and_changes_persist(compiled_guest: Com
     assert done.returncode == 3 and done.stdout == "out\n"
     done = _sandbox("bash", "--data-dir", str(tmp_path), "-c", "cat f.txt", cache=cache)
     assert done.returncode == 0 and done.stdout == "saved\n"
+
+
+def test_help_is_plain_text_listing_every_command_with_one_line_each(tmp_path: Path) -> None:
+    done = _sandbox("--help", cache=tmp_path)
+    assert done.returncode == 0
+    assert "``" not in done.stdout and ":func:" not in done.stdout
+    listed = {line.split()[0]: line.split(maxsplit=1)[1:] for line in done.stdout.splitlines()
+              if line.startswith("    ") and line.split()[0].isalpha()}
+    assert set(listed) >= {"serve", "exec", "bash", "ws", "approvals", "doctor", "build"}
+    assert all(description for description in listed.values()), listed
+    assert "exit status:" in done.stdout
+
+
+def test_version_names_the_package_and_what_builds_the_guest(tmp_path: Path) -> None:
+    done = _sandbox("--version", cache=tmp_path)
+    assert done.returncode == 0
+    assert done.stdout.startswith("sandbox ") and "wasmtime 50." in done.stdout and "Python 3." in done.stdout
+
+
+def test_exec_of_a_missing_file_is_one_line_and_exit_1(compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    done = _sandbox("exec", str(tmp_path / "missing.py"), cache=compiled_guest.path.parent)
+    assert done.returncode == 1
+    assert done.stderr == f"sandbox exec: {tmp_path / 'missing.py'}: no such file\n"
+    done = _sandbox("bash", str(tmp_path / "missing.sh"), cache=compiled_guest.path.parent)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "no such file" in done.stderr
+
+
+def test_ws_honours_xdg_data_home_like_bash(compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    cache = compiled_guest.path.parent
+    env = {"XDG_DATA_HOME": str(tmp_path / "xdg")}
+    done = _sandbox("bash", "-c", "echo a > f", cache=cache, env=env)
+    assert done.returncode == 0, done.stderr
+    done = _sandbox("ws", "cat", "f", cache=cache, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "a\n"
+    assert (tmp_path / "xdg" / "sandbox" / "sandbox.db").is_file()
+
+
+def test_build_with_a_warm_cache_prints_the_path_and_nothing_on_stderr(compiled_guest: CompiledGuest) -> None:
+    done = _sandbox("build", cache=compiled_guest.path.parent)
+    assert done.returncode == 0
+    assert done.stdout == f"{compiled_guest.path}\n" and done.stderr == ""

@@ -74,8 +74,11 @@ def test_tool_mkdir_mv_find_and_drop(data_dir: Path, capsys: pytest.CaptureFixtu
 
 
 def test_bad_input_gives_a_message_not_a_traceback(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["ws", "tool", "read", "{oops"]) == 2
+    with pytest.raises(SystemExit) as usage:
+        run(["ws", "tool", "read", "{oops"])
+    assert usage.value.code == 2
     assert "not valid JSON" in capsys.readouterr().err
+    assert run(["ws", "mkdir", "/d"]) == 0
     assert run(["ws", "-w", "../bad", "ls"]) == 1
     assert "EINVAL" in capsys.readouterr().err
     assert run(["ws", "tool", "read", '{"path": 3}']) == 1
@@ -88,3 +91,25 @@ def test_data_dir_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> N
     assert default_data_dir() == tmp_path / ".local" / "share" / "sandbox"
     monkeypatch.setenv("SANDBOX_DATA_DIR", "/srv/sandbox")
     assert default_data_dir() == Path("/srv/sandbox")
+
+
+@pytest.mark.parametrize("argv", [["ls"], ["ls", "-l", "/x"], ["cat", "/f"], ["info"], ["rm", "-f", "/f"],
+                                  ["mv", "/a", "/b"], ["find", "*"], ["tool", "read", '{"path": "/f"}'],
+                                  ["drop", "--yes"]])
+def test_a_missing_workspace_is_exit_1_for_every_subcommand(
+        argv: list[str], data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["ws", "-w", "nosuch", *argv]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no workspace named 'nosuch'" in err
+    assert run(["ws", "list"]) == 0 and capsys.readouterr().out == "", "refusing created nothing"
+
+
+def test_put_mkdir_and_tool_write_create_the_workspace_they_name(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"x")))
+    assert run(["ws", "-w", "one", "put", "/f"]) == 0
+    assert run(["ws", "-w", "two", "mkdir", "/d"]) == 0
+    assert run(["ws", "-w", "three", "tool", "write", '{"path": "/f", "content": "x"}']) == 0
+    capsys.readouterr()
+    assert run(["ws", "list"]) == 0
+    assert capsys.readouterr().out.split() == ["one", "three", "two"]
