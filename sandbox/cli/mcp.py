@@ -32,8 +32,8 @@ __all__ = ["register"]
 def register(commands: Any) -> None:
     """Add the ``mcp`` command to an argparse subparsers object."""
     parser = commands.add_parser("mcp", help="serve the tools over MCP on stdin/stdout")
-    parser.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR or "
-                                           "~/.local/share/sandbox)")
+    parser.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR, "
+                                           "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")
     parser.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
     parser.add_argument("--disable", action="append", choices=TOOLS, default=None,
                         help="turn a tool off (repeatable; also SANDBOX_DISABLED_TOOLS=bash,...)")
