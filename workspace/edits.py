@@ -24,6 +24,7 @@ from ._patterns import ScanBudget, TextPattern
 from ._text import decode, looks_like_text, unified_diff
 from .errors import Conflict, EditBatchError, InvalidArgument, LimitExceeded, NotFound, WorkspaceError
 from .fs import Workspace
+from .quotas import Quotas
 
 __all__ = [
     "apply_edits",
@@ -178,6 +179,9 @@ def _mime_for(edit: dict[str, Any]) -> str:
 
 
 async def _rollback(ws: Workspace, undo: list[tuple[str, tuple[bytes, str] | None]]) -> str | None:
+    # Undoing is not charged: a batch refused for its quota must still be able to put back
+    # what it wrote, so the undo goes through a handle of its own without quotas.
+    ws = ws.store.workspace(ws.name, quotas=Quotas.unlimited)
     problems: list[str] = []
     for path, previous in reversed(undo):
         try:

@@ -41,6 +41,8 @@ class Quotas:
     stopped and nothing is written back."""
 
     default: ClassVar[Quotas]
+    unlimited: ClassVar[Quotas]
+    """For putting back what a refused batch already wrote (an undo must never be refused)."""
 
     def __post_init__(self) -> None:
         for name in ("call_bytes", "call_files", "workspace_bytes", "workspace_files", "tree_growth_bytes"):
@@ -50,6 +52,7 @@ class Quotas:
 
 
 Quotas.default = Quotas()
+Quotas.unlimited = Quotas(*(2**62,) * 5)
 
 
 class CallBudget:

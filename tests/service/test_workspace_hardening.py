@@ -178,3 +178,26 @@ def test_service_start_up_sweeps_trees_of_dead_processes(
     settings = Settings(data_dir=tmp_path / "data", workers=1, guest=compiled_guest)
     with ServerThread(create_app(settings)):
         assert sorted(p.name for p in trees.iterdir()) == [live.name]
+
+
+def test_state_cp_past_the_call_quota_is_an_edquot_oserror_and_keeps_the_workspace(client: httpx.Client) -> None:
+    # The finding: 16 state.cp of a 14 MB file grew a workspace to 230 MB in one execution.
+    # (A host call's arguments are journaled, at most 1,000,000 characters: the 14 MB file is
+    # appended in 500 KB pieces.)
+    code = ('for _ in range(28):\n'
+            '    state.append_file("/y", "y" * 500_000)\n'
+            'done = 0\n'
+            'try:\n'
+            '    for i in range(16):\n'
+            '        state.cp("/y", f"/y{i}")\n'
+            '        done += 1\n'
+            'except OSError as e:\n'
+            '    error = str(e)\n'
+            '[done, error]')
+    body = execute(client, code, workspace="cp-quota").json()
+    assert body["status"] == "completed", body
+    done, error = body["result"]
+    assert done == 3  # 14 MB written, then 3 copies: 56 MB; a 4th would be 70 MB > 64 MiB
+    assert error.startswith("EDQUOT: quota exceeded: 70000000 bytes written by one call is over the limit of 67108864")
+    info = client.get("/v1/workspaces/cp-quota").json()
+    assert info["file_count"] == 4 and info["total_bytes"] == 56_000_000

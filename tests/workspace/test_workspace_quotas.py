@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from workspace import QuotaExceeded, Quotas, WorkspaceStore, materialise
+from workspace import EditBatchError, QuotaExceeded, Quotas, WorkspaceStore, apply_edits, materialise
 
 
 async def test_call_bytes_at_and_past_the_edge(store: WorkspaceStore) -> None:
@@ -104,3 +104,15 @@ def test_quotas_refuse_nonsense() -> None:
     with pytest.raises(ValueError, match="call_bytes"):
         Quotas(call_bytes=-1)
     assert Quotas.default == Quotas(64 * 1024 * 1024, 10_000, 1024 * 1024 * 1024, 100_000, 256 * 1024 * 1024)
+
+
+async def test_a_batch_of_edits_refused_for_its_quota_is_rolled_back(store: WorkspaceStore) -> None:
+    await store.workspace("q").write_file("/a", "a" * 100)
+    ws = store.workspace("q", quotas=Quotas(call_bytes=250))
+    with pytest.raises(EditBatchError) as refused:
+        await apply_edits(ws, [{"kind": "write", "path": "/a", "content": "b" * 100},
+                               {"kind": "write", "path": "/new", "content": "c" * 100},
+                               {"kind": "write", "path": "/third", "content": "d" * 100}])
+    assert refused.value.code == "EDQUOT" and refused.value.rolled_back is True
+    assert await store.workspace("q").read_file("/a") == "a" * 100
+    assert not await store.workspace("q").exists("/new")
