@@ -159,6 +159,11 @@ def test_the_host_cuts_a_long_message_the_guest_did_not(sandbox: Sandbox) -> Non
     assert outcome.error["message"].endswith(f"[truncated: {1_000_000 - MAX_ERROR_CHARS} more characters]")
 
 
+def test_an_error_that_cannot_be_described_still_names_itself(sandbox: Sandbox) -> None:
+    outcome = sandbox.execute("class E(Exception):\n    def __str__(self):\n        raise RuntimeError\nraise E()")
+    assert outcome.error is not None and outcome.error["name"] == "E" and outcome.trap is None
+
+
 def test_raising_a_signal_is_reported_as_a_guest_abort(sandbox: Sandbox) -> None:
     outcome = sandbox.execute("import _signal\n_signal.raise_signal(6)")
     assert outcome.trap is not None and outcome.trap["kind"] == "trap"

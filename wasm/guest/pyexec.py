@@ -213,6 +213,16 @@ def _error(exc: BaseException, user_globals: dict[str, Any]) -> dict[str, Any]:
             "traceback": _user_traceback(exc, message)}
 
 
+def _described(exc: BaseException, user_globals: dict[str, Any]) -> dict[str, Any]:
+    """``_error``, or only the exception's type when describing it fails too (a traceback
+    of a million frames, memory exhausted): the run still reports which error ended it."""
+    try:
+        return _error(exc, user_globals)
+    except BaseException as failure:
+        return {"name": type(exc).__name__, "traceback": "",
+                "message": f"(its message could not be reported: {type(failure).__name__})"}
+
+
 def _help(obj: Any = None) -> None:
     """Show what an object is: for namespaces and tools, their typed declarations."""
     if obj is None:
@@ -274,9 +284,9 @@ def run(request_json: str, raw_call: Callable[[str, str], str], err_type: type[B
                    "error": {"name": "OutputLimitExceeded", "message": str(exc), "traceback": ""}}
     except SystemExit as exc:
         if exc.code not in (None, 0):
-            outcome = {"status": "error", "result": None, "error": _error(exc, user_globals)}
+            outcome = {"status": "error", "result": None, "error": _described(exc, user_globals)}
     except BaseException as exc:  # the user's error is the result, whatever its type
-        outcome = {"status": "error", "result": None, "error": _error(exc, user_globals)}
+        outcome = {"status": "error", "result": None, "error": _described(exc, user_globals)}
         if _allocation_failure(exc):
             outcome["limit"] = "memory"
     finally:
