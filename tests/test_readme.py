@@ -50,7 +50,8 @@ def _block(marker: str) -> Block:
     return matching[0]
 
 
-CLAIMED = ("./scripts/serve", "/v1/execute -H", "from sandbox import Sandbox", "/v1/approvals?")
+CLAIMED = ("./scripts/serve", "/v1/execute -H", "from sandbox import Sandbox", "/v1/approvals?",
+           '"mcpServers"')
 """A marker of each block the tests below run."""
 
 
@@ -171,3 +172,37 @@ def test_the_serve_command_starts_the_service(tmp_path: Path, compiled_guest: Co
     finally:
         server.terminate()
         server.wait(timeout=60)
+
+
+async def test_the_mcp_configuration_connects_both_ways(compiled_guest: CompiledGuest,
+                                                        tmp_path: Path) -> None:
+    """Both entries of the MCP block, as an agent host reads them: the URL with its token
+    header, and the stdio command (``sandbox`` from this environment) with its arguments."""
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.client.streamable_http import streamable_http_client
+
+    servers = json.loads(_block('"mcpServers"').text)["mcpServers"]
+    remote, local = servers["sandbox"], servers["sandbox-local"]
+    settings = Settings(data_dir=tmp_path / "http", workers=1, guest=compiled_guest, token="tok")
+    with ServerThread(create_app(settings)) as live:
+        url = remote["url"].replace("http://127.0.0.1:8000", live.url)
+        headers = {k: v.replace("<token>", "tok") for k, v in remote["headers"].items()}
+        async with httpx2.AsyncClient(headers=headers, timeout=60) as client:
+            async with streamable_http_client(url, http_client=client) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    over_http = await session.call_tool("execute", {"code": "6 * 7"})
+    params = StdioServerParameters(
+        command=str(Path(sys.executable).with_name(local["command"])),
+        args=[arg.replace("/path/to/data", str(tmp_path / "stdio")) for arg in local["args"]],
+        env={"SANDBOX_CACHE_DIR": str(compiled_guest.path.parent),
+             "PYTHONPATH": os.environ.get("PYTHONPATH", "")})
+    with open(tmp_path / "stderr.log", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                over_stdio = await session.call_tool("execute", {"code": "6 * 7"})
+    for result in (over_http, over_stdio):
+        assert result.structured_content is not None and result.structured_content["result"] == 42
