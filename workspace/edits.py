@@ -17,12 +17,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 from . import _paths
 from ._patterns import ScanBudget, TextPattern
 from ._text import decode, looks_like_text, unified_diff
-from .errors import Conflict, EditBatchError, InvalidArgument, LimitExceeded, NotFound, WorkspaceError
+from .errors import (
+    Conflict,
+    EditBatchError,
+    InvalidArgument,
+    LimitExceeded,
+    NotFound,
+    QuotaExceeded,
+    WorkspaceError,
+)
 from .fs import Workspace
 from .quotas import Quotas
 
@@ -194,10 +203,23 @@ async def _rollback(ws: Workspace, undo: list[tuple[str, tuple[bytes, str] | Non
     return "; ".join(problems) or None
 
 
-async def _text_files(ws: Workspace, include: str) -> dict[str, str]:
-    stats = [s for s in await ws.glob(include) if s.type == "file"]
-    contents = await ws.read_many([s.path for s in stats])
-    return {p: decode(d) for p, d in sorted(contents.items()) if looks_like_text(d)}
+SCAN_BATCH_BYTES = 16 * 1024 * 1024
+"""Text is read for a search in batches of about this many bytes, so searching a workspace
+holds one batch in memory, not the whole workspace (up to its 1 GiB quota)."""
+
+
+async def _text_batches(ws: Workspace, include: str) -> AsyncIterator[dict[str, str]]:
+    """The text files under ``include``, by path, a batch of about ``SCAN_BATCH_BYTES`` at a time."""
+    stats = sorted((s for s in await ws.glob(include) if s.type == "file"), key=lambda s: s.path)
+    start = 0
+    while start < len(stats):
+        end, size = start, 0
+        while end < len(stats) and (end == start or size + stats[end].size <= SCAN_BATCH_BYTES):
+            size += stats[end].size
+            end += 1
+        contents = await ws.read_many([s.path for s in stats[start:end]])
+        yield {p: decode(d) for p, d in sorted(contents.items()) if looks_like_text(d)}
+        start = end
 
 
 async def search_text(
@@ -220,8 +242,13 @@ async def search_text(
         raise InvalidArgument(f"context must be an integer from 0 to {MAX_SEARCH_CONTEXT}")
     if isinstance(max_results, bool) or not isinstance(max_results, int) or not 1 <= max_results <= MAX_SEARCH_RESULTS:
         raise InvalidArgument(f"max_results must be an integer from 1 to {MAX_SEARCH_RESULTS}")
-    files = await _text_files(ws, include)
-    return await asyncio.to_thread(_search, files, compiled, context, max_results, ScanBudget())
+    budget = ScanBudget()
+    results: list[dict[str, Any]] = []
+    async for files in _text_batches(ws, include):
+        results += await asyncio.to_thread(_search, files, compiled, context, max_results - len(results), budget)
+        if len(results) >= max_results:
+            break
+    return results
 
 
 def _search(files: dict[str, str], compiled: TextPattern, context: int, max_results: int,
@@ -258,15 +285,20 @@ async def replace_in_files(
     """Replace every match in every text file under ``include``, as one reversible batch."""
     options = {"regex": regex, "case_sensitive": case_sensitive, "whole_word": whole_word}
     compiled = _compile(search, regex=regex, case_sensitive=case_sensitive, whole_word=whole_word)
-    texts = await _text_files(ws, include)
     budget = ScanBudget()
-
-    def touched() -> list[str]:
-        return [path for path, text in texts.items() if compiled.contains(text, budget)]
-
+    touched: list[str] = []
+    touched_bytes = 0
+    async for texts in _text_batches(ws, include):
+        found = await asyncio.to_thread(lambda: [p for p, text in texts.items() if compiled.contains(text, budget)])
+        touched += found
+        touched_bytes += sum(len(texts[p].encode("utf-8", "surrogatepass")) for p in found)
+        # The plan holds every touched file in memory, and past what the call may write it
+        # could never be applied: refuse before planning (a dry run too, for the memory).
+        if touched_bytes > ws.budget.quotas.call_bytes:
+            raise QuotaExceeded("call_bytes", ws.budget.quotas.call_bytes, touched_bytes, found[-1])
     instructions = [
         {"kind": "replace", "path": path, "search": search, "replacement": replacement, "options": options}
-        for path in await asyncio.to_thread(touched)
+        for path in touched
     ]
     plan = await plan_edits(ws, instructions)
     result = await apply_edits(ws, plan, dry_run=dry_run, rollback_on_error=rollback_on_error)

@@ -29,6 +29,8 @@ import pytest
 from live_server import ServerThread
 from sandbox.engine import CompiledGuest
 from sandbox.service import Settings, create_app
+from sandbox.service.settings import QUOTA_VARIABLES, ConfigError, quotas_from_env
+from workspace import Quotas
 from workspace.entries import MAX_DIR_DEPTH
 from workspace.snapshot import default_materialise_root
 
@@ -201,3 +203,26 @@ def test_state_cp_past_the_call_quota_is_an_edquot_oserror_and_keeps_the_workspa
     assert error.startswith("EDQUOT: quota exceeded: 70000000 bytes written by one call is over the limit of 67108864")
     info = client.get("/v1/workspaces/cp-quota").json()
     assert info["file_count"] == 4 and info["total_bytes"] == 56_000_000
+
+
+def test_quotas_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings.from_env().quotas == Quotas.default
+    for env_name, _ in QUOTA_VARIABLES:
+        monkeypatch.setenv(env_name, "7")
+    assert Settings.from_env().quotas == Quotas(7, 7, 7, 7, 7)
+    monkeypatch.setenv("SANDBOX_MAX_CALL_FILES", "0")
+    assert quotas_from_env().call_files == 0
+    for bad in ("-1", "lots", "1.5"):
+        monkeypatch.setenv("SANDBOX_MAX_WORKSPACE_BYTES", bad)
+        with pytest.raises(ConfigError, match="SANDBOX_MAX_WORKSPACE_BYTES"):
+            quotas_from_env()
+
+
+def test_a_file_put_past_the_quota_is_a_400_edquot_and_writes_nothing(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", workers=1, guest=compiled_guest, quotas=Quotas(call_bytes=10))
+    with ServerThread(create_app(settings)) as live, httpx.Client(base_url=live.url) as http:
+        assert http.put("/v1/workspaces/q/files/ok", content=b"x" * 10).status_code == 201
+        response = http.put("/v1/workspaces/q/files/over", content=b"x" * 11)
+        assert response.status_code == 400 and response.json()["error"]["code"] == "EDQUOT"
+        assert http.get("/v1/workspaces/q/files/over").status_code == 404

@@ -111,3 +111,26 @@ async def test_whole_word_columns_and_templates_are_unicode_aware(ws: Workspace)
     assert await ws.read_file("/u.txt") == "é oof éoof oof_ oof\n"
     await replace_in_files(ws, "x*", "-", regex=True)
     assert (await ws.read_file("/u.txt")).startswith("-é- -o-o-f-")
+
+
+async def test_search_reads_in_batches_and_stops_at_max_results(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    from workspace import edits
+
+    for index in range(6):
+        await ws.write_file(f"/f{index}.txt", f"hit {index}\n" + "x" * 100)
+    everything = await search_text(ws, "hit")
+    monkeypatch.setattr(edits, "SCAN_BATCH_BYTES", 150)  # one file a batch
+    assert await search_text(ws, "hit") == everything and len(everything) == 6
+    assert [h["path"] for h in await search_text(ws, "hit", max_results=4)] == [f"/f{i}.txt" for i in range(4)]
+    assert (await replace_in_files(ws, "hit", "HIT"))["total_files"] == 6
+
+
+async def test_replace_touching_more_than_a_call_may_write_is_refused_before_planning(store: Any) -> None:
+    from workspace import QuotaExceeded, Quotas
+
+    for index in range(3):
+        await store.workspace("q").write_file(f"/f{index}.txt", "hit" + "x" * 97)
+    ws = store.workspace("q", quotas=Quotas(call_bytes=250))
+    with pytest.raises(QuotaExceeded, match="300 bytes written by one call"):
+        await replace_in_files(ws, "hit", "HIT", dry_run=True)
+    assert (await store.workspace("q").read_file("/f0.txt") or "").startswith("hit")
