@@ -72,7 +72,7 @@ INSTRUCTIONS = (
     "tools read and change its files directly.")
 
 
-class ToolFailure(Exception):
+class _ToolFailure(Exception):
     """A workspace tool answered with its own ``{"error": ...}``: an ``isError`` result."""
 
 
@@ -90,7 +90,7 @@ def _workspace_schema(tool: str) -> dict[str, Any]:
     return dict(schema)
 
 
-class McpTools:
+class _Tools:
     """The tools of one app, listed and called against what that app holds (``app.state``)."""
 
     def __init__(self, app: FastAPI) -> None:
@@ -130,7 +130,7 @@ class McpTools:
             return await self._call(name, dict(arguments or {}))
         except ValidationError as exc:
             return _error_result(*_invalid(exc))
-        except ToolFailure as exc:
+        except _ToolFailure as exc:
             return _result({"error": str(exc)}, f"Error: {exc}", is_error=True)
         except Exception as exc:
             return _error_result(*_mapped(exc))
@@ -139,11 +139,11 @@ class McpTools:
         request = self._request()
         if name == "execute":
             outcome = await start_execution(request, ExecuteRequest.model_validate(arguments))
-            return _result(outcome, render_execution(outcome),
+            return _result(outcome, _render_execution(outcome),
                            is_error=outcome.get("status") in ("error", "rejected"))
         if name == "bash":
             result = await run_bash_request(request, BashRequest.model_validate(arguments))
-            return _result(result, render_bash(result))
+            return _result(result, _render_bash(result))
         if name in TOOL_DEFINITIONS:
             return await self._workspace_tool(request, name, arguments)
         raise _UnknownTool(name)
@@ -155,7 +155,7 @@ class McpTools:
             raise _InvalidWorkspace(ws_name)
         output = await call_tool(state.workspaces(request).workspace(ws_name), name, arguments)
         if "error" in output and len(output) == 1:
-            raise ToolFailure(str(output["error"]))
+            raise _ToolFailure(str(output["error"]))
         if output.get("kind") == "image":
             image = types.ImageContent(type="image", data=str(output["data"]),
                                        mime_type=str(output["media_type"]))
@@ -221,7 +221,7 @@ def _json(value: Any) -> str:
 
 # --- text renderings --------------------------------------------------------------------
 
-def render_execution(outcome: dict[str, Any]) -> str:
+def _render_execution(outcome: dict[str, Any]) -> str:
     """An execution's outcome as the model reads it."""
     status = outcome.get("status")
     parts: list[str] = []
@@ -292,7 +292,7 @@ def _render_failure(outcome: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_bash(result: dict[str, Any]) -> str:
+def _render_bash(result: dict[str, Any]) -> str:
     """A bash result as the model reads it: output, exit status, what changed."""
     parts = [str(result.get("stdout", ""))]
     if result.get("stderr"):
@@ -312,7 +312,7 @@ def render_bash(result: dict[str, Any]) -> str:
 
 def mcp_server(app: FastAPI) -> Server[Any]:
     """The SDK's low-level server with this app's tools."""
-    tools = McpTools(app)
+    tools = _Tools(app)
 
     async def list_tools(ctx: ServerRequestContext[Any],
                          params: types.PaginatedRequestParams | None) -> types.ListToolsResult:

@@ -17,7 +17,7 @@ from mcp.shared.exceptions import MCPError
 
 from live_server import ServerThread, read_body, send_json, serve_lifespan
 from sandbox import CompiledGuest
-from sandbox.service import Settings, create_app
+from sandbox.service import Caps, Settings, create_app
 
 TOKEN = "mcp-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -267,7 +267,7 @@ def test_mcp_is_not_in_the_openapi_document(http: httpx.Client) -> None:
 @pytest.fixture(scope="module")
 def limited(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("limited"), workers=1, guest=compiled_guest,
-                        disabled_tools=frozenset({"bash"}))
+                        disabled_tools=frozenset({"bash"}), caps=Caps(timeout_ms=2_000))
     with ServerThread(create_app(settings)) as live:
         yield live
 
@@ -279,3 +279,25 @@ async def test_a_disabled_tool_is_not_listed_and_a_call_is_an_error(limited: Ser
     assert "bash" not in names and "execute" in names
     assert result.is_error is True and result.structured_content is not None
     assert result.structured_content["error"]["code"] == "tool_disabled"
+
+
+async def test_the_services_caps_hold_for_mcp_as_for_http(limited: ServerThread) -> None:
+    over_http = httpx.post(f"{limited.url}/v1/execute", json={"code": "1", "timeout_ms": 5_000},
+                           timeout=60).json()
+    async with mcp_session(limited, headers={}) as session:
+        refused = await session.call_tool("execute", {"code": "1", "timeout_ms": 5_000})
+        allowed = await session.call_tool("execute", {"code": "1", "timeout_ms": 1_000})
+    assert refused.is_error is True and refused.structured_content is not None
+    error = refused.structured_content["error"]
+    assert (error["code"], error["message"]) == (over_http["error"]["code"], over_http["error"]["message"])
+    assert "cap of 2000" in error["message"]
+    assert allowed.is_error is False
+
+
+async def test_a_long_result_is_whole_in_structured_content_and_cut_in_the_text(
+        server: ServerThread, http: httpx.Client) -> None:
+    async with mcp_session(server) as session:
+        result = await session.call_tool("execute", {"code": "'x' * 50_000"})
+    assert result.structured_content is not None and result.structured_content["result"] == "x" * 50_000
+    text = text_of(result)
+    assert len(text) < 25_000 and "--- TRUNCATED ---" in text
