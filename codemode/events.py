@@ -18,6 +18,14 @@ execution *and* across service restarts: a ``Last-Event-ID`` from before a resta
 before the bus forgot an idle execution) can never be mistaken for a recent one; the
 stream notices the gap and sends the full history instead.
 
+Every event a stream sends has its own id, increasing along the stream. A live event's id
+is its bus position ``P``. The history a new watcher is sent first is a picture of the
+execution as of one bus position ``M``; its events count down to it: ``M-3``, ``M-2``,
+``M-1``, ``M`` (``M-k``: k more events of this picture follow). A watcher that reconnects
+with ``Last-Event-ID: M-k`` gets the last k events of the same picture and then what
+happened after ``M``, as long as nothing happened to the execution in between (else a new
+picture: its full history again, with new ids); with ``M`` or ``P``, what happened after it.
+
 Event types and their data::
 
     status              {status}
@@ -26,9 +34,15 @@ Event types and their data::
     approval_requested  {approval_id, seq, namespace, method, args, descriptor}
     approval_decided    {approval_id, decision, by, reason?}
     tool_requested      {seq, namespace, method, args}   a client-resolved call awaits its result
-    completed           {status, result?, error?}   for every terminal or parked status
+    <status>            {status, result?, error?, pending?}   the execution stopped: parked
+                        (paused, awaiting_tool) or finished (completed, error, rejected,
+                        rolled_back, cancelled, dead_letter); the event is named after it
     overflow            {message, dropped_from}     this watcher fell behind and is closed
-    error               {message}                   the stream cannot be served
+    error               {message}                   the stream cannot be served (an outcome
+                                                    ``error`` carries ``status`` instead)
+
+The runtime publishes an outcome as ``completed`` with its status in the data (see
+:meth:`EventBus.publish`); the bus names the event after the status.
 
 For the snapshot in :func:`sse_stream` to be exact, publish after the store write that the
 event describes has committed.
@@ -48,7 +62,7 @@ from typing import Any
 
 from codemode.errors import SubscriptionClosed
 from codemode.codec import display_value
-from codemode.records import ExecutionRecord, JournalEntry
+from codemode.records import EXECUTION_STATES, ExecutionRecord, JournalEntry
 
 __all__ = [
     "EVENT_TYPES",
@@ -66,6 +80,8 @@ __all__ = [
 
 _log = logging.getLogger(__name__)
 
+OUTCOME_TYPES = frozenset(EXECUTION_STATES - {"running"})
+"""Names of the event that says an execution stopped (parked or finished): its status."""
 EVENT_TYPES = frozenset(
     {
         "status",
@@ -74,11 +90,10 @@ EVENT_TYPES = frozenset(
         "approval_requested",
         "approval_decided",
         "tool_requested",
-        "completed",
         "overflow",
         "error",
     }
-)
+) | OUTCOME_TYPES
 PARKED_STATUSES = frozenset({"paused", "awaiting_tool"})
 """Statuses an execution leaves again (after an approval or a client result): a watcher stays."""
 FINAL_STATUSES = frozenset({"completed", "error", "rejected", "rolled_back", "cancelled",
@@ -106,14 +121,24 @@ class ExecutionEvent:
 
     ``id`` is 0 for events that are not on the bus (an ``error``, an ``overflow``, or a
     history event not yet stamped); such events are sent without an SSE ``id:`` line so
-    they never move a client's ``Last-Event-ID``. ``data`` is expected to be JSON-ready
-    (see :func:`event_data`); :meth:`to_sse` copes if it is not.
+    they never move a client's ``Last-Event-ID``. A history event is stamped with the bus
+    position its picture reflects and ``remaining``, how many events of that picture follow
+    it (its SSE id is ``id-remaining``, the last one's plain ``id``). ``data`` is expected to
+    be JSON-ready (see :func:`event_data`); :meth:`to_sse` copes if it is not.
     """
 
     execution_id: str
     type: str
     data: dict[str, Any]
     id: int = 0
+    remaining: int = 0
+
+    @property
+    def sse_id(self) -> str:
+        """The SSE ``id:`` of this event ("" for one sent without)."""
+        if self.id <= 0:
+            return ""
+        return f"{self.id}-{self.remaining}" if self.remaining > 0 else str(self.id)
 
     def to_sse(self) -> bytes:
         """The event as one SSE message: ``id:``, ``event:``, one ``data:`` line, blank line."""
@@ -123,7 +148,7 @@ class ExecutionEvent:
             body = _dumps(event_data(self.data)).encode("utf-8")
         # A field value may not contain a line break; event names are ours, but be sure.
         name = "".join(ch for ch in self.type if ch not in "\r\n") or "message"
-        head = f"id: {self.id}\n" if self.id > 0 else ""
+        head = f"id: {self.sse_id}\n" if self.id > 0 else ""
         return f"{head}event: {name}\n".encode("utf-8") + b"data: " + body + b"\n\n"
 
 
@@ -196,6 +221,18 @@ def tool_call_data(entry: JournalEntry, *, replayed: bool | None = None) -> dict
     return data
 
 
+def outcome_type(data: Mapping[str, Any]) -> str:
+    """The name of the event that says an execution stopped: its status (``completed`` for a
+    status this module does not know)."""
+    status = data.get("status")
+    return status if isinstance(status, str) and status in OUTCOME_TYPES else "completed"
+
+
+def is_outcome(event: ExecutionEvent) -> bool:
+    """Whether ``event`` says the execution stopped (parked or finished)."""
+    return event.type in OUTCOME_TYPES and event.data.get("status") == event.type
+
+
 def completed_data(record: ExecutionRecord) -> dict[str, Any]:
     """The data of the ``completed`` event for the status ``record`` is in."""
     data: dict[str, Any] = {"status": record.status}
@@ -210,9 +247,9 @@ def history_events(record: ExecutionRecord) -> list[ExecutionEvent]:
     """What a new watcher is sent first, from the stored record.
 
     A ``status`` event, one ``tool_call`` per journal entry in order, and, once the
-    execution has stopped running (finished or parked), its log lines and a ``completed``
-    event. The events carry id 0: :func:`sse_stream` stamps them with the bus position the
-    snapshot corresponds to.
+    execution has stopped running (finished or parked), its log lines and its outcome (an
+    event named after the status). The events carry id 0: :func:`sse_stream` stamps them
+    with the bus position the snapshot corresponds to.
     """
     eid = record.id
     events = [ExecutionEvent(eid, "status", event_data({"status": record.status}))]
@@ -221,15 +258,17 @@ def history_events(record: ExecutionRecord) -> list[ExecutionEvent]:
     if record.status != "running":
         for line in record.logs:
             events.append(ExecutionEvent(eid, "log", event_data({"line": line})))
-        events.append(ExecutionEvent(eid, "completed", event_data(completed_data(record))))
+        events.append(_outcome(record))
     return events
 
 
+def _outcome(record: ExecutionRecord) -> ExecutionEvent:
+    data = event_data(completed_data(record))
+    return ExecutionEvent(record.id, outcome_type(data), data)
+
+
 def _ends_stream(event: ExecutionEvent) -> bool:
-    if event.type != "completed":
-        return False
-    status = event.data.get("status")
-    return status != "running" and status not in PARKED_STATUSES
+    return is_outcome(event) and event.type not in PARKED_STATUSES
 
 
 # --- subscriptions ------------------------------------------------------------------------
@@ -251,12 +290,19 @@ class Subscription:
         watermark: int,
         resumable: bool,
         max_queue: int,
+        earlier: Iterable[ExecutionEvent] = (),
+        intact: bool = False,
     ) -> None:
         self.execution_id = execution_id
         self.watermark = watermark
         """The bus position at subscription: backlog ids are <= it, live ids are > it."""
         self.resumable = resumable
         """True when the backlog holds every event after the ``after`` id asked for."""
+        self.earlier = list(earlier)
+        """When resumable: the buffered events up to ``after`` (the backlog holds the rest)."""
+        self.intact = intact
+        """True when the bus never dropped one of this execution's events, so ``earlier`` is
+        all it held at ``after`` and a picture as of ``after`` can be drawn again."""
         self.overflowed = False
         self._bus = bus
         self._backlog: deque[ExecutionEvent] = deque(backlog)
@@ -432,10 +478,14 @@ class EventBus:
     def publish(self, execution_id: str, type: str, data: Mapping[str, Any]) -> ExecutionEvent | None:
         """Record and fan out one event. Never blocks on watchers, never raises.
 
-        Returns the event as sent, or None if it could not be published (logged).
+        An outcome is published as ``completed`` with the status in ``data``; the event is
+        named after that status (``paused``, ``error``, ...). Returns the event as sent, or
+        None if it could not be published (logged).
         """
         try:
             safe = event_data(data)
+            if type == "completed":
+                type = outcome_type(safe)
             cost = len(_dumps(safe)) + len(type) + 64
             with self._lock:
                 self._counter += 1
@@ -482,6 +532,7 @@ class EventBus:
             channel = known or self._channel_locked(execution_id, now)
             since = after if resumable and after is not None else 0
             backlog = [event for event, _ in channel.events if event.id > since]
+            earlier = [event for event, _ in channel.events if event.id <= since]
             subscription = Subscription(
                 self,
                 execution_id,
@@ -489,6 +540,8 @@ class EventBus:
                 watermark=self._counter,
                 resumable=resumable,
                 max_queue=self.subscriber_queue,
+                earlier=earlier,
+                intact=channel.dropped_up_to == 0,
             )
             channel.subscribers.add(subscription)
             return subscription
@@ -565,15 +618,20 @@ class EventBus:
 _PING = b": ping\n\n"
 
 
-def _parse_last_event_id(value: int | str | None) -> int | None:
+def _parse_last_event_id(value: int | str | None) -> tuple[int, int] | None:
+    """``(position, remaining)`` from a ``Last-Event-ID``: ``P`` or ``M-k`` (see the module)."""
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value if value >= 0 else None
-    text = value.strip()
-    # Clients echo back what we sent, which is always a plain decimal; anything else is noise.
-    if text.isascii() and text.isdigit() and len(text) <= 30:
-        return int(text)
+        return (value, 0) if value >= 0 else None
+    position, dash, remaining = value.strip().partition("-")
+    # Clients echo back what we sent, which is always plain decimals; anything else is noise.
+    if not (position.isascii() and position.isdigit() and len(position) <= 30):
+        return None
+    if not dash:
+        return int(position), 0
+    if remaining.isascii() and remaining.isdigit() and len(remaining) <= 12 and int(remaining) > 0:
+        return int(position), int(remaining)
     return None
 
 
@@ -598,7 +656,7 @@ class _Sent:
         data = event.data
         if event.type == "status" and data.get("status") == self.status:
             return False
-        if event.type == "completed" and data.get("status") == self.completed_for:
+        if is_outcome(event) and data.get("status") == self.completed_for:
             return False
         if (
             event.type == "tool_call"
@@ -616,7 +674,7 @@ class _Sent:
             if data.get("status") != self.status:
                 self.completed_for = None
             self.status = data.get("status")
-        elif event.type == "completed":
+        elif is_outcome(event):
             self.status = self.completed_for = data.get("status")
         else:
             self.completed_for = None
@@ -641,14 +699,15 @@ async def sse_stream(
     A new watcher gets the record's history (stamped with the bus position it reflects),
     plus buffered events the record does not show (approvals; log lines while running),
     then live events. A watcher resuming with ``Last-Event-ID`` gets only the buffered
-    events after it when the buffer still covers the gap, else the full history again.
-    Sends ``: ping`` every ``heartbeat_s`` of silence and ends after a ``completed`` event
+    events after it when the buffer still covers the gap (first the rest of the picture it
+    was reading, for an id ``M-k``), else the full history again.
+    Sends ``: ping`` every ``heartbeat_s`` of silence and ends after the outcome event
     for a final status, after an ``overflow``, or after an ``error`` (unknown execution).
     """
     if not heartbeat_s > 0:
         raise ValueError(f"heartbeat_s must be a positive number of seconds, not {heartbeat_s!r}")
-    after = _parse_last_event_id(last_event_id)
-    subscription = bus.subscribe(execution_id, after=after)
+    resume = _parse_last_event_id(last_event_id)
+    subscription = bus.subscribe(execution_id, after=None if resume is None else resume[0])
     try:
         try:
             record = await load_record(execution_id)
@@ -663,7 +722,7 @@ async def sse_stream(
             return
 
         sent = _Sent()
-        for event in _opening(record, subscription, sent):
+        for event in _opening(record, subscription, sent, resume):
             yield event.to_sse()
             if _ends_stream(event):
                 return
@@ -685,32 +744,51 @@ async def sse_stream(
 
 
 def _opening(
-    record: ExecutionRecord, subscription: Subscription, sent: _Sent
+    record: ExecutionRecord, subscription: Subscription, sent: _Sent,
+    resume: tuple[int, int] | None = None,
 ) -> list[ExecutionEvent]:
-    """The events a stream sends before it starts waiting for live ones."""
+    """The events a stream sends before it starts waiting for live ones.
+
+    ``resume`` is the parsed ``Last-Event-ID``. One inside a picture (``M-k``) gets that
+    picture's last k events when the picture can be drawn again exactly: nothing happened to
+    the execution since ``M`` and the bus still holds what it held then. Otherwise it gets a
+    new picture, as a new watcher does.
+    """
     mark = subscription.watermark
     backlog = subscription.take_backlog()
-    out: list[ExecutionEvent] = []
+    if subscription.resumable and resume is not None and resume[1] > 0:
+        position, remaining = resume
+        if not backlog and subscription.intact:
+            return _picture(record, subscription.earlier, mark=position, sent=sent)[-remaining:]
+        return _picture(record, [*subscription.earlier, *backlog], mark=mark, sent=sent)
     if subscription.resumable:
-        out.extend(event for event in backlog if sent.admit(event))
+        out = [event for event in backlog if sent.admit(event)]
         if record.status != "running" and record.status not in PARKED_STATUSES:
             if not any(_ends_stream(event) for event in out):
-                final = ExecutionEvent(record.id, "completed", event_data(completed_data(record)))
-                out.append(replace(final, id=max(mark, sent.last_id)))
+                out.append(replace(_outcome(record), id=max(mark, sent.last_id)))
         return out
+    return _picture(record, backlog, mark=mark, sent=sent)
 
+
+def _picture(
+    record: ExecutionRecord, buffered: list[ExecutionEvent], *, mark: int, sent: _Sent
+) -> list[ExecutionEvent]:
+    """The execution as of bus position ``mark``: its history plus what the record does not
+    show, each event stamped ``mark`` and counting down to it, all noted as sent."""
     history = history_events(record)
-    closing = history.pop() if history and history[-1].type == "completed" else None
+    closing = history.pop() if history and is_outcome(history[-1]) else None
     # The record already reflects tool calls and status changes published before the
     # subscription; approvals are not in it at all, and log lines only once it stopped.
     extras = [
         event
-        for event in backlog
+        for event in buffered
         if event.type in ("approval_requested", "approval_decided")
         or (event.type == "log" and record.status == "running")
     ]
-    for event in [*history, *extras, *([closing] if closing else [])]:
-        stamped = replace(event, id=mark)
+    events = [*history, *extras, *([closing] if closing else [])]
+    out: list[ExecutionEvent] = []
+    for index, event in enumerate(events):
+        stamped = replace(event, id=mark, remaining=len(events) - 1 - index)
         if stamped.type == "tool_call":
             sent.snapshot_calls.add((stamped.data.get("seq"), stamped.data.get("state")))
         sent.note(stamped)

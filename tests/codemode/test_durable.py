@@ -679,6 +679,58 @@ def test_a_watcher_sees_the_approval_and_the_outcome_of_a_paused_run(client: htt
     assert decided["by"] == "op" and decided["decision"] == "approved"
 
 
+Message = tuple[str, str, dict[str, Any]]
+"""One SSE message: its id, its event name and its data."""
+
+
+def _messages(client: httpx.Client, execution_id: str, count: int, last_event_id: str | None = None,
+              out: list[Message] | None = None) -> list[Message]:
+    """The stream's messages (into ``out`` as they come) until ``count`` or its end; then hang up."""
+    headers = {"Last-Event-ID": last_event_id} if last_event_id else {}
+    out = [] if out is None else out
+    fields: dict[str, str] = {}
+    with client.stream("GET", f"/v1/executions/{execution_id}/events", headers=headers) as stream:
+        for line in stream.iter_lines():
+            name, _, value = line.partition(": ")
+            if name in ("id", "event"):
+                fields[name] = value
+            elif name == "data":
+                out.append((fields.pop("id", ""), fields.pop("event", ""), json.loads(value)))
+                if len(out) == count:
+                    break
+    return out
+
+
+def test_a_watcher_reconnecting_with_last_event_id_resumes_exactly_after_the_last_event_seen(
+        client: httpx.Client) -> None:
+    paused = _run(client, f"gated.list_items()\ngated.create_item(title={_title()!r})\n'ok'")
+    execution_id = paused["execution_id"]
+    whole = _messages(client, execution_id, 5)
+    assert [event for _, event, _ in whole] == ["status", "tool_call", "tool_call", "approval_requested",
+                                                "paused"]
+    assert whole[-1][2]["status"] == "paused", "the outcome is named after what happened"
+    ids = [event_id for event_id, _, _ in whole]
+    assert ids[-1].isdigit() and ids[:4] == [f"{ids[-1]}-{k}" for k in (4, 3, 2, 1)], "distinct, counting up"
+
+    seen = _messages(client, execution_id, 2)
+    assert seen == whole[:2], "nothing happened in between: the same picture, the same ids"
+    rest: list[Message] = []
+    with ThreadPoolExecutor(1) as pool:
+        watching = pool.submit(_messages, client, execution_id, 100, seen[-1][0], rest)
+        deadline = time.monotonic() + 60  # a bound on a hang, not a measure of speed
+        while len(rest) < 3:
+            assert time.monotonic() < deadline and not watching.done(), rest
+            time.sleep(0.02)
+        _approve(client, paused["pending"][0]["approval_id"], by="op")
+        watching.result(timeout=60)
+    assert rest[:3] == whole[2:], "the rest of the picture, the same ids, nothing twice"
+    events = [event for _, event, _ in rest[3:]]
+    assert events[0] == "approval_decided" and events[-1] == "completed", events
+    assert "paused" not in events and rest[-1][2]["result"] == "ok"
+    live_ids = [int(event_id) for event_id, _, _ in rest[3:]]
+    assert live_ids == sorted(set(live_ids)) and live_ids[0] > int(ids[-1])
+
+
 def test_events_of_an_unknown_execution_say_so(client: httpx.Client) -> None:
     with client.stream("GET", "/v1/executions/exec_nope/events") as stream:
         text = "".join(stream.iter_text())

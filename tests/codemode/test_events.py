@@ -420,7 +420,7 @@ async def test_paused_completed_keeps_the_stream_open_until_the_final_status() -
     await asyncio.wait_for(reader, WAIT)
     messages, _ = parse_sse(b"".join(chunks))
     assert kinds(messages) == [
-        "status", "approval_requested", "completed", "approval_decided", "status", "completed",
+        "status", "approval_requested", "paused", "approval_decided", "status", "completed",
     ]
 
 
@@ -442,10 +442,9 @@ async def test_a_second_pause_after_an_approval_is_not_mistaken_for_a_repeat() -
     bus.publish(EID, "completed", {"status": "rejected"})
     await asyncio.wait_for(reader, WAIT)
     messages, _ = parse_sse(b"".join(chunks))
-    assert kinds(messages) == ["status", "tool_call", "completed", "tool_call", "tool_call",
-                               "completed", "completed"]
-    assert [m["data"]["status"] for m in messages if m["event"] == "completed"] == [
-        "paused", "paused", "rejected"]
+    assert kinds(messages) == ["status", "tool_call", "paused", "tool_call", "tool_call",
+                               "paused", "rejected"]
+    assert all(m["data"]["status"] == m["event"] for m in messages[2:] if m["event"] != "tool_call")
 
 
 async def test_events_published_while_the_record_loads_are_not_missed() -> None:
@@ -473,7 +472,7 @@ async def test_snapshot_and_live_overlap_is_not_sent_twice() -> None:
     bus.publish(EID, "tool_call", {"seq": 0, "state": "applied", "result": 1, "replayed": True})
     bus.publish(EID, "completed", {"status": "completed", "result": 2})
     messages, _ = parse_sse(await reader)
-    assert kinds(messages) == ["status", "tool_call", "completed", "tool_call", "completed"]
+    assert kinds(messages) == ["status", "tool_call", "paused", "tool_call", "completed"]
     assert messages[3]["data"]["replayed"] is True
 
 
@@ -488,7 +487,9 @@ async def test_new_watcher_of_a_running_execution_gets_buffered_logs_and_approva
     messages, _ = parse_sse(b"".join(opening))
     assert kinds(messages) == ["status", "tool_call", "log"]
     assert messages[1]["data"]["state"] == "applied", "stale buffered call states are not replayed"
-    assert {m["id"] for m in messages} == {str(bus.last_id)}, "the snapshot is stamped with its bus position"
+    mark = bus.last_id
+    assert [m["id"] for m in messages] == [f"{mark}-2", f"{mark}-1", str(mark)], (
+        "the snapshot's ids count down to the bus position it reflects")
     assert bus.watcher_count(EID) == 0
 
 
@@ -524,7 +525,7 @@ async def test_reconnect_with_an_id_the_buffer_no_longer_covers_gets_the_full_hi
     assert kinds(messages) == ["status", "log", "log", "log", "log", "completed"]
 
 
-@pytest.mark.parametrize("junk", ["", "abc", "-5", "1e9", "٣"])
+@pytest.mark.parametrize("junk", ["", "abc", "-5", "1e9", "٣", "5-", "5-0", "5--1", "5-x"])
 async def test_malformed_last_event_id_is_ignored(junk: str) -> None:
     load, _ = loader(record("completed", result=None))
     messages, _ = parse_sse(await read_all(sse_stream(EventBus(), EID, load, last_event_id=junk)))
@@ -632,5 +633,70 @@ async def test_events_route_resumes_from_the_last_event_id_header() -> None:
             f"/v1/executions/{EID}/events", headers={"Last-Event-ID": str(seen.id)}
         )
     messages, _ = parse_sse(response.content)
-    assert kinds(messages) == ["completed"]
+    assert kinds(messages) == ["error"], "the outcome is named after the status"
     assert messages[0]["data"] == {"status": "error", "error": {"message": "boom"}}
+
+
+# --- ids and names ------------------------------------------------------------------------
+
+
+def _order(event_id: str) -> tuple[int, int]:
+    """Where an id sits in a stream: ``P`` at (P, 0), ``M-k`` k events before ``M``."""
+    position, _, remaining = event_id.partition("-")
+    return int(position), -int(remaining or 0)
+
+
+async def test_every_event_of_a_history_has_its_own_increasing_id() -> None:
+    bus = EventBus(first_id=100)
+    bus.publish("exec_other", "log", {"line": "another execution moves the bus"})
+    load, _ = loader(record("completed", journal=[entry(0), entry(1)], logs=["a", "b"], result=3))
+    messages, _ = parse_sse(await read_all(sse_stream(bus, EID, load)))
+    ids = [m["id"] for m in messages]
+    assert ids == ["100-5", "100-4", "100-3", "100-2", "100-1", "100"]
+    assert len(set(ids)) == len(ids) and ids == sorted(ids, key=_order)
+
+
+@pytest.mark.parametrize("status", ["paused", "awaiting_tool", "completed", "error", "rejected",
+                                    "rolled_back", "cancelled", "dead_letter"])
+def test_the_outcome_event_is_named_after_what_happened(status: str) -> None:
+    bus = EventBus()
+    published = bus.publish(EID, "completed", {"status": status})
+    assert published is not None and published.type == status
+    assert published.to_sse().startswith(f"id: {published.id}\nevent: {status}\n".encode())
+    assert history_events(record(status))[-1].type == status
+
+
+async def test_a_watcher_that_stopped_inside_the_history_gets_exactly_the_rest_then_live_events() -> None:
+    bus = EventBus()
+    bus.publish(EID, "approval_requested", {"approval_id": "apr_1", "seq": 1, "namespace": "tools",
+                                            "method": "charge", "args": {}, "descriptor": {}})
+    bus.publish(EID, "completed", {"status": "paused"})
+    paused = record("paused", journal=[entry(0), entry(1, "pending")], logs=["hi"])
+    load, _ = loader(paused)
+    first = sse_stream(bus, EID, load)
+    whole = parse_sse(b"".join([await asyncio.wait_for(first.__anext__(), WAIT) for _ in range(6)]))[0]
+    await first.aclose()
+    assert kinds(whole) == ["status", "tool_call", "tool_call", "log", "approval_requested", "paused"]
+
+    second = sse_stream(bus, EID, load, last_event_id=whole[2]["id"])
+    rest = parse_sse(b"".join([await asyncio.wait_for(second.__anext__(), WAIT) for _ in range(3)]))[0]
+    assert rest == whole[3:], "the same events with the same ids, nothing twice"
+    bus.publish(EID, "approval_decided", {"approval_id": "apr_1", "decision": "approve", "by": "ops"})
+    live = parse_sse(await asyncio.wait_for(second.__anext__(), WAIT))[0]
+    await second.aclose()
+    assert kinds(live) == ["approval_decided"] and _order(live[0]["id"]) > _order(whole[-1]["id"])
+
+
+async def test_a_watcher_that_stopped_inside_the_history_of_a_moving_execution_gets_a_new_history() -> None:
+    bus = EventBus()
+    bus.publish(EID, "completed", {"status": "paused"})
+    load, _ = loader(record("paused", journal=[entry(0, "pending")]))
+    first = sse_stream(bus, EID, load)
+    seen = parse_sse(await asyncio.wait_for(first.__anext__(), WAIT))[0]
+    await first.aclose()
+    bus.publish(EID, "approval_decided", {"approval_id": "apr_1", "decision": "reject", "by": "ops"})
+    bus.publish(EID, "completed", {"status": "rejected"})
+    load, _ = loader(record("rejected", journal=[entry(0, "rejected")]))
+    messages, _ = parse_sse(await read_all(sse_stream(bus, EID, load, last_event_id=seen[0]["id"])))
+    assert kinds(messages) == ["status", "tool_call", "approval_decided", "rejected"]
+    assert messages[-1]["id"] == str(bus.last_id)
