@@ -95,7 +95,8 @@ def bounded_loads(text: str, *, max_depth: int, max_chars: int | None = None,
         raise GuestProtocolError(f"{what} nests deeper than {max_depth} levels") from None
     except ValueError as exc:
         raise GuestProtocolError(f"{what} is not JSON: {exc}") from None
-    if _depth_exceeds(value, max_depth):
+    # Nesting n levels takes at least 2n characters: a short text needs no walk (most do).
+    if len(text) > 2 * max_depth and _depth_exceeds(value, max_depth):
         raise GuestProtocolError(f"{what} nests deeper than {max_depth} levels")
     return value
 
