@@ -301,3 +301,27 @@ async def test_a_long_result_is_whole_in_structured_content_and_cut_in_the_text(
     assert result.structured_content is not None and result.structured_content["result"] == "x" * 50_000
     text = text_of(result)
     assert len(text) < 25_000 and "--- TRUNCATED ---" in text
+
+
+async def test_a_call_the_client_resolves_says_where_to_post_its_result(
+        server: ServerThread, http: httpx.Client) -> None:
+    http.put("/v1/toolsets/desk", json={"tools": [{"name": "ask", "input_schema": {
+        "type": "object", "properties": {"q": {"type": "string"}}}}]}).raise_for_status()
+    async with mcp_session(server) as session:
+        result = await session.call_tool("execute", {"code": "desk.ask(q='why')", "toolsets": ["desk"]})
+    assert result.is_error is False and result.structured_content is not None
+    outcome = result.structured_content
+    assert outcome["status"] == "awaiting_tool"
+    seq = outcome["pending"][0]["seq"]
+    assert f"POST /v1/executions/{outcome['execution_id']}/calls/{seq}/result" in text_of(result)
+    finished = http.post(f"/v1/executions/{outcome['execution_id']}/calls/{seq}/result",
+                         json={"output": "because"}).json()
+    assert finished["status"] == "completed" and finished["result"] == "because"
+
+
+async def test_a_limit_hit_is_an_error_result_naming_the_limit(server: ServerThread, http: httpx.Client) -> None:
+    async with mcp_session(server) as session:
+        result = await session.call_tool("execute", {"code": "while True: pass", "timeout_ms": 300})
+    assert result.is_error is True and result.structured_content is not None
+    assert result.structured_content["trap"]["kind"] == "deadline"
+    assert "Limit hit (deadline)" in text_of(result)
