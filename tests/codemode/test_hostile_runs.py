@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
+import httpx
 import pytest
 
 from codemode import CodeMode
 from sandbox.engine import CompiledGuest
+from sandbox.service import Settings, create_app
+
+from live_server import ServerThread
 
 FORGED_ENVELOPE = "import sys\nsys.modules['pyexec']._encode = lambda outcome: 'not json'\n1"
 FORGED_LOGS = ("import sys\nsys.modules['pyexec']._encode = lambda outcome: "
@@ -98,3 +102,32 @@ async def test_a_run_that_fails_inside_the_service_is_not_left_running(
         assert outcome["trap"]["kind"] == "crash" and "RecursionError" in outcome["error"]["message"]
         monkeypatch.undo()
         await _ends_as_error_and_stays_ended(cm, outcome)
+
+
+# --- over HTTP: the findings as reported (a 500 and a `running` execution) ------------------
+
+@pytest.fixture(scope="module")
+def client(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    settings = Settings(data_dir=tmp_path_factory.mktemp("hostile"), workers=1,
+                        guest=compiled_guest, sweep_interval_s=0)
+    with ServerThread(create_app(settings)) as live, \
+            httpx.Client(base_url=live.url, timeout=120) as http:
+        yield http
+
+
+@pytest.mark.parametrize("code, max_output_bytes", [
+    ("import json\njson.dumps = lambda *a, **k: 'not json'\n1", 1_000_000),
+    (FORGED_ENVELOPE, 1_000_000),
+    (FORGED_LOGS, 100),
+    (NESTED_CALL, 1_000_000),
+])
+def test_a_hostile_run_over_http_is_an_answer_and_a_finished_execution(
+        client: httpx.Client, code: str, max_output_bytes: int) -> None:
+    response = client.post("/v1/execute", json={"code": code, "max_output_bytes": max_output_bytes})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert sum(len(line) for line in body["logs"]) <= max_output_bytes
+    record = client.get(f"/v1/executions/{body['execution_id']}").json()
+    assert record["status"] == body["status"] and record["status"] in ("completed", "error")
+    swept = client.post("/v1/executions/sweep", json={"recover_running": True}).json()
+    assert body["execution_id"] not in swept["recovered"] + swept["dead_letter"]
