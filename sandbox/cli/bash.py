@@ -15,7 +15,7 @@ from .. import AsyncSandbox
 from ..service import BashOptions, Settings, run_bash
 from .output import print_json
 from .progress import guest_ready
-from .source import program_text
+from .source import positive_int, program_text
 
 
 def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -26,7 +26,7 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     shell.add_argument("-c", dest="script", help="the script to run")
     shell.add_argument("-w", "--workspace", default="default")
     shell.add_argument("--cwd", default="/")
-    shell.add_argument("--timeout-ms", type=int, default=30_000)
+    shell.add_argument("--timeout-ms", type=positive_int, default=30_000)
     shell.add_argument("--data-dir", help="the service's data (default $SANDBOX_DATA_DIR, "
                        "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")
     shell.add_argument("--json", action="store_true", help="print the whole result as JSON")

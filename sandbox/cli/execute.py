@@ -11,7 +11,7 @@ from typing import Any
 from .. import AsyncSandbox, Limits
 from .output import print_json
 from .progress import guest_ready
-from .source import program_text
+from .source import positive_int, program_text
 
 
 def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -20,8 +20,8 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
                               "result as JSON; exit 1 on an error or trap.")
     run.add_argument("file", nargs="?", help="a Python file, or - for stdin")
     run.add_argument("-c", dest="code", help="the code to run")
-    run.add_argument("--timeout-ms", type=int)
-    run.add_argument("--memory-mb", type=int)
+    run.add_argument("--timeout-ms", type=positive_int)
+    run.add_argument("--memory-mb", type=positive_int)
     run.add_argument("--json", action="store_true", help="print the whole result as JSON")
     run.set_defaults(func=cmd_exec)
 

@@ -12,9 +12,11 @@ import sys
 from importlib import metadata
 from typing import Sequence
 
+from workspace import WorkspaceError
+
 from .. import SandboxError
 from . import approvals, bash, doctor, execute, guest, mcp, serve, workspaces
-from .output import CommandError, say
+from .output import CommandError, os_error, say
 
 COMMAND_GROUPS = (serve, mcp, execute, bash, workspaces, approvals, doctor, guest)
 
@@ -81,9 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SandboxError as exc:  # the guest cannot be built, a worker cannot start
         say(command, str(exc) or type(exc).__name__)
         return 1
+    except WorkspaceError as exc:  # a workspace name or path the store refuses
+        say(command, str(exc))
+        return 1
     except OSError as exc:
-        target = f"{exc.filename}: " if exc.filename else ""
-        say(command, f"{target}{exc.strerror or exc}")
+        say(command, os_error(exc))
         return 1
     except KeyboardInterrupt:
         return 130

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-__all__ = ["CommandError", "print_json", "say"]
+__all__ = ["CommandError", "os_error", "print_json", "say"]
 
 
 class CommandError(Exception):
@@ -26,3 +26,9 @@ def print_json(value: Any) -> None:
 def say(command: str, message: str) -> None:
     """One line on stderr, prefixed with the command it comes from."""
     print(f"sandbox {command}: {message}", file=sys.stderr)
+
+
+def os_error(exc: OSError) -> str:
+    """An OSError as one line: ``<file>: <reason>``."""
+    target = f"{exc.filename}: " if exc.filename else ""
+    return f"{target}{exc.strerror or exc}"

@@ -1,7 +1,9 @@
-"""Where ``exec`` and ``bash`` get their program: ``-c TEXT``, a file, or ``-`` for stdin."""
+"""Where ``exec`` and ``bash`` get their program (``-c TEXT``, a file, or ``-`` for stdin) and
+how their numeric options are read."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -25,3 +27,14 @@ def program_text(inline: str | None, file: str | None, what: str) -> str:
         raise CommandError(f"{file}: not UTF-8 text") from None
     except OSError as exc:
         raise CommandError(f"{file}: {exc.strerror or exc}") from None
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number above 0 (else a usage error, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be above 0")
+    return value

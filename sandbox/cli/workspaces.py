@@ -25,6 +25,7 @@ from typing import Any
 from workspace import TOOL_NAMES, Workspace, WorkspaceError, WorkspaceStore, call_tool
 
 from ..service import default_data_dir
+from .output import os_error
 
 __all__ = ["register"]
 
@@ -160,7 +161,7 @@ def _runner(handler: Handler) -> Callable[[argparse.Namespace], int]:
             sys.stderr.write(f"sandbox ws: {exc}\n")
             return 1
         except OSError as exc:
-            sys.stderr.write(f"sandbox ws: {exc}\n")
+            sys.stderr.write(f"sandbox ws: {os_error(exc)}\n")
             return 1
 
     return run

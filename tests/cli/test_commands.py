@@ -113,3 +113,16 @@ def test_build_with_a_warm_cache_prints_the_path_and_nothing_on_stderr(compiled_
     done = _sandbox("build", cache=compiled_guest.path.parent)
     assert done.returncode == 0
     assert done.stdout == f"{compiled_guest.path}\n" and done.stderr == ""
+
+
+def test_a_limit_that_is_not_above_zero_is_a_usage_error(tmp_path: Path) -> None:
+    done = _sandbox("exec", "--timeout-ms", "-5", "-c", "1", cache=tmp_path)
+    assert done.returncode == 2 and "--timeout-ms: '-5' must be above 0" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_bash_over_a_workspace_name_the_store_refuses_is_one_line_and_exit_1(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    done = _sandbox("bash", "--data-dir", str(tmp_path), "-w", "../x", "-c", "echo", cache=compiled_guest.path.parent)
+    assert done.returncode == 1
+    assert done.stderr.startswith("sandbox bash: EINVAL: workspace names are") and done.stderr.count("\n") == 1
