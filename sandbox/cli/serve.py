@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging.config
+import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -58,6 +59,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         log.error("sandbox serve: %s", exc)
         return 2
+    refused = _cannot_listen(args.host, args.port)
+    if refused:
+        log.error("sandbox serve: cannot listen on %s:%s: %s (is another service running? "
+                  "--port picks another)", args.host, args.port, refused)
+        return 1
     # Made ready before start-up: bars on a terminal (text logs), else a log line per step.
     bars = args.log_format == "text" and sys.stderr.isatty()
     guest = guest_ready(settings.cache_dir, quietly=not bars, step=logged_step(log.info))
@@ -65,6 +71,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     log.info("data in %s; listening on http://%s:%s", settings.data_dir, args.host, args.port)
     if settings.token is None and args.host not in ("127.0.0.1", "localhost", "::1"):
         log.warning("listening beyond loopback without SANDBOX_TOKEN")
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
-                log_config=config)
+    try:
+        uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
+                    log_config=config)
+    except SystemExit as exc:  # uvicorn's own start-up failure (it has logged why)
+        return 0 if exc.code in (0, None) else 1
     return 0
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (bound as uvicorn binds it), or None."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None

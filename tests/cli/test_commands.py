@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -126,3 +127,14 @@ def test_bash_over_a_workspace_name_the_store_refuses_is_one_line_and_exit_1(
     done = _sandbox("bash", "--data-dir", str(tmp_path), "-w", "../x", "-c", "echo", cache=compiled_guest.path.parent)
     assert done.returncode == 1
     assert done.stderr.startswith("sandbox bash: EINVAL: workspace names are") and done.stderr.count("\n") == 1
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line_and_exits_1(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _sandbox("serve", "--port", str(port), "--data-dir", str(tmp_path), cache=tmp_path / "cache")
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and done.stderr.count("\n") == 1
+    assert not (tmp_path / "cache").exists(), "refused before building anything"
