@@ -31,7 +31,12 @@ __all__ = ["register"]
 
 def register(commands: Any) -> None:
     """Add the ``mcp`` command to an argparse subparsers object."""
-    parser = commands.add_parser("mcp", help="serve the tools over MCP on stdin/stdout")
+    parser = commands.add_parser(
+        "mcp", help="serve the tools over MCP on stdin/stdout",
+        description="Serve execute, bash and the workspace tools over MCP on stdin/stdout, with "
+                    "the service embedded in this process (no port). For an agent host's MCP "
+                    "configuration: command 'sandbox', args ['mcp', '--data-dir', DIR]. "
+                    "Over HTTP, the running service answers MCP at /mcp instead.")
     parser.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR, "
                                            "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")
     parser.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
