@@ -1,0 +1,24 @@
+"""Target ``awk_parser``: arbitrary text as an awk program, through the guest's awk lexer and
+parser (``bash/commands/awk/parse.py``: ``Parser(...).parse()``).
+
+A finding: an exception other than ``AwkSyntaxError`` (which ``awk`` reports with its line,
+exit 2); a result that is not the ``(items, functions)`` pair; a hang past the harness's bound.
+"""
+
+from __future__ import annotations
+
+from bash.commands.awk.parse import AwkSyntaxError, Parser
+
+from ._harness import Finding, Known, allow, text
+
+MAX_LEN = 2048
+KNOWN = (Known("undocumented AssertionError", "fuzz finding: a non-ASCII letter in a program "
+                "(`awk 'é'`) fails the lexer's assertion instead of a syntax error"),)
+
+
+def one_input(data: bytes) -> None:
+    parsed = allow(lambda: Parser(text(data)).parse(), (AwkSyntaxError,))
+    if parsed is not None:
+        items, functions = parsed
+        if not isinstance(items, list) or not isinstance(functions, dict):
+            raise Finding(f"awk parse returned {type(items).__name__}, {type(functions).__name__}")

@@ -1,0 +1,1 @@
+BEGIN { FS = ":" } $3 > 100 { n[$1]++ } END { for (k in n) printf "%s %d\n", k, n[k] }

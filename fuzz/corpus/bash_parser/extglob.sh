@@ -1,0 +1,1 @@
+shopt -s extglob; echo @(a|b)*.txt <(echo x) {1..3}

@@ -1,0 +1,1 @@
+echo "a $b" c >out 2>&1

@@ -1,0 +1,1 @@
+.a.b[0] | select(.x > 1) // "none"

@@ -1,0 +1,1 @@
+reduce .[] as $i (0; . + $i) | tostring | "total: \(.)"

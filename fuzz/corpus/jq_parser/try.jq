@@ -1,0 +1,1 @@
+try error("x") catch . | if . == "x" then {a: 1, "b": [1,2][1:]} else empty end
