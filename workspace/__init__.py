@@ -57,7 +57,7 @@ from .errors import (
     WorkspaceError,
 )
 from .blobs import DEFAULT_SPILL_THRESHOLD
-from .entries import ChangeEvent, Stat
+from .entries import MAX_DIR_DEPTH, ChangeEvent, Stat
 from .fs import Workspace, WorkspaceStore
 from .quotas import Quotas
 from .schema import apply_migrations, configure_connection
@@ -68,8 +68,9 @@ from .snapshot import (
     SnapshotFile,
     materialise,
     materialise_async,
+    TreeSize,
+    measure_tree,
     sweep_materialised,
-    tree_bytes,
 )
 from .tools import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
 from .transaction import operation_key
@@ -91,6 +92,8 @@ __all__ = [
     "LimitExceeded",
     "materialise",
     "materialise_async",
+    "MAX_DIR_DEPTH",
+    "measure_tree",
     "NameTooLong",
     "normalize_path",
     "NotDirectory",
@@ -113,7 +116,7 @@ __all__ = [
     "SymlinkLoop",
     "TOOL_DEFINITIONS",
     "TOOL_NAMES",
-    "tree_bytes",
+    "TreeSize",
     "Workspace",
     "WorkspaceError",
     "WorkspaceStore",

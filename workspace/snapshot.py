@@ -78,12 +78,13 @@ __all__ = [
     "SkippedEntry",
     "Snapshot",
     "SnapshotFile",
+    "TreeSize",
     "default_materialise_root",
     "materialise",
     "materialise_async",
+    "measure_tree",
     "sweep_materialised",
     "take_snapshot",
-    "tree_bytes",
     "write_back",
 ]
 
@@ -417,27 +418,63 @@ def _open_directory(name: str, parent: int) -> int:
         return os.open(name, flags, dir_fd=parent)
 
 
-def tree_bytes(path: str, *, stop_above: int | None = None) -> int:
-    """Bytes the tree at ``path`` occupies (allocated blocks, so sparse files count what they
-    use), walked without recursion; the walk stops early once past ``stop_above``."""
+ENTRY_BYTES = 1024
+"""What one entry is counted at least (tmpfs spends about this on an inode and its name), so
+a script creating millions of empty files or directories is measured too."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeSize:
+    """What ``measure_tree`` saw: bytes (at least ``ENTRY_BYTES`` an entry) and whether a
+    directory sits deeper than ``MAX_DIR_DEPTH`` below the top."""
+
+    bytes: int
+    too_deep: bool
+
+
+def measure_tree(path: str, *, stop_above: int | None = None) -> TreeSize:
+    """Measure the tree at ``path`` without recursion, relative to open directories (so no
+    path length limits what is seen), never more than ``MAX_DIR_DEPTH + 1`` of them open.
+
+    Files count their allocated blocks (a sparse file what it uses). The walk stops once past
+    ``stop_above`` or at the first directory deeper than ``MAX_DIR_DEPTH``.
+    """
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
     total = 0
-    pending = [path]
-    while pending:
-        try:
-            with os.scandir(pending.pop()) as entries:
-                for entry in entries:
-                    try:
-                        info = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    if stat_mod.S_ISDIR(info.st_mode):
-                        pending.append(entry.path)
-                    total += info.st_blocks * 512
-        except OSError:
-            continue  # removed meanwhile, or too deep for a path: what is seen is counted
-        if stop_above is not None and total > stop_above:
-            break
-    return total
+    stack: list[tuple[int, list[str]]] = []
+    try:
+        top = os.open(path, flags)
+        stack.append((top, os.listdir(top)))
+        while stack:
+            fd, names = stack[-1]
+            if not names:
+                os.close(stack.pop()[0])
+                continue
+            name = names.pop()
+            try:
+                info = os.lstat(name, dir_fd=fd)
+            except OSError:
+                continue  # removed meanwhile: what is seen is counted
+            total += max(info.st_blocks * 512, ENTRY_BYTES)
+            if stop_above is not None and total > stop_above:
+                break
+            if stat_mod.S_ISDIR(info.st_mode):
+                if len(stack) > MAX_DIR_DEPTH:
+                    return TreeSize(total, True)
+                try:
+                    inner = os.open(name, flags, dir_fd=fd)
+                except OSError:
+                    continue
+                try:
+                    stack.append((inner, os.listdir(inner)))
+                except OSError:
+                    os.close(inner)
+    except OSError:
+        pass  # the top itself is gone or unreadable: nothing more to count
+    finally:
+        for fd, _ in stack:
+            os.close(fd)
+    return TreeSize(total, False)
 
 
 @dataclass(slots=True)

@@ -15,8 +15,9 @@ write-back is charged to the handle's call budget and the workspace's totals; ov
 nothing is written back and the result carries ``quota_exceeded`` (and the reason in
 ``errors``). While the script runs, its materialised tree (scratch ``/tmp`` included, in RAM
 on ``/dev/shm``) is measured every ``TREE_CHECK_INTERVAL_S`` or so; once it holds more than
-``tree_growth_bytes`` beyond the snapshot, the run is stopped (its worker is killed and
-replaced) and nothing is written back, since files may be half-written.
+``tree_growth_bytes`` beyond what materialising put there, or a directory deeper than
+``MAX_DIR_DEPTH``, the run is stopped (its worker is killed and replaced) and nothing is
+written back, since files may be half-written.
 
 Changes are written back even after a timeout or a non-zero exit, as the reference does:
 a script that created ten files and then failed on the eleventh has still created ten
@@ -32,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from workspace import QuotaExceeded, Workspace, materialise_async, tree_bytes
+from workspace import MAX_DIR_DEPTH, LimitExceeded, QuotaExceeded, Workspace, materialise_async, measure_tree
 
 from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed
 
@@ -74,14 +75,16 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
                     memory_bytes=BASH_MEMORY_BYTES, output_bytes=options.max_output_bytes,
                     max_result_bytes=4 * options.max_output_bytes + 65_536)
     write_back = True
+    not_written_because = "the sandbox failed internally"
     over_quota: QuotaExceeded | None = None
-    snapshot_bytes = sum(f.size for f in snap.files.values())
-    allowed = snapshot_bytes + ws.budget.quotas.tree_growth_bytes
     async with materialise_async(snap) as host_dir:
+        materialised = await asyncio.to_thread(measure_tree, host_dir)
+        allowed = materialised.bytes + ws.budget.quotas.tree_growth_bytes
         try:
             body = await _run_watched(sandbox.run_bash(request, host_dir, limits), host_dir, allowed)
-        except QuotaExceeded as error:
-            write_back, over_quota = False, error
+        except LimitExceeded as error:  # the tree grew past its quota, or too deep
+            write_back, not_written_because = False, "the script was stopped"
+            over_quota = error if isinstance(error, QuotaExceeded) else None
             body = {"stdout": "", "stderr": f"bash: {error.detail}; the script was stopped\n", "exit_code": 1}
         except DeadlineExceeded:
             body = {"stdout": "", "stderr": f"bash: script timed out after {options.timeout_ms} ms\n",
@@ -94,10 +97,9 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
         if write_back:
             report = await ws.write_back(snap, host_dir)
         else:
-            why = "the script went over a quota" if over_quota is not None else "the sandbox failed internally"
             report = {"changed_files": {"created": [], "updated": [], "deleted": [],
                                         "directories_created": [], "directories_deleted": []},
-                      "errors": [f"changes were not written back: {why}"]}
+                      "errors": [f"changes were not written back: {not_written_because}"]}
             if over_quota is not None:
                 report["quota_exceeded"] = {"quota": over_quota.quota, "limit": over_quota.limit,
                                             "attempted": over_quota.attempted, "message": str(over_quota)}
@@ -124,7 +126,8 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
 async def _run_watched(run: Any, host_dir: str, allowed_bytes: int) -> dict[str, Any]:
     """Await the isolate's ``run`` while measuring ``host_dir``; past ``allowed_bytes`` the run
     is cancelled (the pool kills and replaces a worker whose run is cancelled) and
-    ``QuotaExceeded("tree_growth_bytes")`` raised."""
+    ``QuotaExceeded("tree_growth_bytes")`` raised; a directory deeper than ``MAX_DIR_DEPTH``
+    stops it the same way, with ``LimitExceeded``."""
     task: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(run)
     interval = TREE_CHECK_INTERVAL_S
     try:
@@ -133,10 +136,14 @@ async def _run_watched(run: Any, host_dir: str, allowed_bytes: int) -> dict[str,
             if done:
                 return task.result()
             measured = time.perf_counter()
-            size = await asyncio.to_thread(tree_bytes, host_dir, stop_above=allowed_bytes)
+            size = await asyncio.to_thread(measure_tree, host_dir, stop_above=allowed_bytes)
             interval = max(TREE_CHECK_INTERVAL_S, 2 * (time.perf_counter() - measured))
-            if size > allowed_bytes:
-                raise QuotaExceeded("tree_growth_bytes", allowed_bytes, size)
+            if size.bytes > allowed_bytes:
+                raise QuotaExceeded("tree_growth_bytes", allowed_bytes, size.bytes)
+            if size.too_deep:
+                # Refused while it runs: nothing that deep is ever written back, and the walk
+                # (hence the quota above) never has to follow a script further down.
+                raise LimitExceeded(f"directories nested deeper than {MAX_DIR_DEPTH} levels are refused")
     finally:
         if not task.done():
             task.cancel()

@@ -239,3 +239,14 @@ async def test_a_script_filling_its_tree_is_stopped_and_nothing_is_written(box: 
     assert result["exit_code"] == 1 and "the script was stopped" in result["stderr"]
     assert result["timed_out"] is False and not await ws.exists("/early.txt")
     assert (await run_bash(box, ws, "echo ok"))["stdout"] == "ok\n"  # the pool replaced the worker
+
+
+async def test_a_directory_past_the_depth_limit_stops_the_script_while_it_runs(box: AsyncSandbox, ws: Workspace) -> None:
+    script = 'mkdir -p $(printf "d/%.0s" {1..101}); echo early > /early.txt; sleep 20; echo late > /late.txt'
+    result = await run_bash(box, ws, script, BashOptions(timeout_ms=60_000))
+    assert result["stderr"] == "bash: directories nested deeper than 100 levels are refused; the script was stopped\n"
+    assert result["exit_code"] == 1 and result["errors"] == ["changes were not written back: the script was stopped"]
+    assert result["timed_out"] is False
+    assert not await ws.exists("/early.txt") and not await ws.exists("/d")
+    at_limit = await run_bash(box, ws, 'mkdir -p $(printf "d/%.0s" {1..100}); sleep 0.3; echo ok')
+    assert at_limit["stdout"] == "ok\n" and len(at_limit["changed_files"]["directories_created"]) == 100

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from workspace import Workspace, materialise, sweep_materialised
+from workspace import Workspace, materialise, measure_tree, sweep_materialised
 from workspace.entries import MAX_DIR_DEPTH
-from workspace.snapshot import _remove_tree
+from workspace.snapshot import ENTRY_BYTES, _remove_tree
 
 
 def make_deep(top: str, levels: int) -> None:
@@ -100,3 +100,22 @@ async def test_materialised_trees_are_named_after_their_owner(ws: Workspace, tmp
         assert Path(host_dir).name.startswith(f"workspace-{os.getpid()}-")
         assert sweep_materialised(tmp_path) == []  # a live tree of this process stays
         assert Path(host_dir).is_dir()
+
+
+def test_measure_tree_counts_blocks_and_entries_and_stops_past_the_depth_limit(tmp_path: Path) -> None:
+    top = tmp_path / "measured"
+    top.mkdir()
+    (top / "data").write_bytes(b"x" * 100_000)
+    with open(top / "sparse", "wb") as sparse:
+        sparse.truncate(10**9)  # a gigabyte that occupies nothing
+    size = measure_tree(str(top))
+    assert not size.too_deep and 100_000 <= size.bytes < 200_000
+    assert measure_tree(str(top), stop_above=10).bytes < 200_000
+    make_deep(str(top), MAX_DIR_DEPTH)
+    assert not measure_tree(str(top)).too_deep
+    deeper = tmp_path / "deeper"
+    deeper.mkdir()
+    make_deep(str(deeper), 2500)  # past PATH_MAX: seen through descriptors, never by path
+    size = measure_tree(str(deeper))
+    # The walk stopped at the first directory too deep: 101 entries seen, not 2,500.
+    assert size.too_deep and (MAX_DIR_DEPTH + 1) * ENTRY_BYTES <= size.bytes <= (MAX_DIR_DEPTH + 1) * 4096
