@@ -1,4 +1,4 @@
-"""The ``sandbox`` command line, run as a real subprocess."""
+"""The ``sandbox`` command line, run as a real subprocess (and its help, in process)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from sandbox.cli import main
 from sandbox.engine import CompiledGuest
 
 
@@ -138,3 +141,13 @@ def test_serve_on_a_port_in_use_says_so_in_one_line_and_exits_1(tmp_path: Path) 
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and done.stderr.count("\n") == 1
     assert not (tmp_path / "cache").exists(), "refused before building anything"
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp"], ["exec"], ["bash"], ["ws"], ["ws", "ls"], ["approvals"],
+                                     ["approvals", "approve"], ["doctor"], ["build"]])
+def test_every_commands_help_is_plain_text(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    shown = capsys.readouterr().out
+    assert done.value.code == 0 and shown.startswith(f"usage: sandbox {' '.join(command)}")
+    assert "`" not in shown and ":func:" not in shown
