@@ -231,3 +231,49 @@ def test_a_file_put_past_the_quota_is_a_400_edquot_and_writes_nothing(
         response = http.put("/v1/workspaces/q/files/over", content=b"x" * 11)
         assert response.status_code == 400 and response.json()["error"]["code"] == "EDQUOT"
         assert http.get("/v1/workspaces/q/files/over").status_code == 404
+
+
+_WRITE_BACK_RSS = """
+import asyncio, json, pathlib, sys, tempfile
+from sandbox import AsyncSandbox
+from sandbox.engine import ensure_compiled
+from sandbox.service import BashOptions, run_bash
+from workspace import Quotas, WorkspaceStore
+
+def rss_mb():
+    return next(int(l.split()[1]) / 1024 for l in open("/proc/self/status") if l.startswith("VmRSS:"))
+
+async def main():
+    data = pathlib.Path(sys.argv[1])
+    big = 4 * 1024 ** 3
+    store = await WorkspaceStore.open(data / "db", data / "blobs",
+                                      quotas=Quotas(call_bytes=big, workspace_bytes=big, tree_growth_bytes=big))
+    async with AsyncSandbox(workers=1, guest=ensure_compiled()) as box:
+        await run_bash(box, store.workspace("w"), "echo warm")
+        before, samples = rss_mb(), []
+        async def sample():
+            while True:
+                samples.append(rss_mb())
+                await asyncio.sleep(0.01)
+        sampler = asyncio.ensure_future(sample())
+        result = await run_bash(box, store.workspace("w"), sys.argv[2], BashOptions(timeout_ms=300_000))
+        sampler.cancel()
+        info = await store.workspace("w").info()
+    await store.close()
+    print(json.dumps({"growth_mb": max(samples) - before, "bytes": info["total_bytes"], "errors": result["errors"]}))
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.slow
+def test_a_500_mb_write_back_streams_file_by_file(tmp_path: Path) -> None:
+    # Unfixed, write-back read every file before writing any: 900 MB took the service from
+    # 71 to 929 MB resident. Streaming holds one 50 MB file (and its blob write) at a time.
+    script = "yes | head -c 50000000 > y; for i in $(seq 1 9); do cp y y$i; done"
+    repo = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", _WRITE_BACK_RSS, str(tmp_path), script], capture_output=True,
+                         text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(repo)}, check=True)
+    measured = json.loads(out.stdout.strip().splitlines()[-1])
+    assert measured["bytes"] == 500_000_000 and measured["errors"] == []
+    assert measured["growth_mb"] < 250, measured
