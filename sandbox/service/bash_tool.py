@@ -9,6 +9,8 @@ Each call:
 4. writes the changes back through ``workspace`` (protected files kept, scratch paths
    ``/tmp /bin /usr /dev /proc /sys`` ignored unless they were part of the workspace, a file
    changed meanwhile by someone else reported as a conflict and kept), in one transaction.
+   A conflict is also said on stderr, and turns a 0 exit status into 1: a model reads those,
+   not ``conflicts``. The agent host's remedy is to run the script again, on a fresh snapshot.
 
 Quotas (``workspace.Quotas``, from the service's settings through the workspace handle): the
 write-back is charged to the handle's call budget and the workspace's totals; over a quota
@@ -105,10 +107,13 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
                                             "attempted": over_quota.attempted, "message": str(over_quota)}
     errors = list(report.get("errors", []))
     conflicts = report.get("conflicts") or []
+    exit_code = int(body.get("exit_code", 1))
+    if conflicts and exit_code == 0:
+        exit_code = 1  # what the script did did not all land: say so where a model looks
     result: dict[str, Any] = {
         "stdout": body.get("stdout", ""),
-        "stderr": body.get("stderr", ""),
-        "exit_code": int(body.get("exit_code", 1)),
+        "stderr": body.get("stderr", "") + _lost_writes_note(conflicts),
+        "exit_code": exit_code,
         "changed_files": report["changed_files"],
         "skipped_files": sorted(s["path"] for s in skipped),
         "errors": errors,
@@ -121,6 +126,17 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
     if "quota_exceeded" in report:
         result["quota_exceeded"] = report["quota_exceeded"]
     return result
+
+
+def _lost_writes_note(conflicts: list[dict[str, str]]) -> str:
+    """Lines for stderr about changes that lost to a concurrent writer: a model reads stderr
+    and the exit status, not ``conflicts``; the remedy is to run again on a fresh snapshot."""
+    if not conflicts:
+        return ""
+    lines = [f"bash: {c['path']}: not written back: {c['reason']}\n" for c in conflicts]
+    lines.append("bash: the workspace changed while the script ran; run it again to work on "
+                 "the current files\n")
+    return "".join(lines)
 
 
 async def _run_watched(run: Any, host_dir: str, allowed_bytes: int) -> dict[str, Any]:

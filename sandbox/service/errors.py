@@ -141,6 +141,7 @@ WORKSPACE_STATUS: dict[str, int] = {
     "ELOOP": 400,
     "EFBIG": 413,
     "EBUSY": 503,
+    "EDQUOT": 413,
 }
 """A workspace error's status by its errno code; any other code is the caller's fault (400)."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import time
 from pathlib import Path
@@ -250,3 +251,21 @@ async def test_a_directory_past_the_depth_limit_stops_the_script_while_it_runs(b
     assert not await ws.exists("/early.txt") and not await ws.exists("/d")
     at_limit = await run_bash(box, ws, 'mkdir -p $(printf "d/%.0s" {1..100}); sleep 0.3; echo ok')
     assert at_limit["stdout"] == "ok\n" and len(at_limit["changed_files"]["directories_created"]) == 100
+
+
+async def test_changes_lost_to_a_concurrent_writer_are_said_on_stderr_with_a_failing_status(
+        box: AsyncSandbox, ws: Workspace) -> None:
+    # The case: 20 appends at once, each on its own snapshot; only the first
+    # write-back of a version lands, the others find the file changed under them.
+    await ws.write_file("/log.txt", "")
+    results = await asyncio.gather(*(run_bash(box, ws, f"echo {n} >> /log.txt") for n in range(20)))
+    lost = [r for r in results if r.get("conflicts")]
+    landed = [r for r in results if not r.get("conflicts")]
+    assert lost, "20 appends on one version of the file must collide"
+    for result in lost:
+        assert result["exit_code"] == 1
+        assert "/log.txt: not written back" in result["stderr"]
+        assert "run it again" in result["stderr"]
+    assert all(r["exit_code"] == 0 and r["stderr"] == "" for r in landed)
+    lines = (await ws.read_file("/log.txt")).splitlines()
+    assert len(lines) == len(landed)
