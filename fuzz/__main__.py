@@ -1,4 +1,4 @@
-"""``python -m fuzz TARGET [--seconds N] [--replay FILE] [--crashes DIR]`` (what
+"""``python -m fuzz TARGET [--seconds N] [--replay FILE] [--crashes DIR] [--work DIR]`` (what
 ``scripts/fuzz`` calls for each target); ``python -m fuzz --list`` names the targets."""
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replay", type=Path, help="re-run one saved input (or report)")
     parser.add_argument("--crashes", type=Path, help="findings go to CRASHES/<target> "
                         "(default .cache/fuzz/crashes/<target>)")
+    parser.add_argument("--work", type=Path, help="where new inputs go "
+                        "(default .cache/fuzz/corpus/<target>, kept between runs)")
     args = parser.parse_args(argv)
     if args.list or args.target is None:
         print("\n".join(TARGETS))
@@ -26,7 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.target in ATHERIS_TARGETS:
         if args.replay is not None:
             return replay(args.target, args.replay)
-        fuzz(args.target, args.seconds, crashes.resolve())
+        fuzz(args.target, args.seconds, crashes.resolve(),
+             args.work.resolve() if args.work else None)
         return 0  # not reached: libFuzzer exits
     from .schemathesis_api import rerun, run
 

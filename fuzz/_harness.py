@@ -153,19 +153,20 @@ def replay(name: str, path: Path) -> int:
     return 0
 
 
-def fuzz(name: str, seconds: int, crashes: Path) -> None:
+def fuzz(name: str, seconds: int, crashes: Path, work: Path | None = None) -> None:
     """Fuzz ``name`` for ``seconds`` under libFuzzer; never returns (libFuzzer exits).
 
-    New inputs go to ``.cache/fuzz/corpus/<name>`` (the seeds under ``fuzz/corpus/<name>``
-    are read, never written); a crash or hang is written to ``crashes`` as
-    ``crash-<sha1>`` / ``timeout-<sha1>`` and libFuzzer exits non-zero.
+    New inputs go to ``work`` (default ``.cache/fuzz/corpus/<name>``, which grows from run
+    to run; the seeds under ``fuzz/corpus/<name>`` are read, never written); a crash or hang
+    is written to ``crashes`` as ``crash-<sha1>`` / ``timeout-<sha1>`` and libFuzzer exits
+    non-zero.
     """
     atheris: Any = importlib.import_module("atheris")
     module = load(name)
     for scope in INSTRUMENT[name]:
         _instrument(atheris, importlib.import_module(scope))
     crashes.mkdir(parents=True, exist_ok=True)
-    work = CACHE / "corpus" / name
+    work = work or CACHE / "corpus" / name
     work.mkdir(parents=True, exist_ok=True)
     args = [f"fuzz-{name}", f"-max_total_time={seconds}", f"-timeout={HANG_S}",
             f"-artifact_prefix={crashes}/", f"-max_len={module.MAX_LEN}", "-rss_limit_mb=3072",

@@ -2,7 +2,8 @@
 with ``SANDBOX_TOKEN`` set) fuzzed from its own OpenAPI document by schemathesis, every
 operation, authenticated, ``--checks all`` (no server error; documented statuses, content
 types and bodies; schema-valid data accepted, schema-violating data refused), for a time
-budget; first, every ``/v1`` operation is sent once without the token and must answer 401.
+budget; first, every ``/v1`` operation (and ``/mcp``) is sent once without the token and must
+answer 401.
 
 A finding: any failed check. The report (with schemathesis's ``curl`` reproductions) is
 saved as ``schemathesis-<seed>.txt`` in the crashes directory; ``--replay`` on that file
@@ -68,18 +69,22 @@ def service(token: str) -> Iterator[str]:
                 process.wait()
 
 
+GUARDED_OUTSIDE_SCHEMA = (("post", "/mcp"), ("get", "/mcp"))
+"""Routes behind the token that the OpenAPI document does not list (the MCP server)."""
+
+
 def unauthenticated_problems(url: str) -> list[str]:
-    """Every ``/v1`` operation of the OpenAPI document, sent without the token: not 401s."""
+    """Every ``/v1`` operation of the OpenAPI document (and ``/mcp``), sent without the
+    token: each answer that is not a 401."""
     document = httpx.get(f"{url}/openapi.json", timeout=30).json()
+    operations = [(method, path) for path, methods in document["paths"].items()
+                  if path.startswith("/v1") for method in methods]
     problems = []
-    for path, operations in document["paths"].items():
-        if not path.startswith("/v1"):
-            continue
+    for method, path in [*operations, *GUARDED_OUTSIDE_SCHEMA]:
         concrete = re.sub(r"\{[^}]+\}", "x", path)
-        for method in operations:
-            answer = httpx.request(method.upper(), url + concrete, json={}, timeout=60)
-            if answer.status_code != 401:
-                problems.append(f"{method.upper()} {path} without a token: {answer.status_code}")
+        answer = httpx.request(method.upper(), url + concrete, json={}, timeout=60)
+        if answer.status_code != 401:
+            problems.append(f"{method.upper()} {path} without a token: {answer.status_code}")
     return problems
 
 
