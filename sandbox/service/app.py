@@ -143,7 +143,13 @@ class _Guard:
         request_id = request_id_for(headers.get("x-request-id"))
         token = set_request_id(request_id)
         try:
-            await self._serve(scope, headers, receive, _with_request_id(send, request_id))
+            send = _with_request_id(send, request_id)
+            if sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEADER_BYTES:
+                refusal = error_response(431, "request_header_fields_too_large",
+                                         f"request headers over {MAX_HEADER_BYTES} bytes")
+                await refusal(scope, receive, send)
+                return
+            await self._serve(scope, headers, receive, send)
         finally:
             reset_request_id(token)
 
@@ -178,6 +184,11 @@ class _Guard:
         if length is not None and length.isdigit() and int(length) > limit:
             return _too_large(limit)
         return None
+
+
+MAX_HEADER_BYTES = 64 * 1024
+"""Most bytes of request headers (names and values) served; past it, 431. The body limit
+does not cover headers, and the HTTP parser reads a header of any size."""
 
 
 def _with_request_id(send: Send, request_id: str) -> Send:

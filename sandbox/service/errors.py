@@ -149,6 +149,7 @@ HTTP_CODES: dict[int, str] = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 412: "precondition_failed",
     413: "request_too_large", 415: "unsupported_media_type", 422: "invalid_request",
+    431: "request_header_fields_too_large",
     503: "unavailable",
 }
 

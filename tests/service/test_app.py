@@ -245,3 +245,9 @@ def test_a_file_without_a_real_media_type_gets_one_from_its_name_and_bytes(
 def test_json_nested_too_deeply_is_a_client_error(client: httpx.Client) -> None:
     r = client.post("/v1/execute", content=b"[" * 100_000, headers={"content-type": "application/json"})
     assert r.status_code == 400 and "nests too deeply" in r.json()["error"]["message"]
+
+
+def test_headers_past_their_limit_are_a_431(client: httpx.Client) -> None:
+    r = client.get("/v1/workspaces", headers={"X-Pad": "x" * (65 * 1024)})
+    assert r.status_code == 431 and r.json()["error"]["code"] == "request_header_fields_too_large"
+    assert client.get("/v1/workspaces", headers={"X-Pad": "x" * 60_000}).status_code == 200
