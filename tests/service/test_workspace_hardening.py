@@ -223,13 +223,13 @@ def test_quotas_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
             quotas_from_env()
 
 
-def test_a_file_put_past_the_quota_is_a_400_edquot_and_writes_nothing(
+def test_a_file_put_past_the_quota_is_a_413_edquot_and_writes_nothing(
         compiled_guest: CompiledGuest, tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "data", workers=1, guest=compiled_guest, quotas=Quotas(call_bytes=10))
     with ServerThread(create_app(settings)) as live, httpx.Client(base_url=live.url) as http:
         assert http.put("/v1/workspaces/q/files/ok", content=b"x" * 10).status_code == 201
         response = http.put("/v1/workspaces/q/files/over", content=b"x" * 11)
-        assert response.status_code == 400 and response.json()["error"]["code"] == "EDQUOT"
+        assert response.status_code == 413 and response.json()["error"]["code"] == "EDQUOT"
         assert http.get("/v1/workspaces/q/files/over").status_code == 404
 
 
