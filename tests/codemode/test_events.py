@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import tracemalloc
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -265,11 +266,26 @@ async def test_total_buffered_executions_are_bounded_least_recently_active_first
 
 
 async def test_total_buffered_characters_are_bounded() -> None:
-    bus = EventBus(max_buffer_chars=20_000)
+    bus = EventBus(max_buffer_bytes=20_000)
     for n in range(10):
         bus.publish(f"exec_{n}", "log", {"line": "x" * 5_000})
     kept = [n for n in range(10) if bus.buffered(f"exec_{n}")]
     assert kept == [7, 8, 9]
+
+
+async def test_the_buffer_bound_holds_for_the_memory_small_events_really_use() -> None:
+    # Small events cost far more memory than their text: the bound must count that.
+    bound = 2_000_000
+    bus = EventBus(max_buffer_bytes=bound, buffer_size=100_000)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for n in range(20_000):
+            bus.publish(f"exec_{n % 100}", "log", {"line": f"line {n}"})
+        used = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert used < 1.5 * bound, f"{used} bytes held for a bound of {bound}"
 
 
 async def test_publish_never_raises_on_unserialisable_data() -> None:
