@@ -13,6 +13,7 @@ import contextlib
 import hmac
 import logging
 import os
+import re
 import secrets
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -201,10 +202,14 @@ def _with_request_id(send: Send, request_id: str) -> Send:
     return sending
 
 
+RAW_FILE_PATH = re.compile(r"^/v1/workspaces/[^/]+/files(/|$)")
+"""The one route whose body is the file's bytes, with their own type (not JSON)."""
+
+
 def _json_body_as_json(scope: Scope, headers: Headers) -> Scope:
     """A request to a JSON route whose body came as a form or with no type (``curl -d``) is
     read as the JSON it is; the client's own type is kept for the 422 that may follow."""
-    if scope["method"] not in ("POST", "PUT", "PATCH") or "/files" in scope["path"]:
+    if scope["method"] not in ("POST", "PUT", "PATCH") or RAW_FILE_PATH.match(scope["path"]):
         return scope
     sent = headers.get("content-type", "").split(";")[0].strip().lower()
     if sent not in JSON_ALIASES:

@@ -251,3 +251,11 @@ def test_headers_past_their_limit_are_a_431(client: httpx.Client) -> None:
     r = client.get("/v1/workspaces", headers={"X-Pad": "x" * (65 * 1024)})
     assert r.status_code == 431 and r.json()["error"]["code"] == "request_header_fields_too_large"
     assert client.get("/v1/workspaces", headers={"X-Pad": "x" * 60_000}).status_code == 200
+
+
+def test_a_json_body_sent_as_a_form_is_json_whatever_the_names_in_the_path(client: httpx.Client) -> None:
+    # A workspace called "files" is not the raw-file route.
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    r = client.post("/v1/workspaces/files/tools/write", content=b'{"path": "/a", "content": "x"}',
+                    headers=form)
+    assert r.status_code == 200 and r.json()["bytes_written"] == 1
