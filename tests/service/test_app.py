@@ -254,8 +254,7 @@ def test_headers_past_their_limit_are_a_431(client: httpx.Client) -> None:
 
 
 def test_a_json_body_sent_as_a_form_is_json_whatever_the_names_in_the_path(client: httpx.Client) -> None:
-    # A workspace called "files" is not the raw-file route.
+    # A toolset called "files" is not the raw-file route.
     form = {"content-type": "application/x-www-form-urlencoded"}
-    r = client.post("/v1/workspaces/files/tools/write", content=b'{"path": "/a", "content": "x"}',
-                    headers=form)
-    assert r.status_code == 200 and r.json()["bytes_written"] == 1
+    r = client.put("/v1/toolsets/files", content=b'{"tools": []}', headers=form)
+    assert r.status_code in (200, 201) and r.json()["name"] == "files"
