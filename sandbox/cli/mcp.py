@@ -12,19 +12,10 @@ import argparse
 import asyncio
 import logging
 import sys
-from pathlib import Path
 from typing import Any
 
-from codemode import DurableSettings
-
-from ..service import (
-    TOOLS,
-    ConfigError,
-    Settings,
-    create_app,
-    durable_overrides_from_env,
-    serve_mcp_stdio,
-)
+from ..service import ConfigError, create_app, serve_mcp_stdio
+from .serve import add_service_arguments, serve_settings
 
 __all__ = ["register"]
 
@@ -37,29 +28,16 @@ def register(commands: Any) -> None:
                     "the service embedded in this process (no port). For an agent host's MCP "
                     "configuration: command 'sandbox', args ['mcp', '--data-dir', DIR]. "
                     "Over HTTP, the running service answers MCP at /mcp instead.")
-    parser.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR, "
-                                           "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")
-    parser.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
-    parser.add_argument("--disable", action="append", choices=TOOLS, default=None,
-                        help="turn a tool off (repeatable; also SANDBOX_DISABLED_TOOLS=bash,...)")
+    add_service_arguments(parser)
     parser.add_argument("--log-level", default="warning", help="on stderr (default warning)")
     parser.set_defaults(func=cmd_mcp)
-
-
-def mcp_settings(args: argparse.Namespace) -> Settings:
-    """The embedded service's settings: the arguments over the environment (ConfigError)."""
-    durable, sweep_interval_s = durable_overrides_from_env()
-    return Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
-                             workers=args.workers, sweep_interval_s=sweep_interval_s,
-                             durable=DurableSettings.from_env(**durable),
-                             disabled_tools=frozenset(args.disable) if args.disable else None)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     logging.basicConfig(stream=sys.stderr, level=str(args.log_level).upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        settings = mcp_settings(args)
+        settings = serve_settings(args)
     except ConfigError as exc:
         sys.stderr.write(f"sandbox mcp: {exc}\n")
         return 2

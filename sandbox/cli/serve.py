@@ -28,19 +28,26 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
                                 "and the SANDBOX_* environment variables).")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR, "
-                       "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")
-    serve.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
+    add_service_arguments(serve)
     serve.add_argument("--log-level", default="info")
-    serve.add_argument("--disable", action="append", choices=TOOLS, default=None,
-                       help="turn a tool off (repeatable; also SANDBOX_DISABLED_TOOLS=bash,...)")
     serve.add_argument("--log-format", choices=("text", "json"), default="text",
                        help="text for a terminal, json for one object a line (with request ids)")
     serve.set_defaults(func=cmd_serve)
 
 
+def add_service_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a command that runs the service (``serve``, ``mcp``): see
+    :func:`serve_settings`."""
+    parser.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR, "
+                        "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")
+    parser.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
+    parser.add_argument("--disable", action="append", choices=TOOLS, default=None,
+                        help="turn a tool off (repeatable; also SANDBOX_DISABLED_TOOLS=bash,...)")
+
+
 def serve_settings(args: argparse.Namespace) -> Settings:
-    """The service's settings from ``serve``'s arguments and the environment (ConfigError)."""
+    """The service's settings from the arguments of :func:`add_service_arguments` and the
+    environment (ConfigError); ``serve`` and ``mcp`` both run on them."""
     durable, sweep_interval_s = durable_overrides_from_env()
     return Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
                              workers=args.workers, sweep_interval_s=sweep_interval_s,
