@@ -36,7 +36,8 @@ from workspace import Workspace, WorkspaceError, operation_key
 
 from .actions import approval_descriptor, approval_mode, authorize, cap_attachments
 from .approvals import DecisionWaiters
-from .declarations import render_namespace
+from .declarations import render_namespace, tools_note
+from .normalise import normalise_output
 from .errors import (
     ActionAuthorizationError,
     ActionKeyConflict,
@@ -134,6 +135,9 @@ class ExecutionPlan:
     def guest_docs(self) -> dict[str, str]:
         docs = {ns: render_namespace(ns, tools, include_unimplemented=True)
                 for ns, tools in self.namespaces.items()}
+        note = tools_note({ns: [t.identifier for t in tools] for ns, tools in self.namespaces.items()})
+        if note:
+            docs["tools"] = (docs["tools"] + "\n" if "tools" in docs else "") + note
         docs["state"] = STATE_DOC
         return docs
 
@@ -150,6 +154,17 @@ class RunSettings:
     """When another attempt's pending ledger row may be reclaimed (None: never)."""
     always_replay: bool = False
     """Test mode: stop after every fresh call, so the run continues by replaying its journal."""
+
+
+def _capped_for_code(value: Any) -> Any:
+    """A tool's output as the code receives it: capped like the reference caps an output it
+    shows (``normalise_output``: 20,000 characters); the journal keeps the whole value, and
+    a replay is capped the same way. A value with no plain JSON form (bytes) goes as it is:
+    the wire carries it tagged."""
+    shown = normalise_output(value)
+    if isinstance(shown, dict) and shown.get("serialized") is False:
+        return value
+    return shown
 
 
 class CodeModeHandler:
@@ -205,7 +220,7 @@ class CodeModeHandler:
                 "StepError", f"codemode.step({self._open_step!r}, fn): fn must only compute a value; it "
                 "cannot call tools, state or codemode (make those calls outside the step)")
         if name == "tool":
-            return await self._tool(payload)
+            return _capped_for_code(await self._tool(payload))
         if name == "state":
             return await self._state_call(payload)
         if name == "codemode":

@@ -633,7 +633,54 @@ def render_declarations(
             renderer = _SchemaRenderer(module, tool.input_schema)
             methods.append(_render_method(tool, renderer, module))
         rendered[ns] = methods
-    return _assemble(module, rendered, [], header=header)
+    if set(rendered) - {TOOLS_NAMESPACE}:
+        rendered.setdefault(TOOLS_NAMESPACE, [])
+    note = tools_note({ns: [t.identifier for t in tools] for ns, tools in chosen.items()})
+    return _assemble(module, rendered, [], header=header, tools_note=note)
+
+
+TOOLS_NAMESPACE = "tools"
+
+
+def tools_view(namespaces: Mapping[str, Sequence[str]]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """What ``tools`` holds besides its own tools, by the rule the guest applies
+    (``wasm/guest/namespaces.py``): ``(lent, ambiguous)``. ``lent`` maps each tool name
+    defined by exactly one other namespace to it; ``ambiguous`` maps a name more than one
+    namespace defines (``tools`` first when it is one) to them: only reachable through them.
+    """
+    owners: dict[str, list[str]] = {}
+    for namespace, names in namespaces.items():
+        for name in names:
+            owners.setdefault(name, []).append(namespace)
+    lent: dict[str, str] = {}
+    ambiguous: dict[str, list[str]] = {}
+    for name, where in owners.items():
+        if len(where) > 1:
+            ambiguous[name] = sorted(where, key=lambda ns: (ns != TOOLS_NAMESPACE, ns))
+        elif where[0] != TOOLS_NAMESPACE:
+            lent[name] = where[0]
+    return lent, ambiguous
+
+
+def tools_note(namespaces: Mapping[str, Sequence[str]]) -> str:
+    """The sentences the ``tools`` namespace's declaration adds about the other namespaces."""
+    others = sorted(ns for ns in namespaces if ns != TOOLS_NAMESPACE)
+    if not others:
+        return ""
+    lent, ambiguous = tools_view(namespaces)
+    lines = [f"tools also holds every tool of {', '.join(others)}: tools.<tool>(...) calls "
+             f"<namespace>.<tool>(...)."]
+    elsewhere = [name for name, where in sorted(ambiguous.items()) if TOOLS_NAMESPACE not in where]
+    if elsewhere:
+        lines.append("Defined by more than one namespace, so only reachable through its "
+                     "namespace: " + "; ".join(
+                         f"{name} ({', '.join(ambiguous[name])})" for name in elsewhere) + ".")
+    shadowed = [name for name, where in sorted(ambiguous.items()) if TOOLS_NAMESPACE in where]
+    if shadowed:
+        lines.append("tools' own tools keep their names; the other namespaces' tools of those "
+                     "names are only reachable through them: " + "; ".join(
+                         f"{name} ({', '.join(ambiguous[name][1:])})" for name in shadowed) + ".")
+    return "\n".join(lines) if lent or ambiguous else lines[0]
 
 
 def _assemble(
@@ -642,6 +689,7 @@ def _assemble(
     aliases: list[tuple[str, str]],
     *,
     header: bool,
+    tools_note: str = "",
 ) -> str:
     defined = (
         set(namespaces)
@@ -660,6 +708,8 @@ def _assemble(
     for ns, methods in namespaces.items():
         body.extend(["", ""])
         doc = f'Namespace "{ns}": call its tools as {ns}.<tool>(...).'
+        if ns == TOOLS_NAMESPACE and tools_note:
+            doc += "\n\n" + tools_note
         body.extend(emitter.namespace(ns, methods, doc))
     lines: list[str] = []
     if header:

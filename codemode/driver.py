@@ -316,13 +316,13 @@ class Executions:
         response: dict[str, Any] = {"execution_id": record.id, "calls": handler.calls,
                                     "duration_ms": duration}
         if kind in PARKED_STATES:
-            response.update(status=kind, pending=handler.pending, logs=[], result=None)
+            response.update(status=kind, pending=handler.pending, logs=outcome.logs, result=None)
             self._event(record.id, "completed", {"status": kind, "pending": handler.pending})
             return response
         if kind == "stopped":
             current = await self.store.get_execution(record.id, with_journal=False)
             status = current.status if current is not None else "error"
-            response.update(status=status, result=None, logs=[],
+            response.update(status=status, result=None, logs=outcome.logs,
                             error=current.error if current is not None else None)
             return response
         status, result, error = outcome.status, outcome.result, outcome.error
@@ -358,6 +358,8 @@ class Executions:
         for line in outcome.logs:
             self._event(record.id, "log", {"line": line})
         response.update(status=status, result=result, logs=outcome.logs)
+        if outcome.exit_code is not None:
+            response["exit_code"] = outcome.exit_code
         if error is not None:
             response["error"] = error
         if outcome.trap is not None and kind not in ("error", "rejected", "divergence",

@@ -56,6 +56,8 @@ class ExecutionResult:
     trap, or ``abort``). Kinds are what the host observed, never an exception's name."""
     duration_ms: float = 0.0
     host_calls: int = 0
+    exit_code: int | None = None
+    """The status the code exited with (``sys.exit(n)``, ``os._exit(n)``), when it exited."""
 
     @property
     def ok(self) -> bool:
@@ -63,7 +65,7 @@ class ExecutionResult:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for optional in ("error", "trap"):
+        for optional in ("error", "trap", "exit_code"):
             if data[optional] is None:
                 del data[optional]
         return data
@@ -82,7 +84,8 @@ def result_from_response(execution_id: str, response: str, duration_ms: float, h
         return result_from_error(execution_id, error, duration_ms)
     return ExecutionResult(execution_id=execution_id, status=envelope.status,
                            result=envelope.result, logs=envelope.logs, error=envelope.error,
-                           trap=envelope.trap, duration_ms=duration_ms, host_calls=host_calls)
+                           trap=envelope.trap, duration_ms=duration_ms, host_calls=host_calls,
+                           exit_code=envelope.exit_code)
 
 
 def result_from_error(execution_id: str, error: SandboxError, duration_ms: float) -> ExecutionResult:
@@ -162,10 +165,13 @@ class AsyncSandbox:
             "code": code, "max_output_bytes": limits.output_bytes,
             "namespaces": {label: [s.to_guest() for s in specs] for label, specs in namespaces.items()},
         })
+        printed = _PrintedBeforeCalls(handler or self.tools, limits.output_bytes)
         try:
-            output = await self.pool.run("execute", request, limits, handler or self.tools)
+            output = await self.pool.run("execute", request, limits, printed)
         except SandboxError as error:
-            return result_from_error(execution_id, error, elapsed())
+            stopped = result_from_error(execution_id, error, elapsed())
+            stopped.logs = printed.lines
+            return stopped
         return result_from_response(execution_id, output.response, elapsed(), output.host_calls,
                                     limits)
 
@@ -185,6 +191,40 @@ class AsyncSandbox:
         if not isinstance(result, dict):
             raise GuestProtocolError("the guest's bash response is not an object")
         return result
+
+
+LOGS_KEY = "$logs"
+"""The host-call payload field with the lines the code printed since its previous host call
+(``wasm/guest/hostcall.py``): what a run that is parked or stopped mid-way still reports."""
+
+
+class _PrintedBeforeCalls:
+    """A host-call handler that takes the printed lines out of each payload, keeping them
+    within the run's output budget, and hands the rest of the payload on."""
+
+    def __init__(self, handler: HostCallHandler, budget: int) -> None:
+        self.handler = handler
+        self.budget = budget
+        self.lines: list[str] = []
+        self.used = 0
+
+    async def __call__(self, name: str, payload: Any) -> Any:
+        if isinstance(payload, dict) and LOGS_KEY in payload:
+            self._keep(payload.pop(LOGS_KEY))
+        return await self.handler(name, payload)
+
+    def _keep(self, lines: Any) -> None:
+        if not isinstance(lines, list):
+            return
+        for line in lines:
+            if not isinstance(line, str):
+                continue
+            size = len(line.encode("utf-8", "surrogatepass")) + 1
+            if self.used + size > self.budget:
+                self.used = self.budget
+                return
+            self.used += size
+            self.lines.append(line)
 
 
 async def _no_host_calls(name: str, payload: Any) -> Any:

@@ -49,7 +49,9 @@ MAX_RESULT_DEPTH = 101
 MAX_ERROR_CHARS = 65_536
 """Longest error name, message or traceback kept; the guest cuts to the same length."""
 _ENVELOPE_DEPTH = MAX_RESULT_DEPTH + 2
-_FIELDS = frozenset({"status", "result", "logs", "error", "output_truncated", "limit"})
+_FIELDS = frozenset({"status", "result", "logs", "error", "output_truncated", "limit", "exit_code"})
+_EXIT_CODES = range(-(2**31), 2**31)
+"""An exit status the guest may state (``sys.exit(n)``, ``os._exit(n)``): a 32-bit int."""
 _ERROR_FIELDS = ("name", "message", "traceback")
 _LOG_PREFIXES = ("[error] ", "[warn] ")
 _PARTIAL_STREAMS = 3
@@ -111,6 +113,8 @@ class Envelope:
     error: dict[str, str] | None = None
     trap: dict[str, str] | None = None
     """Set by the host: ``output`` (logs counted up to the budget) or ``memory``."""
+    exit_code: int | None = None
+    """The status the code exited with (``sys.exit``, ``os._exit``), when it exited."""
 
 
 def _split_prefix(line: str) -> tuple[str, bytes]:
@@ -160,12 +164,18 @@ def read_envelope(response: str, *, output_bytes: int, max_chars: int | None = N
     if not isinstance(body.get("output_truncated", False), bool) \
             or body.get("limit") not in (None, "memory"):
         raise GuestProtocolError("the guest's response has a malformed field")
+    exit_code = body.get("exit_code")
+    if exit_code is not None and (isinstance(exit_code, bool) or not isinstance(exit_code, int)
+                                  or exit_code not in _EXIT_CODES
+                                  or (exit_code != 0) != (status == "error")):
+        raise GuestProtocolError("the guest's response has a malformed exit_code")
     logs, filled, overran = _capped_logs(body.get("logs", []), output_bytes)
     error = _checked_error(body.get("error"))
     if status == "error" and error is None:
         raise GuestProtocolError("the guest reported an error without describing it")
     envelope = Envelope(status=status, result=body.get("result") if status == "completed" else None,
-                        logs=logs, error=error if status == "error" else None)
+                        logs=logs, error=error if status == "error" else None,
+                        exit_code=exit_code)
     if overran:
         # Past the budget, which the guest's own capture never does: the host's count stands.
         message = f"output exceeded {output_bytes} bytes (cut by the host)"

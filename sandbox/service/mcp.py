@@ -38,6 +38,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from codemode import cap_model_text
 from workspace import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
 
 from .. import __version__
@@ -177,9 +178,9 @@ class _InvalidWorkspace(ValueError):
 
 
 def _text(text: str) -> types.TextContent:
-    if len(text) > TEXT_LIMIT:
-        text = text[:TEXT_LIMIT] + "\n--- TRUNCATED --- (the structured content has all of it)"
-    return types.TextContent(type="text", text=text)
+    # The reference's cap on what the model reads (codemode.cap_model_text, ~24,000
+    # characters and a --- TRUNCATED --- note); the structured content stays whole.
+    return types.TextContent(type="text", text=cap_model_text(text, TEXT_LIMIT))
 
 
 def _result(structured: dict[str, Any], text: str, *, is_error: bool = False) -> types.CallToolResult:

@@ -48,6 +48,8 @@ class ToolServer:
             answer = {"error": {"name": "ConnectorError", "message": "connector boom"}}
         elif tool == "big":
             answer = {"output": "x" * 1_100_000}
+        elif tool == "long":
+            answer = {"output": "z" * 25_000}
         elif tool == "whoami":
             answer = {"output": {"execution_id": call["execution_id"], "seq": call["seq"]}}
         else:
@@ -69,6 +71,7 @@ def _tools(url: str) -> list[dict[str, Any]]:
          "input_schema": {**obj, "properties": {"id": {"type": "integer"}}, "required": ["id"]}},
         {"name": "boom", "description": "Always fails.", "url": url, "input_schema": obj},
         {"name": "big", "description": "Returns a huge string.", "url": url, "input_schema": obj},
+        {"name": "long", "description": "Returns 25,000 characters.", "url": url, "input_schema": obj},
         {"name": "whoami", "description": "Echo the execution id.", "url": url, "input_schema": obj},
         {"name": "create_issue", "description": "Create an issue in a repository.", "url": url,
          "approval": {"mode": "durable", "risk": "low"},
@@ -252,3 +255,40 @@ def test_description_tells_the_model_everything(client: httpx.Client) -> None:
     text = client.get("/v1/execute/description", params={"toolsets": "github"}).text
     assert "class github(Protocol)" in text and "def get_item(*, id: int)" in text
     assert "state" in text and "codemode" in text and "Limits:" in text
+
+
+def test_tools_holds_every_tool_of_every_toolset(client: httpx.Client) -> None:
+    body = _run(client, "tools.get_item(id=3)")
+    assert body["status"] == "completed" and body["result"] == {"id": 3, "name": "item 3"}
+    assert body["calls"][0]["namespace"] == "github" and body["calls"][0]["method"] == "get_item"
+    assert _run(client, "'get_item' in dir(tools) and 'get_item' in dir(github)")["result"] is True
+
+
+def test_a_name_two_toolsets_define_is_reachable_only_through_its_namespace(
+        client: httpx.Client, tool_server: tuple[ToolServer, str]) -> None:
+    tools = [t for t in _tools(tool_server[1]) if t["name"] in ("get_item", "whoami")]
+    created = client.put("/v1/toolsets/gitlab", json={"tools": tools})
+    assert created.status_code in (200, 201), created.text
+    body = client.post("/v1/execute", json={"code": "tools.get_item(id=1)",
+                                            "toolsets": ["github", "gitlab"]}).json()
+    assert body["status"] == "error" and body["error"]["name"] == "AttributeError"
+    assert "github.get_item(...) or gitlab.get_item(...)" in body["error"]["message"]
+    code = "[tools.long()[:1], 'get_item' in dir(gitlab), 'get_item' in dir(tools)]"
+    both = client.post("/v1/execute", json={"code": code, "toolsets": ["github", "gitlab"]}).json()
+    assert both["result"] == ["z", True, False]
+    text = client.get("/v1/execute/description", params={"toolsets": "github,gitlab"}).text
+    assert "tools also holds every tool of github, gitlab" in text
+    assert "get_item (github, gitlab)" in text
+
+
+def test_a_long_tool_output_reaches_the_code_capped_and_the_journal_whole(client: httpx.Client) -> None:
+    body = _run(client, "out = github.long()\n[len(out), out[-40:]]")
+    length, tail = body["result"]
+    assert 20_000 < length < 22_000 and "[truncated 5000 chars]" in tail
+    record = client.get(f"/v1/executions/{body['execution_id']}").json()
+    assert record["journal"][0]["result"] == "z" * 25_000
+
+
+def test_a_paused_execution_reports_what_it_printed_before_pausing(client: httpx.Client) -> None:
+    body = _run(client, "print('checking')\nprint('creating')\ngithub.create_issue(title='t')")
+    assert body["status"] == "paused" and body["logs"] == ["checking", "creating"]

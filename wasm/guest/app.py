@@ -10,6 +10,7 @@ from __future__ import annotations
 import preload  # noqa: F401  (imports the guest's standard library into the snapshot)
 import guard
 import pyexec
+import runfacts
 import wit_world
 from componentize_py_types import Err
 from wit_world.imports import host
@@ -18,6 +19,7 @@ import bash_entry
 
 guard.block_modules(preload.BLOCKED_MODULES)
 guard.install()
+runfacts.install()
 
 
 class WitWorld(wit_world.WitWorld):  # type: ignore[misc]  # generated at build time, untyped here

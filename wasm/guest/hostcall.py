@@ -19,6 +19,10 @@ _dumps, _loads = json.dumps, json.loads
 """Taken at import, before user code runs: code that replaces ``json.dumps`` changes what it
 prints, not how its host calls are encoded (the host checks every payload either way)."""
 
+LOGS_KEY = "$logs"
+"""The payload field that carries the lines printed since the previous host call (the host
+takes it out before any handler sees the payload)."""
+
 RawCall = Callable[[str, str], str]
 """The WIT import: ``(name, payload_json) -> result_json``, raising ``Err(error_json)``."""
 
@@ -100,11 +104,16 @@ def make_error(name: str, message: str, tool: str | None = None) -> BaseExceptio
 class HostChannel:
     """Encodes calls for the WIT import and decodes answers and failures."""
 
-    def __init__(self, raw_call: RawCall, err_type: type[BaseException]) -> None:
+    def __init__(self, raw_call: RawCall, err_type: type[BaseException],
+                 new_logs: Callable[[], list[str]] = list) -> None:
         self._raw_call = raw_call
         self._err_type = err_type
+        self._new_logs = new_logs
 
     def call(self, name: str, payload: dict[str, Any]) -> Any:
+        logs = self._new_logs()
+        if logs:
+            payload = {**payload, LOGS_KEY: logs}
         try:
             encoded = _dumps(encode_value(payload), separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError) as exc:

@@ -14,7 +14,12 @@ be built (memory exhausted, values that are not JSON) becomes a fixed envelope s
 
 Code is normalised the way the reference normalises JavaScript, in Python terms: a markdown
 fence around the whole input is stripped; the value of a trailing expression is the result;
-a ``return`` at top level ends the run with its value; empty code returns ``None``.
+a ``return`` at top level ends the run with its value; empty code returns ``None``; code
+that only defines one function (imports aside) calls it, and its value is the result (an
+``async def`` is driven to completion when it never truly suspends: there is no event loop).
+
+``sys.exit(n)`` and ``os._exit(n)`` end the run as an exit with status ``n``: the envelope
+carries ``exit_code`` (0 completes the run; anything else is an error named ``SystemExit``).
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ import traceback
 import warnings
 from typing import Any, Callable
 
-from hostcall import CodeModeNamespace, HostChannel, Namespace, StateNamespace, ToolError
+import namespaces as namespace_globals
+import runfacts
+from hostcall import HostChannel, ToolError
 from tojson import to_json
 
 USER_FILENAME = "<code>"
@@ -71,16 +78,50 @@ class _ReturnRewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Raise(exc=call, cause=None), node)
 
 
+def _lone_function(tree: ast.Module) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The one function the code defines, when that (and imports) is all it does and the
+    function can be called without arguments."""
+    rest = [node for node in tree.body if not isinstance(node, (ast.Import, ast.ImportFrom))]
+    if len(rest) != 1 or not isinstance(rest[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    args = rest[0].args
+    if len(args.defaults) < len(args.posonlyargs) + len(args.args):
+        return None
+    if any(default is None for default in args.kw_defaults):
+        return None
+    return rest[0]
+
+
 def compile_code(code: str) -> tuple[Any, Any]:
     """Compile into (body, trailing expression or None)."""
     tree = ast.parse(code, filename=USER_FILENAME, mode="exec")
     tree = _ReturnRewriter().visit(tree)
     trailing = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
+    lone = _lone_function(tree)
+    if lone is not None:
+        call: ast.expr = ast.Call(func=ast.Name(id=lone.name, ctx=ast.Load()), args=[], keywords=[])
+        if isinstance(lone, ast.AsyncFunctionDef):
+            call = ast.Call(func=ast.Name(id="__sandbox_drive__", ctx=ast.Load()), args=[call],
+                            keywords=[])
+        expression = ast.Expression(body=ast.copy_location(call, lone))
+        ast.fix_missing_locations(expression)
+        trailing = compile(expression, USER_FILENAME, "eval")
+    elif tree.body and isinstance(tree.body[-1], ast.Expr):
         last = tree.body.pop()
         trailing = compile(ast.Expression(body=last.value), USER_FILENAME, "eval")
     ast.fix_missing_locations(tree)
     return compile(tree, USER_FILENAME, "exec"), trailing
+
+
+def drive(coroutine: Any) -> Any:
+    """Run a coroutine that never suspends (no event loop here) and return its value."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError("the coroutine awaited something that suspends; the sandbox has no "
+                       "event loop (asyncio is not available): call tools without await")
 
 
 class LogCapture:
@@ -92,6 +133,14 @@ class LogCapture:
         self.truncated = False
         self.lines: list[str] = []
         self._partial: dict[str, str] = {"": "", "[error] ": "", "[warn] ": ""}
+        self._taken = 0
+
+    def take_new(self) -> list[str]:
+        """The complete lines printed since the last take (sent along with each host call,
+        so a run the host parks or stops still reports what it printed)."""
+        new = self.lines[self._taken:]
+        self._taken = len(self.lines)
+        return new
 
     def write(self, prefix: str, text: str) -> int:
         if self.truncated:
@@ -158,8 +207,25 @@ def _text_of(exc: BaseException) -> str:
     return text if isinstance(text, str) else f"<unprintable {type(exc).__name__}>"
 
 
+_RUNTIME_FILES = frozenset({"pyexec.py", "hostcall.py", "namespaces.py", "runfacts.py", "tojson.py",
+                            "guard.py"})
+"""The guest runtime's own modules: never shown as where an error was raised."""
+
+
+def _shown_frames(exc: BaseException) -> list[traceback.FrameSummary]:
+    """The user's frames and, below them, the library frame that raised (when it is not the
+    user's own code, nor this runtime's)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    shown = [f for f in frames if f.filename == USER_FILENAME]
+    library = [f for f in frames if f.filename != USER_FILENAME
+               and f.filename.rsplit("/", 1)[-1] not in _RUNTIME_FILES]
+    if library and frames[-1] is library[-1]:
+        shown.append(library[-1])
+    return shown
+
+
 def _user_traceback(exc: BaseException, message: str) -> str:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == USER_FILENAME]
+    frames = _shown_frames(exc)
     lines = ["Traceback (most recent call last):\n"] if frames else []
     lines += traceback.format_list(frames)
     if len(message) > MAX_ERROR_CHARS:
@@ -243,29 +309,23 @@ def run_code(code: str, user_globals: dict[str, Any]) -> Any:
 
 def _base_globals() -> dict[str, Any]:
     return {"__name__": "__main__", "__builtins__": builtins, "__sandbox_return__": _TopLevelReturn,
-            "ToolError": ToolError, "help": _help}
+            "__sandbox_drive__": drive, "ToolError": ToolError, "help": _help}
 
 
 def run(request_json: str, raw_call: Callable[[str, str], str], err_type: type[BaseException]) -> str:
     request = _loads(request_json)
+    runfacts.begin_run()
     capture = LogCapture(int(request.get("max_output_bytes", 1_000_000)))
-    channel = HostChannel(raw_call, err_type)
+    channel = HostChannel(raw_call, err_type, capture.take_new)
     user_globals = _base_globals()
-    namespaces: dict[str, Any] = {}
-    docs = request.get("docs", {})
-    for label, tools in request.get("namespaces", {}).items():
-        namespaces[label] = Namespace(label, channel, tools, docs.get(label, ""))
-    if "state_methods" in request:
-        namespaces["state"] = StateNamespace(channel, request["state_methods"], docs.get("state", ""))
-    if request.get("codemode"):
-        def run_snippet(snippet_code: str, snippet_input: Any) -> Any:
-            snippet_globals = _base_globals()
-            snippet_globals.update(namespaces)
-            snippet_globals["input"] = snippet_input
-            return run_code(strip_fence(snippet_code), snippet_globals)
 
-        namespaces["codemode"] = CodeModeNamespace(channel, run_snippet)
-    user_globals.update(namespaces)
+    def run_snippet(namespaces: dict[str, Any], snippet_code: str, snippet_input: Any) -> Any:
+        snippet_globals = _base_globals()
+        snippet_globals.update(namespaces)
+        snippet_globals["input"] = snippet_input
+        return run_code(strip_fence(snippet_code), snippet_globals)
+
+    user_globals.update(namespace_globals.build(request, channel, run_snippet))
     code = strip_fence(request.get("code", ""))
     linecache.cache[USER_FILENAME] = (len(code), None, code.splitlines(True), USER_FILENAME)
     saved = sys.stdout, sys.stderr, warnings.showwarning
@@ -283,15 +343,47 @@ def run(request_json: str, raw_call: Callable[[str, str], str], err_type: type[B
         outcome = {"status": "error", "result": None,
                    "error": {"name": "OutputLimitExceeded", "message": str(exc), "traceback": ""}}
     except SystemExit as exc:
-        if exc.code not in (None, 0):
-            outcome = {"status": "error", "result": None, "error": _described(exc, user_globals)}
+        outcome = _exited(exc, capture, user_globals)
     except BaseException as exc:  # the user's error is the result, whatever its type
         outcome = {"status": "error", "result": None, "error": _described(exc, user_globals)}
         if _allocation_failure(exc):
             outcome["limit"] = "memory"
     finally:
         sys.stdout, sys.stderr, warnings.showwarning = saved
+    exit_code = runfacts.hard_exit_code()
+    if exit_code is not None and outcome.get("exit_code") != exit_code:
+        # os._exit ran, and the code caught what it raised: the exit still stands.
+        outcome = _exit_outcome(exit_code, "os._exit")
     return _finish(outcome, capture)
+
+
+def _exit_outcome(code: int, how: str) -> dict[str, Any]:
+    if code == 0:
+        return {"status": "completed", "result": None, "exit_code": 0}
+    return {"status": "error", "result": None, "exit_code": code,
+            "error": {"name": "SystemExit", "message": f"{how}({code}): the code exited with status "
+                      f"{code}", "traceback": ""}}
+
+
+def _exited(exc: SystemExit, capture: LogCapture, user_globals: dict[str, Any]) -> dict[str, Any]:
+    """``sys.exit(value)`` as Python's own exit reports it: None is 0, an int is the status,
+    anything else is printed on stderr and the status is 1."""
+    hard = runfacts.hard_exit_code()
+    if hard is not None:
+        return _exit_outcome(hard, "os._exit")
+    value = exc.code
+    if value is None or isinstance(value, bool) or isinstance(value, int):
+        code = int(value or 0)
+    else:
+        try:
+            capture.write("[error] ", f"{_text_of(exc)}\n")
+        except OutputLimitExceeded:
+            pass
+        code = 1
+    outcome = _exit_outcome(code, "sys.exit")
+    if code != 0:
+        outcome["error"]["traceback"] = _described(exc, user_globals)["traceback"]
+    return outcome
 
 
 def _finish(outcome: dict[str, Any], capture: LogCapture) -> str:

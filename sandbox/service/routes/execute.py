@@ -110,6 +110,8 @@ class ExecuteResponse(BaseModel):
     attachments: list[dict[str, Any]] | None = Field(
         None, description="What tools attached to their replies (never seen by the code).")
     message: str | None = None
+    exit_code: int | None = Field(None, description="The status the code exited with "
+                                  "(sys.exit(n), os._exit(n)), when it exited; 0 completes.")
     duration_ms: float = 0.0
 
 
