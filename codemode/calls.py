@@ -704,11 +704,11 @@ class CodeModeHandler:
     async def _index(self) -> CodeIndex:
         snippets = [SnippetInfo(name=s.name, description=s.description or None,
                                 input_schema=s.input_schema)
-                    for s in await self.store.list_snippets()]
+                    for s in await self.store.list_snippets(self.workspace.tenant)]
         return CodeIndex(self.plan.namespaces, snippets)
 
     async def _snippet(self, name: str) -> Any:
-        snippet = await self.store.get_snippet(name)
+        snippet = await self.store.get_snippet(name, self.workspace.tenant)
         if snippet is None:
             return {"error": f'Snippet "{name}" not found.'}
         missing = sorted(ns for ns in snippet.namespaces

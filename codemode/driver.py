@@ -35,11 +35,12 @@ from typing import Any
 import httpx
 
 from sandbox import AsyncSandbox, ExecutionResult, Limits
-from workspace import WorkspaceStore
+from workspace import DEFAULT_TENANT, WorkspaceStore
 
 from . import journal, ledger
 from .approvals import DecisionWaiters
 from .errors import (
+    PermissionWidening,
     ApprovalNotFound,
     CodeModeError,
     EntryNotFound,
@@ -118,6 +119,9 @@ class ExecuteOptions:
     limits: Limits | None = None
     granted_permissions: Sequence[str] | None = None
     approval_wait_ms: int = 0
+    tenant: str = DEFAULT_TENANT
+    principal: str = ""
+    """Who asks (a token's name), recorded with the execution."""
 
 
 @dataclass
@@ -144,6 +148,20 @@ version, or a failed resume): the sweep resumes them."""
 
 def _owner_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _check_narrowing(record: ExecutionRecord, granted: Sequence[str] | None) -> None:
+    """An approver may take permissions away from the resumed run, never add any."""
+    if granted is None:
+        return
+    started_with = record.options.get("granted_permissions")
+    if started_with is None:  # started with everything granted: any list narrows it
+        return
+    added = sorted(set(granted) - set(started_with))
+    if added:
+        raise PermissionWidening(
+            f"an approval may narrow the permissions the execution started with, not widen "
+            f"them: {', '.join(added)} {'was' if len(added) == 1 else 'were'} not granted")
 
 
 def _owner_dead(owner: str | None) -> bool:
@@ -192,7 +210,7 @@ class Executions:
         """The plan of a stored execution: its toolsets as stored now, its inline tools."""
         toolsets = []
         for name in record.toolsets:
-            toolset = await self.store.get_toolset(name)
+            toolset = await self.store.get_toolset(name, record.tenant)
             if toolset is None:
                 raise MissingConnector.of(record.id, f'toolset "{name}"')
             toolsets.append(toolset)
@@ -240,7 +258,8 @@ class Executions:
                      "granted_permissions": None if options.granted_permissions is None
                      else list(options.granted_permissions),
                      "approval_wait_ms": wait_ms},
-            owner=self.owner, lease_until=stamp + self._lease_s(limits, wait_ms), attempts=1)
+            owner=self.owner, lease_until=stamp + self._lease_s(limits, wait_ms), attempts=1,
+            tenant=options.tenant, principal=options.principal)
         await self.store.create_execution(record)
         self._event(execution_id, "status", {"status": "running"})
         return await self._drive(record, plan, [], options.granted_permissions)
@@ -279,7 +298,7 @@ class Executions:
         run_settings = RunSettings(granted_permissions=granted, approval_wait_s=wait_ms / 1000,
                                    ledger_lease_ms=self.settings.ledger_lease_ms,
                                    always_replay=self.settings.always_replay)
-        workspace = self.workspaces.workspace(record.workspace)
+        workspace = self.workspaces.workspace(record.workspace, tenant=record.tenant)
 
         def events(kind: str, data: dict[str, Any]) -> None:
             self._event(record.id, kind, data)
@@ -354,7 +373,8 @@ class Executions:
             current = await self.store.get_execution(record.id, with_journal=False)
             if current is not None:
                 status, result, error = current.status, None, current.error
-        await self.store.prune_executions(record.workspace, keep=self.settings.keep_executions)
+        await self.store.prune_executions(record.workspace, keep=self.settings.keep_executions,
+                                          tenant=record.tenant)
         for line in outcome.logs:
             self._event(record.id, "log", {"line": line})
         response.update(status=status, result=result, logs=outcome.logs)
@@ -391,22 +411,28 @@ class Executions:
 
     # --- decisions --------------------------------------------------------------------
 
-    async def approve(self, approval_id: str, *, by: str = "api",
+    async def approve(self, approval_id: str, *, by: str = "api", tenant: str | None = None,
+                      note: str | None = None,
                       granted_permissions: Sequence[str] | None = None) -> dict[str, Any]:
-        """Approve a pending call; resume its execution (replay) and return the new outcome."""
+        """Approve a pending call; resume its execution (replay) and return the new outcome.
+
+        ``granted_permissions`` may narrow what the run was started with, never widen it.
+        """
         approval = await self.store.get_approval(approval_id)
         if approval is None:
             raise ApprovalNotFound(approval_id)
         record = await self.store.get_execution(approval.execution_id, with_journal=False)
         if record is None:
             raise ExecutionNotFound(approval.execution_id)
+        _check_narrowing(record, granted_permissions)
         plan = None
         if record.status == "paused":
             plan = await self._plan_for_resume(record)  # missing connector: nothing consumed
         # The decision and taking the execution over are one transaction: a crash cannot
         # leave an approved call whose execution nobody resumes.
         async with self.store.transaction() as tx:
-            decided = await tx.decide_approval(approval_id, status="approved", by=by)
+            decided = await tx.decide_approval(approval_id, status="approved", by=by,
+                                               reason=note, tenant=tenant)
             claimed = decided and await tx.status_of(record.id) == "paused" and \
                 await tx.claim_execution(record.id, owner=self.owner,
                                          lease_until=now() + self._lease_for(record),
@@ -463,7 +489,7 @@ class Executions:
         self._event(execution_id, "status", {"status": "running"})
         return await self._drive(record, plan, entries, granted)
 
-    async def reject(self, approval_id: str, *, by: str = "api",
+    async def reject(self, approval_id: str, *, by: str = "api", tenant: str | None = None,
                      reason: str | None = None) -> dict[str, Any]:
         """Reject a pending call: the execution ends ``rejected``; nothing it pended runs."""
         approval = await self.store.get_approval(approval_id)
@@ -472,7 +498,8 @@ class Executions:
         text = reason or "Rejected by user"
         action = f"{approval.namespace}.{approval.method}"
         async with self.store.transaction() as tx:
-            decided = await tx.decide_approval(approval_id, status="rejected", by=by, reason=text)
+            decided = await tx.decide_approval(approval_id, status="rejected", by=by, reason=text,
+                                               tenant=tenant)
             if decided:
                 await journal.settle(tx.connection, approval.execution_id, approval.seq,
                                      state="reverted", only_if=("pending",))
@@ -490,7 +517,7 @@ class Executions:
         return {"status": "rejected", "execution_id": approval.execution_id,
                 "approval_id": approval_id, "action": action, "reason": text}
 
-    async def cancel(self, execution_id: str, *, by: str = "api",
+    async def cancel(self, execution_id: str, *, by: str = "api", tenant: str | None = None,
                      reason: str | None = None) -> dict[str, Any]:
         """End a running or parked execution now: status ``cancelled``, nothing pending runs.
 
@@ -505,7 +532,8 @@ class Executions:
                 only_if=("running", "paused", "awaiting_tool"))
             pending = await tx.pending_approvals(execution_id) if cancelled else []
             for approval in pending:
-                await tx.decide_approval(approval.id, status="cancelled", by=by, reason=text)
+                await tx.decide_approval(approval.id, status="cancelled", by=by, reason=text,
+                                         tenant=tenant)
             if cancelled:
                 await tx.revert_pending(execution_id)
             status = await tx.status_of(execution_id)

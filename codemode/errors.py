@@ -35,6 +35,7 @@ everything Code Mode means to raise without catching programming errors::
     ├── ExecutionNotFound            no execution with this id is stored
     │   └── ApprovalNotFound         no approval with this id
     ├── ExecutionConflict            the request does not fit the execution's state
+    ├── PermissionWidening           an approval asked to grant more than the run had
     └── MissingConnector             a resume needs a toolset or tool that is gone
 
     Exception
@@ -69,6 +70,7 @@ __all__ = [
     "NameCollisionError",
     "SnippetDefinitionError",
     "NotSerialisableError",
+    "PermissionWidening",
     "ReplayDivergence",
     "SignatureError",
     "SignatureMismatch",
@@ -420,6 +422,10 @@ class CorruptEntry(CodeModeError):
 
 class ExecutionConflict(CodeModeError):
     """The request does not fit the execution's state (not paused, already decided...)."""
+
+
+class PermissionWidening(CodeModeError):
+    """An approval asked to grant the resumed run a permission it was not started with."""
 
 
 class ApprovalNotFound(ExecutionNotFound):

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from workspace import DEFAULT_TENANT
+
 from codemode.codec import encode_value
 from codemode.errors import NotSerialisableError
 
@@ -142,16 +144,24 @@ class Approval:
     """``durable`` (the execution parks) or ``inline`` (a request waits for the decision)."""
     status: str = "pending"
     decided_by: str | None = None
+    """The deciding principal's name (a token's name), or the service (``sweep``)."""
     decided_at: float | None = None
     reason: str | None = None
+    """The decider's free-text note (a rejection's reason); never the identity."""
     created_at: float = field(default_factory=now)
+    tenant: str = DEFAULT_TENANT
+    """The tenant of its execution (stored with it, so a listing is scoped by one column)."""
+    decided_tenant: str | None = None
+    """The tenant of the token that decided (an operator may decide for another tenant)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "approval_id": self.id, "execution_id": self.execution_id, "seq": self.seq,
+            "tenant": self.tenant,
             "workspace": self.workspace, "namespace": self.namespace, "method": self.method,
             "args": _encoded_or_note(self.args), "descriptor": _encoded_or_note(self.descriptor),
             "mode": self.mode, "status": self.status, "decided_by": self.decided_by,
+            "decided_tenant": self.decided_tenant,
             "decided_at": self.decided_at, "reason": self.reason, "created_at": self.created_at,
         }
 
@@ -192,6 +202,10 @@ class ExecutionRecord:
     """Until when ``owner`` holds it; after that, recovery may take it over."""
     attempts: int = 0
     """Runs started since it last parked or finished; recovery dead-letters at a cap."""
+    tenant: str = DEFAULT_TENANT
+    """The tenant it belongs to; its workspace and toolsets are that tenant's."""
+    principal: str = ""
+    """Who started it (the token's name; empty for a local, token-less service)."""
 
     @property
     def terminal(self) -> bool:
@@ -205,6 +219,8 @@ class ExecutionRecord:
     def to_dict(self, *, with_journal: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.id,
+            "tenant": self.tenant,
+            "principal": self.principal,
             "workspace": self.workspace,
             "code": self.code,
             "status": self.status,

@@ -57,6 +57,7 @@ from codemode.codec import (
 )
 from codemode.errors import DurableSizeError, ExecutionNotFound, NotSerialisableError, SnippetDefinitionError
 from codemode.ledger import LEDGER_MIGRATIONS
+from codemode.migrations import CODEMODE_MIGRATIONS
 from codemode.normalise import trim_log_lines
 from codemode.records import (
     APPROVAL_STATES,
@@ -70,7 +71,7 @@ from codemode.records import (
     valid_snippet_name,
 )
 from codemode.tooldefs import Toolset, schema_problems
-from workspace import apply_migrations, configure_connection
+from workspace import DEFAULT_TENANT, apply_migrations, configure_connection
 
 __all__ = [
     "CODEMODE_MIGRATIONS",
@@ -83,114 +84,14 @@ DEFAULT_KEEP = 50
 """Terminal executions kept per workspace by :meth:`CodeModeStore.prune_executions`."""
 _MAX_ERROR_MESSAGE = 10_000
 
-# (version, statements). Append new versions; never edit a released one. Status and state
-# columns carry no CHECK: later runtime versions may add states, and SQLite cannot alter
-# a CHECK without rebuilding the table. The store validates them instead.
-_STORE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
-    (
-        1,
-        (
-            """
-            CREATE TABLE codemode_executions (
-                id              TEXT    PRIMARY KEY,
-                workspace       TEXT    NOT NULL,
-                code            TEXT    NOT NULL,
-                status          TEXT    NOT NULL,
-                result          TEXT,
-                result_recorded INTEGER NOT NULL DEFAULT 1,
-                error           TEXT,
-                logs            TEXT    NOT NULL DEFAULT '[]',
-                namespaces      TEXT    NOT NULL DEFAULT '{}',
-                toolsets        TEXT    NOT NULL DEFAULT '[]',
-                runtime_version INTEGER NOT NULL DEFAULT 1,
-                created_at      REAL    NOT NULL,
-                updated_at      REAL    NOT NULL
-            )
-            """,
-            # Listing and retention read newest-first per workspace, and by status.
-            "CREATE INDEX codemode_executions_workspace"
-            " ON codemode_executions (workspace, created_at)",
-            "CREATE INDEX codemode_executions_status ON codemode_executions (status, created_at)",
-            """
-            CREATE TABLE codemode_toolsets (
-                name        TEXT    PRIMARY KEY,
-                description TEXT,
-                definition  TEXT    NOT NULL,
-                tool_count  INTEGER NOT NULL,
-                created_at  REAL    NOT NULL,
-                updated_at  REAL    NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE codemode_snippets (
-                name         TEXT PRIMARY KEY,
-                code         TEXT NOT NULL,
-                description  TEXT NOT NULL DEFAULT '',
-                input_schema TEXT,
-                namespaces   TEXT NOT NULL DEFAULT '{}',
-                execution_id TEXT,
-                created_at   REAL NOT NULL
-            )
-            """,
-        ),
-    ),
-    (
-        2,
-        (
-            # What a resume needs (inline tools, grants, limits), who runs it, until when.
-            "ALTER TABLE codemode_executions ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
-            "ALTER TABLE codemode_executions ADD COLUMN owner TEXT",
-            "ALTER TABLE codemode_executions ADD COLUMN lease_until REAL",
-            "ALTER TABLE codemode_executions ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
-            """
-            CREATE TABLE codemode_approvals (
-                id           TEXT    PRIMARY KEY,
-                execution_id TEXT    NOT NULL
-                             REFERENCES codemode_executions(id) ON DELETE CASCADE,
-                seq          INTEGER NOT NULL,
-                workspace    TEXT    NOT NULL,
-                namespace    TEXT    NOT NULL,
-                method       TEXT    NOT NULL,
-                args         TEXT    NOT NULL,
-                descriptor   TEXT    NOT NULL,
-                mode         TEXT    NOT NULL,
-                status       TEXT    NOT NULL,
-                decided_by   TEXT,
-                decided_at   REAL,
-                reason       TEXT,
-                created_at   REAL    NOT NULL,
-                UNIQUE (execution_id, seq)
-            )
-            """,
-            "CREATE INDEX codemode_approvals_status"
-            " ON codemode_approvals (status, workspace, created_at)",
-        ),
-    ),
-)
-
-
-
-def _merged(*histories: Sequence[tuple[int, Sequence[str]]]) -> tuple[tuple[int, tuple[str, ...]], ...]:
-    """One component's migrations from several owners: each version's statements, in order."""
-    versions: dict[int, list[str]] = {}
-    for history in histories:
-        for version, statements in history:
-            versions.setdefault(version, []).extend(statements)
-    return tuple((version, tuple(versions[version])) for version in sorted(versions))
-
-
-CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = _merged(
-    _STORE_MIGRATIONS, _journal.JOURNAL_MIGRATIONS
-)
-"""Every version of the ``codemode`` component: the store's tables and the journal's."""
-
 _EXECUTION_COLUMNS = (
     "id, workspace, code, status, result, result_recorded, error, logs, namespaces, "
-    "toolsets, runtime_version, created_at, updated_at, options, owner, lease_until, attempts"
+    "toolsets, runtime_version, created_at, updated_at, options, owner, lease_until, attempts, "
+    "tenant, principal"
 )
 _APPROVAL_COLUMNS = (
     "id, execution_id, seq, workspace, namespace, method, args, descriptor, mode, status, "
-    "decided_by, decided_at, reason, created_at"
+    "decided_by, decided_at, reason, created_at, tenant, decided_tenant"
 )
 
 
@@ -258,6 +159,8 @@ def _execution_from_row(row: Any, journal: list[JournalEntry]) -> ExecutionRecor
         owner=row[14],
         lease_until=None if row[15] is None else float(row[15]),
         attempts=int(row[16]),
+        tenant=row[17],
+        principal=row[18],
         journal=journal,
     )
 
@@ -267,21 +170,23 @@ def _approval_from_row(row: Any) -> Approval:
         id=row[0], execution_id=row[1], seq=int(row[2]), workspace=row[3], namespace=row[4],
         method=row[5], args=decode_json(row[6]), descriptor=decode_json(row[7]), mode=row[8],
         status=row[9], decided_by=row[10], decided_at=None if row[11] is None else float(row[11]),
-        reason=row[12], created_at=float(row[13]),
+        reason=row[12], created_at=float(row[13]), tenant=row[14], decided_tenant=row[15],
     )
 
 
 async def _insert_approval(conn: aiosqlite.Connection, approval: Approval) -> None:
     await conn.execute(
+        # The tenant is its execution's, read in the same statement.
         f"INSERT INTO codemode_approvals ({_APPROVAL_COLUMNS})"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        " (SELECT tenant FROM codemode_executions WHERE id = ?), ?)",
         (
             approval.id, approval.execution_id, approval.seq, approval.workspace,
             approval.namespace, approval.method,
             durable_value_json("The arguments", approval.args),
             durable_value_json("The descriptor", approval.descriptor),
             approval.mode, approval.status, approval.decided_by, approval.decided_at,
-            approval.reason, approval.created_at,
+            approval.reason, approval.created_at, approval.execution_id, approval.decided_tenant,
         ),
     )
 
@@ -297,15 +202,15 @@ async def _select_approvals(
 
 async def _decide_approval(
     conn: aiosqlite.Connection, approval_id: str, *, status: str, by: str | None,
-    reason: str | None, only_if: Collection[str] = ("pending",),
+    reason: str | None, only_if: Collection[str] = ("pending",), tenant: str | None = None,
 ) -> bool:
     if status not in APPROVAL_STATES:
         raise ValueError(f"unknown approval status {status!r}")
     guard, params = _status_guard("status", only_if)
     cur = await conn.execute(
-        "UPDATE codemode_approvals SET status = ?, decided_by = ?, decided_at = ?, reason = ?"
-        f" WHERE id = ?{guard}",
-        (status, by, now(), reason, approval_id, *params),
+        "UPDATE codemode_approvals SET status = ?, decided_by = ?, decided_at = ?, reason = ?,"
+        f" decided_tenant = ? WHERE id = ?{guard}",
+        (status, by, now(), reason, tenant, approval_id, *params),
     )
     return cur.rowcount > 0
 
@@ -417,10 +322,12 @@ class StoreTransaction:
 
     async def decide_approval(
         self, approval_id: str, *, status: str, by: str | None = None, reason: str | None = None,
-        only_if: Collection[str] = ("pending",),
+        only_if: Collection[str] = ("pending",), tenant: str | None = None,
     ) -> bool:
+        """Decide a pending approval (compare-and-set); ``by`` and ``tenant`` say who."""
         return await _decide_approval(
-            self._conn, approval_id, status=status, by=by, reason=reason, only_if=only_if
+            self._conn, approval_id, status=status, by=by, reason=reason, only_if=only_if,
+            tenant=tenant,
         )
 
     async def approval_at(self, execution_id: str, seq: int) -> Approval | None:
@@ -557,7 +464,7 @@ class CodeModeStore:
     # --- toolsets ---------------------------------------------------------------------
 
     async def put_toolset(
-        self, toolset: Toolset, *, description: str | None = None
+        self, toolset: Toolset, *, description: str | None = None, tenant: str = DEFAULT_TENANT,
     ) -> tuple[Toolset, bool]:
         """Create or replace ``toolset``; returns ``(stored, created)``.
 
@@ -566,7 +473,8 @@ class CodeModeStore:
         stamp = now()
         async with self._write() as conn:
             async with conn.execute(
-                "SELECT definition FROM codemode_toolsets WHERE name = ?", (toolset.name,)
+                "SELECT definition FROM codemode_toolsets WHERE tenant = ? AND name = ?",
+                (tenant, toolset.name),
             ) as cur:
                 row = await cur.fetchone()
             created = row is None
@@ -577,31 +485,32 @@ class CodeModeStore:
             definition = json_text(stored.to_dict(include_secret=True))
             await conn.execute(
                 "INSERT INTO codemode_toolsets"
-                " (name, description, definition, tool_count, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (name) DO UPDATE SET description = excluded.description,"
+                " (tenant, name, description, definition, tool_count, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (tenant, name) DO UPDATE SET description = excluded.description,"
                 " definition = excluded.definition, tool_count = excluded.tool_count,"
                 " updated_at = excluded.updated_at",
-                (stored.name, description, definition, len(stored.tools), stamp, stamp),
+                (tenant, stored.name, description, definition, len(stored.tools), stamp, stamp),
             )
         return stored, created
 
-    async def get_toolset(self, name: str) -> Toolset | None:
+    async def get_toolset(self, name: str, tenant: str = DEFAULT_TENANT) -> Toolset | None:
         async with self.reading() as conn:
             async with conn.execute(
-                "SELECT definition FROM codemode_toolsets WHERE name = ?", (name,)
+                "SELECT definition FROM codemode_toolsets WHERE tenant = ? AND name = ?",
+                (tenant, name),
             ) as cur:
                 row = await cur.fetchone()
         return None if row is None else Toolset.from_dict(json.loads(row[0]))
 
-    async def toolset_info(self, name: str) -> dict[str, Any] | None:
+    async def toolset_info(self, name: str, tenant: str = DEFAULT_TENANT) -> dict[str, Any] | None:
         """``{name, description, tool_count, created_at, updated_at}`` of one toolset."""
-        rows = await self._toolset_rows("WHERE name = ?", (name,))
+        rows = await self._toolset_rows("WHERE tenant = ? AND name = ?", (tenant, name))
         return rows[0] if rows else None
 
-    async def list_toolsets(self) -> list[dict[str, Any]]:
-        """Every toolset's summary, by name."""
-        return await self._toolset_rows("ORDER BY name", ())
+    async def list_toolsets(self, tenant: str = DEFAULT_TENANT) -> list[dict[str, Any]]:
+        """Every toolset's summary of ``tenant``, by name."""
+        return await self._toolset_rows("WHERE tenant = ? ORDER BY name", (tenant,))
 
     async def _toolset_rows(self, tail: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
         async with self.reading() as conn:
@@ -617,9 +526,10 @@ class CodeModeStore:
             for r in rows
         ]
 
-    async def delete_toolset(self, name: str) -> bool:
+    async def delete_toolset(self, name: str, tenant: str = DEFAULT_TENANT) -> bool:
         async with self._write() as conn:
-            cur = await conn.execute("DELETE FROM codemode_toolsets WHERE name = ?", (name,))
+            cur = await conn.execute(
+                "DELETE FROM codemode_toolsets WHERE tenant = ? AND name = ?", (tenant, name))
             return cur.rowcount > 0
 
     # --- executions -------------------------------------------------------------------
@@ -639,14 +549,14 @@ class CodeModeStore:
             json_text(record.toolsets),
             record.runtime_version, record.created_at, record.updated_at,
             durable_value_json("The execution options", record.options),
-            record.owner, record.lease_until, record.attempts,
+            record.owner, record.lease_until, record.attempts, record.tenant, record.principal,
         )
         # One INSERT, its own transaction; the primary key refuses a duplicate id.
         async with self.autocommit() as tx:
             try:
                 await tx.connection.execute(
                     f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
             except sqlite3.IntegrityError as exc:
                 raise ValueError(f"execution {record.id} already exists") from exc
 
@@ -692,12 +602,20 @@ class CodeModeStore:
         workspace: str | None = None,
         status: str | None = None,
         limit: int = 100,
+        tenant: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
     ) -> list[ExecutionRecord]:
-        """Executions newest first, without their journals."""
+        """Executions newest first, without their journals (``tenant`` None: every tenant's)."""
         if status is not None:
             _check_status(status)
         clauses: list[str] = []
         params: list[Any] = []
+        for clause, value in (("tenant = ?", tenant), ("created_at >= ?", since),
+                              ("created_at < ?", until)):
+            if value is not None:
+                clauses.append(clause)
+                params.append(value)
         if workspace is not None:
             clauses.append("workspace = ?")
             params.append(workspace)
@@ -724,7 +642,8 @@ class CodeModeStore:
             )
             return cur.rowcount > 0
 
-    async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP) -> int:
+    async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP,
+                               tenant: str = DEFAULT_TENANT) -> int:
         """Delete all but the newest ``keep`` terminal executions of ``workspace``.
 
         Running and paused executions are never touched: they still have work or a
@@ -739,9 +658,9 @@ class CodeModeStore:
         async with self.autocommit() as tx:
             cur = await tx.connection.execute(
                 "DELETE FROM codemode_executions WHERE id IN (SELECT id FROM codemode_executions"
-                f" WHERE workspace = ? AND status IN ({marks})"
+                f" WHERE tenant = ? AND workspace = ? AND status IN ({marks})"
                 " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)",
-                (workspace, *terminal, keep),
+                (tenant, workspace, *terminal, keep),
             )
         return max(cur.rowcount, 0)
 
@@ -802,11 +721,11 @@ class CodeModeStore:
 
     async def list_approvals(
         self, *, workspace: str | None = None, status: str | None = "pending",
-        execution_id: str | None = None, limit: int = 500,
+        execution_id: str | None = None, limit: int = 500, tenant: str | None = None,
     ) -> list[Approval]:
         """Approvals oldest first (the order a human should answer them)."""
         clauses, params = [], []
-        for column, value in (("workspace", workspace), ("status", status),
+        for column, value in (("tenant", tenant), ("workspace", workspace), ("status", status),
                               ("execution_id", execution_id)):
             if value is not None:
                 clauses.append(f"{column} = ?")
@@ -819,7 +738,7 @@ class CodeModeStore:
 
     # --- snippets ---------------------------------------------------------------------
 
-    async def put_snippet(self, snippet: Snippet) -> bool:
+    async def put_snippet(self, snippet: Snippet, tenant: str = DEFAULT_TENANT) -> bool:
         """Create or replace a snippet; True when it was created."""
         problems: list[str] = []
         if not valid_snippet_name(snippet.name):
@@ -834,15 +753,16 @@ class CodeModeStore:
         check_durable_text("The code", snippet.code)
         async with self._write() as conn:
             async with conn.execute(
-                "SELECT 1 FROM codemode_snippets WHERE name = ?", (snippet.name,)
+                "SELECT 1 FROM codemode_snippets WHERE tenant = ? AND name = ?",
+                (tenant, snippet.name),
             ) as cur:
                 created = await cur.fetchone() is None
             await conn.execute(
-                "INSERT OR REPLACE INTO codemode_snippets"
-                " (name, code, description, input_schema, namespaces, execution_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO codemode_snippets (tenant, name, code, description,"
+                " input_schema, namespaces, execution_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    snippet.name, sqlite_text(snippet.code), sqlite_text(snippet.description),
+                    tenant, snippet.name, sqlite_text(snippet.code), sqlite_text(snippet.description),
                     None if snippet.input_schema is None
                     else json_text(encode_value(snippet.input_schema)),
                     json_text(snippet.namespaces),
@@ -851,12 +771,12 @@ class CodeModeStore:
             )
         return created
 
-    async def get_snippet(self, name: str) -> Snippet | None:
-        found = await self._snippets("WHERE name = ?", (name,))
+    async def get_snippet(self, name: str, tenant: str = DEFAULT_TENANT) -> Snippet | None:
+        found = await self._snippets("WHERE tenant = ? AND name = ?", (tenant, name))
         return found[0] if found else None
 
-    async def list_snippets(self) -> list[Snippet]:
-        return await self._snippets("ORDER BY name", ())
+    async def list_snippets(self, tenant: str = DEFAULT_TENANT) -> list[Snippet]:
+        return await self._snippets("WHERE tenant = ? ORDER BY name", (tenant,))
 
     async def _snippets(self, tail: str, params: tuple[Any, ...]) -> list[Snippet]:
         async with self.reading() as conn:
@@ -872,7 +792,8 @@ class CodeModeStore:
             for r in rows
         ]
 
-    async def delete_snippet(self, name: str) -> bool:
+    async def delete_snippet(self, name: str, tenant: str = DEFAULT_TENANT) -> bool:
         async with self._write() as conn:
-            cur = await conn.execute("DELETE FROM codemode_snippets WHERE name = ?", (name,))
+            cur = await conn.execute(
+                "DELETE FROM codemode_snippets WHERE tenant = ? AND name = ?", (tenant, name))
             return cur.rowcount > 0

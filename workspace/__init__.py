@@ -72,6 +72,7 @@ from .snapshot import (
     measure_tree,
     sweep_materialised,
 )
+from .tenants import DEFAULT_TENANT, TENANT_NAME, check_tenant
 from .tools import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
 from .transaction import operation_key
 
@@ -81,9 +82,11 @@ __all__ = [
     "apply_migrations",
     "call_tool",
     "ChangeEvent",
+    "check_tenant",
     "configure_connection",
     "Conflict",
     "DEFAULT_SPILL_THRESHOLD",
+    "DEFAULT_TENANT",
     "diff",
     "diff_text",
     "EditBatchError",
@@ -114,6 +117,7 @@ __all__ = [
     "Stat",
     "sweep_materialised",
     "SymlinkLoop",
+    "TENANT_NAME",
     "TOOL_DEFINITIONS",
     "TOOL_NAMES",
     "TreeSize",

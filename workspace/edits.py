@@ -190,7 +190,7 @@ def _mime_for(edit: dict[str, Any]) -> str:
 async def _rollback(ws: Workspace, undo: list[tuple[str, tuple[bytes, str] | None]]) -> str | None:
     # Undoing is not charged: a batch refused for its quota must still be able to put back
     # what it wrote, so the undo goes through a handle of its own without quotas.
-    ws = ws.store.workspace(ws.name, quotas=Quotas.unlimited)
+    ws = ws.store.workspace(ws.name, quotas=Quotas.unlimited, tenant=ws.tenant)
     problems: list[str] = []
     for path, previous in reversed(undo):
         try:

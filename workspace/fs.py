@@ -40,6 +40,7 @@ from .errors import (
     SymlinkLoop,
 )
 from .quotas import CallBudget, Quotas
+from .tenants import DEFAULT_TENANT, check_tenant, storage_key
 from .transaction import Transaction
 
 if TYPE_CHECKING:
@@ -118,30 +119,37 @@ class WorkspaceStore:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    def workspace(self, name: str = "default", *, quotas: Quotas | None = None) -> Workspace:
-        """A handle on workspace ``name``; it is created by its first write.
+    def workspace(self, name: str = "default", *, quotas: Quotas | None = None,
+                  tenant: str = DEFAULT_TENANT) -> Workspace:
+        """A handle on workspace ``name`` of ``tenant``; it is created by its first write.
 
         The handle is one *call* for the quotas: what is written through it is counted
         against ``quotas`` (default: the store's).
         """
-        return Workspace(self, _check_name(name), quotas or self.quotas)
+        return Workspace(self, _check_name(name), quotas or self.quotas, tenant=tenant)
 
-    async def list_workspaces(self) -> list[dict[str, Any]]:
-        async with self._db.lock:
-            async with self._db.conn.execute("SELECT name, created_at FROM workspaces ORDER BY name") as cur:
-                rows = await cur.fetchall()
-        return [{"name": r[0], "created_at": r[1]} for r in rows]
-
-    async def has_workspace(self, name: str) -> bool:
+    async def list_workspaces(self, tenant: str = DEFAULT_TENANT) -> list[dict[str, Any]]:
+        """The workspaces of ``tenant``, by name."""
+        prefix = len(storage_key(check_tenant(tenant), ""))
         async with self._db.lock:
             async with self._db.conn.execute(
-                "SELECT 1 FROM workspaces WHERE name = ?", (_check_name(name),)
+                "SELECT name, created_at FROM workspaces WHERE tenant = ? ORDER BY name", (tenant,)
+            ) as cur:
+                rows = await cur.fetchall()
+        return [{"name": r[0][prefix:], "created_at": r[1]} for r in rows]
+
+    async def has_workspace(self, name: str, tenant: str = DEFAULT_TENANT) -> bool:
+        key = storage_key(check_tenant(tenant), _check_name(name))
+        async with self._db.lock:
+            async with self._db.conn.execute(
+                "SELECT 1 FROM workspaces WHERE name = ?", (key,)
             ) as cur:
                 return await cur.fetchone() is not None
 
-    async def delete_workspace(self, name: str) -> bool:
+    async def delete_workspace(self, name: str, tenant: str = DEFAULT_TENANT) -> bool:
         """Delete a workspace and all its entries; False when it did not exist."""
-        async with self.transaction(_check_name(name), write=True) as t:
+        key = storage_key(check_tenant(tenant), _check_name(name))
+        async with self.transaction(key, write=True) as t:
             if t.ws_id is None:
                 return False
             async with t.conn.execute(
@@ -238,22 +246,26 @@ def _int_arg(value: object, what: str, minimum: int) -> int:
 class Workspace:
     """One named workspace: the filesystem operations of reference section 1."""
 
-    def __init__(self, store: WorkspaceStore, name: str, quotas: Quotas | None = None) -> None:
+    def __init__(self, store: WorkspaceStore, name: str, quotas: Quotas | None = None, *,
+                 tenant: str = DEFAULT_TENANT) -> None:
         self.store = store
         self.name = name
+        self.tenant = check_tenant(tenant)
+        self.key = storage_key(self.tenant, name)
+        """Its row's key in the store (see :mod:`workspace.tenants`)."""
         # What this handle (one call) has written, against the quotas.
         self.budget = CallBudget(quotas or store.quotas)
 
     def __repr__(self) -> str:
-        return f"Workspace({self.name!r})"
+        return f"Workspace({self.key!r})"
 
     def _txn(self, *, write: bool) -> AbstractAsyncContextManager[Transaction]:
         # Single operations read without BEGIN/COMMIT (see WorkspaceStore.transaction).
-        return self.store.transaction(self.name, write=write, consistent=write,
+        return self.store.transaction(self.key, write=write, consistent=write,
                                       budget=self.budget if write else None)
 
     def on_change(self, observer: Observer) -> Callable[[], None]:
-        return self.store.subscribe(self.name, observer)
+        return self.store.subscribe(self.key, observer)
 
     # --- reading -------------------------------------------------------------------------
 

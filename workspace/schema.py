@@ -81,6 +81,15 @@ WORKSPACE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
             "CREATE INDEX workspace_operations_age ON workspace_operations (applied_at)",
         ),
     ),
+    (
+        3,
+        (
+            # The tenant a workspace belongs to; its name column holds the storage key
+            # (see workspace.tenants), so names stay unique per tenant.
+            "ALTER TABLE workspaces ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default'",
+            "CREATE INDEX workspaces_tenant ON workspaces (tenant, name)",
+        ),
+    ),
 )
 
 

@@ -168,7 +168,7 @@ async def take_snapshot(ws: Workspace, *, max_files: int = 1000, max_file_bytes:
     chosen: dict[str, tuple[int, int, str]] = {}
     contents: dict[str, bytes] = {}
     occupied: set[str] = set()
-    async with ws.store.transaction(ws.name, write=False) as t:
+    async with ws.store.transaction(ws.key, write=False) as t:
         if t.ws_id is not None:
             async with t.conn.execute(
                 "SELECT path, type, size, version, mime_type FROM workspace_entries"
@@ -673,7 +673,7 @@ async def _apply(
     done = _Applied()
     over: QuotaExceeded | None = None
     try:
-        async with ws.store.transaction(ws.name, write=True, budget=ws.budget) as t:
+        async with ws.store.transaction(ws.key, write=True, budget=ws.budget) as t:
             await _remove_gone(t, snap, gone_files, gone_dirs, done)
             for path in new_dirs:
                 row = await t.row(path)

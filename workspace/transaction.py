@@ -40,6 +40,7 @@ from .entries import (
 )
 from .errors import LimitExceeded, NotDirectory, QuotaExceeded, SymlinkLoop, WorkspaceError
 from .quotas import CallBudget
+from .tenants import DEFAULT_TENANT
 
 __all__ = ["Transaction", "operation_key"]
 
@@ -126,7 +127,8 @@ class Transaction:
         assert self.writable, "read transactions never create workspaces"
         now = time.time()
         async with self.conn.execute(
-            "INSERT INTO workspaces (name, created_at, seq) VALUES (?, ?, 0) RETURNING id", (self.name, now)
+            "INSERT INTO workspaces (name, tenant, created_at, seq) VALUES (?, ?, ?, 0) RETURNING id",
+            (self.name, self.name.split("/", 1)[0] if "/" in self.name else DEFAULT_TENANT, now)
         ) as cur:
             found = await cur.fetchone()
         assert found is not None

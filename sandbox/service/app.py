@@ -2,15 +2,16 @@
 
 Start-up removes workspace trees left by dead processes, compiles (or loads) the guest,
 starts the worker pool and opens the database.
-Every ``/v1`` and ``/mcp`` request (:mod:`.mcp`) passes the bearer-token check when a token
-is configured, and the request-size cap. Errors are answered by the one error map (:mod:`.errors`).
+Every ``/v1`` and ``/mcp`` request (:mod:`.mcp`) passes the guard: the bearer token is
+resolved to the principal the request acts as (:mod:`.identity`; refused with 401 when it is
+missing, wrong, revoked or expired), and the request-size cap is held. Errors are answered by
+the one error map (:mod:`.errors`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import os
 import re
@@ -30,11 +31,13 @@ from workspace import WorkspaceStore, sweep_materialised
 
 from .. import AsyncSandbox, __version__
 from .errors import error_response, install_error_handlers
+from .identity import BOOTSTRAP, LOCAL, PRINCIPAL_KEY, TENANT_HEADER, Principal, same_secret
 from .mcp import MCP_PATH, install_mcp
 from .openapi import install_openapi
 from .requests import JSON_ALIASES, request_id_for, reset_request_id, set_request_id
 from .routes import ROUTERS
 from .settings import Settings
+from .tokens import IdentityStore
 
 log = logging.getLogger("sandbox.service")
 
@@ -54,6 +57,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await sandbox.start()
         store = await WorkspaceStore.open(settings.database_path, settings.blob_dir, quotas=settings.quotas)
         codemode_store = await CodeModeStore.open(settings.database_path)
+        identity = await IdentityStore.open(settings.database_path)
+        app.state.identity = identity
         http = httpx.AsyncClient(follow_redirects=False)
         app.state.sandbox = sandbox
         app.state.workspaces = store
@@ -76,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await executions.close()
             await http.aclose()
             await codemode_store.close()
+            await identity.close()
             await store.close()
             await sandbox.close()
 
@@ -159,7 +165,12 @@ class _Guard:
         if path.startswith("/v1") or path == MCP_PATH or path.startswith(MCP_PATH + "/"):
             if path.startswith("/v1"):
                 scope = _json_body_as_json(scope, headers)
-            refusal = self._refusal(headers)
+            who = await self._principal(scope, headers)
+            if isinstance(who, Principal):
+                scope = {**scope, PRINCIPAL_KEY: who}
+                refusal = self._refusal(headers)
+            else:
+                refusal = who
             if refusal is None and headers.get("content-length") is None:
                 # A chunked body declares no length: read it here, up to the limit, so the
                 # limit holds for it too.
@@ -173,13 +184,41 @@ class _Guard:
                 return
         await self.app(scope, receive, send)
 
+    async def _principal(self, scope: Scope, headers: Headers) -> Principal | JSONResponse:
+        """Who the request acts as, or the refusal (401, or 403/404 for a tenant header)."""
+        identity = getattr(scope["app"].state, "identity", None)
+        supplied = headers.get("authorization")
+        if supplied is None:
+            if self.settings.token is None and (identity is None
+                                                or not await identity.has_live_tokens()):
+                return await self._in_tenant(LOCAL, identity, headers)
+            return _unauthorized("missing bearer token")
+        scheme, _, token = supplied.partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            return _unauthorized("the Authorization header must be 'Bearer <token>'")
+        if self.settings.token is not None and same_secret(token, self.settings.token):
+            return await self._in_tenant(BOOTSTRAP, identity, headers)
+        found = "unknown" if identity is None else await identity.authenticate(token)
+        if isinstance(found, str):
+            return _unauthorized("wrong bearer token" if found == "unknown"
+                                 else f"this bearer token is {found}")
+        return await self._in_tenant(found, identity, headers)
+
+    async def _in_tenant(self, who: Principal, identity: IdentityStore | None,
+                         headers: Headers) -> Principal | JSONResponse:
+        tenant = headers.get(TENANT_HEADER)
+        if tenant is None or tenant == who.tenant:
+            return who
+        if not who.operator:
+            return error_response(403, "forbidden", f"this token acts only in tenant "
+                                                    f"{who.tenant!r}; {TENANT_HEADER} names "
+                                                    "another tenant, which takes an operator")
+        if identity is None or not await identity.has_tenant(tenant):
+            return error_response(404, "not_found", f"tenant {tenant!r} not found")
+        return who.acting_in(tenant)
+
     def _refusal(self, headers: Headers) -> JSONResponse | None:
-        token = self.settings.token
-        if token is not None:
-            supplied = headers.get("authorization", "")
-            if not hmac.compare_digest(supplied.encode(), f"Bearer {token}".encode()):
-                return error_response(401, "unauthorized", "missing or wrong bearer token",
-                                      headers={"WWW-Authenticate": "Bearer"})
         length = headers.get("content-length")
         limit = self.settings.max_request_bytes
         if length is not None and length.isdigit() and int(length) > limit:
@@ -217,6 +256,10 @@ def _json_body_as_json(scope: Scope, headers: Headers) -> Scope:
     kept = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
     return {**scope, "headers": [*kept, (b"content-type", b"application/json")],
             "sandbox.content_type": sent or None}
+
+
+def _unauthorized(message: str) -> JSONResponse:
+    return error_response(401, "unauthorized", message, headers={"WWW-Authenticate": "Bearer"})
 
 
 def _too_large(limit: int) -> JSONResponse:

@@ -29,6 +29,7 @@ from codemode import (
     ExecutionNotFound,
     MissingConnector,
     NotSerialisableError,
+    PermissionWidening,
     SnippetDefinitionError,
     ToolDefinitionError,
 )
@@ -98,9 +99,10 @@ STATUS_DESCRIPTIONS: dict[int, str] = {
     503: "The service cannot answer now (starting, shutting down, no isolate available).",
 }
 
-V1_ERRORS = (400, 401, 413, 422, 503)
+V1_ERRORS = (400, 401, 403, 413, 422, 503)
 """What any ``/v1`` route may answer: a body that cannot be parsed (400), the guard's 401
-and 413, validation, unavailability."""
+(no, a wrong, revoked or expired token) and 413, a scope the token lacks (403), validation,
+unavailability."""
 
 
 def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -218,6 +220,7 @@ ERROR_MAP: dict[type[Exception], ErrorRule] = {
     DurableSizeError: ErrorRule(413, "too_large"),
     ExecutionNotFound: ErrorRule(404, "not_found"),
     ExecutionConflict: ErrorRule(409, "conflict"),
+    PermissionWidening: ErrorRule(403, "forbidden"),
     MissingConnector: ErrorRule(409, "missing_connector"),
     CodeModeError: ErrorRule(400, lambda e: type(e).__name__),
     # the isolate core: the service cannot run code right now

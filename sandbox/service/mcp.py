@@ -44,9 +44,11 @@ from workspace import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
 from .. import __version__
 from . import state
 from .errors import error_body, error_response, rule_for
+from .identity import LOCAL, PRINCIPAL_KEY, Principal, current_principal, requires
 from .routes.bash import BashRequest, run_bash_request
 from .routes.execute import ExecuteRequest, describe_execute, start_execution
 from .routes.params import WORKSPACE_NAME
+from .routes.workspaces import READ_ONLY_TOOLS
 from .settings import Settings
 
 __all__ = ["MCP_PATH", "install_mcp", "serve_mcp_stdio"]
@@ -102,33 +104,36 @@ class _Tools:
             types.Tool(name=name, description=TOOL_DEFINITIONS[name]["description"],
                        input_schema=_workspace_schema(name)) for name in TOOL_NAMES]
 
-    def _request(self) -> Request:
+    def _request(self, who: Principal) -> Request:
         # The routes' helpers read the app's state through a request; this one carries the
-        # app and nothing else (the HTTP request, when there is one, was checked by the guard).
+        # app and the principal the guard resolved for the HTTP request (stdio: the local user).
         return Request({"type": "http", "app": self.app, "method": "POST", "path": MCP_PATH,
-                        "headers": [], "query_string": b""})
+                        "headers": [], "query_string": b"", PRINCIPAL_KEY: who})
 
-    async def list(self) -> list[types.Tool]:
-        disabled = state.settings(self._request()).disabled_tools
+    async def list(self, who: Principal) -> list[types.Tool]:
+        """The tools this principal's scopes allow."""
+        request = self._request(who)
+        disabled = state.settings(request).disabled_tools
         tools: list[types.Tool] = []
-        if "execute" not in disabled:
-            tools.append(types.Tool(name="execute", description=await self._execute_description(),
+        if "execute" not in disabled and who.allows("execute"):
+            tools.append(types.Tool(name="execute",
+                                    description=await self._execute_description(request, who),
                                     input_schema=self._execute_schema))
-        if "bash" not in disabled:
+        if "bash" not in disabled and who.allows("bash"):
             tools.append(types.Tool(name="bash", description=BASH_DESCRIPTION,
                                     input_schema=self._bash_schema))
-        return tools + self._workspace_tools
+        return tools + [t for t in self._workspace_tools if who.allows(_tool_scope(t.name))]
 
-    async def _execute_description(self) -> str:
-        request = self._request()
-        stored = await state.codemode_store(request).list_toolsets()
-        return await describe_execute(request, [str(t["name"]) for t in stored])
+    async def _execute_description(self, request: Request, who: Principal) -> str:
+        stored = await state.codemode_store(request).list_toolsets(who.tenant)
+        return await describe_execute(request, [str(t["name"]) for t in stored], who)
 
-    async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+    async def call(self, name: str, arguments: dict[str, Any] | None,
+                   who: Principal) -> types.CallToolResult:
         """The tool's result, or an ``isError`` result in the one error shape; never raises
         (but for cancellation)."""
         try:
-            return await self._call(name, dict(arguments or {}))
+            return await self._call(name, dict(arguments or {}), who)
         except ValidationError as exc:
             return _error_result(*_invalid(exc))
         except _ToolFailure as exc:
@@ -136,25 +141,30 @@ class _Tools:
         except Exception as exc:
             return _error_result(*_mapped(exc))
 
-    async def _call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        request = self._request()
+    async def _call(self, name: str, arguments: dict[str, Any],
+                    who: Principal) -> types.CallToolResult:
+        request = self._request(who)
         if name == "execute":
-            outcome = await start_execution(request, ExecuteRequest.model_validate(arguments))
+            requires("execute")(request)
+            outcome = await start_execution(request, ExecuteRequest.model_validate(arguments), who)
             return _result(outcome, _render_execution(outcome),
                            is_error=outcome.get("status") in ("error", "rejected"))
         if name == "bash":
-            result = await run_bash_request(request, BashRequest.model_validate(arguments))
+            requires("bash")(request)
+            result = await run_bash_request(request, BashRequest.model_validate(arguments), who)
             return _result(result, _render_bash(result))
         if name in TOOL_DEFINITIONS:
-            return await self._workspace_tool(request, name, arguments)
+            requires(_tool_scope(name))(request)
+            return await self._workspace_tool(request, name, arguments, who)
         raise _UnknownTool(name)
 
-    async def _workspace_tool(self, request: Request, name: str,
-                              arguments: dict[str, Any]) -> types.CallToolResult:
+    async def _workspace_tool(self, request: Request, name: str, arguments: dict[str, Any],
+                              who: Principal) -> types.CallToolResult:
         ws_name = arguments.pop("workspace", "default")
         if not isinstance(ws_name, str):
             raise _InvalidWorkspace(ws_name)
-        output = await call_tool(state.workspaces(request).workspace(ws_name), name, arguments)
+        workspace = state.workspaces(request).workspace(ws_name, tenant=who.tenant)
+        output = await call_tool(workspace, name, arguments)
         if "error" in output and len(output) == 1:
             raise _ToolFailure(str(output["error"]))
         if output.get("kind") == "image":
@@ -317,14 +327,25 @@ def mcp_server(app: FastAPI) -> Server[Any]:
 
     async def list_tools(ctx: ServerRequestContext[Any],
                          params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=await tools.list())
+        return types.ListToolsResult(tools=await tools.list(_principal(ctx)))
 
     async def call_tool(ctx: ServerRequestContext[Any],
                         params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await tools.call(params.name, params.arguments)
+        return await tools.call(params.name, params.arguments, _principal(ctx))
 
     return Server("wasm-sandbox", version=__version__, instructions=INSTRUCTIONS,
                   on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _principal(ctx: ServerRequestContext[Any]) -> Principal:
+    """The guard's principal of the HTTP request carrying this message; over stdio (no HTTP
+    request), the local user."""
+    request = ctx.request
+    return current_principal(request) if isinstance(request, Request) else LOCAL
+
+
+def _tool_scope(name: str) -> str:
+    return "workspaces:read" if name in READ_ONLY_TOOLS else "workspaces:write"
 
 
 class _Endpoint:

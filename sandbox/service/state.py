@@ -17,9 +17,10 @@ from workspace import WorkspaceStore
 from .. import AsyncSandbox
 from .errors import ServiceUnavailable
 from .settings import Settings
+from .tokens import IdentityStore
 
-__all__ = ["codemode_store", "events", "executions", "inline_tool_secret", "sandbox",
-           "settings", "workspaces"]
+__all__ = ["codemode_store", "events", "executions", "identity", "inline_tool_secret",
+           "sandbox", "settings", "workspaces"]
 
 T = TypeVar("T")
 
@@ -57,3 +58,7 @@ def settings(request: Request) -> Settings:
 
 def inline_tool_secret(request: Request) -> str:
     return _held(request, "inline_tool_secret", str, "inline tool secret")
+
+
+def identity(request: Request) -> IdentityStore:
+    return _held(request, "identity", IdentityStore, "identity store")

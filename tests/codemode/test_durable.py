@@ -119,7 +119,9 @@ def test_a_gated_call_pauses_with_one_pending_call_and_no_side_effect(
     record = _record(client, paused["execution_id"])
     assert [(e["method"], e["state"]) for e in record["journal"]] == [("create_item", "applied")]
     [decision] = record["approvals"]
-    assert (decision["status"], decision["decided_by"]) == ("approved", "alice")
+    # The identity is the token's (here the local user's); "by" is kept as a note beside it.
+    assert (decision["status"], decision["decided_by"], decision["reason"]) == (
+        "approved", "local", "by alice")
     assert decision["decided_at"] >= decision["created_at"]
     one = client.get(f"/v1/approvals/{pending['approval_id']}").json()
     assert one["status"] == "approved" and one["execution_id"] == paused["execution_id"]
@@ -676,7 +678,7 @@ def test_a_watcher_sees_the_approval_and_the_outcome_of_a_paused_run(client: htt
     assert "tool_call" in kinds and "approval_decided" in kinds
     assert kinds[-1] == "completed"
     decided = next(d for k, d in _events(lines) if k == "approval_decided")
-    assert decided["by"] == "op" and decided["decision"] == "approved"
+    assert decided["by"] == "local" and decided["decision"] == "approved"
 
 
 Message = tuple[str, str, dict[str, Any]]
@@ -830,11 +832,12 @@ def test_cancelling_a_paused_execution_refuses_its_approval_later(
                             json={"by": "op", "reason": "customer withdrew"})
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
     late = _approve(client, paused["pending"][0]["approval_id"])
-    assert late.status_code == 409 and "cancelled by op" in late.json()["error"]["message"]
+    assert late.status_code == 409 and "cancelled by local" in late.json()["error"]["message"]
     record = _record(client, execution_id)
     assert record["status"] == "cancelled"
-    assert record["error"]["message"] == "Cancelled by op: customer withdrew"
-    assert [(a["status"], a["decided_by"]) for a in record["approvals"]] == [("cancelled", "op")]
+    assert record["error"]["message"] == "Cancelled by local: op: customer withdrew"
+    assert [(a["status"], a["decided_by"], a["reason"]) for a in record["approvals"]] == [
+        ("cancelled", "local", "op: customer withdrew")]
     assert [e["state"] for e in record["journal"]] == ["reverted"]
     assert client.post(f"/v1/executions/{execution_id}/cancel").status_code == 409
     assert _effects(host[0], title) == 0

@@ -561,8 +561,8 @@ def test_a_kill_while_an_approved_call_runs_finishes_it_once_after_restart(
     assert host.arrivals["approved-then-killed"] == 2  # the killed call and its retry, one key
     assert host.key_effects(f"{execution_id}:0") == 1
     approved = service.http.get("/v1/approvals", params={"status": "approved"}).json()
-    assert [a["decided_by"] for a in approved["approvals"]
-            if a["approval_id"] == approval_id] == ["operator"]
+    assert [(a["decided_by"], a["reason"]) for a in approved["approvals"]
+            if a["approval_id"] == approval_id] == [("local", "by operator")]
 
 
 def test_an_approval_that_expired_across_a_restart_is_refused_and_audited(
@@ -665,7 +665,9 @@ def test_of_twenty_racing_decisions_exactly_one_wins_and_only_an_approval_acts(
         status = "approved" if approved else "rejected"
         decided = [a for a in service.http.get("/v1/approvals", params={"status": status})
                    .json()["approvals"] if a["approval_id"] == approval_id]
-        assert len(decided) == 1 and decided[0]["decided_by"] == winner
+        # Each racer's "by" is a note; the identity is the (local) token holder's.
+        assert len(decided) == 1 and decided[0]["decided_by"] == "local"
+        assert decided[0]["reason"] == f"by {winner}"
         record = service.execution(execution_id)
         assert record["status"] == ("completed" if approved else "rejected")
         assert outcome["status"] == record["status"]

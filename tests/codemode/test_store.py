@@ -381,7 +381,7 @@ async def test_opening_twice_runs_migrations_once(tmp_path: Path) -> None:
             "SELECT version FROM schema_migrations WHERE component = 'codemode'"
         ).fetchall()
         mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-    assert rows == [(1,), (2,)]
+    assert rows == [(1,), (2,), (3,)]
     assert mode == "wal"
 
 

@@ -10,6 +10,11 @@
 | ``toolsets``  | ``/v1/toolsets/...``                                          |
 | ``snippets``  | ``/v1/snippets/...``                                          |
 | ``workspaces``| ``/v1/workspaces/...`` (tools, raw files, info)               |
+| ``admin``     | ``/v1/admin/...`` (whoami, tenants, tokens)                   |
+
+Every ``/v1`` route takes the principal the guard resolved through ``Depends(requires(...))``
+(:mod:`sandbox.service.identity`), naming the scopes it needs; ``tests/service/test_tenancy.py``
+reads them from this table.
 
 Routes raise; the service's error map (:mod:`sandbox.service.errors`) answers.
 """
@@ -18,7 +23,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import approvals, bash, execute, executions, health, snippets, toolsets, workspaces
+from . import admin, approvals, bash, execute, executions, health, snippets, toolsets, workspaces
 
 __all__ = ["ROUTERS"]
 
@@ -31,4 +36,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     toolsets.router,
     snippets.router,
     workspaces.router,
+    admin.router,
 )

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
 from .. import state
 from ..errors import documented
+from ..identity import Principal, requires
 from ..bash_tool import BashOptions, run_bash
 from ..settings import CAP_OUTPUT_BYTES, CAP_TIMEOUT_MS, MIB
 from .params import WORKSPACE_NAME, RequestBody, enabled, enforce_caps
@@ -41,11 +42,12 @@ class BashRequest(RequestBody):
 
 
 @router.post("/bash")
-async def bash(body: BashRequest, request: Request) -> dict[str, Any]:
-    return await run_bash_request(request, body)
+async def bash(body: BashRequest, request: Request,
+               who: Annotated[Principal, Depends(requires("bash"))]) -> dict[str, Any]:
+    return await run_bash_request(request, body, who)
 
 
-async def run_bash_request(request: Request, body: BashRequest) -> dict[str, Any]:
+async def run_bash_request(request: Request, body: BashRequest, who: Principal) -> dict[str, Any]:
     """Run one bash request (the tool turned on, the caps held) to its result; shared by
     ``POST /v1/bash`` and the MCP ``bash`` tool."""
     enabled(request, "bash")
@@ -56,5 +58,5 @@ async def run_bash_request(request: Request, body: BashRequest) -> dict[str, Any
                           max_workspace_files=body.max_workspace_files,
                           max_workspace_file_bytes=body.max_workspace_file_bytes, env=body.env,
                           stdin=body.stdin)
-    workspace = state.workspaces(request).workspace(body.workspace)
+    workspace = state.workspaces(request).workspace(body.workspace, tenant=who.tenant)
     return await run_bash(state.sandbox(request), workspace, body.script, options)

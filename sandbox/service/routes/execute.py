@@ -3,9 +3,9 @@ and ``GET /v1/execute/description`` (the tool description to hand a model)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
@@ -22,9 +22,12 @@ from codemode import (
 from ... import Limits
 from .. import state
 from ..errors import HTTPError, documented
+from ..identity import Principal, requires
 from ..responses import SafeJSONResponse
 from ..settings import CAP_MEMORY_MB, CAP_OUTPUT_BYTES, CAP_TIMEOUT_MS, MIB
 from .params import TOOL_DEFINITION, WORKSPACE_NAME, RequestBody, capped, enabled, enforce_caps
+
+Executor = Annotated[Principal, Depends(requires("execute"))]
 
 router = APIRouter(prefix="/v1", tags=["execute"],
                    responses=documented(400, 403, 404, 409))
@@ -124,13 +127,14 @@ def _limits_for(base: Limits, body: ExecuteRequest) -> Limits:
 
 
 @router.post("/execute", response_model=ExecuteResponse, response_model_exclude_unset=True)
-async def execute(body: ExecuteRequest, request: Request) -> Response:
+async def execute(body: ExecuteRequest, request: Request, who: Executor) -> Response:
     # ExecuteResponse documents the shape; the outcome is already plain JSON, so it is sent
     # as it is rather than validated again (a measurable share of a short execute).
-    return SafeJSONResponse(await start_execution(request, body))
+    return SafeJSONResponse(await start_execution(request, body, who))
 
 
-async def start_execution(request: Request, body: ExecuteRequest) -> dict[str, Any]:
+async def start_execution(request: Request, body: ExecuteRequest,
+                          who: Principal) -> dict[str, Any]:
     """Run one execute request to its outcome (completed, error, paused, ...): the tool
     turned on, the caps held, the plan built from stored toolsets and inline tools. Shared
     by ``POST /v1/execute`` and the MCP ``execute`` tool."""
@@ -138,8 +142,9 @@ async def start_execution(request: Request, body: ExecuteRequest) -> dict[str, A
     caps = state.settings(request).caps
     enforce_caps(caps, body)
     plan = await _plan_for(state.codemode_store(request), body.toolsets, body.tools,
-                           state.inline_tool_secret(request))
-    options = ExecuteOptions(code=body.code, workspace=body.workspace,
+                           state.inline_tool_secret(request), who.tenant)
+    options = ExecuteOptions(code=body.code, workspace=body.workspace, tenant=who.tenant,
+                             principal=who.name,
                              limits=capped(_limits_for(state.sandbox(request).limits, body), caps),
                              granted_permissions=body.granted_permissions,
                              approval_wait_ms=body.approval_wait_ms)
@@ -147,10 +152,10 @@ async def start_execution(request: Request, body: ExecuteRequest) -> dict[str, A
 
 
 async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list[dict[str, Any]],
-                    inline_secret: str) -> ExecutionPlan:
+                    inline_secret: str, tenant: str) -> ExecutionPlan:
     toolsets = []
     for name in toolset_names:
-        toolset = await store.get_toolset(name)
+        toolset = await store.get_toolset(name, tenant)
         if toolset is None:
             raise HTTPError(404, "not_found", f"toolset {name!r} not found")
         toolsets.append(toolset)
@@ -167,16 +172,16 @@ async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list
 
 
 @router.get("/execute/description", response_class=PlainTextResponse)
-async def execute_description_text(request: Request, toolsets: str = "") -> str:
+async def execute_description_text(request: Request, who: Executor, toolsets: str = "") -> str:
     """The complete execute-tool description to hand a model, for these toolsets."""
-    return await describe_execute(request, [n for n in toolsets.split(",") if n.strip()])
+    return await describe_execute(request, [n for n in toolsets.split(",") if n.strip()], who)
 
 
-async def describe_execute(request: Request, toolset_names: list[str]) -> str:
+async def describe_execute(request: Request, toolset_names: list[str], who: Principal) -> str:
     """The complete execute-tool description for these stored toolsets and this service's
     default limits (``GET /v1/execute/description`` and the MCP ``execute`` tool)."""
     enabled(request, "execute")
-    plan = await _plan_for(state.codemode_store(request), toolset_names, [], "")
+    plan = await _plan_for(state.codemode_store(request), toolset_names, [], "", who.tenant)
     limits = state.sandbox(request).limits
     return execute_description(plan.namespaces, state_doc=STATE_DOC,
                                timeout_ms=int(limits.deadline_s * 1000),

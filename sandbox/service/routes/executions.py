@@ -3,32 +3,41 @@ be done to one: give a client-resolved call its result, cancel, roll back, follo
 
 - ``GET    /v1/executions?workspace=&status=&limit=``       the records, newest first
 - ``GET    /v1/executions/{id}``                              record, journal and approvals
-- ``DELETE /v1/executions/{id}``                              not while it runs
+- ``DELETE /v1/executions/{id}``                              only once it has ended
 - ``POST   /v1/executions/{id}/calls/{seq}/result``  ``{output}`` or ``{error: {name?, message}}``
-- ``POST   /v1/executions/{id}/cancel``  ``{by?, reason?}``   end a running or parked execution
+- ``POST   /v1/executions/{id}/cancel``  ``{reason?}``        end a running or parked execution
 - ``POST   /v1/executions/{id}/rollback``
 - ``GET    /v1/executions/{id}/events``                       Server-Sent Events
 - ``POST   /v1/executions/sweep``                             the expiry/recovery sweep, now
 
 The decisions live in :class:`codemode.Executions`; what it raises is answered by the
-service's error map (409 for a request that does not fit the execution's state).
+service's error map (409 for a request that does not fit the execution's state). Every route
+sees only the caller's tenant (:mod:`.owned`); reading and acting on executions takes the
+``execute`` scope, deleting one ``admin`` (the audit log keeps its history either way), the
+sweep ``operator`` (it covers every tenant).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import ConfigDict, Field, StrictBool, model_validator
 
-from codemode import EXECUTION_STATES, sse_stream
+from codemode import EXECUTION_STATES, TERMINAL_STATES, sse_stream
 
 from .. import state
 from ..errors import HTTPError, documented
+from ..identity import Principal, requires
 from ..responses import SafeJSONResponse
 from .approvals import ReasonBody
+from .owned import owned_execution
 from .params import RequestBody, one_of
+
+Executor = Annotated[Principal, Depends(requires("execute"))]
+Admin = Annotated[Principal, Depends(requires("admin"))]
+Operator = Annotated[Principal, Depends(requires("operator"))]
 
 router = APIRouter(prefix="/v1/executions", tags=["executions"],
                    default_response_class=SafeJSONResponse,
@@ -70,29 +79,31 @@ class ToolResultBody(RequestBody):
 @router.get("")
 async def list_executions(
     request: Request,
+    who: Executor,
     workspace: str | None = None,
     status: str | None = Query(None, pattern=one_of(EXECUTION_STATES)),
     limit: int = Query(default=100, ge=1, le=MAX_LIST_LIMIT),
+    since: float | None = Query(None, description="Only those started at or after this time "
+                                                   "(seconds since the epoch)."),
+    until: float | None = Query(None, description="Only those started before this time."),
 ) -> dict[str, Any]:
     records = await state.codemode_store(request).list_executions(
-        workspace=workspace, status=status, limit=limit
-    )
+        workspace=workspace, status=status, limit=limit, tenant=who.tenant, since=since,
+        until=until)
     return {"executions": [r.to_dict(with_journal=False) for r in records]}
 
 
 @router.post("/sweep")
-async def sweep(request: Request, body: SweepBody | None = None) -> dict[str, Any]:
+async def sweep(request: Request, who: Operator, body: SweepBody | None = None) -> dict[str, Any]:
     body = body or SweepBody()
     return await state.executions(request).sweep(paused_ttl_s=body.paused_ttl_s,
                                                  recover_running=body.recover_running)
 
 
 @router.get("/{execution_id}")
-async def get_execution(execution_id: str, request: Request) -> dict[str, Any]:
+async def get_execution(execution_id: str, request: Request, who: Executor) -> dict[str, Any]:
     store = state.codemode_store(request)
-    record = await store.get_execution(execution_id)
-    if record is None:
-        raise HTTPError(404, "not_found", f"execution {execution_id} not found")
+    record = await owned_execution(request, who, execution_id, with_journal=True)
     view = record.to_dict()
     # Who decided what, and when: the human half of the audit trail.
     view["approvals"] = [a.to_dict() for a in
@@ -101,13 +112,14 @@ async def get_execution(execution_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.delete("/{execution_id}")
-async def delete_execution(execution_id: str, request: Request) -> dict[str, Any]:
+async def delete_execution(execution_id: str, request: Request, who: Admin) -> dict[str, Any]:
     store = state.codemode_store(request)
-    record = await store.get_execution(execution_id, with_journal=False)
-    if record is not None and record.status == "running":
-        # Its journal is being written; deleting it would fail the run half-way.
-        raise HTTPError(409, "conflict", f"execution {execution_id} is running; delete it "
-                                         "once it has finished or parked")
+    record = await owned_execution(request, who, execution_id)
+    if record.status not in TERMINAL_STATES:
+        # Running, its journal is being written; parked, a human still has a decision to
+        # make, and deleting it would take the pending approval with it.
+        raise HTTPError(409, "conflict", f"execution {execution_id} is {record.status}; cancel "
+                                         "it first, or delete it once it has ended")
     if not await store.delete_execution(execution_id):
         raise HTTPError(404, "not_found", f"execution {execution_id} not found")
     return {"deleted": execution_id}
@@ -115,30 +127,33 @@ async def delete_execution(execution_id: str, request: Request) -> dict[str, Any
 
 @router.post("/{execution_id}/calls/{seq}/result")
 async def tool_result(execution_id: str, seq: int, body: ToolResultBody,
-                      request: Request) -> dict[str, Any]:
+                      request: Request, who: Executor) -> dict[str, Any]:
+    await owned_execution(request, who, execution_id)
     error = body.error.model_dump() if body.error is not None else None
     return await state.executions(request).submit_result(execution_id, seq, output=body.output,
                                                          error=error)
 
 
 @router.post("/{execution_id}/cancel")
-async def cancel(execution_id: str, request: Request,
+async def cancel(execution_id: str, request: Request, who: Executor,
                  body: ReasonBody | None = None) -> dict[str, Any]:
     body = body or ReasonBody()
-    return await state.executions(request).cancel(execution_id, by=body.by, reason=body.reason)
+    await owned_execution(request, who, execution_id)
+    return await state.executions(request).cancel(execution_id, by=who.name, tenant=who.tenant,
+                                                  reason=body.note_text)
 
 
 @router.post("/{execution_id}/rollback")
-async def rollback(execution_id: str, request: Request) -> dict[str, Any]:
+async def rollback(execution_id: str, request: Request, who: Executor) -> dict[str, Any]:
+    await owned_execution(request, who, execution_id)
     return await state.executions(request).rollback(execution_id)
 
 
 @router.get("/{execution_id}/events", response_class=StreamingResponse)
-async def events(execution_id: str, request: Request,
+async def events(execution_id: str, request: Request, who: Executor,
                  last_event_id: str | None = Header(None)) -> StreamingResponse:
     store = state.codemode_store(request)
-    if await store.get_execution(execution_id, with_journal=False) is None:
-        raise HTTPError(404, "not_found", f"execution {execution_id} not found")
+    await owned_execution(request, who, execution_id)
     heartbeat = float(state.settings(request).events_heartbeat_s)
     stream = sse_stream(state.events(request), execution_id, store.get_execution,
                         last_event_id=last_event_id, heartbeat_s=heartbeat)

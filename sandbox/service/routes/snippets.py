@@ -3,17 +3,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
 from codemode import Snippet
 
 from .. import state
 from ..errors import HTTPError, documented
+from ..identity import Principal, requires
 from ..responses import SafeJSONResponse
 from .params import RequestBody, SnippetPath
+
+Reader = Annotated[Principal, Depends(requires("execute", "toolsets:write"))]
+Writer = Annotated[Principal, Depends(requires("toolsets:write"))]
 
 router = APIRouter(prefix="/v1/snippets", tags=["snippets"], default_response_class=SafeJSONResponse,
                    responses=documented(404, 409))
@@ -32,10 +36,11 @@ def _not_found(name: str) -> HTTPError:
 
 
 @router.put("/{name}", responses={201: {"description": "Created."}})
-async def put_snippet(name: SnippetPath, body: SnippetBody, request: Request) -> SafeJSONResponse:
+async def put_snippet(name: SnippetPath, body: SnippetBody, request: Request,
+                      who: Writer) -> SafeJSONResponse:
     store = state.codemode_store(request)
     execution = await store.get_execution(body.execution_id)
-    if execution is None:
+    if execution is None or execution.tenant != who.tenant:
         raise HTTPError(404, "not_found", f"execution {body.execution_id} not found")
     if execution.status != "completed":
         raise HTTPError(409, "conflict",
@@ -44,25 +49,26 @@ async def put_snippet(name: SnippetPath, body: SnippetBody, request: Request) ->
     snippet = Snippet.from_execution(
         name, execution, description=body.description, input_schema=body.input_schema
     )
-    created = await store.put_snippet(snippet)
+    created = await store.put_snippet(snippet, who.tenant)
     return SafeJSONResponse(snippet.to_dict(), status_code=201 if created else 200)
 
 
 @router.get("")
-async def list_snippets(request: Request) -> dict[str, Any]:
-    return {"snippets": [s.to_dict() for s in await state.codemode_store(request).list_snippets()]}
+async def list_snippets(request: Request, who: Reader) -> dict[str, Any]:
+    found = await state.codemode_store(request).list_snippets(who.tenant)
+    return {"snippets": [s.to_dict() for s in found]}
 
 
 @router.get("/{name}")
-async def get_snippet(name: SnippetPath, request: Request) -> dict[str, Any]:
-    snippet = await state.codemode_store(request).get_snippet(name)
+async def get_snippet(name: SnippetPath, request: Request, who: Reader) -> dict[str, Any]:
+    snippet = await state.codemode_store(request).get_snippet(name, who.tenant)
     if snippet is None:
         raise _not_found(name)
     return snippet.to_dict()
 
 
 @router.delete("/{name}")
-async def delete_snippet(name: SnippetPath, request: Request) -> dict[str, Any]:
-    if not await state.codemode_store(request).delete_snippet(name):
+async def delete_snippet(name: SnippetPath, request: Request, who: Writer) -> dict[str, Any]:
+    if not await state.codemode_store(request).delete_snippet(name, who.tenant):
         raise _not_found(name)
     return {"deleted": name}

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import Field
 
@@ -16,12 +18,16 @@ from codemode import Toolset, render_declarations
 
 from .. import state
 from ..errors import HTTPError, documented
+from ..identity import Principal, requires
 from ..responses import SafeJSONResponse
 from .params import TOOL_DEFINITION, RequestBody, ToolsetPath
 
 class PythonSourceResponse(PlainTextResponse):
     media_type = "text/x-python"
 
+
+Reader = Annotated[Principal, Depends(requires("execute", "toolsets:write"))]
+Writer = Annotated[Principal, Depends(requires("toolsets:write"))]
 
 router = APIRouter(prefix="/v1/toolsets", tags=["toolsets"], default_response_class=SafeJSONResponse,
                    responses=documented(404))
@@ -52,33 +58,35 @@ def _toolset_view(
 
 
 @router.put("/{name}", responses={201: {"description": "Created; the response carries the signing secret, once."}})
-async def put_toolset(name: ToolsetPath, body: ToolsetBody, request: Request) -> SafeJSONResponse:
+async def put_toolset(name: ToolsetPath, body: ToolsetBody, request: Request,
+                      who: Writer) -> SafeJSONResponse:
     store = state.codemode_store(request)
     toolset = Toolset.from_dict({"name": name, "tools": body.tools})
-    stored, created = await store.put_toolset(toolset, description=body.description)
-    info = await store.toolset_info(name)
+    stored, created = await store.put_toolset(toolset, description=body.description,
+                                              tenant=who.tenant)
+    info = await store.toolset_info(name, who.tenant)
     return SafeJSONResponse(
         _toolset_view(stored, info, with_secret=created), status_code=201 if created else 200
     )
 
 
 @router.get("")
-async def list_toolsets(request: Request) -> dict[str, Any]:
-    return {"toolsets": await state.codemode_store(request).list_toolsets()}
+async def list_toolsets(request: Request, who: Reader) -> dict[str, Any]:
+    return {"toolsets": await state.codemode_store(request).list_toolsets(who.tenant)}
 
 
 @router.get("/{name}")
-async def get_toolset(name: ToolsetPath, request: Request) -> dict[str, Any]:
+async def get_toolset(name: ToolsetPath, request: Request, who: Reader) -> dict[str, Any]:
     store = state.codemode_store(request)
-    toolset = await store.get_toolset(name)
+    toolset = await store.get_toolset(name, who.tenant)
     if toolset is None:
         raise _not_found(name)
-    return _toolset_view(toolset, await store.toolset_info(name), with_secret=False)
+    return _toolset_view(toolset, await store.toolset_info(name, who.tenant), with_secret=False)
 
 
 @router.get("/{name}/types", response_class=PythonSourceResponse)
-async def toolset_types(name: ToolsetPath, request: Request) -> Response:
-    toolset = await state.codemode_store(request).get_toolset(name)
+async def toolset_types(name: ToolsetPath, request: Request, who: Reader) -> Response:
+    toolset = await state.codemode_store(request).get_toolset(name, who.tenant)
     if toolset is None:
         raise _not_found(name)
     text = render_declarations({toolset.name: toolset.tools})
@@ -86,7 +94,7 @@ async def toolset_types(name: ToolsetPath, request: Request) -> Response:
 
 
 @router.delete("/{name}")
-async def delete_toolset(name: ToolsetPath, request: Request) -> dict[str, Any]:
-    if not await state.codemode_store(request).delete_toolset(name):
+async def delete_toolset(name: ToolsetPath, request: Request, who: Writer) -> dict[str, Any]:
+    if not await state.codemode_store(request).delete_toolset(name, who.tenant):
         raise _not_found(name)
     return {"deleted": name}

@@ -14,7 +14,7 @@ import json
 import mimetypes
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from workspace import (
@@ -29,7 +29,13 @@ from workspace import (
 
 from .. import state
 from ..errors import HTTPError, documented
+from ..identity import Principal, requires
 from .params import WorkspacePath
+
+Reader = Annotated[Principal, Depends(requires("workspaces:read"))]
+Writer = Annotated[Principal, Depends(requires("workspaces:write"))]
+READ_ONLY_TOOLS = frozenset({"read", "list", "find", "grep"})
+"""The workspace tools that change nothing: ``workspaces:read`` is enough for them."""
 
 Limit = Annotated[int, Query(ge=0, le=100_000, description="Most directory entries to list.")]
 Offset = Annotated[int, Query(ge=0, le=2**62, description="Directory entries to skip.")]
@@ -74,21 +80,21 @@ def _precondition(request: Request) -> int | None:
 
 
 @router.get("")
-async def list_workspaces(request: Request) -> dict[str, Any]:
-    return {"workspaces": await state.workspaces(request).list_workspaces()}
+async def list_workspaces(request: Request, who: Reader) -> dict[str, Any]:
+    return {"workspaces": await state.workspaces(request).list_workspaces(who.tenant)}
 
 
 @router.get("/{ws}")
-async def workspace_info(request: Request, ws: WorkspacePath) -> dict[str, Any]:
+async def workspace_info(request: Request, ws: WorkspacePath, who: Reader) -> dict[str, Any]:
     store = state.workspaces(request)
-    if not await store.has_workspace(ws):
+    if not await store.has_workspace(ws, who.tenant):
         raise NotFound("no such workspace", ws)
-    return {"name": ws, **(await store.workspace(ws).info())}
+    return {"name": ws, **(await store.workspace(ws, tenant=who.tenant).info())}
 
 
 @router.delete("/{ws}")
-async def delete_workspace(request: Request, ws: WorkspacePath) -> dict[str, Any]:
-    if not await state.workspaces(request).delete_workspace(ws):
+async def delete_workspace(request: Request, ws: WorkspacePath, who: Writer) -> dict[str, Any]:
+    if not await state.workspaces(request).delete_workspace(ws, who.tenant):
         raise NotFound("no such workspace", ws)
     return {"deleted": ws}
 
@@ -115,10 +121,12 @@ def _tool_route(tool: str) -> None:
     # No body is the empty object: allowed exactly when the tool requires no argument.
     body_required = bool(definition["input_schema"].get("required"))
 
-    async def run_tool(request: Request, ws: WorkspacePath) -> Response:
-        workspace = state.workspaces(request).workspace(ws)
+    async def run_tool(request: Request, ws: WorkspacePath, who: Principal) -> Response:
+        workspace = state.workspaces(request).workspace(ws, tenant=who.tenant)
         return JSONResponse(await call_tool(workspace, tool, await _arguments(request)))
 
+    scope = "workspaces:read" if tool in READ_ONLY_TOOLS else "workspaces:write"
+    run_tool.__annotations__["who"] = Annotated[Principal, Depends(requires(scope))]
     router.add_api_route(
         f"/{{ws}}/tools/{tool}", run_tool, methods=["POST"], name=f"tool_{tool}",
         summary=f"Tool {tool}", description=definition["description"],
@@ -131,16 +139,16 @@ for _tool in TOOL_NAMES:
 
 
 @router.get("/{ws}/files", responses={200: {"content": FILE_CONTENT}})
-async def get_root(request: Request, ws: WorkspacePath, limit: Limit = 1000,
+async def get_root(request: Request, ws: WorkspacePath, who: Reader, limit: Limit = 1000,
                    offset: Offset = 0) -> Response:
-    return await get_file(request, ws, "", limit, offset)
+    return await get_file(request, ws, "", who, limit, offset)
 
 
 @router.get("/{ws}/files/{path:path}", responses={200: {"content": FILE_CONTENT}})
-async def get_file(request: Request, ws: WorkspacePath, path: str, limit: Limit = 1000,
-                   offset: Offset = 0) -> Response:
+async def get_file(request: Request, ws: WorkspacePath, path: str, who: Reader,
+                   limit: Limit = 1000, offset: Offset = 0) -> Response:
     """A file's bytes (ETag: its version), or a directory's entries as JSON."""
-    workspace = state.workspaces(request).workspace(ws)
+    workspace = state.workspaces(request).workspace(ws, tenant=who.tenant)
     stat = await workspace.stat(path or "/")
     if stat is None:
         raise NotFound("no such file or directory", "/" + path)
@@ -160,9 +168,9 @@ async def get_file(request: Request, ws: WorkspacePath, path: str, limit: Limit 
 
 @router.put("/{ws}/files/{path:path}", responses={201: {"description": "Created."}},
             openapi_extra={"requestBody": {"content": FILE_CONTENT, "required": False}})
-async def put_file(request: Request, ws: WorkspacePath, path: str) -> Response:
+async def put_file(request: Request, ws: WorkspacePath, path: str, who: Writer) -> Response:
     """Write the body as the file's bytes, with the request's Content-Type as its type."""
-    workspace = state.workspaces(request).workspace(ws)
+    workspace = state.workspaces(request).workspace(ws, tenant=who.tenant)
     data = await request.body()
     mime = _media_type(request.headers.get("content-type"), path, data)
     condition = _precondition(request)
@@ -175,9 +183,9 @@ async def put_file(request: Request, ws: WorkspacePath, path: str) -> Response:
 
 
 @router.delete("/{ws}/files/{path:path}")
-async def delete_file(request: Request, ws: WorkspacePath, path: str,
+async def delete_file(request: Request, ws: WorkspacePath, path: str, who: Writer,
                       recursive: StrictFlag = False) -> dict[str, Any]:
-    workspace = state.workspaces(request).workspace(ws)
+    workspace = state.workspaces(request).workspace(ws, tenant=who.tenant)
     await workspace.rm(path or "/", recursive=recursive)
     return {"deleted": normalize_path(path)}
 

@@ -1,0 +1,166 @@
+"""The ``codemode`` component's schema history: the store's tables and the journal's.
+
+Each owner keeps its own list of ``(version, statements)``; one version's statements from
+several owners run together, in the order the owners are merged. Append new versions; never
+edit a released one. Status and state columns carry no CHECK: later runtime versions may add
+states, and SQLite cannot alter a CHECK without rebuilding the table; the store validates them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from codemode import journal as _journal
+
+__all__ = ["CODEMODE_MIGRATIONS"]
+
+_STORE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
+    (
+        1,
+        (
+            """
+            CREATE TABLE codemode_executions (
+                id              TEXT    PRIMARY KEY,
+                workspace       TEXT    NOT NULL,
+                code            TEXT    NOT NULL,
+                status          TEXT    NOT NULL,
+                result          TEXT,
+                result_recorded INTEGER NOT NULL DEFAULT 1,
+                error           TEXT,
+                logs            TEXT    NOT NULL DEFAULT '[]',
+                namespaces      TEXT    NOT NULL DEFAULT '{}',
+                toolsets        TEXT    NOT NULL DEFAULT '[]',
+                runtime_version INTEGER NOT NULL DEFAULT 1,
+                created_at      REAL    NOT NULL,
+                updated_at      REAL    NOT NULL
+            )
+            """,
+            # Listing and retention read newest-first per workspace, and by status.
+            "CREATE INDEX codemode_executions_workspace"
+            " ON codemode_executions (workspace, created_at)",
+            "CREATE INDEX codemode_executions_status ON codemode_executions (status, created_at)",
+            """
+            CREATE TABLE codemode_toolsets (
+                name        TEXT    PRIMARY KEY,
+                description TEXT,
+                definition  TEXT    NOT NULL,
+                tool_count  INTEGER NOT NULL,
+                created_at  REAL    NOT NULL,
+                updated_at  REAL    NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE codemode_snippets (
+                name         TEXT PRIMARY KEY,
+                code         TEXT NOT NULL,
+                description  TEXT NOT NULL DEFAULT '',
+                input_schema TEXT,
+                namespaces   TEXT NOT NULL DEFAULT '{}',
+                execution_id TEXT,
+                created_at   REAL NOT NULL
+            )
+            """,
+        ),
+    ),
+    (
+        2,
+        (
+            # What a resume needs (inline tools, grants, limits), who runs it, until when.
+            "ALTER TABLE codemode_executions ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
+            "ALTER TABLE codemode_executions ADD COLUMN owner TEXT",
+            "ALTER TABLE codemode_executions ADD COLUMN lease_until REAL",
+            "ALTER TABLE codemode_executions ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE codemode_approvals (
+                id           TEXT    PRIMARY KEY,
+                execution_id TEXT    NOT NULL
+                             REFERENCES codemode_executions(id) ON DELETE CASCADE,
+                seq          INTEGER NOT NULL,
+                workspace    TEXT    NOT NULL,
+                namespace    TEXT    NOT NULL,
+                method       TEXT    NOT NULL,
+                args         TEXT    NOT NULL,
+                descriptor   TEXT    NOT NULL,
+                mode         TEXT    NOT NULL,
+                status       TEXT    NOT NULL,
+                decided_by   TEXT,
+                decided_at   REAL,
+                reason       TEXT,
+                created_at   REAL    NOT NULL,
+                UNIQUE (execution_id, seq)
+            )
+            """,
+            "CREATE INDEX codemode_approvals_status"
+            " ON codemode_approvals (status, workspace, created_at)",
+        ),
+    ),
+    (
+        3,
+        (
+            # Tenants: every execution, approval, toolset and snippet belongs to one, and
+            # names are unique per tenant. Rows from before tenants are the default tenant's.
+            "ALTER TABLE codemode_executions ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default'",
+            "ALTER TABLE codemode_executions ADD COLUMN principal TEXT NOT NULL DEFAULT ''",
+            "CREATE INDEX codemode_executions_tenant"
+            " ON codemode_executions (tenant, workspace, created_at)",
+            "ALTER TABLE codemode_approvals ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default'",
+            "ALTER TABLE codemode_approvals ADD COLUMN decided_tenant TEXT",
+            "CREATE INDEX codemode_approvals_tenant"
+            " ON codemode_approvals (tenant, status, created_at)",
+            # A primary key cannot be altered in SQLite: rebuild (nothing references these).
+            """
+            CREATE TABLE codemode_toolsets_by_tenant (
+                tenant      TEXT    NOT NULL DEFAULT 'default',
+                name        TEXT    NOT NULL,
+                description TEXT,
+                definition  TEXT    NOT NULL,
+                tool_count  INTEGER NOT NULL,
+                created_at  REAL    NOT NULL,
+                updated_at  REAL    NOT NULL,
+                PRIMARY KEY (tenant, name)
+            )
+            """,
+            "INSERT INTO codemode_toolsets_by_tenant"
+            " (name, description, definition, tool_count, created_at, updated_at)"
+            " SELECT name, description, definition, tool_count, created_at, updated_at"
+            " FROM codemode_toolsets",
+            "DROP TABLE codemode_toolsets",
+            "ALTER TABLE codemode_toolsets_by_tenant RENAME TO codemode_toolsets",
+            """
+            CREATE TABLE codemode_snippets_by_tenant (
+                tenant       TEXT NOT NULL DEFAULT 'default',
+                name         TEXT NOT NULL,
+                code         TEXT NOT NULL,
+                description  TEXT NOT NULL DEFAULT '',
+                input_schema TEXT,
+                namespaces   TEXT NOT NULL DEFAULT '{}',
+                execution_id TEXT,
+                created_at   REAL NOT NULL,
+                PRIMARY KEY (tenant, name)
+            )
+            """,
+            "INSERT INTO codemode_snippets_by_tenant"
+            " (name, code, description, input_schema, namespaces, execution_id, created_at)"
+            " SELECT name, code, description, input_schema, namespaces, execution_id, created_at"
+            " FROM codemode_snippets",
+            "DROP TABLE codemode_snippets",
+            "ALTER TABLE codemode_snippets_by_tenant RENAME TO codemode_snippets",
+        ),
+    ),
+)
+
+
+
+def _merged(*histories: Sequence[tuple[int, Sequence[str]]]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """One component's migrations from several owners: each version's statements, in order."""
+    versions: dict[int, list[str]] = {}
+    for history in histories:
+        for version, statements in history:
+            versions.setdefault(version, []).extend(statements)
+    return tuple((version, tuple(versions[version])) for version in sorted(versions))
+
+
+CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = _merged(
+    _STORE_MIGRATIONS, _journal.JOURNAL_MIGRATIONS
+)
+"""Every version of the ``codemode`` component: the store's tables and the journal's."""
