@@ -5,11 +5,12 @@ works the same against a local or a remote service::
 
     sandbox approvals list [-w WORKSPACE] [--status pending]
     sandbox approvals show APPROVAL_ID
-    sandbox approvals approve APPROVAL_ID [--by NAME]
-    sandbox approvals reject APPROVAL_ID [--by NAME] [--reason TEXT]
+    sandbox approvals approve APPROVAL_ID [--note TEXT]
+    sandbox approvals reject APPROVAL_ID [--reason TEXT]
 
 ``--url`` (default ``$SANDBOX_URL`` or http://127.0.0.1:8000) and ``$SANDBOX_TOKEN`` say which
-service and how to authenticate. Exit status: 0 done, 1 refused (already decided, not found),
+service and how to authenticate; the decision is recorded as the token's (its tenant and
+name), with the note beside it. Exit status: 0 done, 1 refused (already decided, not found),
 2 the service could not be reached.
 """
 
@@ -76,9 +77,11 @@ def _show(client: httpx.Client, args: argparse.Namespace) -> int:
 
 
 def _decide(client: httpx.Client, args: argparse.Namespace) -> int:
-    body: dict[str, Any] = {"by": args.by}
+    body: dict[str, Any] = {}
     if args.decision == "reject" and args.reason:
         body["reason"] = args.reason
+    if args.decision == "approve" and args.note:
+        body["note"] = args.note
     response = client.post(f"/v1/approvals/{args.approval_id}/{args.decision}", json=body)
     if response.status_code != 200:
         return _refused(response)
@@ -120,8 +123,8 @@ def register(subparsers: Any) -> None:
                                 ("reject", "reject; the execution ends rejected")):
         p = sub.add_parser(decision, parents=[common], help=help_text)
         p.add_argument("approval_id")
-        p.add_argument("--by", default=os.environ.get("USER") or "operator",
-                       help="who decides (recorded; default $USER)")
         if decision == "reject":
-            p.add_argument("--reason")
+            p.add_argument("--reason", help="why (recorded with the decision)")
+        else:
+            p.add_argument("--note", help="a note recorded with the decision")
         p.set_defaults(func=_run, handler=_decide, decision=decision)

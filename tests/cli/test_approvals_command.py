@@ -51,12 +51,12 @@ def test_an_operator_lists_shows_and_approves(url: str, capsys: pytest.CaptureFi
     shown: dict[str, Any] = json.loads(out)
     assert status == 0 and shown["descriptor"]["action"] == "tools.deploy"
 
-    status, out, _ = _cli(capsys, "approve", approval_id, "--by", "ops", "--url", url)
+    status, out, _ = _cli(capsys, "approve", approval_id, "--note", "ops", "--url", url)
     assert status == 0
     # A tool without a url is the agent host's to run: approved, it now awaits its result.
     assert json.loads(out)["status"] == "awaiting_tool"
     status, _, err = _cli(capsys, "approve", approval_id, "--url", url)
-    assert status == 1 and "not paused" in err and "approved by ops" in err
+    assert status == 1 and "not paused" in err and "approved by local" in err
 
 
 def test_an_operator_rejects_with_a_reason(url: str, capsys: pytest.CaptureFixture[str]) -> None:
