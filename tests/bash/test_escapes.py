@@ -39,8 +39,9 @@ def test_printf_format_takes_quotes_and_keeps_backslash_c() -> None:
     assert decode_printf_format("\\351").encode("utf-8", "surrogateescape") == b"\xe9"
 
 
-def test_ansi_c_gives_code_points_control_characters_and_stops_at_nul() -> None:
-    assert decode_ansi_c("\\351\\x41\\ca\\c") == "\u00e9A\x01\\c"
+def test_ansi_c_gives_raw_bytes_control_characters_and_stops_at_nul() -> None:
+    assert decode_ansi_c("\\351\\x41\\ca\\c").encode("utf-8", "surrogateescape") == b"\xe9A\x01\\c"
+    assert decode_ansi_c("\\u00e9") == "\u00e9"
     assert decode_ansi_c("ab\\0cd") == "ab"
 
 

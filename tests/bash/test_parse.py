@@ -46,7 +46,7 @@ def test_incremental_parsing_yields_one_line_at_a_time() -> None:
     assert parser.next_command() is None
 
 
-@pytest.mark.parametrize("source", ["if true; then", "echo )", "for 1 in x; do :; done", "case x in", "f() {", "echo 'open"])
+@pytest.mark.parametrize("source", ["if true; then", "echo )", "for x y; do :; done", "case x in", "f() {", "echo 'open"])
 def test_syntax_errors_carry_a_line(source: str) -> None:
     with pytest.raises(ShellSyntaxError) as info:
         parse_script("echo ok\n" + source)

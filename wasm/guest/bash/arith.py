@@ -66,7 +66,7 @@ def parse_number(text: str, expr: str) -> int:
                 value = value * base + d
             return wrap(value)
         if text.startswith(("0x", "0X")):
-            return wrap(int(text[2:], 16))
+            return wrap(int(text[2:], 16)) if len(text) > 2 else 0  # bash reads a bare 0x as 0
         if len(text) > 1 and text.startswith("0"):
             return wrap(int(text, 8))
         return wrap(int(text, 10))

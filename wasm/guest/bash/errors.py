@@ -36,9 +36,12 @@ class ShellSyntaxError(BashError):
 
     status = 2
 
-    def __init__(self, message: str, line: int = 0) -> None:
+    def __init__(self, message: str, line: int = 0, *, conditional: bool = False) -> None:
         super().__init__(message)
         self.line = line
+        self.conditional = conditional
+        """A malformed ``[[ ]]``: bash 5.2 abandons the script but keeps ``$?`` (it never
+        sets the syntax-error status) and says nothing when the error is a bare ``]]``."""
 
 
 class ExpansionError(BashError):

@@ -187,5 +187,5 @@ def decode_ansi_c(body: str) -> str:
     Octal and hex escapes give the code point, not a raw byte (``$'\\351'`` is ``é``).
     Shell strings cannot hold NUL, so, as in bash, the value ends at the first one.
     """
-    decoded = decode(body, simple=QUOTE_ESCAPES, backslash_c="control", byte_values="codepoint")
+    decoded = decode(body, simple=QUOTE_ESCAPES, backslash_c="control", byte_values="raw")
     return decoded.text.split("\x00", 1)[0]

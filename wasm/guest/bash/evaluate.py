@@ -134,7 +134,10 @@ class Shell:
                 node = parser.next_command()
             except ShellSyntaxError as exc:
                 self.state.lineno = exc.line
-                self.error(io, exc.message)
+                if exc.message:
+                    self.error(io, exc.message)
+                if exc.conditional:
+                    raise ExitShell(self.state.last_status) from None
                 self.state.last_status = 2
                 raise ExitShell(2) from None
             if node is None:
@@ -149,7 +152,8 @@ class Shell:
         try:
             node = parse_cached(source, bool(self.state.shopts.get("extglob")), first_line)
         except ShellSyntaxError as exc:
-            self.error(io, exc.message)
+            if exc.message:
+                self.error(io, exc.message)
             return 2
         return (yield from self.exec_list(node, io))
 
@@ -342,6 +346,8 @@ class Shell:
             except BashError as exc:
                 self.error(io, exc.message)
                 self.state.last_status = 1
+                if self.cond_depth == 0:
+                    yield from self._on_failure(1, io)
                 return 1
             try:
                 status = yield from self._compound_checked(cmd, io)
@@ -415,14 +421,18 @@ class Shell:
             except LimitExceeded:
                 raise
             except BashError as exc:
-                self.error(io, exc.message)
-                status = 2
+                if exc.message:
+                    self.error(io, exc.message)
+                # an arithmetic error in an -eq operand fails the test; anything else is misuse
+                status = 1 if isinstance(exc, ExpansionError) else 2
             st.last_status = status
             return status
         raise BashError(f"unsupported command {type(cmd).__name__}")
 
     def _subshell(self, body: ListNode, io: IO) -> Gen:
         child = self.fork()
+        # ( ) in a condition (`(false; echo) || ...`) still ignores errexit inside
+        child.cond_depth = self.cond_depth
         if child.state.in_subshell > self.limits.max_substitution_depth:
             raise LimitExceeded(f"subshell nesting limit exceeded ({self.limits.max_substitution_depth})")
         try:
@@ -504,6 +514,10 @@ class Shell:
 
     def _for(self, cmd: For, io: IO) -> Gen:
         self.state.lineno = cmd.line
+        if not re.match(r"[A-Za-z_][A-Za-z0-9_]*\Z", cmd.var):
+            self.error(io, f"`{cmd.var}': not a valid identifier")
+            self.state.last_status = 1
+            return 1
         if cmd.words is None:
             items = list(self.state.positional)
         else:
@@ -518,7 +532,12 @@ class Shell:
         status = 0
         for count, item in enumerate(items, 1):
             self._loop_tick(count)
-            self.state.set(cmd.var, item)
+            try:
+                self.state.set(cmd.var, item)
+            except BashError as exc:
+                self.error(io, exc.message)
+                status = 1
+                break
             status, flow = yield from self._body(cmd.body, io)
             if flow == "break":
                 break
@@ -598,9 +617,11 @@ class Shell:
         if op == "=~":
             source = ex.regex(expr.right.raw)
             try:
-                rx = re.compile(_posix_classes(source))
+                flags = re.IGNORECASE if self.state.shopts.get("nocasematch") else 0
+                rx = re.compile(_literal_close_parens(_posix_classes(source)), flags)
             except re.error:
-                raise BashError(f"invalid regular expression `{source}'", 2) from None
+                # regcomp's failure makes [[ ]] return 2 without a word
+                raise BashError("", 2) from None
             m = rx.search(left)
             if m is None:
                 self.state.set_array("BASH_REMATCH", [])
@@ -695,6 +716,8 @@ class Shell:
         st.counters.tick()
         self.cur_io = io
         ex = self.expander
+        sub_marker = st.counters.commands
+        st.cmdsub_status = None
         try:
             argv, decl_arrays = self._expand_argv(cmd.words)
         except FatalExpansionError as exc:
@@ -706,7 +729,8 @@ class Shell:
             self.error(io, exc.message)
             raise ExitShell(1) from None
         if not argv:
-            return self._assignments_only(cmd, io)
+            # `$(exit 3)` expanding to nothing: the status is the substitution's
+            return self._assignments_only(cmd, io, sub_marker)
         if st.shopts.get("expand_aliases") and argv[0] in st.aliases:
             argv = ex.words(st.aliases[argv[0]].split()) + argv[1:]
             if not argv:
@@ -780,12 +804,10 @@ class Shell:
         st.scopes[0]["_"] = Var(argv[-1])
         return status
 
-    def _assignments_only(self, cmd: Simple, io: IO) -> int:
+    def _assignments_only(self, cmd: Simple, io: IO, sub_marker: int) -> int:
         """A simple command with no words (``a=1 b=$(f)``): assign in the shell itself; the
         status is that of the last ``$(...)`` it ran, as in bash."""
         st = self.state
-        sub_marker = st.counters.commands
-        st.cmdsub_status = None
         try:
             for a in cmd.assigns:
                 self.assign(a, io)
@@ -878,3 +900,36 @@ def _posix_classes(source: str) -> str:
     for k, v in _CLASS_MAP.items():
         source = source.replace(k, v)
     return source
+
+
+def _literal_close_parens(source: str) -> str:
+    """A ``)`` that closes no group is an ordinary character in a POSIX ERE (glibc)."""
+    out: list[str] = []
+    depth = 0
+    i = 0
+    in_class = False
+    while i < len(source):
+        c = source[i]
+        if c == "\\" and i + 1 < len(source):
+            out.append(source[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if source[i + 1:i + 2] == "]":
+                out.append("[]")
+                i += 2
+                continue
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                out.append("\\)")
+                i += 1
+                continue
+            depth -= 1
+        out.append(c)
+        i += 1
+    return "".join(out)

@@ -112,6 +112,9 @@ class Expander:
         """Expand ``$`` constructs inside an arithmetic expression."""
         if "$" not in src and "`" not in src and '"' not in src and "'" not in src and "\\" not in src:
             return src
+        if '"' in src and "$(" not in src and "`" not in src:
+            # the expression is expanded as if double-quoted, then its double quotes removed
+            src = re.sub(r'(?<!\\)"', "", src)
         return "".join(t for t, k in self.parts(parse_word(src, DQUOTE), True) if k != BRK)
 
     def arith(self, src: str) -> int:
@@ -312,12 +315,17 @@ class Expander:
         op = p.op
         st = self.st
         if op in ("-", ":-", "=", ":=", "?", ":?", "+", ":+"):
-            if values is None:
+            if values is None or (multi and not values):
+                # "$@" with no positional parameters (an empty array) counts as unset
                 is_null = True
                 unset = True
             else:
                 unset = False
-                is_null = (not values) or (not multi and values[0] == "") or (multi and all(v == "" for v in values) and (star or len(values) < 2))
+                if multi and star:
+                    ifs = st.get("IFS")
+                    is_null = (" " if ifs is None else ifs[:1]).join(values) == ""
+                else:
+                    is_null = (not multi and values[0] == "") or (multi and all(v == "" for v in values) and len(values) < 2)
             use_alt = unset or (op.startswith(":") and is_null)
             if op in ("+", ":+"):
                 return self._arg_segs(p.arg, in_dq) if not use_alt else []
@@ -350,6 +358,9 @@ class Expander:
         if op == ":":
             return self._substring(p, items, multi, star, in_dq, name, values is None)
         if values is None:
+            if op.startswith("/") or op == "@":
+                # an unset parameter is not transformed (${x/#/P} and ${x@Q} stay empty)
+                return [("", QUO if in_dq else EXP)]
             items = [""]
         if op in ("#", "##", "%", "%%"):
             pat = self.pattern(p.arg or "")
@@ -381,6 +392,8 @@ class Expander:
         length = None
         if p.arg2 is not None:
             length = self.arith(p.arg2) if p.arg2.strip() else 0
+        if unset and not multi:
+            return [("", QUO if in_dq else EXP)]
         if multi:
             seq = items
             if name in ("@", "*"):

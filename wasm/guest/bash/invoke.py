@@ -75,6 +75,16 @@ def invoke_no_functions(shell: Shell, argv: list[str], io: IO, decl_arrays: dict
         if name in NETWORK_COMMANDS:
             io.out(2).write(f"bash: {name}: network access is disabled in this sandbox\n".encode())
             return 1
+        found = path_search(shell, name)
+        if found is not None:
+            return (yield from _run_script_file(shell, [found, *argv[1:]], io, name))
+        handler = shell.state.functions.get("command_not_found_handle")
+        if handler is not None and not shell.state.in_not_found_handler:
+            shell.state.in_not_found_handler = True
+            try:
+                return (yield from call_function(shell, handler, ["command_not_found_handle", *argv], io))
+            finally:
+                shell.state.in_not_found_handler = False
         shell.error(io, f"{name}: command not found")
         return 127
     return (yield from run_command(shell, command, argv, io, decl_arrays))
@@ -201,7 +211,25 @@ def call_function(shell: Shell, func: FuncDef, argv: list[str], io: IO) -> Gen:
     return status
 
 
-def _run_script_file(shell: Shell, argv: list[str], io: IO) -> Gen:
+def path_search(shell: Shell, name: str) -> str | None:
+    """The first file called ``name`` in a ``$PATH`` directory of the workspace (an executable
+    one if any: bash skips a non-executable match but reports it if nothing better exists)."""
+    path = shell.state.get("PATH") or ""
+    modes = getattr(shell.state.counters, "file_modes", None)
+    fallback: str | None = None
+    for directory in path.split(":"):
+        candidate = shell.resolve((directory or ".") + "/" + name)
+        host = shell.host_path(candidate)
+        if not os.path.isfile(host):
+            continue
+        if can_access(host, os.X_OK, modes):
+            return candidate
+        fallback = fallback or candidate
+    return fallback
+
+
+def _run_script_file(shell: Shell, argv: list[str], io: IO, shown: str | None = None) -> Gen:
+    shown = shown or argv[0]
     host = shell.host_path(argv[0])
     if os.path.isdir(host):
         shell.error(io, f"{argv[0]}: Is a directory")
@@ -210,7 +238,7 @@ def _run_script_file(shell: Shell, argv: list[str], io: IO) -> Gen:
         shell.error(io, f"{argv[0]}: No such file or directory")
         return 127
     if not can_access(host, os.X_OK, getattr(shell.state.counters, "file_modes", None)):
-        shell.error(io, f"{argv[0]}: Permission denied")
+        shell.error(io, f"{shown}: Permission denied")
         return 126
     with open(host, "rb") as handle:
         source = handle.read().decode("utf-8", "surrogateescape")

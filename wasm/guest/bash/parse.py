@@ -238,11 +238,13 @@ class Parser(Scanner):
             self.in_cond = True
             try:
                 cond_expr = self._cond_or()
+                self._cond_skip()
+                if self._peek_reserved() != "]]":
+                    if self.i >= self.n:
+                        raise self.fail()
+                    raise self._cond_fail("syntax error in conditional expression")
             finally:
                 self.in_cond = False
-            self._cond_skip()
-            if self._peek_reserved() != "]]":
-                raise self.fail()
             self.skip_blank()
             self.read_word()
             return CondCmd(cond_expr, line, self._trailing_redirs())
@@ -393,7 +395,8 @@ class Parser(Scanner):
             body = self._loop_body()
             return ArithFor(parts[0], parts[1], parts[2], body, line, self._trailing_redirs())
         name = self.read_word()
-        if name is None or not _NAME_RE.match(name.raw):
+        # an invalid name is a runtime error (status 1), not a syntax error
+        if name is None or name.raw in (";", "do", "in"):
             raise self.fail(name.raw if name else None)
         self.skip_blank()
         words: list[Word] | None = None
@@ -486,6 +489,9 @@ class Parser(Scanner):
     def _cond_skip(self) -> None:
         self.skip_newlines()
 
+    def _cond_fail(self, message: str) -> ShellSyntaxError:
+        return ShellSyntaxError(message, self.line(), conditional=True)
+
     def _cond_or(self) -> CondExpr:
         left = self._cond_and()
         while True:
@@ -529,19 +535,19 @@ class Parser(Scanner):
             inner = self._cond_or()
             self._cond_skip()
             if self.peek_op() != ")":
-                raise self.fail()
+                raise self._cond_fail("expected `)'")
             self.i += 1
             return inner
         first = self._cond_token()
-        if first is None or first.raw == "]]":
-            raise self.fail(first.raw if first else None)
+        if first is None:
+            raise self.fail()
+        if first.raw == "]]":
+            raise self._cond_fail("")
         if first.raw in COND_UNARY:
-            save = self.i
             operand = self._cond_token()
-            if operand is not None and operand.raw != "]]":
-                return CondUnary(first.raw, operand)
-            self.i = save
-            return CondWord(first)
+            if operand is None or operand.raw == "]]":
+                raise self._cond_fail("unexpected argument `]]' to conditional unary operator")
+            return CondUnary(first.raw, operand)
         save = self.i
         op = self._cond_token()
         if op is not None and op.raw in COND_BINARY:

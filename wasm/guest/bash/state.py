@@ -157,6 +157,8 @@ class State:
     """Where ``getopts`` is inside a clustered argument such as ``-abc``."""
     getopts_last_optind: int | None = None
     """The OPTIND ``getopts`` last set (a script that resets OPTIND restarts the scan)."""
+    in_not_found_handler: bool = False
+    """``command_not_found_handle`` is running (a missing command inside it is just missing)."""
 
     def fork(self) -> "State":
         new = State(self.counters)

@@ -35,6 +35,8 @@ def run_let(sh: Shell, argv: list[str], io: IO) -> int:
 
 
 def _dq(value: str) -> str:
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        return quote_for_shell(value)  # $'...' with escapes, as bash prints control characters
     return '"' + re.sub(r'(["\\$`])', r"\\\1", value) + '"'
 
 
@@ -272,6 +274,12 @@ def _assign_declared(
             var.array = {} if var.value is None else {0: var.value}
             var.value = None
         st.set_element(name, sh.expander.string(index) if var.assoc is not None else index, value or "")
+    elif "n" in var.attrs and op == "=":
+        # (re)pointing a nameref sets the reference itself, never the variable it names
+        if not re.match(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\Z", value or "", re.S):
+            raise BashError(f"`{value}': invalid variable name for name reference")
+        var.value = value
+        var.attrs.discard("unassigned")
     elif op == "+=":
         if var.array is not None:
             st.set_element(name, "0", (var.array.get(0) or "") + (value or ""))

@@ -46,8 +46,22 @@ def run_echo(sh: Shell, argv: list[str], io: IO) -> int:
     return 0
 
 
-_PRINTF_TIME = re.compile(r"%([-+ #0]*)([0-9]+)?(?:\.([0-9]+))?\(([^)]*)\)T")
-_PRINTF_SPEC = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([hlLqjzt]*)([diouxXeEfFgGaAcsbqQ%])")
+_PRINTF_TIME = re.compile(r"%([-+ #0']*)([0-9]+)?(?:\.([0-9]+))?\(([^)]*)\)T")
+_PRINTF_SPEC = re.compile(r"%([-+ #0']*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([hlLqjzt]*)([diouxXeEfFgGaAcsbqQ%])")
+
+
+_INT64 = (-(2**63), 2**63 - 1)
+_UINT64 = (-(2**64 - 1), 2**64 - 1)
+
+
+def _printf_integer(arg: str, io: IO, errors: list[bool], unsigned: bool) -> int:
+    """bash's strtoimax/strtoumax: out-of-range values saturate, with a warning."""
+    number = _printf_number(arg, io, errors)
+    low, high = _UINT64 if unsigned else _INT64
+    if not low <= number <= high:
+        print_error(io, f"printf: warning: {arg}: Numerical result out of range")
+        number = max(low, min(high, number))
+    return number
 
 
 def _printf_number(arg: str, io: IO, errors: list[bool]) -> int:
@@ -195,7 +209,7 @@ def printf_format(fmt: str, args: list[str], io: IO) -> tuple[str, bool]:
                 i = tm.end()
                 stamp = next_time_arg()
                 when = datetime.now(timezone.utc) if stamp in (None, "-1", "") else datetime.fromtimestamp(int(stamp), timezone.utc)
-                text = strftime(tm.group(4), when)
+                text = strftime(tm.group(4) or "%X", when)
                 if tm.group(3):
                     text = text[: int(tm.group(3))]
                 time_width = int(tm.group(2) or 0)
@@ -203,11 +217,11 @@ def printf_format(fmt: str, args: list[str], io: IO) -> tuple[str, bool]:
                 continue
             m = _PRINTF_SPEC.match(fmt_text, i)
             if not m:
-                out.append(c)
-                i += 1
-                continue
+                _bad_directive(fmt_text, i, io)
+                return "".join(out), True
             i = m.end()
             flags, width, prec, _, conv = m.groups()
+            flags = flags.replace("'", "")  # thousands grouping: none in the C locale
             if conv == "%":
                 out.append("%")
                 continue
@@ -230,7 +244,9 @@ def printf_format(fmt: str, args: list[str], io: IO) -> tuple[str, bool]:
             spec = "%" + flags + (width or "") + ("." + prec if prec is not None else "")
             if conv in "s":
                 value = arg if arg is not None else ""
-                out.append(spec.replace("0", "") % value if "0" in flags else (spec + "s") % value)
+                # the 0 flag pads numbers only: a string is padded with spaces
+                plain = "%" + flags.replace("0", "") + spec[1 + len(flags):]
+                out.append((plain + "s") % value)
             elif conv == "b":
                 value, stop = decode_printf_b(arg or "")
                 out.append((spec + "s") % value)
@@ -248,9 +264,11 @@ def printf_format(fmt: str, args: list[str], io: IO) -> tuple[str, bool]:
                 value = arg[:1] if arg else "\0"
                 out.append((spec + "s") % value)
             elif conv in "diouxX":
-                number = _printf_number(arg, io, errors) if arg is not None else 0
+                number = _printf_integer(arg, io, errors, conv in "ouxX") if arg is not None else 0
                 if conv in "ouxX" and number < 0:
                     number &= 0xFFFFFFFFFFFFFFFF
+                if number == 0 and conv in "xX":
+                    spec = spec.replace("#", "")  # C prints no 0x prefix for zero
                 pyconv = "d" if conv in "iu" else conv
                 if conv == "o" and "#" in flags:
                     spec = spec.replace("#", "")
@@ -264,6 +282,15 @@ def printf_format(fmt: str, args: list[str], io: IO) -> tuple[str, bool]:
         if stop or used == 0 or pos >= len(args):
             break
     return "".join(out), bool(errors)
+
+
+def _bad_directive(fmt_text: str, i: int, io: IO) -> None:
+    rest = fmt_text[i + 1:].lstrip("-+ #0'")
+    rest = rest.lstrip("0123456789*.").lstrip("hlLqjzt")
+    if rest:
+        print_error(io, f"printf: `{rest[0]}': invalid format character")
+    else:
+        print_error(io, "printf: `%': missing format character")
 
 
 def _octal_alt(text: str) -> str:

@@ -56,8 +56,14 @@ def run_read(sh: Shell, argv: list[str], io: IO) -> int:
                     elif f == "d":
                         delim = value[:1] if value else "\0"
                     elif f in "nN":
+                        if not re.match(r"[0-9]+\Z", value):
+                            print_error(io, f"read: {value}: invalid number")
+                            return 1
                         nchars = int(value)
                         exact = f == "N"
+                    elif f == "t" and not re.match(r"[0-9]*\.?[0-9]+\Z|[0-9]+\.\Z", value):
+                        print_error(io, f"read: {value}: invalid timeout specification")
+                        return 1
                     elif f == "p":
                         prompt = value
                     elif f == "u":
@@ -86,6 +92,10 @@ def run_read(sh: Shell, argv: list[str], io: IO) -> int:
         ifs = " \t\n"
     line = "".join(c for c, _ in chars)
     if array is not None:
+        target = st.lookup(array)
+        if target is not None and target.assoc is not None:
+            print_error(io, f"read: {array}: cannot convert associative to indexed array")
+            return 1
         fields = _split_read(chars, ifs, None)
         try:
             st.set_array(array, fields)

@@ -27,6 +27,22 @@ def run_noop(sh: Shell, argv: list[str], io: IO) -> int:
     return 0
 
 
+def run_hash(sh: Shell, argv: list[str], io: IO) -> int:
+    """Nothing is cached (lookups are cheap), but a name that is no command is reported."""
+    from ..commands import COMMANDS
+    from ..invoke import path_search
+
+    status = 0
+    for name in argv[1:]:
+        if name.startswith("-"):
+            continue
+        known = name in COMMANDS or name in sh.state.functions or "/" in name
+        if not known and path_search(sh, name) is None:
+            io.out(2).write(encode(f"bash: line {sh.state.lineno}: hash: {name}: not found\n"))
+            status = 1
+    return status
+
+
 def run_ulimit(sh: Shell, argv: list[str], io: IO) -> int:
     """Resource limits are the sandbox's (BashLimits); queries report "unlimited"."""
     args = [a for a in argv[1:] if a.startswith("-")]
@@ -45,7 +61,7 @@ def run_umask(sh: Shell, argv: list[str], io: IO) -> int:
 BUILTINS: dict[str, Entry] = {
     "hostname": Builtin(run_hostname, bash_builtin=False),
     "whoami": Builtin(run_whoami, bash_builtin=False),
-    "hash": Builtin(run_noop),
+    "hash": Builtin(run_hash),
     "umask": Builtin(run_umask),
     "jobs": Builtin(run_noop),
     "disown": Builtin(run_noop),

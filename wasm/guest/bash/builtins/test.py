@@ -90,7 +90,7 @@ def _int_operand(sh: Shell, text: str, arithmetic: bool) -> int:
 
         return evaluate(text, arith_view(sh.state)) if text.strip() else 0
     stripped = text.strip()
-    if re.match(r"[-+]?[0-9]+\Z", stripped):
+    if re.match(r"[-+]?[0-9]+\Z", stripped) and -(2**63) <= int(stripped) < 2**63:
         return int(stripped)
     raise BashError(f"{text}: integer expression expected", 2)
 

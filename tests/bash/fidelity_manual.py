@@ -1,0 +1,303 @@
+"""The hand-written half of the fidelity corpus (see ``fidelity_cases.py``): one script per
+behaviour, by area. Expected outcomes are recorded from GNU bash, never written here."""
+
+from __future__ import annotations
+
+_DECLARE = r"""
+empty-indexed|declare -a a=(); declare -p a
+empty-assoc|declare -A b=(); declare -p b
+declared-unset-indexed|declare -a a; declare -p a
+declared-unset-assoc|declare -A b; declare -p b
+declared-plain|declare x; declare -p x
+integer-attr|declare -i n=3+4; declare -p n; n=n*2; echo $n
+readonly-then-assign|readonly r=1; r=2; echo "after $?"
+readonly-declare-assign|declare -r r=1; declare r=2; echo "after $?"
+readonly-plus-r|declare -r r=1; typeset +r r; echo "s=$?"; declare -p r
+readonly-unset|readonly r=1; unset r; echo "s=$?"; echo $r
+typeset-p|typeset -i t=5; typeset -p t
+declare-pg|f() { declare -g G=1; declare -pg G; }; f
+declare-p-missing|declare -p nope; echo "s=$?"
+declare-p-several|a=1 b=2; declare -p a b
+export-attr|export E=1; declare -p E
+export-and-int|declare -xi xi=2; declare -p xi
+lower-upper|declare -l lo=ABC; declare -u up=abc; declare -p lo up; lo=XyZ; echo $lo
+array-sparse|a=(1 2 3); unset 'a[1]'; declare -p a
+array-roundtrip-unset|a=(x y z); unset 'a[0]'; s=$(declare -p a); unset a; eval "$s"; declare -p a; echo ${#a[@]}
+assoc-roundtrip|declare -A m=([k1]=v1 ["k 2"]='v "2"'); s=$(declare -p m); unset m; eval "$s"; echo "${m[k 2]}"
+array-quote-values|a=('a b' "c'd" 'e"f' '$x' ''); declare -p a
+assoc-special-keys|declare -A m; m[a b]=1; m['$x']=2; m[*]=3; declare -p m
+declare-f-name|f() { echo hi; }; declare -F f; declare -F nope; echo "s=$?"
+declare-plus-x|export X=1; declare +x X; declare -p X
+declare-no-args-var|declare -i Z=3; declare | grep '^Z='
+declare-a-from-scalar|x=5; declare -a x; declare -p x
+declare-A-conversion|a=(1 2); declare -A a; echo "s=$?"; declare -p a
+local-p|f() { local l=1; local -p l; }; f
+local-outside|local x=1; echo "s=$?"
+declare-n-nameref|x=5; declare -n r=x; declare -p r; r=7; echo $x
+nameref-assoc|declare -A m=([k]=v); declare -n r=m; echo "${r[k]}"; r[j]=w; declare -p m
+nameref-array-elem|a=(1 2 3); declare -n r='a[1]'; echo $r
+declare-readonly-array|declare -ra ra=(1 2); ra[0]=5; echo "s=$?"; declare -p ra
+declare-t-attr|declare -t t=1; declare -p t
+declare-i-string|declare -i n; n=abc; echo "n=$n"; n='2+3'; echo "n=$n"
+declare-i-append|declare -i n=5; n+=3; echo $n; s=a; s+=b; echo $s
+array-append|a=(1); a+=(2 3); a[10]=x; a+=(y); declare -p a
+assoc-append|declare -A m=([a]=1); m+=([b]=2); m[a]+=x; declare -p m
+printf-v-array|printf -v 'a[2]' '%s' hi; declare -p a
+printf-v-assoc|declare -A m; printf -v 'm[k]' '%d' 42; declare -p m
+printf-v-invalid|printf -v '1bad' x; echo "s=$?"
+declare-invalid-name|declare 1x=2; echo "s=$?"
+declare-p-func-vars|f() { local a=(1 2); declare -p a; }; f
+readonly-p|readonly R=1; readonly -p | grep ' R='
+export-p|export EXP=2; export -p | grep EXP
+declare-x-env|declare -x EV=1; env | grep '^EV='
+unset-array-elem-assoc|declare -A m=([a]=1 [b]=2); unset 'm[a]'; declare -p m
+unset-v-f|x=1; f() { :; }; unset -v x; unset -f f; declare -p x; declare -F f; echo "s=$?"
+declare-empty-string|x=''; declare -p x
+declare-newline-value|x=$'a\nb'; declare -p x
+declare-dollar-value|x='$HOME `c` \\'; declare -p x
+array-negative-index|a=(1 2 3); echo ${a[-1]}; a[-1]=9; declare -p a
+array-bad-negative|a=(1); a[-5]=x; echo "s=$?"
+readonly-func-continue|readonly v=1; f() { v=2; echo inside; }; f; echo "s=$?"
+readonly-in-loop|readonly v=1; for i in 1 2; do v=$i; echo "i=$i $?"; done
+"""
+
+_COND = r"""
+dbl-empty|[[ ]]; echo "s=$?"
+dbl-z-alone|[[ -z ]]; echo "s=$?"
+dbl-paren-unclosed|[[ ( foo ]]; echo "s=$?"
+dbl-quoted-paren|[[ '(' foo ]]; echo "s=$?"
+dbl-3lt|[[ a 3< b ]]; echo "s=$?"
+dbl-op-operand|[[ -n == -n ]] && echo same; [[ -f ]] && echo f-string
+dbl-tilde|HOME=/h; [[ ~ == /h ]] && echo tilde; [[ ~/x == /h/x ]] && echo tildepath
+dbl-tilde-quoted|HOME=/h; [[ "~" == /h ]] || echo literal
+dbl-not-alone|[[ ! ]]; echo "s=$?"
+dbl-and-trailing|[[ a && ]]; echo "s=$?"
+dbl-unknown-binary|[[ a -foo b ]]; echo "s=$?"
+dbl-regex-bad|[[ a =~ ( ]]; echo "s=$?"
+dbl-regex-bad-var|re='('; [[ a =~ $re ]]; echo "s=$?"
+dbl-regex-class|[[ a1 =~ ^[[:alpha:]][[:digit:]]$ ]] && echo cls
+dbl-int-error|[[ abc -eq 1 ]]; echo "s=$?"
+dbl-int-expr|x=2; [[ x*3 -eq 6 ]] && echo six
+dbl-int-bad-expr|[[ 1+ -eq 1 ]]; echo "s=$?"
+dbl-nt|touch a; [[ a -nt nope ]] && echo newer; [[ nope -ot a ]] && echo older
+dbl-ef|touch a; ln -s a b; [[ a -ef b ]] && echo same
+dbl-o-option|set -u; [[ -o nounset ]] && echo on; [[ -o bogus ]]; echo "s=$?"
+dbl-v-array|a=(1); [[ -v a[0] ]] && echo a0; [[ -v a[3] ]] || echo no3
+dbl-v-assoc|declare -A m=([k]=1); [[ -v m[k] ]] && echo mk; [[ -v m[z] ]] || echo nz
+dbl-glob-quoted-part|x='a*c'; [[ abc == a"*"c ]] || echo nomatch; [[ $x == "a*c" ]] && echo lit
+dbl-nocasematch|shopt -s nocasematch; [[ ABC == abc ]] && echo ci; [[ ABC =~ ^ab ]] && echo ci-re
+dbl-newline-inside|[[ a == a
+]] && echo nl
+dbl-bare-word|[[ -- ]] && echo dashes; [[ -a ]] && echo dasha
+test-too-many|test a b c; echo "s=$?"
+test-unary-missing|test -f; echo "s=$?"; test -z; echo "s=$?"
+test-bad-binary|test a -foo b; echo "s=$?"
+test-paren-missing|test '(' a; echo "s=$?"
+test-bracket-no-close|[ a = a; echo "s=$?"
+test-four-args|test ! a = b && echo four
+test-lt-gt-strings|test b '>' a && echo gt; test a '<' b && echo lt
+test-int-spaces|test ' 3 ' -eq 3 && echo eq; test 3x -eq 3; echo "s=$?"
+test-big-int|test 99999999999999999999 -gt 1; echo "s=$?"
+test-neg-int|test -3 -lt -2 && echo lt
+test-a-o-prec|test a -o '' -a '' && echo or-first
+test-v|x=1; test -v x && echo set
+"""
+
+_ARITH = r"""
+assoc-arith-key|declare -A A; A[K]=5; (( A[K] += 2 )); echo ${A[K]}
+assoc-quoted-key|declare -A A; A["K"]=3; echo $(( A["K"] * 2 ))
+assoc-string-literal|declare -A A; (( A[x] = 4 )); declare -p A
+assoc-var-key|declare -A A; k=foo; (( A[$k]++ )); (( A[$k]++ )); declare -p A
+assoc-space-key|declare -A A; A["a b"]=2; echo $(( A["a b"] + 1 ))
+assign-coerce-spaces|declare -A A; A["K"] = V; echo "s=$?"
+arith-string-var-chain|a=b; b=c; c=7; echo $(( a + 1 ))
+arith-recursive-self|x=x; echo $(( x )); echo "s=$?"
+arith-empty|echo "$(( ))"; (( )); echo "s=$?"
+arith-divzero-continue|echo $(( 1 / 0 )); echo after
+arith-let-multiple|let a=1 b=a+1; echo $a $b; let 0; echo "s=$?"
+arith-let-noargs|let; echo "s=$?"
+arith-comma|echo $(( 1, 2, 3 ))
+arith-nested-paren|echo $(( ((1+2)) * ((3)) ))
+arith-command-subst|echo $(( $(echo 3) + 4 ))
+arith-negative-exp|echo $(( 2 ** -1 )); echo "s=$?"
+arith-index-expr|a=(10 20 30); i=1; echo $(( a[i+1] + a[0] ))
+arith-array-whole|a=(5 6); echo $(( a + 1 ))
+arith-postinc-array|a=(1 2); (( a[1]++ )); echo ${a[@]}
+arith-base-bad|echo $(( 2#102 )); echo "s=$?"
+arith-hex-upper|echo $(( 0XFF ))
+arith-overflow-mul|echo $(( 9223372036854775807 * 2 ))
+arith-min-mod|echo $(( -9223372036854775808 % -1 ))
+arith-unset-var|unset q; echo $(( q + 1 ))
+arith-nounset|set -u; unset q; echo $(( q + 1 )); echo "s=$?"
+arith-for-status|for (( i=0; i<3; i++ )); do :; done; echo "i=$i s=$?"
+arith-for-empty|for (( ;; )); do echo once; break; done
+arith-dollar-inside|x=4; echo $(( $x * $x ))
+arith-ternary-assign|x=0; (( x ? (y=1) : (y=2) )); echo $y
+arith-compare-strings|[[ 01 -eq 1 ]] && echo oct-eq; (( 010 == 8 )) && echo oct
+"""
+
+_ERREXIT = r"""
+brace-redirect-fail|set -e; { echo hi; } > /nonexistent/x; echo "after"
+brace-redirect-fail-noe|{ echo hi; } > /nonexistent/x; echo "after $?"
+loop-redirect-fail|set -e; for i in 1; do echo $i; done > /nonexistent/x; echo after
+while-redirect-fail|set -e; while false; do :; done < /nonexistent; echo after
+func-set-e|f() { set -e; false; echo inside; }; f; echo after
+func-in-cond|set -e; f() { false; echo inside; }; f || echo failed; echo after
+func-in-if|set -e; f() { false; echo inside; return 3; }; if f; then echo yes; else echo "no $?"; fi
+subshell-propagate|set -e; (false; echo inside); echo after
+subshell-cond|set -e; (false; echo inside) || echo caught; echo after
+subshell-set-e-inside|(set -e; false; echo inside); echo "after $?"
+cmdsub-inherit|set -e; x=$(false; echo inner); echo "x=$x"
+cmdsub-inherit-errexit|set -e; shopt -s inherit_errexit; x=$(false; echo inner); echo "x=$x"
+assign-cmdsub-fail|set -e; x=$(false); echo never
+local-cmdsub-fail|set -e; f() { local x=$(false); echo "local masks $?"; }; f
+and-list-last|set -e; true && false; echo never
+and-list-middle|set -e; false && true; echo survived
+or-list|set -e; false || false; echo never
+negated|set -e; ! true; echo survived; ! false; echo again
+pipeline-fail|set -e; false | true; echo survived; true | false; echo never
+pipefail-e|set -eo pipefail; false | true; echo never
+while-cond|set -e; while false; do :; done; echo ok; until true; do :; done; echo ok2
+if-cond-func|set -e; f() { return 1; }; if f; then :; fi; echo ok
+case-body|set -e; case x in x) false; echo never;; esac
+ignored-set-e-inside|f() { set -e; false; echo inside-ignored; }; f && echo ok
+eval-false|set -e; eval false; echo never
+eval-in-cond|set -e; eval false || echo caught
+trap-err|trap 'echo err $?' ERR; false; echo after; (exit 3); echo end
+trap-err-func|set -E; trap 'echo err' ERR; f() { false; }; f; echo end
+trap-err-cond|trap 'echo err' ERR; false || true; if false; then :; fi; echo end
+set-e-arith|set -e; (( 0 )); echo never
+set-e-arith-cond|set -e; (( 0 )) || echo caught; x=0; (( x++ )); echo never
+set-e-let|set -e; let x=0; echo never
+set-e-return-status|set -e; f() { return 2; }; f; echo never
+set-e-plus-e|set -e; set +e; false; echo survived
+set-e-source|set -e; echo 'false; echo inner' > s.sh; . ./s.sh; echo never
+set-e-exit-trap|set -e; trap 'echo trap $?' EXIT; false
+errexit-group|set -e; { false; echo inside; }; echo never
+errexit-group-or|set -e; { false; echo inside; } || echo caught
+errexit-nested-func|set -e; g() { false; echo g; }; f() { g; echo f; }; f; echo top
+errexit-func-cond-nested|set -e; g() { false; echo g; }; f() { g; echo f; }; f && echo top
+errexit-for-body|set -e; for i in 1 2; do echo $i; false; done; echo never
+errexit-command-not-found|set -e; nosuchcmd; echo never
+errexit-builtin-fail|set -e; cd /nonexistent; echo never
+errexit-redir-simple|set -e; echo x > /nonexistent/f; echo never
+errexit-readonly|set -e; readonly r=1; r=2; echo never
+errexit-shift|set -e; shift 5; echo never
+"""
+
+_LOOKUP = r"""
+non-exec-on-path|mkdir bin; printf 'echo hi\n' > bin/tool; PATH=$PWD/bin:$PATH; tool; echo "s=$?"
+dir-on-path|mkdir -p bin/tool; PATH=$PWD/bin:$PATH; tool; echo "s=$?"
+exec-on-path|mkdir bin; printf '#!/bin/bash\necho ran\n' > bin/tool; chmod +x bin/tool; PATH=$PWD/bin:$PATH; tool; echo "s=$?"
+command-v-path|mkdir bin; printf 'echo\n' > bin/t; chmod +x bin/t; PATH=$PWD/bin; command -v t | sed "s|$PWD|W|"
+command-v-builtin|command -v echo; command -v if; command -v nope; echo "s=$?"
+command-v-func|f() { :; }; command -v f; alias l=ls; command -v l; echo "s=$?"
+command-V-kinds|f() { :; }; command -V f | head -1; command -V cd; command -V nope; echo "s=$?"
+type-kinds|type -t echo if f nope; echo "s=$?"
+type-a|type -a printf | head -1
+exit-cmdsub|$(exit 42); echo "s=$?"
+exit-cmdsub-empty|$(true); echo "s=$?"; $(false); echo "s=$?"
+empty-expansion-cmd|x=; $x; echo "s=$?"
+name-too-long|x=$(printf 'a%.0s' {1..300}); $x 2>/dev/null; echo "s=$?"
+slash-not-found|./nope; echo "s=$?"
+slash-not-exec|echo 'echo x' > s; ./s; echo "s=$?"
+slash-dir|mkdir d; ./d; echo "s=$?"
+hash-missing|hash nosuch; echo "s=$?"
+read-bad-option|read -Z x < /dev/null; echo "s=$?"
+read-bad-name|echo a | read 1x; echo "s=$?"
+read-bad-timeout|read -t abc x < /dev/null; echo "s=$?"
+read-bad-n|read -n abc x < /dev/null; echo "s=$?"
+read-eof|read x < /dev/null; echo "s=$? x=$x"
+read-partial|printf 'abc' | { read x; echo "s=$? x=$x"; }
+read-array-assoc|declare -A m; read -a m <<< "a b"; echo "s=$?"
+read-d|printf 'a:b:c' | { read -d : x; echo "$x"; }
+read-n-count|echo abcdef | { read -n 3 x; echo "$x"; }
+read-N|printf 'ab\ncd' | { read -N 4 x; printf '%q\n' "$x"; }
+read-backslash|printf 'a\\\nb\n' | { read x; echo "$x"; }
+read-r-backslash|printf 'a\\tb\n' | { read -r x; echo "$x"; }
+read-readonly|readonly r; echo v | { read r; echo "s=$?"; }
+for-invalid-name|for 1x in a; do echo hi; done; echo "s=$?"
+for-invalid-name-dash|for a-b in a; do echo hi; done; echo "s=$?"
+for-readonly|readonly r=1; for r in a b; do echo $r; done; echo "s=$?"
+for-empty-list|for x in; do echo never; done; echo "s=$?"
+pipe-amp|{ echo out; echo err >&2; } |& cat
+pipe-amp-chain|{ echo o; echo e >&2; } |& sort |& cat
+pipe-amp-func|f() { echo e1 >&2; echo o1; }; f |& tr a-z A-Z
+right-brace-arg|echo }; echo a } b; echo {}
+right-brace-after-group|{ echo x; } ; echo }
+brace-word-literal|echo {a}; echo {a,}; echo {,}
+dollar-single-octal|printf '%s' $'\101\102' | od -An -c | tr -s ' '
+dollar-single-highbyte|printf '%s' $'\377' | od -An -tx1 | tr -d ' '
+dollar-single-hex|printf '%s\n' $'\x41\x4a' $'\u0041'
+dollar-single-c|printf '%s' $'\ca' | od -An -tx1 | tr -d ' '
+lc-all-c-question|LC_ALL=C; x=$'\303\251'; [[ $x == ?? ]] && echo two-bytes; echo ${#x}
+pattern-slash-replace|x=a/b/c; echo "${x//\//|}"; echo "${x/\/b/X}"
+pattern-tilde-replace|HOME=/h; x=/h/f; echo "${x/#$HOME/\~}"; echo "${x/#\/h/~}"
+nameref-loop|a=1 b=2; for n in a b; do declare -n r=$n; echo $r; done
+nameref-invalid|declare -n r=1bad; echo "s=$?"
+printf-v-idx-expr|i=2; printf -v "arr[i+1]" '%s' z; declare -p arr
+cmd-not-found-status|nosuchcommand_x; echo "s=$?"
+cmd-not-found-in-pipe|nosuchcommand_x | cat; echo "s=${PIPESTATUS[*]}"
+exec-not-found|(exec nosuch_x); echo "s=$?"
+command-not-found-handle|command_not_found_handle() { echo "handled $1"; return 7; }; zz_nope a; echo "s=$?"
+"""
+
+_PRINTF = r"""
+invalid-directive|printf '%z\n' 1; echo "s=$?"
+invalid-directive-mid|printf 'a%yb\n'; echo "s=$?"
+trailing-percent|printf 'x%'; echo " s=$?"
+missing-args|printf '%s-%s|\n' a; printf '%d|\n'
+reuse-format|printf '%s=%s\n' a 1 b 2 c
+bad-number|printf '%d\n' abc; echo "s=$?"
+bad-number-partial|printf '%d\n' 12abc; echo "s=$?"
+char-arg|printf '%d %d\n' "'A" '"z'
+wrap-big|printf '%d\n' 18446744073709551616; echo "s=$?"
+wrap-neg-unsigned|printf '%u\n' -1
+wrap-neg-hex|printf '%x\n' -1
+wrap-neg-octal|printf '%o\n' -1
+time-epoch|printf '%(%Y-%m-%d %H:%M:%S)T\n' 0
+time-epoch-big|printf '%(%Y)T\n' 4102444800
+time-tz-exported|export TZ=UTC; printf '%(%H:%M)T\n' 3600
+time-tz-offset|TZ=UTC-2 printf '%(%H)T\n' 0
+time-default-fmt|printf '%()T\n' 0 | wc -c
+time-neg|printf '%(%s)T\n' 12345
+b-escapes|printf '%b\n' 'a\tb' 'c\0101d' '\x41' 'x\cy'
+b-stop|printf '%b|%s\n' 'a\cb' z; echo " s=$?"
+q-special|printf '%q\n' 'a b' "it's" '' $'\n' '~x' 'a*'
+Q-width|printf '[%10q]\n' 'a b'
+escape-in-format|printf 'a\x41\101\u00e9\n' | od -An -tx1 | tr -s ' '
+format-only-escapes|printf '\e' | od -An -tx1 | tr -d ' '
+v-flag|printf -v out '%05.1f' 3.14159; echo "$out"
+v-no-name|printf -v; echo "s=$?"
+no-format|printf; echo "s=$?"
+dashdash|printf -- '%s\n' -x
+float-inf|printf '%f %e\n' inf -inf; printf '%f\n' nan
+float-hex|printf '%f\n' 0x10
+float-bad|printf '%f\n' 1.2.3; echo "s=$?"
+width-star-neg|printf '[%*s]\n' -4 ab
+precision-star|printf '[%.*f]\n' 2 3.14159
+plus-space|printf '[%+5d][% 5d][%-+5d]\n' 3 3 3
+zero-left|printf '[%-05d]\n' 3
+hash-forms|printf '[%#x][%#o][%#X][%#g]\n' 255 8 255 1
+"""
+
+
+def _split_multiline(block: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for line in block.strip("\n").split("\n"):
+        head, sep, script = line.partition("|")
+        if sep and head and all(c.isalnum() or c in "-_." for c in head):
+            out.append((head, script))
+        elif out:
+            out[-1] = (out[-1][0], out[-1][1] + "\n" + line)
+    return out
+
+
+MANUAL: dict[str, list[tuple[str, str]]] = {
+    "fid_declare": [(f"m-{n}", s) for n, s in _split_multiline(_DECLARE)],
+    "fid_cond": [(f"m-{n}", s) for n, s in _split_multiline(_COND)],
+    "fid_arith": [(f"m-{n}", s) for n, s in _split_multiline(_ARITH)],
+    "fid_errexit": [(f"m-{n}", s) for n, s in _split_multiline(_ERREXIT)],
+    "fid_lookup": [(f"m-{n}", s) for n, s in _split_multiline(_LOOKUP)],
+    "fid_printf": [(f"m-{n}", s) for n, s in _split_multiline(_PRINTF)],
+}
