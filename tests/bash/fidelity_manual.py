@@ -183,6 +183,17 @@ errexit-builtin-fail|set -e; cd /nonexistent; echo never
 errexit-redir-simple|set -e; echo x > /nonexistent/f; echo never
 errexit-readonly|set -e; readonly r=1; r=2; echo never
 errexit-shift|set -e; shift 5; echo never
+abort-line-arith|x=$(( 1/0 )); echo same-line
+echo next-line $?
+abort-line-in-function|f() { echo $(( 1/0 )); echo in-f; }; f; echo same-line
+echo next-line $?
+abort-line-in-subshell|( x=$(( 1/0 )); echo in-sub ); echo "same-line $?"
+abort-line-bad-subst|echo ${x!}; echo same-line
+echo next-line $?
+abort-line-in-loop|for i in 1 2; do echo $i $(( i/0 )); done; echo same-line
+echo next-line
+abort-line-unset-fatal|set -u; echo $nope; echo same-line
+echo next-line
 """
 
 _LOOKUP = r"""

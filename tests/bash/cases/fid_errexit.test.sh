@@ -92,3 +92,20 @@ set -e; echo x > /nonexistent/f; echo never
 set -e; readonly r=1; r=2; echo never
 ### m-errexit-shift
 set -e; shift 5; echo never
+### m-abort-line-arith
+x=$(( 1/0 )); echo same-line
+echo next-line $?
+### m-abort-line-in-function
+f() { echo $(( 1/0 )); echo in-f; }; f; echo same-line
+echo next-line $?
+### m-abort-line-in-subshell
+( x=$(( 1/0 )); echo in-sub ); echo "same-line $?"
+### m-abort-line-bad-subst
+echo ${x!}; echo same-line
+echo next-line $?
+### m-abort-line-in-loop
+for i in 1 2; do echo $i $(( i/0 )); done; echo same-line
+echo next-line
+### m-abort-line-unset-fatal
+set -u; echo $nope; echo same-line
+echo next-line

@@ -92,3 +92,12 @@ class ExitShell(ControlFlow):
     def __init__(self, status: int) -> None:
         super().__init__(status)
         self.status = status
+
+
+class AbortCommand(ControlFlow):
+    """A non-fatal expansion error (``$((1/0))``, a bad substitution) in the top-level shell:
+    bash discards the rest of the current top-level command and goes on with the next."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status

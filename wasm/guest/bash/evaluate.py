@@ -24,7 +24,7 @@ from typing import Callable, Generator
 from . import pattern as patterns
 from .builtins import binary_test, unary_test
 from .errors import (
-    BashError, BreakLoop, ContinueLoop, ExitShell, ExpansionError, FatalExpansionError,
+    AbortCommand, BashError, BreakLoop, ContinueLoop, ControlFlow, ExitShell, ExpansionError, FatalExpansionError,
     LimitExceeded, ReturnFromFunction, ShellSyntaxError,
 )
 from .expand import Expander, quote_for_shell
@@ -142,7 +142,10 @@ class Shell:
                 raise ExitShell(2) from None
             if node is None:
                 return status
-            status = yield from self.exec_list(node, io)
+            try:
+                status = yield from self.exec_list(node, io)
+            except AbortCommand as abort:
+                status = self.state.last_status = abort.status
 
     def run_string(self, source: str, io: IO, first_line: int | None = None) -> Gen:
         """``eval``/traps/``source``: parse everything first, then run (a syntax error runs
@@ -365,7 +368,12 @@ class Shell:
             raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
         except ExpansionError as exc:
             self.error(io, exc.message)
-            raise ExitShell(1) from None
+            raise self.expansion_failed() from None
+
+    def expansion_failed(self) -> ControlFlow:
+        """What a non-fatal expansion error raises: a subshell exits, the top level drops
+        the rest of the current command and goes on."""
+        return AbortCommand(1) if self.state.in_subshell == 0 else ExitShell(1)
 
     def _compound(self, cmd: Command, io: IO) -> Gen:
         st = self.state
@@ -727,7 +735,7 @@ class Shell:
             raise
         except BashError as exc:
             self.error(io, exc.message)
-            raise ExitShell(1) from None
+            raise self.expansion_failed() from None
         if not argv:
             # `$(exit 3)` expanding to nothing: the status is the substitution's
             return self._assignments_only(cmd, io, sub_marker)
@@ -822,7 +830,7 @@ class Shell:
             raise
         except BashError as exc:
             self.error(io, exc.message)
-            raise ExitShell(1) from None
+            raise self.expansion_failed() from None
         sub_status = st.cmdsub_status
         status = sub_status if sub_status is not None and st.counters.commands > sub_marker else 0
         if cmd.redirs:

@@ -34,10 +34,13 @@ def invoke_no_functions(shell: Shell, argv: list[str], io: IO, decl_arrays: dict
     """Run a builtin or a command by name, never a function (``command``, ``builtin``, ``env``)."""
     # imported here: both registries import the builtins, and the builtins import this module
     from .builtins import BUILTINS, Builtin
+    from .builtins._common import CURRENT_LINE
     from .commands import COMMANDS
 
     name = argv[0]
     builtin = BUILTINS.get(name)
+    if builtin is not None:
+        CURRENT_LINE.number = shell.state.lineno
     if isinstance(builtin, Builtin):
         shell.decl_arrays = decl_arrays or {}
         try:

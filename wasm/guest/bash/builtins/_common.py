@@ -44,9 +44,20 @@ def encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
+class _Line:
+    """The line of the builtin now running (set by ``invoke`` before each builtin call; the
+    guest runs one script at a time), so its messages read ``bash: line N: ...`` as bash's do."""
+
+    number = 0
+
+
+CURRENT_LINE = _Line()
+
+
 def print_error(io: "IO", text: str) -> None:
-    """Write ``bash: <text>`` to the builtin's standard error."""
-    io.out(2).write(encode(f"bash: {text}\n"))
+    """Write ``bash: line N: <text>`` to the builtin's standard error."""
+    line = CURRENT_LINE.number
+    io.out(2).write(encode(f"bash: line {line}: {text}\n" if line > 0 else f"bash: {text}\n"))
 
 
 def file_modes(sh: "Shell") -> dict[str, int] | None:
