@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from .app import create_app
 from .bash_tool import BashOptions, run_bash
+from .errors import HTTPError
+from .identity import SCOPES
 from .logs import log_config
 from .mcp import serve_mcp_stdio
+from .tokens import IdentityStore
 from .settings import (
     TOOLS,
     Caps,
@@ -29,6 +32,9 @@ __all__ = [
     "BashOptions",
     "Caps",
     "ConfigError",
+    "HTTPError",
+    "IdentityStore",
+    "SCOPES",
     "Settings",
     "create_app",
     "default_data_dir",
