@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from workspace import TOOL_NAMES, Workspace, WorkspaceError, WorkspaceStore, call_tool
+from workspace import DEFAULT_TENANT, TOOL_NAMES, Workspace, WorkspaceError, WorkspaceStore, call_tool
 
 from ..service import default_data_dir
 from .output import os_error
@@ -36,8 +36,8 @@ def _out(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
-async def _list(store: WorkspaceStore, _ws: Workspace, _args: argparse.Namespace) -> int:
-    for w in await store.list_workspaces():
+async def _list(store: WorkspaceStore, ws: Workspace, _args: argparse.Namespace) -> int:
+    for w in await store.list_workspaces(ws.tenant):
         _out(w["name"])
     return 0
 
@@ -129,7 +129,7 @@ async def _drop(store: WorkspaceStore, ws: Workspace, args: argparse.Namespace) 
     if not args.yes:
         sys.stderr.write(f"sandbox ws: refusing to delete workspace {ws.name!r} without --yes\n")
         return 2
-    if not await store.delete_workspace(ws.name):
+    if not await store.delete_workspace(ws.name, ws.tenant):
         raise _missing(ws.name)
     return 0
 
@@ -147,8 +147,10 @@ def _creates(args: argparse.Namespace) -> bool:
 async def _run(args: argparse.Namespace, handler: Handler) -> int:
     data_dir = Path(getattr(args, "data_dir", None) or default_data_dir()).expanduser()
     async with await WorkspaceStore.open(data_dir / "sandbox.db", data_dir / "blobs", orphan_grace_s=None) as store:
-        ws = store.workspace(getattr(args, "workspace", None) or "default")
-        if args.ws_command not in ("list", "drop") and not _creates(args) and not await store.has_workspace(ws.name):
+        ws = store.workspace(getattr(args, "workspace", None) or "default",
+                             tenant=getattr(args, "tenant", None) or DEFAULT_TENANT)
+        if args.ws_command not in ("list", "drop") and not _creates(args) \
+                and not await store.has_workspace(ws.name, ws.tenant):
             raise _missing(ws.name)
         return await handler(store, ws, args)
 
@@ -173,6 +175,8 @@ def register(subparsers: Any) -> None:
     common.add_argument("--data-dir", default=argparse.SUPPRESS, help="data directory (default: $SANDBOX_DATA_DIR, "
                         "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")  # fmt: skip
     common.add_argument("-w", "--workspace", default=argparse.SUPPRESS, help="workspace name (default: default)")
+    common.add_argument("--tenant", default=argparse.SUPPRESS,
+                        help="the tenant the workspace belongs to (default: default)")
     ws = subparsers.add_parser("ws", parents=[common], help="inspect and edit workspaces",
                                description="Inspect and edit the service's workspaces directly in "
                                "its database. Exit status: 0 done, 1 failed (a missing workspace, "

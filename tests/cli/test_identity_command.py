@@ -69,3 +69,16 @@ def test_durations_read_as_seconds(text: str, seconds: float) -> None:
 def test_a_bad_duration_is_refused(text: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError):
         parse_duration(text)
+
+
+def test_sandbox_ws_reaches_a_tenants_workspaces_by_tenant(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "a.txt"
+    source.write_text("acme's notes")
+    data = tmp_path / "data"
+    assert _run(capsys, data, "ws", "put", "/a.txt", str(source), "-w", "w1", "--tenant", "acme")[0] == 0
+    assert _run(capsys, data, "ws", "list", "--tenant", "acme")[1].split() == ["w1"]
+    assert _run(capsys, data, "ws", "list")[1] == ""
+    assert _run(capsys, data, "ws", "cat", "/a.txt", "-w", "w1", "--tenant", "acme")[1] == "acme's notes"
+    status, _, err = _run(capsys, data, "ws", "cat", "/a.txt", "-w", "w1")
+    assert status == 1 and "w1" in err
