@@ -31,7 +31,7 @@ from typing import Any, Awaitable, Callable, NoReturn, Sequence
 
 import httpx
 
-from sandbox import HostAbort, HostCallError, ToolSpec, uncharged_wait
+from sandbox import HostAbort, HostCallError, ToolSpec, tracing, uncharged_wait
 from workspace import Workspace, WorkspaceError, operation_key
 
 from .actions import approval_descriptor, approval_mode, authorize, cap_attachments
@@ -91,6 +91,9 @@ EventSink = Callable[[str, dict[str, Any]], None]
 
 
 STEP_NAMESPACE = "__step"
+
+_CALL_KINDS = {"tool": "tool", "state": "state", "codemode": "codemode"}
+"""The host-call names a span may carry; any other (the guest's choice) is ``other``."""
 
 @dataclass
 class ToolBinding:
@@ -210,6 +213,20 @@ class CodeModeHandler:
     # --- dispatch ---------------------------------------------------------------------
 
     async def __call__(self, name: str, payload: Any) -> Any:
+        # The span's namespace and method are set where the call is known to be real
+        # (``_note``): ``name`` and the payload are the guest's own, unbounded strings.
+        with tracing.span("codemode.host_call", {"codemode.call": _CALL_KINDS.get(name, "other"),
+                                                 "sandbox.execution_id": self.execution_id}) as span:
+            try:
+                return await self._dispatch(name, payload)
+            except HostCallError:
+                span.set("codemode.outcome", "error")
+                raise
+            except HostAbort as abort:
+                span.set("codemode.outcome", abort.kind)
+                raise
+
+    async def _dispatch(self, name: str, payload: Any) -> Any:
         if self.stopped is not None:
             # Only reachable through a bug: the abort already unwound the guest.
             raise HostAbort(self.stopped, f"execution {self.execution_id} is not running")
@@ -258,6 +275,12 @@ class CodeModeHandler:
         self.stopped = kind
 
     def _note(self, entry: JournalEntry, **fields: Any) -> dict[str, Any]:
+        replayed = bool(fields.get("replayed"))
+        tracing.annotate({"codemode.namespace": entry.namespace, "codemode.method": entry.method,
+                          "codemode.seq": entry.seq, "codemode.state": fields.get("state"),
+                          "codemode.replayed": replayed,
+                          "codemode.outcome": "replayed" if replayed else fields.get("state"),
+                          "codemode.arguments": entry.args if tracing.arguments else None})
         carried = self.carried.get(entry.seq) if fields.get("replayed") else None
         if carried is not None:
             # Made fresh by an earlier run of this same request (always-replay mode): report
@@ -267,6 +290,7 @@ class CodeModeHandler:
         summary: dict[str, Any] = {"seq": entry.seq, "namespace": entry.namespace,
                                    "method": entry.method, "args": json.loads(entry.args)}
         summary.update(fields)
+
         self.calls.append(summary)
         if self.events is not None:
             self.events("tool_call", {k: v for k, v in summary.items() if k != "result"})
@@ -428,6 +452,7 @@ class CodeModeHandler:
                     await tx.finish_execution(self.execution_id, status="paused",
                                               only_if=("running",))
         await self._guarded(write)
+        tracing.annotate({"codemode.approval_id": approval.id, "codemode.approval.mode": mode})
         self._publish("approval_requested", self._pending_view(approval))
         self._note(entry, state="pending", requires_approval=True, approval_id=approval.id)
         if park:
@@ -453,9 +478,12 @@ class CodeModeHandler:
                 found = await self.store.get_approval(approval.id)
                 return None if found is None else found.status
 
-            async with uncharged_wait():
-                decision = await self.waiters.wait(approval.id, self.settings.approval_wait_s,
-                                                   status_of)
+            with tracing.span("codemode.approval.wait", {"codemode.approval_id": approval.id,
+                                                         "codemode.seq": entry.seq}) as span:
+                async with uncharged_wait():
+                    decision = await self.waiters.wait(approval.id, self.settings.approval_wait_s,
+                                                       status_of)
+                span.set("codemode.decision", decision)
             if decision == "approved":
                 return
             if decision != "pending":

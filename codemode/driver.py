@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx
 
-from sandbox import AsyncSandbox, ExecutionResult, Limits
+from sandbox import AsyncSandbox, ExecutionResult, Limits, tracing
 from workspace import DEFAULT_TENANT, WorkspaceStore
 
 from . import journal, ledger
@@ -53,6 +53,7 @@ from .errors import (
 from .codec import check_durable_text, decode_value
 from .records import (
     PARKED_STATES,
+    Approval,
     RUNTIME_VERSION,
     TERMINAL_STATES,
     ExecutionRecord,
@@ -257,7 +258,7 @@ class Executions:
             options={"tools": list(inline_tools), "limits": limits.to_dict(),
                      "granted_permissions": None if options.granted_permissions is None
                      else list(options.granted_permissions),
-                     "approval_wait_ms": wait_ms},
+                     "approval_wait_ms": wait_ms, **_traced_by()},
             owner=self.owner, lease_until=stamp + self._lease_s(limits, wait_ms), attempts=1,
             tenant=options.tenant, principal=options.principal)
         await self.store.create_execution(record)
@@ -278,8 +279,18 @@ class Executions:
                      granted: Sequence[str] | None) -> dict[str, Any]:
         """Run ``record`` (replaying ``recorded``) until it finishes or parks."""
         live = self._live.setdefault(record.id, _Live())
+        parked_in = record.options.get("traceparent") if recorded else None
+        token = tracing.execution_id.set(record.id)
         try:
-            outcome = await self._run(record, plan, recorded, granted)
+            with tracing.span("codemode.execution", {
+                    "sandbox.execution_id": record.id, "codemode.workspace": record.workspace,
+                    "codemode.resumed": bool(recorded), "codemode.recorded_calls": len(recorded)},
+                    links=[parked_in] if isinstance(parked_in, str) else ()) as span:
+                outcome = await self._run(record, plan, recorded, granted)
+                span.update({"codemode.status": outcome.get("status"),
+                             "sandbox.trap": (outcome.get("trap") or {}).get("kind")})
+                if outcome.get("status") in PARKED_STATES:
+                    await self._keep_traceparent(record)
         except BaseException as exc:
             if not live.outcome.done():
                 live.outcome.set_exception(exc)
@@ -287,9 +298,16 @@ class Executions:
             raise
         finally:
             self._live.pop(record.id, None)
+            tracing.execution_id.reset(token)
         if not live.outcome.done():
             live.outcome.set_result(outcome)
         return outcome
+
+    async def _keep_traceparent(self, record: ExecutionRecord) -> None:
+        """Remember the trace that parked ``record``: its resumption links to it."""
+        parked_by = tracing.traceparent()
+        if parked_by is not None and parked_by != record.options.get("traceparent"):
+            await self.store.set_option(record.id, "traceparent", parked_by)
 
     async def _run(self, record: ExecutionRecord, plan: ExecutionPlan,
                    recorded: list[JournalEntry], granted: Sequence[str] | None) -> dict[str, Any]:
@@ -440,6 +458,7 @@ class Executions:
             current = await tx.get_approval(approval_id)
         if not decided:
             raise ExecutionConflict(self._not_pending(approval.execution_id, current))
+        _trace_decision(approval, "approved")
         self._event(record.id, "approval_decided",
                     {"approval_id": approval_id, "decision": "approved", "by": by})
         if not claimed and record.status == "running" and record.id not in self._live \
@@ -511,6 +530,7 @@ class Executions:
             current = await tx.get_approval(approval_id)
         if not decided:
             raise ExecutionConflict(self._not_pending(approval.execution_id, current))
+        _trace_decision(approval, "rejected")
         self._event(approval.execution_id, "approval_decided",
                     {"approval_id": approval_id, "decision": "rejected", "by": by, "reason": text})
         self.waiters.notify(approval_id)
@@ -742,6 +762,22 @@ class Executions:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*list(self._background), return_exceptions=True)
+
+
+def _trace_decision(approval: Approval, decision: str) -> None:
+    """The wait for a human, from the request to this decision, as a span of the deciding
+    request's trace (its length is the decision latency)."""
+    tracing.record("codemode.approval.decided", int(approval.created_at * 1e9), time.time_ns(),
+                   {"sandbox.execution_id": approval.execution_id,
+                    "codemode.approval_id": approval.id, "codemode.decision": decision,
+                    "codemode.approval.mode": approval.mode, "codemode.seq": approval.seq,
+                    "codemode.namespace": approval.namespace, "codemode.method": approval.method})
+
+
+def _traced_by() -> dict[str, str]:
+    """The trace a new execution starts in, kept in its options (nothing while not tracing)."""
+    parent = tracing.traceparent()
+    return {} if parent is None else {"traceparent": parent}
 
 
 def _failed_run(execution_id: str, exc: Exception) -> ExecutionResult:

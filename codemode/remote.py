@@ -82,6 +82,8 @@ from typing import Any, Literal
 
 import httpx
 
+from sandbox import tracing
+
 from codemode.errors import (
     SignatureMismatch,
     StaleSignature,
@@ -347,16 +349,22 @@ async def _signed_post(
             SIGNATURE_HEADER: sign(secret, timestamp, body),
         }
     )
+    span = tracing.span("codemode.webhook", {"codemode.tool": tool.name}, kind="client")
     timeout_s = tool.timeout_ms / 1000 if tool.timeout_ms > 0 else None
     owned = client is None
     http = client if client is not None else httpx.AsyncClient()
     try:
         # httpx timeouts bound each phase; asyncio.timeout bounds the whole request, so a
         # server trickling bytes cannot stretch it past timeout_ms.
-        async with asyncio.timeout(timeout_s):
-            return await _post(
-                http, tool.name, url, body, headers, timeout_s, max_response_bytes
-            )
+        with span:
+            # The agent host's own spans for this call nest under ours.
+            headers.update(tracing.outgoing_headers())
+            async with asyncio.timeout(timeout_s):
+                status, data = await _post(
+                    http, tool.name, url, body, headers, timeout_s, max_response_bytes
+                )
+            span.set("http.response.status_code", status)
+            return status, data
     except (TimeoutError, httpx.TimeoutException) as exc:
         raise ToolTimeoutError(tool.name, tool.timeout_ms) from exc
     except httpx.TransportError as exc:

@@ -560,6 +560,12 @@ class CodeModeStore:
             except sqlite3.IntegrityError as exc:
                 raise ValueError(f"execution {record.id} already exists") from exc
 
+    async def set_option(self, execution_id: str, key: str, value: str) -> None:
+        """Set one of the execution's ``options`` (a short text: the trace that parked it)."""
+        async with self._write() as conn:
+            await conn.execute("UPDATE codemode_executions SET options = json_set(options, ?, ?)"
+                               " WHERE id = ?", (f"$.{key}", value, execution_id))
+
     async def finish_execution(
         self,
         execution_id: str,

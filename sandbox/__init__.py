@@ -2,7 +2,8 @@
 
 The modules directly in this package are the isolate core (``build``, ``engine``,
 ``isolate``, ``traps``, ``workers`` + ``worker_main`` + ``_wire``, ``hostcalls``,
-``envelope`` (what the guest sends, checked), ``limits``, ``errors``, ``api``): they know
+``envelope`` (what the guest sends, checked), ``limits``, ``errors``, ``api``, ``spans``
+(the tracing seam, ``tracing``)): they know
 nothing of tools, journals or workspaces and import neither. The HTTP
 service (:mod:`sandbox.service`) and the command line (:mod:`sandbox.cli`) sit on top and
 wire the core to ``codemode`` and ``workspace``.
@@ -27,6 +28,7 @@ from .errors import (
 )
 from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec, uncharged_wait
 from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
+from .spans import SpanHandle, tracing
 
 __all__ = [
     "AsyncSandbox",
@@ -50,9 +52,11 @@ __all__ = [
     "OutputLimitExceeded",
     "Sandbox",
     "SandboxError",
+    "SpanHandle",
     "ToolSpec",
     "WorkerCrashed",
     "cache_state",
     "ensure_compiled",
+    "tracing",
     "uncharged_wait",
 ]

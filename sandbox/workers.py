@@ -41,6 +41,7 @@ from .errors import (DeadlineExceeded, GuestProtocolError, RunAborted, SandboxEr
 from .hostcalls import HostAbort, HostCallError, HostCallHandler, UnchargedClock, current_uncharged_clock
 from .isolate import Preopen
 from .limits import Limits
+from .spans import tracing
 
 log = logging.getLogger("sandbox.workers")
 
@@ -212,10 +213,14 @@ class WorkerPool:
         """Run ``export(request)`` in a fresh isolate on a pooled worker."""
         if self._closed:
             raise SandboxError("the worker pool is closed")
-        worker = await self._idle.get()
+        with tracing.span("sandbox.worker.wait", {"sandbox.export": export}):
+            worker = await self._idle.get()
         healthy = False
         try:
-            output = await self._drive(worker, export, request, limits, handler, preopens)
+            with tracing.span("sandbox.guest.run", {"sandbox.export": export,
+                                                    "sandbox.worker.pid": worker.pid}) as span:
+                output = await self._drive(worker, export, request, limits, handler, preopens)
+                span.set("sandbox.host_calls", output.host_calls)
             healthy = True
             return output
         except SandboxError as error:
@@ -236,6 +241,7 @@ class WorkerPool:
         try:
             async with asyncio.timeout(limits.deadline_s + GRACE_S) as kill_timer:
                 clock.on_change = _kill_timer_follows(kill_timer, clock)
+                sent_ns = time.time_ns()
                 await worker.send({"op": "run", "export": export, "request": request,
                                    "limits": limits.to_dict(),
                                    "preopens": [[p.host_dir, p.guest_dir] for p in preopens]})
@@ -243,6 +249,8 @@ class WorkerPool:
                 while True:
                     message = await worker.receive()
                     op = message["op"]
+                    if "instantiate_ns" in message:
+                        _record_instantiate(sent_ns, message["instantiate_ns"])
                     if op == "call":
                         clock.begin_call()
                         try:
@@ -279,6 +287,12 @@ class WorkerPool:
             clock.on_change = None  # the kill timer is gone: nothing left to move
             clock.close()
             current_uncharged_clock.reset(token)
+
+
+def _record_instantiate(sent_ns: int, took: Any) -> None:
+    """The worker's own time to get its isolate, as a span from when the run was sent."""
+    if isinstance(took, int) and not isinstance(took, bool) and took >= 0:
+        tracing.record("sandbox.isolate.instantiate", sent_ns, sent_ns + took)
 
 
 def _kill_timer_follows(kill_timer: asyncio.Timeout, clock: UnchargedClock) -> Callable[[], None]:

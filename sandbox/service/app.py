@@ -38,16 +38,19 @@ from .requests import JSON_ALIASES, request_id_for, reset_request_id, set_reques
 from .routes import ROUTERS
 from .settings import Settings
 from .tokens import IdentityStore
+from .telemetry import METRICS_PATH, Telemetry
 
 log = logging.getLogger("sandbox.service")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    telemetry = Telemetry(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+        await telemetry.start(app)
         # Bash calls' trees left in /dev/shm by a service that died mid-call (RAM, until removed).
         swept = await asyncio.to_thread(sweep_materialised)
         if swept:
@@ -84,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await identity.close()
             await store.close()
             await sandbox.close()
+            await telemetry.close()
 
     app = FastAPI(title="wasm-sandbox", version=__version__, lifespan=lifespan,
                   summary="Sandboxed execution of model-written Python and bash in WebAssembly isolates.")
@@ -91,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     install_mcp(app, settings)
+    telemetry.install(app)  # inside the guard: its spans see the route that was matched
     app.add_middleware(_Guard, settings=settings)
     install_error_handlers(app)
     install_openapi(app)
@@ -162,7 +167,8 @@ class _Guard:
 
     async def _serve(self, scope: Scope, headers: Headers, receive: Receive, send: Send) -> None:
         path = scope["path"]
-        if path.startswith("/v1") or path == MCP_PATH or path.startswith(MCP_PATH + "/"):
+        if path.startswith("/v1") or path == MCP_PATH or path.startswith(MCP_PATH + "/") \
+                or path == METRICS_PATH:
             if path.startswith("/v1"):
                 scope = _json_body_as_json(scope, headers)
             who = await self._principal(scope, headers)

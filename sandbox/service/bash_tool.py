@@ -37,7 +37,7 @@ from typing import Any
 
 from workspace import MAX_DIR_DEPTH, LimitExceeded, QuotaExceeded, Workspace, materialise_async, measure_tree
 
-from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed
+from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed, tracing
 
 HOST_GRACE_MS = 2_000
 """The host's deadline is the script's timeout plus this: the guest's own timeout (exit 124
@@ -64,9 +64,21 @@ class BashOptions:
 async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
                    options: BashOptions = BashOptions()) -> dict[str, Any]:
     """Run ``script`` over ``ws`` and return the tool's result (see the module docstring)."""
+    with tracing.span("sandbox.bash", {"codemode.workspace": ws.name}) as span:
+        result = await _run_bash(sandbox, ws, script, options)
+        span.update({"sandbox.exit_code": result["exit_code"],
+                     "sandbox.timed_out": result["timed_out"],
+                     "sandbox.quota": (result.get("quota_exceeded") or {}).get("quota")})
+        return result
+
+
+async def _run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
+                    options: BashOptions) -> dict[str, Any]:
     started = time.perf_counter()
-    snap = await ws.snapshot(max_files=options.max_workspace_files,
-                             max_file_bytes=options.max_workspace_file_bytes)
+    with tracing.span("workspace.snapshot") as span:
+        snap = await ws.snapshot(max_files=options.max_workspace_files,
+                                 max_file_bytes=options.max_workspace_file_bytes)
+        span.set("workspace.files", len(snap.files))
     skipped = [{"path": s.path, "reason": s.reason, "size": s.size} for s in snap.skipped]
     request = {
         "script": script, "cwd": options.cwd, "env": options.env or {}, "stdin": options.stdin,
@@ -97,7 +109,8 @@ async def run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
         except SandboxError as error:
             body = {"stdout": "", "stderr": f"bash: {error}\n", "exit_code": 1}
         if write_back:
-            report = await ws.write_back(snap, host_dir)
+            with tracing.span("workspace.write_back"):
+                report = await ws.write_back(snap, host_dir)
         else:
             report = {"changed_files": {"created": [], "updated": [], "deleted": [],
                                         "directories_created": [], "directories_deleted": []},

@@ -1,5 +1,6 @@
 """The service's logs: plain text for a terminal or one JSON object a line for collectors
-(``sandbox serve --log-format json``), each line with the id of the request it was written for.
+(``sandbox serve --log-format json``), each line with the id of the request it was written
+for, the trace it belongs to (while tracing) and the execution it was written for.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import logging
 import time
 from typing import Any, Literal
 
+from .. import tracing
 from .requests import current_request_id
 
 __all__ = ["JsonFormatter", "RequestIdFilter", "log_config"]
@@ -17,16 +19,19 @@ LogFormat = Literal["text", "json"]
 
 
 class RequestIdFilter(logging.Filter):
-    """Puts ``request_id`` on every record (``-`` outside a request)."""
+    """Puts ``request_id`` (``-`` outside a request), ``trace_id`` and ``execution_id`` (None
+    outside a trace, an execution) on every record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = current_request_id() or "-"
+        record.trace_id = tracing.current_trace_id()
+        record.execution_id = tracing.execution_id.get()
         return True
 
 
 class JsonFormatter(logging.Formatter):
     """One JSON object a line: time (UTC, ISO 8601), level, logger, message, request_id,
-    and the traceback when there is one."""
+    trace_id, execution_id, and the traceback when there is one."""
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
@@ -36,6 +41,8 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
             "request_id": getattr(record, "request_id", None) or current_request_id(),
+            "trace_id": getattr(record, "trace_id", None) or tracing.current_trace_id(),
+            "execution_id": getattr(record, "execution_id", None) or tracing.execution_id.get(),
         }
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)

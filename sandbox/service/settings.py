@@ -103,6 +103,22 @@ class Settings:
     """Tools this service refuses (``execute``, ``bash``): from ``SANDBOX_DISABLED_TOOLS``
     (comma-separated) or ``serve --disable``. A refused call is a 403 ``tool_disabled``."""
 
+    tracing: bool = False
+    """Export OpenTelemetry traces (OTLP over HTTP, configured by the standard ``OTEL_*``
+    variables). ``from_env`` turns it on when ``OTEL_TRACES_EXPORTER`` (``otlp``, ``console``)
+    or an ``OTEL_EXPORTER_OTLP_*ENDPOINT`` is set, unless ``OTEL_SDK_DISABLED=true``."""
+    span_exporter: object | None = None
+    """An OpenTelemetry ``SpanExporter`` to send spans to instead (tests, embedding): set,
+    tracing is on."""
+    trace_arguments: bool = False
+    """Put each host call's arguments on its span (``SANDBOX_TRACE_ARGUMENTS=1``); off,
+    spans carry names, counts and states, never argument values."""
+    metrics: bool = False
+    """Serve Prometheus metrics at ``/metrics`` behind the token (``SANDBOX_METRICS=1``)."""
+    metrics_address: str | None = None
+    """``host:port`` of a separate listener serving only ``/metrics``, no token
+    (``SANDBOX_METRICS_ADDR``); metrics are collected when either is set."""
+
     def __post_init__(self) -> None:
         unknown = set(self.disabled_tools) - set(TOOLS)
         if unknown:
@@ -119,9 +135,13 @@ class Settings:
             "disabled_tools": frozenset(name.strip() for name in
                                         os.environ.get("SANDBOX_DISABLED_TOOLS", "").split(",")
                                         if name.strip()),
+            "tracing": tracing_from_env(),
+            "trace_arguments": _env_flag("SANDBOX_TRACE_ARGUMENTS"),
+            "metrics": _env_flag("SANDBOX_METRICS"),
+            "metrics_address": metrics_address_from_env(),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in values.items() if v is not None})  # type: ignore[arg-type]
 
     @property
     def database_path(self) -> Path:
@@ -211,3 +231,25 @@ def quotas_from_env() -> Quotas:
         if value is not None:
             chosen[field_name] = int(value)
     return Quotas(**chosen)
+
+
+def tracing_from_env() -> bool:
+    """Whether the standard OpenTelemetry variables ask for traces to be exported."""
+    if _env_flag("OTEL_SDK_DISABLED"):
+        return False
+    exporter = os.environ.get("OTEL_TRACES_EXPORTER", "").strip().lower()
+    if exporter:
+        return exporter != "none"
+    return any(os.environ.get(name, "").strip() for name in
+               ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))
+
+
+def metrics_address_from_env() -> str | None:
+    """``SANDBOX_METRICS_ADDR`` (``host:port``, the port a number), checked (ConfigError)."""
+    raw = os.environ.get("SANDBOX_METRICS_ADDR", "").strip()
+    if not raw:
+        return None
+    host, _, port = raw.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"SANDBOX_METRICS_ADDR={raw!r} is not host:port")
+    return raw

@@ -1,0 +1,244 @@
+"""Traces and metrics, observed from outside: a traced service (spans to the SDK's in-memory
+exporter), a real tool server that records the headers it is sent, and ``/metrics`` parsed
+as Prometheus text.
+
+One execute with two tool calls and a durable approval must give one trace under the
+caller's ``traceparent``: the request, the execution, the worker wait, the guest run with its
+host calls (namespace, method, seq, state, replayed) and their webhooks, whose
+``traceparent`` reaches the tool server; approving it resumes the execution in a span that
+links to the one that parked it. No span attribute carries an argument or a secret.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any, Iterator
+
+import httpx
+import pytest
+from opentelemetry.sdk.trace import ReadableSpan
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from prometheus_client.parser import text_string_to_metric_families
+
+from sandbox import tracing
+from sandbox.engine import CompiledGuest
+from sandbox.service import Settings, create_app
+
+from live_server import ServerThread, read_body, send_json, serve_lifespan
+
+TOKEN = "tok_" + secrets.token_hex(8)
+TITLE = "the-title-" + secrets.token_hex(4)
+"""An argument value: it must never appear on a span or in the metrics."""
+CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+CALLER_TRACEPARENT = f"00-{CALLER_TRACE}-00f067aa0ba902b7-01"
+
+
+class RecordingToolServer:
+    """A tool endpoint that answers every call and keeps the headers each call came with."""
+
+    def __init__(self) -> None:
+        self.headers: list[dict[str, str]] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await serve_lifespan(receive, send)
+            return
+        call = json.loads(await read_body(receive))
+        self.headers.append({k.decode().lower(): v.decode() for k, v in scope["headers"]})
+        await send_json(send, 200, {"output": {"tool": call["tool"], "ok": True}})
+
+
+@pytest.fixture(scope="module")
+def tool_server() -> Iterator[tuple[RecordingToolServer, str]]:
+    server = RecordingToolServer()
+    with ServerThread(server) as live:
+        yield server, live.url
+
+
+@pytest.fixture(scope="module")
+def exporter() -> InMemorySpanExporter:
+    return InMemorySpanExporter()
+
+
+@pytest.fixture(scope="module")
+def service(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory,
+            exporter: InMemorySpanExporter,
+            tool_server: tuple[RecordingToolServer, str]) -> Iterator[tuple[httpx.Client, str]]:
+    settings = Settings(data_dir=tmp_path_factory.mktemp("telemetry"), workers=2,
+                        guest=compiled_guest, token=TOKEN, span_exporter=exporter, metrics=True)
+    _, url = tool_server
+    obj = {"type": "object"}
+    tools = [
+        {"name": "get_item", "description": "Fetch an item.", "url": url,
+         "input_schema": {**obj, "properties": {"id": {"type": "integer"}}}},
+        {"name": "create_issue", "description": "Open an issue.", "url": url,
+         "approval": {"mode": "durable"},
+         "input_schema": {**obj, "properties": {"title": {"type": "string"}}}},
+    ]
+    with ServerThread(create_app(settings)) as live, httpx.Client(
+            base_url=live.url, timeout=60, headers={"Authorization": f"Bearer {TOKEN}"}) as http:
+        created = http.put("/v1/toolsets/github", json={"tools": tools})
+        assert created.status_code == 201, created.text
+        yield http, created.json()["secret"]
+
+
+def _children(spans: list[ReadableSpan], parent: ReadableSpan, name: str) -> list[ReadableSpan]:
+    assert parent.context is not None
+    return [s for s in spans if s.name == name and s.parent is not None
+            and s.parent.span_id == parent.context.span_id]
+
+
+def _one(spans: list[ReadableSpan], name: str, **attributes: Any) -> ReadableSpan:
+    found = [s for s in spans if s.name == name
+             and all((s.attributes or {}).get(k) == v for k, v in attributes.items())]
+    assert len(found) == 1, (name, attributes, [(s.name, dict(s.attributes or {})) for s in spans])
+    return found[0]
+
+
+CODE = f"""
+first = github.get_item(id=1)
+second = github.get_item(id=2)
+github.create_issue(title={TITLE!r})
+"""
+
+
+def test_an_execute_with_two_tool_calls_and_an_approval_is_one_trace_under_the_caller(
+        service: tuple[httpx.Client, str], exporter: InMemorySpanExporter,
+        tool_server: tuple[RecordingToolServer, str]) -> None:
+    http, secret = service
+    server, _ = tool_server
+    exporter.clear()
+    server.headers.clear()
+    parked = http.post("/v1/execute", json={"code": CODE, "toolsets": ["github"]},
+                       headers={"traceparent": CALLER_TRACEPARENT})
+    assert parked.status_code == 200 and parked.json()["status"] == "paused", parked.text
+    spans = list(exporter.get_finished_spans())
+
+    request = _one(spans, "POST /v1/execute")
+    assert request.parent is not None and request.parent.span_id == 0x00f067aa0ba902b7
+    assert all(format(s.context.trace_id, "032x") == CALLER_TRACE for s in spans if s.context)
+    execution = _children(spans, request, "codemode.execution")[0]
+    assert execution.attributes is not None
+    assert execution.attributes["codemode.status"] == "paused"
+    assert execution.attributes["codemode.resumed"] is False
+    assert len(_children(spans, execution, "sandbox.worker.wait")) == 1
+    (run,) = _children(spans, execution, "sandbox.guest.run")
+    assert len(_children(spans, run, "sandbox.isolate.instantiate")) == 1
+    calls = sorted(_children(spans, run, "codemode.host_call"),
+                   key=lambda s: int((s.attributes or {})["codemode.seq"]))
+    assert [(dict(c.attributes or {})["codemode.method"], dict(c.attributes or {})["codemode.state"],
+             dict(c.attributes or {})["codemode.outcome"]) for c in calls] == [
+        ("get_item", "applied", "applied"), ("get_item", "applied", "applied"),
+        ("create_issue", "pending", "paused")]
+    assert all((c.attributes or {})["codemode.namespace"] == "github" for c in calls)
+    webhooks = [w for c in calls for w in _children(spans, c, "codemode.webhook")]
+    assert len(webhooks) == 2
+
+    # The tool server got each call with the webhook span as its parent.
+    sent = [h["traceparent"] for h in server.headers]
+    assert sent == [f"00-{CALLER_TRACE}-{w.context.span_id:016x}-01"
+                    for w in webhooks if w.context is not None]
+
+    exporter.clear()
+    approval_id = parked.json()["pending"][0]["approval_id"]
+    resumed = http.post(f"/v1/approvals/{approval_id}/approve", json={"by": "alice"})
+    assert resumed.status_code == 200 and resumed.json()["status"] == "completed", resumed.text
+    spans = list(exporter.get_finished_spans())
+    approve = _one(spans, "POST /v1/approvals/{approval_id}/approve")
+    assert len(_children(spans, approve, "codemode.approval.decided")) == 1
+    (again,) = _children(spans, approve, "codemode.execution")
+    assert again.attributes is not None and again.attributes["codemode.resumed"] is True
+    assert again.attributes["codemode.status"] == "completed"
+    assert [link.context.span_id for link in again.links] == [execution.context.span_id]
+    (run,) = _children(spans, again, "sandbox.guest.run")
+    replays = sorted((int(dict(c.attributes or {})["codemode.seq"]),
+                      dict(c.attributes or {})["codemode.replayed"])
+                     for c in _children(spans, run, "codemode.host_call"))
+    assert replays == [(0, True), (1, True), (2, False)]
+    assert len(server.headers) == 3  # only the approved call was sent, once
+
+    everything = json.dumps([dict(s.attributes or {}) for s in spans + list(exporter.get_finished_spans())])
+    for hidden in (TITLE, secret, TOKEN):
+        assert hidden not in everything
+
+
+def test_spans_carry_no_argument_values_or_secrets(service: tuple[httpx.Client, str],
+                                                   exporter: InMemorySpanExporter) -> None:
+    http, secret = service
+    exporter.clear()
+    body = http.post("/v1/execute", json={
+        "code": f"state.write_file('/notes.txt', {TITLE!r})\nstate.read_file('/notes.txt')"})
+    assert body.json()["result"] == TITLE
+    bash = http.post("/v1/bash", json={"script": f"echo {TITLE} > /b.txt; cat /b.txt"})
+    assert bash.json()["stdout"] == TITLE + "\n"
+    spans = list(exporter.get_finished_spans())
+    assert {"codemode.host_call", "sandbox.bash", "workspace.snapshot",
+            "workspace.write_back"} <= {s.name for s in spans}
+    text = json.dumps([[s.name, dict(s.attributes or {}), [dict(e.attributes or {}) for e in s.events]]
+                       for s in spans])
+    for hidden in (TITLE, secret, TOKEN):
+        assert hidden not in text
+
+
+def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def _value(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str,
+           **labels: str) -> float:
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def test_metrics_parse_and_their_counters_move_with_requests(service: tuple[httpx.Client, str]) -> None:
+    http, _ = service
+    assert httpx.get(http.base_url.join("/metrics")).status_code == 401  # behind the token
+    before = _samples(http.get("/metrics").text)
+    assert http.post("/v1/execute", json={"code": "1 + 1"}).json()["result"] == 2
+    assert http.post("/v1/execute", json={"code": "while True: pass", "timeout_ms": 200}
+                     ).json()["trap"]["kind"] == "deadline"
+    assert http.post("/v1/execute", json={"code": "state.write_file('/m.txt', 'x')"}
+                     ).json()["status"] == "completed"
+    assert http.post("/v1/bash", json={"script": "exit 3"}).json()["exit_code"] == 3
+    response = http.get("/metrics")
+    assert response.headers["content-type"].startswith("text/plain")
+    after = _samples(response.text)
+
+    def moved(name: str, **labels: str) -> float:
+        return _value(after, name, **labels) - _value(before, name, **labels)
+
+    assert moved("sandbox_executions_total", kind="execute", outcome="completed", trap="none") == 2
+    assert moved("sandbox_executions_total", kind="execute", outcome="error", trap="deadline") == 1
+    assert moved("sandbox_executions_total", kind="bash", outcome="failed", trap="none") == 1
+    assert moved("sandbox_execution_duration_seconds_count", kind="execute") == 3
+    assert moved("sandbox_queue_wait_seconds_count", export="execute") == 3
+    assert moved("sandbox_guest_run_seconds_count", export="bash") == 1
+    assert moved("sandbox_host_calls_total", namespace="state", outcome="applied") == 1
+    assert moved("sandbox_http_requests_total", method="POST", route="/v1/execute",
+                 status="200") == 3
+    assert ("sandbox_worker_restarts_total", ()) in after
+    assert _value(after, "sandbox_workers") == 2
+    assert _value(after, "sandbox_workspace_files", workspace="default") >= 1
+
+
+def test_pending_approvals_and_decision_latency_are_metrics(service: tuple[httpx.Client, str]) -> None:
+    http, _ = service
+    parked = http.post("/v1/execute", json={
+        "code": f"github.create_issue(title={TITLE!r})", "toolsets": ["github"]}).json()
+    during = _samples(http.get("/metrics").text)
+    assert _value(during, "sandbox_approvals_pending") >= 1
+    rejected = http.post(f"/v1/approvals/{parked['pending'][0]['approval_id']}/reject")
+    assert rejected.status_code == 200
+    after = _samples(http.get("/metrics").text)
+    assert _value(after, "sandbox_approvals_pending") == _value(during, "sandbox_approvals_pending") - 1
+    assert _value(after, "sandbox_approval_decision_seconds_count", decision="rejected") \
+        == _value(during, "sandbox_approval_decision_seconds_count", decision="rejected") + 1
+    assert TITLE not in http.get("/metrics").text
+
+
+def test_tracing_is_off_unless_asked_for() -> None:
+    assert Settings().tracing is False and Settings().metrics is False
+    quiet = type(tracing)()
+    assert quiet.span("x") is quiet.span("y")  # the one do-nothing span
+    assert quiet.outgoing_headers() == {} and quiet.traceparent() is None
