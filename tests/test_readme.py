@@ -51,8 +51,9 @@ def _block(marker: str) -> Block:
 
 
 CLAIMED = ("./scripts/serve", "/v1/execute -H", "from sandbox import Sandbox", "/v1/approvals?",
-           '"mcpServers"')
-"""A marker of each block the tests below run."""
+           '"mcpServers"', "└─ codemode.execution")
+"""A marker of each block the tests below run (the span tree's test is in
+``tests/service/test_telemetry.py``, beside the traced service it compares with)."""
 
 
 def test_every_block_is_run() -> None:

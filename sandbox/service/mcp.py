@@ -49,6 +49,7 @@ from .routes.bash import BashRequest, run_bash_request
 from .routes.execute import ExecuteRequest, describe_execute, start_execution
 from .routes.params import WORKSPACE_NAME
 from .routes.workspaces import READ_ONLY_TOOLS
+from .telemetry import mcp_tool_span
 from .settings import Settings
 
 __all__ = ["MCP_PATH", "install_mcp", "serve_mcp_stdio"]
@@ -331,7 +332,8 @@ def mcp_server(app: FastAPI) -> Server[Any]:
 
     async def call_tool(ctx: ServerRequestContext[Any],
                         params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await tools.call(params.name, params.arguments, _principal(ctx))
+        with mcp_tool_span(params.name, params.meta):
+            return await tools.call(params.name, params.arguments, _principal(ctx))
 
     return Server("wasm-sandbox", version=__version__, instructions=INSTRUCTIONS,
                   on_list_tools=list_tools, on_call_tool=call_tool)

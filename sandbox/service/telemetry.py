@@ -24,7 +24,7 @@ import contextlib
 import logging
 import os
 import time
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from fastapi import FastAPI, Request, Response
 from opentelemetry import context as otel_context
@@ -43,11 +43,13 @@ from prometheus_client.registry import Collector
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from workspace import TOOL_NAMES
+
 from .. import AsyncSandbox, SandboxError, __version__, tracing
 from .requests import current_request_id
 from .settings import ConfigError, Settings
 
-__all__ = ["METRICS_PATH", "Metrics", "Telemetry"]
+__all__ = ["METRICS_PATH", "Metrics", "Telemetry", "mcp_tool_span"]
 
 log = logging.getLogger("sandbox.service.telemetry")
 
@@ -73,6 +75,7 @@ class Telemetry:
         self.metrics = Metrics() if settings.metrics or settings.metrics_address else None
         self._stops: list[Any] = []
         self._listener: asyncio.Server | None = None
+        self._previous: trace.Tracer | None = None
 
     def install(self, app: FastAPI) -> None:
         """The request span and metrics middleware, and ``/metrics`` when asked for."""
@@ -91,6 +94,9 @@ class Telemetry:
         self.provider = _tracer_provider(self.settings)
         if self.provider is not None:
             self.tracer = self.provider.get_tracer("sandbox", __version__)
+            # The seam is one per process: another app's tracer (tests, embedding) comes back
+            # when this one closes.
+            self._previous = tracing.tracer
             tracing.enable(self.tracer)
             tracing.arguments = self.settings.trace_arguments
         if self.metrics is not None:
@@ -107,7 +113,7 @@ class Telemetry:
         for stop in self._stops:
             stop()
         if self.tracer is not None and tracing.tracer is self.tracer:
-            tracing.enable(None)
+            tracing.enable(self._previous)
             tracing.arguments = False
         if self.provider is not None:
             await asyncio.to_thread(self.provider.shutdown)
@@ -196,6 +202,28 @@ class _RequestTelemetry:
                 otel_context.detach(token)  # type: ignore[arg-type]
             if metrics is not None:
                 metrics.http(method, route, status, time.perf_counter() - started)
+
+
+MCP_TOOLS = frozenset({"execute", "bash", *TOOL_NAMES})
+"""The MCP tools a span is named after; any other name (the client's choice) is ``unknown``."""
+
+
+@contextlib.contextmanager
+def mcp_tool_span(tool: str, meta: Mapping[str, Any] | None) -> Iterator[None]:
+    """A span for one MCP tool call. Its parent is the call's ``_meta.traceparent`` when it
+    has one (stdio has no headers to carry it), else the HTTP request's span."""
+    tracer = tracing.tracer
+    if tracer is None:
+        yield
+        return
+    carrier = {key: value for key, value in (meta or {}).items()
+               if key in ("traceparent", "tracestate") and isinstance(value, str)}
+    parent = propagate.extract(carrier) if "traceparent" in carrier else None
+    name = tool if tool in MCP_TOOLS else "unknown"
+    with tracer.start_as_current_span(f"mcp tools/call {name}", context=parent,
+                                      kind=trace.SpanKind.SERVER,
+                                      attributes={"mcp.tool": name}):
+        yield
 
 
 def _route_of(scope: Scope) -> str:

@@ -12,7 +12,9 @@ links to the one that parked it. No span attribute carries an argument or a secr
 from __future__ import annotations
 
 import json
+import logging
 import secrets
+from pathlib import Path
 from typing import Any, Iterator
 
 import httpx
@@ -23,9 +25,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from sandbox import tracing
 from sandbox.engine import CompiledGuest
-from sandbox.service import Settings, create_app
+from sandbox.service import ConfigError, Settings, create_app
 
-from live_server import ServerThread, read_body, send_json, serve_lifespan
+from live_server import ServerThread, free_port, read_body, send_json, serve_lifespan
 
 TOKEN = "tok_" + secrets.token_hex(8)
 TITLE = "the-title-" + secrets.token_hex(4)
@@ -242,3 +244,172 @@ def test_tracing_is_off_unless_asked_for() -> None:
     quiet = type(tracing)()
     assert quiet.span("x") is quiet.span("y")  # the one do-nothing span
     assert quiet.outgoing_headers() == {} and quiet.traceparent() is None
+
+
+def _mcp_execute(http: httpx.Client, headers: dict[str, str],
+                 meta: dict[str, str] | None = None) -> None:
+    params: dict[str, Any] = {"name": "execute", "arguments": {"code": "6 * 7"}}
+    if meta is not None:
+        params["_meta"] = meta
+    response = http.post("/mcp", headers={"accept": "application/json, text/event-stream",
+                                          **headers},
+                         json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+    assert response.json()["result"]["structuredContent"]["result"] == 42, response.text
+
+
+def test_an_mcp_call_continues_the_callers_trace_from_its_header_or_its_meta(
+        service: tuple[httpx.Client, str], exporter: InMemorySpanExporter) -> None:
+    http, _ = service
+    other_trace = "0af7651916cd43dd8448eb211c80319c"
+    for headers, meta, trace_id in (
+            ({"traceparent": CALLER_TRACEPARENT}, None, CALLER_TRACE),
+            ({}, {"traceparent": f"00-{other_trace}-b7ad6b7169203331-01"}, other_trace)):
+        exporter.clear()
+        _mcp_execute(http, headers, meta)
+        spans = list(exporter.get_finished_spans())
+        tool = _one(spans, "mcp tools/call execute")
+        (execution,) = _children(spans, tool, "codemode.execution")
+        assert execution.context is not None
+        assert format(execution.context.trace_id, "032x") == trace_id
+
+
+def _tree(spans: list[ReadableSpan], root: ReadableSpan, depth: int = 0) -> list[tuple[int, str]]:
+    lines = [(depth, root.name)]
+    assert root.context is not None
+    below = sorted((s for s in spans if s.parent is not None
+                    and s.parent.span_id == root.context.span_id), key=lambda s: s.start_time or 0)
+    for child in below:
+        lines += _tree(spans, child, depth + 1)
+    return lines
+
+
+def _readme_tree() -> list[list[tuple[int, str]]]:
+    """The trees the README shows (each line: its depth by the box drawing, the span name)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = readme.split("```text\nPOST /v1/execute", 1)[1].split("```", 1)[0]
+    trees: list[list[tuple[int, str]]] = []
+    for line in ("POST /v1/execute" + block).splitlines():
+        if not line.strip():
+            continue
+        name_at = len(line) - len(line.lstrip(" │├└─"))
+        name = line[name_at:].split("  ")[0].strip()
+        if name_at == 0:
+            trees.append([])
+        trees[-1].append((name_at // 3, name))
+    return trees
+
+
+def test_the_readme_shows_the_span_tree_an_execute_really_makes(
+        service: tuple[httpx.Client, str], exporter: InMemorySpanExporter) -> None:
+    http, _ = service
+    exporter.clear()
+    parked = http.post("/v1/execute", json={"code": CODE, "toolsets": ["github"]}).json()
+    first = list(exporter.get_finished_spans())
+    exporter.clear()
+    http.post(f"/v1/approvals/{parked['pending'][0]['approval_id']}/approve", json={})
+    second = list(exporter.get_finished_spans())
+    rendered = [_tree(spans, next(s for s in spans if s.parent is None)) for spans in (first, second)]
+    for tree in rendered:
+        print("\n".join("   " * depth + name for depth, name in tree))
+    assert _readme_tree() == rendered
+
+
+class Collector:
+    """An OTLP/HTTP trace receiver: keeps the span names of every export it is sent."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.services: set[str] = set()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await serve_lifespan(receive, send)
+            return
+        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+        export = ExportTraceServiceRequest.FromString(await read_body(receive))
+        for resource_spans in export.resource_spans:
+            self.services.update(a.value.string_value for a in resource_spans.resource.attributes
+                                 if a.key == "service.name")
+            self.names += [s.name for scoped in resource_spans.scope_spans for s in scoped.spans]
+        await send({"type": "http.response.start", "status": 200 if scope["path"] == "/v1/traces" else 404,
+                    "headers": [(b"content-type", b"application/x-protobuf")]})
+        await send({"type": "http.response.body", "body": b""})
+
+
+def test_the_otel_variables_send_traces_to_a_collector(
+        compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    collector = Collector()
+    with ServerThread(collector) as receiver:
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.url)
+        monkeypatch.setenv("OTEL_SERVICE_NAME", "sandbox-under-test")
+        settings = Settings.from_env(data_dir=tmp_path, workers=1, guest=compiled_guest)
+        assert settings.tracing is True
+        with ServerThread(create_app(settings)) as live:
+            assert httpx.post(f"{live.url}/v1/execute", json={"code": "1 + 1"}).json()["result"] == 2
+        # Shutting down flushed the batch.
+    assert {"POST /v1/execute", "codemode.execution", "sandbox.guest.run"} <= set(collector.names)
+    assert collector.services == {"sandbox-under-test"}
+
+
+@pytest.mark.parametrize(("variables", "on"), [
+    ({}, False),
+    ({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"}, True),
+    ({"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://collector:4318/v1/traces"}, True),
+    ({"OTEL_TRACES_EXPORTER": "console"}, True),
+    ({"OTEL_TRACES_EXPORTER": "none", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"}, False),
+    ({"OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "otlp"}, False),
+])
+def test_tracing_is_on_only_when_the_standard_variables_ask(
+        variables: dict[str, str], on: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                 "OTEL_TRACES_EXPORTER", "OTEL_SDK_DISABLED"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    assert Settings.from_env().tracing is on
+
+
+def test_a_wrong_metrics_address_is_refused_naming_the_variable(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SANDBOX_METRICS_ADDR", "9464")
+    with pytest.raises(ConfigError, match="SANDBOX_METRICS_ADDR"):
+        Settings.from_env()
+
+
+def test_metrics_on_their_own_address_need_no_token_and_leave_the_api_without_them(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{free_port()}"
+    settings = Settings(data_dir=tmp_path, workers=1, guest=compiled_guest, token=TOKEN,
+                        metrics_address=address)
+    with ServerThread(create_app(settings)) as live:
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        assert httpx.post(f"{live.url}/v1/execute", json={"code": "2"}, headers=auth).status_code == 200
+        assert httpx.get(f"{live.url}/metrics", headers=auth).status_code == 404
+        scraped = httpx.get(f"http://{address}/metrics")
+        assert scraped.status_code == 200
+        samples = _samples(scraped.text)
+        assert _value(samples, "sandbox_executions_total", kind="execute", outcome="completed",
+                      trap="none") == 1
+        assert httpx.get(f"http://{address}/other").status_code == 404
+        assert TOKEN not in scraped.text
+
+
+def test_a_json_log_line_names_its_request_trace_and_execution() -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+
+    from sandbox.service.logs import JsonFormatter, RequestIdFilter
+    from sandbox.service.requests import reset_request_id, set_request_id
+
+    tracer = TracerProvider().get_tracer("test")
+    request, execution = set_request_id("req_7"), tracing.execution_id.set("exec_7")
+    try:
+        with tracer.start_as_current_span("work") as span:
+            record = logging.LogRecord("sandbox.test", logging.INFO, __file__, 1, "hello", (), None)
+            RequestIdFilter().filter(record)
+            line = json.loads(JsonFormatter().format(record))
+    finally:
+        tracing.execution_id.reset(execution)
+        reset_request_id(request)
+    assert line["request_id"] == "req_7" and line["execution_id"] == "exec_7"
+    assert line["trace_id"] == format(span.get_span_context().trace_id, "032x")
