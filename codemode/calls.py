@@ -275,12 +275,13 @@ class CodeModeHandler:
         self.stopped = kind
 
     def _note(self, entry: JournalEntry, **fields: Any) -> dict[str, Any]:
-        replayed = bool(fields.get("replayed"))
-        tracing.annotate({"codemode.namespace": entry.namespace, "codemode.method": entry.method,
-                          "codemode.seq": entry.seq, "codemode.state": fields.get("state"),
-                          "codemode.replayed": replayed,
-                          "codemode.outcome": "replayed" if replayed else fields.get("state"),
-                          "codemode.arguments": entry.args if tracing.arguments else None})
+        if tracing.active:
+            replayed = bool(fields.get("replayed"))
+            tracing.annotate({"codemode.namespace": entry.namespace, "codemode.method": entry.method,
+                              "codemode.seq": entry.seq, "codemode.state": fields.get("state"),
+                              "codemode.replayed": replayed,
+                              "codemode.outcome": "replayed" if replayed else fields.get("state"),
+                              "codemode.arguments": entry.args if tracing.arguments else None})
         carried = self.carried.get(entry.seq) if fields.get("replayed") else None
         if carried is not None:
             # Made fresh by an earlier run of this same request (always-replay mode): report

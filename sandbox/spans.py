@@ -26,11 +26,10 @@ from __future__ import annotations
 import time
 from contextvars import ContextVar, Token
 from types import TracebackType
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
-from opentelemetry import context as otel_context
-from opentelemetry import propagate, trace
-from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+if TYPE_CHECKING:
+    from opentelemetry import trace
 
 __all__ = ["Listener", "SpanHandle", "Tracing", "tracing"]
 
@@ -38,9 +37,8 @@ AttributeValue = str | bool | int | float
 Listener = Callable[[str, Mapping[str, AttributeValue], float, "BaseException | None"], None]
 """``listener(name, attributes, duration_s, error)``, called as each span ends."""
 
-_KINDS = {"internal": trace.SpanKind.INTERNAL, "client": trace.SpanKind.CLIENT,
-          "server": trace.SpanKind.SERVER}
-_W3C = TraceContextTextMapPropagator()
+# OpenTelemetry is imported only once a tracer is installed: importing it costs ~70 ms, paid
+# by every worker process and every command otherwise, none of which traces.
 
 
 class SpanHandle:
@@ -70,7 +68,7 @@ class Tracing:
     """The seam's one instance is :data:`tracing`; see the module docstring."""
 
     def __init__(self) -> None:
-        self.tracer: trace.Tracer | None = None
+        self.tracer: "trace.Tracer | None" = None
         self.listeners: tuple[Listener, ...] = ()
         self.current: ContextVar[_Recording | None] = ContextVar("sandbox_span", default=None)
         self.execution_id: ContextVar[str | None] = ContextVar("sandbox_execution_id",
@@ -79,7 +77,7 @@ class Tracing:
         self.arguments = False
         """Whether host-call spans may carry the call's arguments (an operator's setting)."""
 
-    def enable(self, tracer: trace.Tracer | None) -> None:
+    def enable(self, tracer: "trace.Tracer | None") -> None:
         """Make every span an OpenTelemetry span of ``tracer`` (None: stop)."""
         self.tracer = tracer
 
@@ -133,6 +131,8 @@ class Tracing:
         not tracing."""
         if self.tracer is None:
             return {}
+        from opentelemetry import propagate
+
         headers: dict[str, str] = {}
         propagate.inject(headers)
         return headers
@@ -142,19 +142,29 @@ class Tracing:
         execution, so its resumption can link to it)."""
         if self.tracer is None:
             return None
+        from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
         headers: dict[str, str] = {}
-        _W3C.inject(headers)
+        TraceContextTextMapPropagator().inject(headers)
         return headers.get("traceparent")
 
-    @staticmethod
-    def current_trace_id() -> str | None:
-        """The current trace's id (32 hex digits), for log lines; None outside a trace."""
+    def current_trace_id(self) -> str | None:
+        """The current trace's id (32 hex digits), for log lines; None outside a trace
+        (and while not tracing)."""
+        if self.tracer is None:
+            return None
+        from opentelemetry import trace
+
         found = trace.get_current_span().get_span_context()
         return format(found.trace_id, "032x") if found.is_valid else None
 
 
-def _span_context_of(value: str) -> trace.SpanContext | None:
-    found = trace.get_current_span(_W3C.extract({"traceparent": value})).get_span_context()
+def _span_context_of(value: str) -> "trace.SpanContext | None":
+    from opentelemetry import trace
+    from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
+    context = TraceContextTextMapPropagator().extract({"traceparent": value})
+    found = trace.get_current_span(context).get_span_context()
     return found if found.is_valid else None
 
 
@@ -168,7 +178,7 @@ class _Recording(SpanHandle):
         self.seam = seam
         self.name = name
         self.attributes: dict[str, AttributeValue] = {}
-        self.otel: trace.Span | None = None
+        self.otel: "trace.Span | None" = None
         if attributes:
             self.update(attributes)
         self.kind = kind
@@ -191,11 +201,15 @@ class _Recording(SpanHandle):
     def __enter__(self) -> "_Recording":
         tracer = self.seam.tracer
         if tracer is not None:
+            from opentelemetry import context, trace
+
             links = [trace.Link(found) for found in map(_span_context_of, self.links)
                      if found is not None]
+            kind = {"client": trace.SpanKind.CLIENT, "server": trace.SpanKind.SERVER}.get(
+                self.kind, trace.SpanKind.INTERNAL)
             self.otel = tracer.start_span(self.name, attributes=self.attributes, links=links,
-                                          kind=_KINDS.get(self.kind, trace.SpanKind.INTERNAL))
-            self.token = otel_context.attach(trace.set_span_in_context(self.otel))
+                                          kind=kind)
+            self.token = context.attach(trace.set_span_in_context(self.otel))
         self.outer = self.seam.current.set(self)
         self.started = time.perf_counter_ns()
         return self
@@ -209,10 +223,12 @@ class _Recording(SpanHandle):
             # Only the type: an exception's text may hold the arguments it failed on.
             self.set("error.type", type(error).__name__)
         if self.otel is not None:
+            from opentelemetry import context, trace
+
             if isinstance(error, Exception):
                 self.otel.set_status(trace.Status(trace.StatusCode.ERROR, type(error).__name__))
             self.otel.end()
-            otel_context.detach(self.token)  # type: ignore[arg-type]
+            context.detach(self.token)  # type: ignore[arg-type]
         for listener in self.seam.listeners:
             listener(self.name, self.attributes, duration, error)
 

@@ -401,14 +401,16 @@ def test_a_json_log_line_names_its_request_trace_and_execution() -> None:
     from sandbox.service.logs import JsonFormatter, RequestIdFilter
     from sandbox.service.requests import reset_request_id, set_request_id
 
-    tracer = TracerProvider().get_tracer("test")
+    tracer, before = TracerProvider().get_tracer("test"), tracing.tracer
     request, execution = set_request_id("req_7"), tracing.execution_id.set("exec_7")
+    tracing.enable(tracer)
     try:
         with tracer.start_as_current_span("work") as span:
             record = logging.LogRecord("sandbox.test", logging.INFO, __file__, 1, "hello", (), None)
             RequestIdFilter().filter(record)
             line = json.loads(JsonFormatter().format(record))
     finally:
+        tracing.enable(before)
         tracing.execution_id.reset(execution)
         reset_request_id(request)
     assert line["request_id"] == "req_7" and line["execution_id"] == "exec_7"
