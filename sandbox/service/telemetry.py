@@ -166,6 +166,8 @@ class _RequestTelemetry:
             return
         tracer, metrics = self.telemetry.tracer, self.telemetry.metrics
         method = str(scope.get("method", "GET"))
+        if method not in METHODS:
+            method = "other"  # any token is a method to the HTTP parser: keep the labels bounded
         status = 500
         started = time.perf_counter()
         span: trace.Span | None = None
@@ -204,6 +206,8 @@ class _RequestTelemetry:
             if metrics is not None:
                 metrics.http(method, route, status, time.perf_counter() - started)
 
+
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 MCP_TOOLS = frozenset({"execute", "bash", *TOOL_NAMES})
 """The MCP tools a span is named after; any other name (the client's choice) is ``unknown``."""

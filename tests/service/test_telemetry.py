@@ -203,6 +203,7 @@ def test_metrics_parse_and_their_counters_move_with_requests(service: tuple[http
     assert http.post("/v1/execute", json={"code": "state.write_file('/m.txt', 'x')"}
                      ).json()["status"] == "completed"
     assert http.post("/v1/bash", json={"script": "exit 3"}).json()["exit_code"] == 3
+    http.request("BREW", "/v1/coffee-" + TITLE)  # neither its method nor its path is a label
     response = http.get("/metrics")
     assert response.headers["content-type"].startswith("text/plain")
     after = _samples(response.text)
@@ -219,6 +220,9 @@ def test_metrics_parse_and_their_counters_move_with_requests(service: tuple[http
     assert moved("sandbox_host_calls_total", namespace="state", outcome="applied") == 1
     assert moved("sandbox_http_requests_total", method="POST", route="/v1/execute",
                  status="200") == 3
+    assert moved("sandbox_http_requests_total", method="other", route="unmatched",
+                 status="404") == 1
+    assert TITLE not in response.text
     assert ("sandbox_worker_restarts_total", ()) in after
     assert _value(after, "sandbox_workers") == 2
     assert _value(after, "sandbox_workspace_files", workspace="default") >= 1
