@@ -203,7 +203,7 @@ def test_metrics_parse_and_their_counters_move_with_requests(service: tuple[http
     assert http.post("/v1/execute", json={"code": "state.write_file('/m.txt', 'x')"}
                      ).json()["status"] == "completed"
     assert http.post("/v1/bash", json={"script": "exit 3"}).json()["exit_code"] == 3
-    http.request("BREW", "/v1/coffee-" + TITLE)  # neither its method nor its path is a label
+    http.request("PROPFIND", "/v1/coffee-" + TITLE)  # neither its method nor its path is a label
     response = http.get("/metrics")
     assert response.headers["content-type"].startswith("text/plain")
     after = _samples(response.text)
