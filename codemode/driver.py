@@ -283,7 +283,8 @@ class Executions:
         token = tracing.execution_id.set(record.id)
         try:
             with tracing.span("codemode.execution", {
-                    "sandbox.execution_id": record.id, "codemode.workspace": record.workspace,
+                    "sandbox.execution_id": record.id, "sandbox.tenant": record.tenant,
+                    "codemode.workspace": record.workspace,
                     "codemode.resumed": bool(recorded), "codemode.recorded_calls": len(recorded)},
                     links=[parked_in] if isinstance(parked_in, str) else ()) as span:
                 outcome = await self._run(record, plan, recorded, granted)

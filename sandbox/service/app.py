@@ -34,7 +34,8 @@ from .errors import error_response, install_error_handlers
 from .identity import BOOTSTRAP, LOCAL, PRINCIPAL_KEY, TENANT_HEADER, Principal, same_secret
 from .mcp import MCP_PATH, install_mcp
 from .openapi import install_openapi
-from .requests import JSON_ALIASES, request_id_for, reset_request_id, set_request_id
+from .requests import (JSON_ALIASES, request_id_for, reset_request_id, reset_tenant, set_request_id,
+                       set_tenant)
 from .routes import ROUTERS
 from .settings import Settings
 from .tokens import IdentityStore
@@ -153,7 +154,7 @@ class _Guard:
             return
         headers = Headers(scope=scope)
         request_id = request_id_for(headers.get("x-request-id"))
-        token = set_request_id(request_id)
+        token, tenant = set_request_id(request_id), set_tenant(None)
         try:
             send = _with_request_id(send, request_id)
             if sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEADER_BYTES:
@@ -163,6 +164,7 @@ class _Guard:
                 return
             await self._serve(scope, headers, receive, send)
         finally:
+            reset_tenant(tenant)
             reset_request_id(token)
 
     async def _serve(self, scope: Scope, headers: Headers, receive: Receive, send: Send) -> None:
@@ -174,6 +176,7 @@ class _Guard:
             who = await self._principal(scope, headers)
             if isinstance(who, Principal):
                 scope = {**scope, PRINCIPAL_KEY: who}
+                set_tenant(who.tenant)  # for log lines; reset with the request id
                 refusal = self._refusal(headers)
             else:
                 refusal = who

@@ -1,6 +1,7 @@
 """The service's logs: plain text for a terminal or one JSON object a line for collectors
 (``sandbox serve --log-format json``), each line with the id of the request it was written
-for, the trace it belongs to (while tracing) and the execution it was written for.
+for, the tenant it acts in, the trace it belongs to (while tracing) and the execution it was
+written for.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import time
 from typing import Any, Literal
 
 from .. import tracing
-from .requests import current_request_id
+from .requests import current_request_id, current_tenant
 
 __all__ = ["JsonFormatter", "RequestIdFilter", "log_config"]
 
@@ -19,11 +20,12 @@ LogFormat = Literal["text", "json"]
 
 
 class RequestIdFilter(logging.Filter):
-    """Puts ``request_id`` (``-`` outside a request), ``trace_id`` and ``execution_id`` (None
-    outside a trace, an execution) on every record."""
+    """Puts ``request_id`` (``-`` outside a request), ``tenant``, ``trace_id`` and
+    ``execution_id`` (None outside a request, a trace, an execution) on every record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = current_request_id() or "-"
+        record.tenant = current_tenant()
         record.trace_id = tracing.current_trace_id()
         record.execution_id = tracing.execution_id.get()
         return True
@@ -31,7 +33,7 @@ class RequestIdFilter(logging.Filter):
 
 class JsonFormatter(logging.Formatter):
     """One JSON object a line: time (UTC, ISO 8601), level, logger, message, request_id,
-    trace_id, execution_id, and the traceback when there is one."""
+    tenant, trace_id, execution_id, and the traceback when there is one."""
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
@@ -41,6 +43,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
             "request_id": getattr(record, "request_id", None) or current_request_id(),
+            "tenant": getattr(record, "tenant", None) or current_tenant(),
             "trace_id": getattr(record, "trace_id", None) or tracing.current_trace_id(),
             "execution_id": getattr(record, "execution_id", None) or tracing.execution_id.get(),
         }

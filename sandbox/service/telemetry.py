@@ -25,14 +25,15 @@ import os
 import time
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-from fastapi import FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from workspace import TOOL_NAMES
 
 from .. import __version__, tracing
-from .requests import current_request_id
+from .identity import requires
+from .requests import current_request_id, current_tenant
 from .settings import ConfigError, Settings
 
 if TYPE_CHECKING:
@@ -75,7 +76,9 @@ class Telemetry:
                 await metrics.refresh(request.app)
                 return Response(metrics.exposition(), media_type=metrics.content_type)
 
-            app.add_api_route(METRICS_PATH, scrape, methods=["GET"], include_in_schema=False)
+            # Every tenant's numbers: an operator's, like the other service-wide routes.
+            app.add_api_route(METRICS_PATH, scrape, methods=["GET"], include_in_schema=False,
+                              dependencies=[Depends(requires("operator"))])
 
     async def start(self, app: FastAPI) -> None:
         self.provider = _tracer_provider(self.settings)
@@ -179,7 +182,8 @@ class _RequestTelemetry:
             parent = propagate.extract(Headers(scope=scope))
             span = tracer.start_span(method, context=parent, kind=trace.SpanKind.SERVER,
                                      attributes={"http.request.method": method,
-                                                 "sandbox.request_id": current_request_id() or ""})
+                                                 "sandbox.request_id": current_request_id() or "",
+                                                 "sandbox.tenant": current_tenant() or ""})
             token = otel_context.attach(trace.set_span_in_context(span, parent))
 
         async def sending(message: Message) -> None:

@@ -193,9 +193,19 @@ def _value(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: 
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
+def test_metrics_take_an_operators_token(service: tuple[httpx.Client, str]) -> None:
+    http, _ = service
+    assert httpx.get(http.base_url.join("/metrics")).status_code == 401
+    made = http.post("/v1/admin/tokens", json={"name": "runner", "scopes": ["execute", "admin"]})
+    assert made.status_code == 201, made.text
+    refused = httpx.get(http.base_url.join("/metrics"),
+                        headers={"Authorization": f"Bearer {made.json()['token']}"})
+    assert refused.status_code == 403 and refused.json()["error"]["details"]["required"] == ["operator"]
+    assert http.get("/metrics").status_code == 200  # the bootstrap operator's
+
+
 def test_metrics_parse_and_their_counters_move_with_requests(service: tuple[httpx.Client, str]) -> None:
     http, _ = service
-    assert httpx.get(http.base_url.join("/metrics")).status_code == 401  # behind the token
     before = _samples(http.get("/metrics").text)
     assert http.post("/v1/execute", json={"code": "1 + 1"}).json()["result"] == 2
     assert http.post("/v1/execute", json={"code": "while True: pass", "timeout_ms": 200}
@@ -399,14 +409,15 @@ def test_metrics_on_their_own_address_need_no_token_and_leave_the_api_without_th
         assert TOKEN not in scraped.text
 
 
-def test_a_json_log_line_names_its_request_trace_and_execution() -> None:
+def test_a_json_log_line_names_its_request_tenant_trace_and_execution() -> None:
     from opentelemetry.sdk.trace import TracerProvider
 
     from sandbox.service.logs import JsonFormatter, RequestIdFilter
-    from sandbox.service.requests import reset_request_id, set_request_id
+    from sandbox.service.requests import reset_request_id, reset_tenant, set_request_id, set_tenant
 
     tracer, before = TracerProvider().get_tracer("test"), tracing.tracer
     request, execution = set_request_id("req_7"), tracing.execution_id.set("exec_7")
+    tenant = set_tenant("acme")
     tracing.enable(tracer)
     try:
         with tracer.start_as_current_span("work") as span:
@@ -415,7 +426,9 @@ def test_a_json_log_line_names_its_request_trace_and_execution() -> None:
             line = json.loads(JsonFormatter().format(record))
     finally:
         tracing.enable(before)
+        reset_tenant(tenant)
         tracing.execution_id.reset(execution)
         reset_request_id(request)
     assert line["request_id"] == "req_7" and line["execution_id"] == "exec_7"
+    assert line["tenant"] == "acme"
     assert line["trace_id"] == format(span.get_span_context().trace_id, "032x")
