@@ -41,7 +41,7 @@ PROGRAMS = {
     "1 + 1": "1 + 1",
     "2 state calls": "state.write_file('/b.txt', 'x')\nstate.read_file('/b.txt')",
 }
-SPANS_PER_EXECUTE = {"1 + 1": 5, "2 state calls": 7}
+SPANS_PER_EXECUTE = {"1 + 1": 4, "2 state calls": 6}
 """Seam spans an execute opens: the execution, worker wait, guest run, instantiate (+ one
 per host call); the HTTP request span is the service's own and exists only when on."""
 
