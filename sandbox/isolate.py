@@ -128,8 +128,11 @@ class _CallState:
 class GuestRuntime:
     """Everything shared by the isolates of one process."""
 
-    def __init__(self, guest: CompiledGuest, verify: bool = True) -> None:
-        self.engine = make_engine()
+    def __init__(self, guest: CompiledGuest, verify: bool = True, pooled: bool = True) -> None:
+        """``pooled``: instances in wasmtime's pooling allocator (see ``sandbox.engine``),
+        at most ``POOL_COMPONENT_INSTANCES`` alive at once; without it, any number, each
+        mapped afresh."""
+        self.engine = make_engine(pooled=pooled)
         self.component = load_compiled(self.engine, guest, verify=verify)
         self.linker = wc.Linker(self.engine)
         self.linker.add_wasip2()

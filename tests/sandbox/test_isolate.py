@@ -38,6 +38,38 @@ def test_a_fresh_isolate_holds_nothing_of_the_last(runtime: GuestRuntime) -> Non
     assert second["result"] is False
 
 
+def test_memory_a_run_wrote_is_its_initial_image_again_in_the_next_isolate(runtime: GuestRuntime) -> None:
+    # Pooled slots are reset in place: a byte the last run wrote, in the snapshot's heap or
+    # above it, must read as it was before any run.
+    before = _execute(runtime, "import sys\nsorted(sys.modules)[:50]")["result"]
+    scribble = ("import sys, gc\nfor name in list(sys.modules)[:20]:\n    sys.modules[name].__dict__['x'] = 1\n"
+                "junk = [bytes([7]) * 4096 for _ in range(20_000)]\nlen(junk)")
+    assert _execute(runtime, scribble)["result"] == 20_000
+    after = _execute(runtime, "import sys\n[m for m in list(sys.modules)[:20] if hasattr(sys.modules[m], 'x')]")
+    assert after["result"] == []
+    assert _execute(runtime, "import sys\nsorted(sys.modules)[:50]")["result"] == before
+    zeros = _execute(runtime, "bytearray(50_000_000).count(0)")
+    assert zeros["result"] == 50_000_000
+
+
+def test_isolates_outnumber_the_pool_slots_over_time(runtime: GuestRuntime) -> None:
+    # Slots go back to the pool when a store closes, whatever ended its run.
+    for n in range(12):
+        if n % 3 == 0:
+            with pytest.raises(DeadlineExceeded):
+                _execute(runtime, "while True: pass", limits=LIMITS.replace(deadline_s=0.05))
+        else:
+            assert _execute(runtime, f"{n} * 2")["result"] == n * 2
+
+
+def test_two_isolates_can_be_alive_at_once(runtime: GuestRuntime) -> None:
+    with runtime.isolate(LIMITS) as spare, runtime.isolate(LIMITS) as running:
+        answer = json.loads(running.call("execute", json.dumps({"code": "1 + 1"}), lambda n, p: "null"))
+        assert answer["result"] == 2
+        answer = json.loads(spare.call("execute", json.dumps({"code": "2 + 2"}), lambda n, p: "null"))
+        assert answer["result"] == 4
+
+
 def test_an_isolate_runs_once(runtime: GuestRuntime) -> None:
     isolate = runtime.isolate(LIMITS)
     isolate.call("execute", json.dumps({"code": "1"}), lambda name, payload: "null")
