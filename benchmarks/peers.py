@@ -511,8 +511,8 @@ def table(results: list[Contender]) -> str:
     return "\n".join(lines)
 
 
-def write_readme(text: str) -> None:
-    readme = ROOT / "README.md"
+def write_readme(text: str, readme: Path = ROOT / "README.md") -> None:
+    """Replace what stands between the README's peer markers with ``text``."""
     content = readme.read_text()
     begin, end = "<!-- peers:begin -->", "<!-- peers:end -->"
     head, found, rest = content.partition(begin)

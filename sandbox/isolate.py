@@ -178,12 +178,23 @@ class Isolate:
         self._store: wasmtime.Store | None = wasmtime.Store(runtime.engine)
         self._store.set_limits(memory_size=limits.memory_bytes)
         self._store.set_epoch_deadline(1)
-        wasi = wasmtime.WasiConfig()
-        for preopen in preopens:
-            wasi.preopen_dir(preopen.host_dir, preopen.guest_dir)
-        self._store.set_wasi(wasi)
+        self._called = False
+        self._store.set_wasi(_wasi_config(self.preopens))
         with _translated_traps(runtime):
             self._instance = runtime.linker.instantiate(self._store, runtime.component)
+
+    def grant(self, preopens: Sequence[Preopen]) -> None:
+        """Give an isolate that has not run yet the directories of its run.
+
+        The store's WASI context is replaced whole, so the guest sees exactly what an
+        isolate made with these preopens would (measured: the guest's libc reads its
+        preopens on first use, and instantiation makes none). A worker's spare is made
+        before anyone knows which directory its run needs; this is how a bash run uses it.
+        """
+        if self._store is None or self._called:
+            raise SandboxError("directories can be granted only before the isolate's one call")
+        self.preopens = tuple(preopens)
+        self._store.set_wasi(_wasi_config(self.preopens))
 
     def set_limits(self, limits: Limits) -> None:
         """Adopt new limits before the call (memory applies to growth from here on)."""
@@ -221,6 +232,7 @@ class Isolate:
         if store is None:
             raise SandboxError("isolate already used and closed")
         runtime = self._runtime
+        self._called = True
         func = self._instance.get_func(store, export)
         if func is None:
             raise SandboxError(f"guest has no export {export!r}")
@@ -239,6 +251,13 @@ class Isolate:
         if not isinstance(result, str):
             raise GuestTrap(f"guest export {export!r} returned {type(result).__name__}")
         return result
+
+
+def _wasi_config(preopens: Sequence[Preopen]) -> wasmtime.WasiConfig:
+    wasi = wasmtime.WasiConfig()
+    for preopen in preopens:
+        wasi.preopen_dir(preopen.host_dir, preopen.guest_dir)
+    return wasi
 
 
 @contextmanager

@@ -89,6 +89,28 @@ def test_the_guest_sees_only_its_preopened_directory(runtime: GuestRuntime, tmp_
     assert outcome["result"] == [["mine.txt"], False, "mine"]
 
 
+def test_a_directory_granted_before_the_call_is_all_the_guest_sees(runtime: GuestRuntime,
+                                                                    tmp_path: Path) -> None:
+    granted, other = tmp_path / "granted", tmp_path / "other"
+    granted.mkdir()
+    other.mkdir()
+    (granted / "mine.txt").write_text("mine")
+    code = ("import os\n"
+            "try:\n    os.listdir('/old')\n    old = True\nexcept OSError:\n    old = False\n"
+            "[sorted(os.listdir('/work')), old, open('/work/mine.txt').read()]")
+    with runtime.isolate(LIMITS, (Preopen(str(other), "/old"),)) as isolate:
+        isolate.grant((Preopen(str(granted), "/work"),))
+        answer = json.loads(isolate.call("execute", json.dumps({"code": code}), lambda n, p: "null"))
+    assert answer["result"] == [["mine.txt"], False, "mine"]
+
+
+def test_no_directory_is_granted_once_the_isolate_has_run(runtime: GuestRuntime, tmp_path: Path) -> None:
+    with runtime.isolate(LIMITS) as isolate:
+        isolate.call("execute", json.dumps({"code": "1"}), lambda n, p: "null")
+        with pytest.raises(SandboxError, match="only before"):
+            isolate.grant((Preopen(str(tmp_path), "/work"),))
+
+
 def test_a_host_call_answer_reaches_the_guest(runtime: GuestRuntime) -> None:
     calls: list[tuple[str, str]] = []
 
