@@ -478,8 +478,9 @@ def run(rounds: int, batch: int, memory_batch: int, peers_dir: Path, baseline: P
         ours = bash_outputs.get("ours", [])
         for name, outputs in bash_outputs.items():
             if name != "ours" and ours:
-                agree = sum(a == b for a, b in zip(outputs, ours))
-                print(f"{name}: stdout identical to ours for {agree}/{len(SCRIPTS)} scripts", file=sys.stderr)
+                differ = [s for s, a, b in zip(SCRIPTS, outputs, ours) if a != b]
+                print(f"{name}: stdout identical to ours for {len(SCRIPTS) - len(differ)}/{len(SCRIPTS)}"
+                      f" scripts{'; not for: ' + ' / '.join(differ) if differ else ''}", file=sys.stderr)
     finally:
         for contender in started:
             contender.stop()
@@ -505,9 +506,10 @@ def table(results: list[Contender]) -> str:
             theirs = peer.values.get(measure)
             if peer is ours or not theirs:
                 continue
-            ratio = statistics.median(mine) / statistics.median(theirs)
-            lines.append(f"| {title} ({unit}) | {spread(mine)} | {peer.name} | {spread(theirs)} | "
-                         f"{ratio:.2f}x |")
+            base = statistics.median(theirs)
+            # A peer whose live instances add less than the RSS counter resolves has no ratio.
+            ratio = f"{statistics.median(mine) / base:.2f}x" if base > 0.05 else "n/a (peer below 0.05)"
+            lines.append(f"| {title} ({unit}) | {spread(mine)} | {peer.name} | {spread(theirs)} | {ratio} |")
     return "\n".join(lines)
 
 
@@ -544,6 +546,8 @@ def main() -> None:
         CHILDREN[args.name]()
         return
     results = run(args.rounds, args.batch, args.memory_batch, args.dir, args.baseline)
+    args.dir.mkdir(parents=True, exist_ok=True)
+    (args.dir / "last-run.json").write_text(json.dumps({c.name: c.values for c in results}))
     load = os.getloadavg()[0]
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     header = (f"`benchmarks/peers.py run --rounds {args.rounds} --batch {args.batch}`, {when}, "
