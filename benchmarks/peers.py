@@ -20,8 +20,9 @@ or quieter mid-run shifts every contender alike. Each child times its own work i
 - **bash per small script**: each of ``SCRIPTS`` in a fresh environment holding ``FILES``:
   ours ``run_bash`` over a fresh workspace (snapshot, isolate, write-back); bashkit and
   just-bash a new ``Bash(files=...)`` and one ``execute``/``exec``.
-- **memory per live isolate**: resident memory of ``MEMORY_ISOLATES`` live isolates, each
-  after one run, minus the process before them, divided by their number.
+- **memory per live isolate**: the proportional set size (``Pss``) of ``MEMORY_ISOLATES``
+  live isolates, each after one run, minus the process's before them, divided by their
+  number.
 
 It prints medians with their spread (interquartile range, n) and ours/peer ratios (below 1:
 ours is faster or smaller). ``--write-readme`` puts the table between the README's
@@ -93,11 +94,13 @@ UNITS = {"execute": "ms", "bash": "ms", "memory": "MiB"}
 
 
 def _rss_mib() -> float:
+    """This process's proportional set size: pages of a file mapped by several isolates (a
+    compiled guest's image) count once in all, not once per mapping as in RSS."""
     gc.collect()
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+    for line in Path("/proc/self/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
             return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
+    raise RuntimeError("no Pss in /proc/self/smaps_rollup")
 
 
 def _serve(handlers: dict[str, Callable[[int, int], list[float]]], outputs: Callable[[], list[str]]) -> None:
@@ -292,8 +295,9 @@ def _child_bashkit() -> None:
 NODE_CHILD = """
 import { Bash } from "just-bash";
 import readline from "node:readline";
+import { readFileSync } from "node:fs";
 const FILES = %(files)s, SCRIPTS = %(scripts)s, LIVE = %(live)d;
-const mib = () => process.memoryUsage().rss / 1048576;
+const mib = () => Number(readFileSync("/proc/self/smaps_rollup", "utf8").match(/^Pss:\\s+(\\d+)/m)[1]) / 1024;
 const handlers = {
   async bash(n, offset) {
     const times = [];
@@ -493,8 +497,11 @@ def spread(values: list[float]) -> str:
     return f"{q[1]:.{digits}f} ({q[0]:.{digits}f}-{q[2]:.{digits}f}, n={len(values)})"
 
 
-def table(results: list[Contender]) -> str:
+def table(results: list[Contender], baseline: bool = True) -> str:
+    """Ours against each contender, measure by measure; ``baseline=False`` leaves out the
+    ``--baseline`` checkout (the README compares with the peers only)."""
     ours = next(c for c in results if c.name == "ours")
+    results = [c for c in results if baseline or not c.name.startswith("ours@")]
     lines = ["| measure | ours: median (IQR, n) | peer | peer: median (IQR, n) | ours / peer |",
              "|---|---:|---|---:|---:|"]
     for measure, title in MEASURES.items():
@@ -553,14 +560,9 @@ def main() -> None:
     header = (f"`benchmarks/peers.py run --rounds {args.rounds} --batch {args.batch}`, {when}, "
               f"{os.cpu_count()} cores, load average {load:.1f} at the end; each child times its "
               f"own work in process, contenders alternating within each round.")
-    text = f"{header}\n\n{table(results)}"
-    for contender in results:
-        if contender.name.startswith("ours@"):
-            for measure, values in contender.values.items():
-                print(f"{contender.name} {measure}: {spread(values)}", file=sys.stderr)
-    print(text)
+    print(f"{header}\n\n{table(results)}")
     if args.write_readme:
-        write_readme(text)
+        write_readme(f"{header}\n\n{table(results, baseline=False)}")
 
 
 if __name__ == "__main__":
