@@ -59,6 +59,36 @@ def measure_load() -> None:
     row("load of the cached compiled guest (median)", f"{statistics.median(times):.1f} ms")
 
 
+def measure_phases(runs: int) -> None:
+    """Where a fresh execute's time goes inside one process: instantiate (a worker does it
+    ahead, for its spare), the first and only call, and the drop (after the answer)."""
+    import json
+    import resource
+
+    from sandbox.isolate import GuestRuntime
+
+    runtime = GuestRuntime(ensure_compiled(progress=lambda _m: None))
+    request = json.dumps({"code": "print(1 + 1)"})
+    phases: dict[str, list[float]] = {"instantiate": [], "call": [], "drop": [], "faults": []}
+    for n in range(runs + 10):
+        started = time.perf_counter()
+        isolate = runtime.isolate(Limits.default)
+        made = time.perf_counter()
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        isolate.call("execute", request, lambda _name, _payload: "null")
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+        called = time.perf_counter()
+        isolate.close()
+        if n >= 10:
+            phases["instantiate"].append((made - started) * 1000)
+            phases["call"].append((called - made) * 1000)
+            phases["drop"].append((time.perf_counter() - called) * 1000)
+            phases["faults"].append(faults)
+    row(f"in process (n={runs}): instantiate / call / drop",
+        " / ".join(f"{statistics.median(phases[k]):.2f}" for k in ("instantiate", "call", "drop")) + " ms")
+    row("page faults in the call (median)", f"{statistics.median(phases['faults']):.0f}")
+
+
 async def measure_api(runs: int, calls: int) -> None:
     async with AsyncSandbox(tools={"add": lambda a, b: a + b}, workers=2) as box:
         for _ in range(20):
@@ -159,6 +189,7 @@ def main() -> None:
     if not args.skip_compile:
         measure_compile()
     measure_load()
+    measure_phases(args.runs)
     asyncio.run(measure_api(args.runs, args.calls))
     asyncio.run(measure_http(args.runs))
 

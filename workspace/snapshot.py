@@ -68,6 +68,7 @@ from . import _paths
 from ._text import looks_like_text
 from .errors import InvalidArgument, QuotaExceeded, WorkspaceError
 from .entries import MAX_DIR_DEPTH, MAX_FILE_BYTES
+from .transaction import operation_key
 
 if TYPE_CHECKING:
     from .fs import Workspace
@@ -682,25 +683,16 @@ async def _apply(
 ) -> dict[str, Any]:
     done = _Applied()
     over: QuotaExceeded | None = None
-    try:
-        async with ws.store.transaction(ws.key, write=True, budget=ws.budget) as t:
-            await _remove_gone(t, snap, gone_files, gone_dirs, done)
-            for path in new_dirs:
-                row = await t.row(path)
-                if row is not None:
-                    if row.type != "directory":
-                        done.conflict(path, f"a {row.type} was created here in the workspace after the snapshot")
-                    continue
-                try:
-                    done.dirs_created.extend(await t.mkdirs(path))
-                except WorkspaceError as exc:
-                    done.conflict(path, f"could not create the directory ({exc})")
-            for path, host_path, before in writes:
-                await _write_one(t, path, host_path, before, done, errors)
-    except QuotaExceeded as exc:
-        # The transaction rolled back: nothing of this write-back reached the workspace.
-        over, done = exc, _Applied()
-        errors.append(f"Over quota, nothing was written back: {exc.detail}")
+    # Nothing changed (most scripts only read): no write transaction, which would take the
+    # workspace's write lock and spend five database round trips on nothing. A write-back
+    # tagged with an operation key still commits, to record the key.
+    if new_dirs or writes or gone_files or gone_dirs or operation_key.get() is not None:
+        try:
+            await _apply_changes(ws, snap, new_dirs, writes, gone_files, gone_dirs, done, errors)
+        except QuotaExceeded as exc:
+            # The transaction rolled back: nothing of this write-back reached the workspace.
+            over, done = exc, _Applied()
+            errors.append(f"Over quota, nothing was written back: {exc.detail}")
     report: dict[str, Any] = {
         "changed_files": {
             "created": sorted(done.created),
@@ -717,6 +709,26 @@ async def _apply(
         report["quota_exceeded"] = {"quota": over.quota, "limit": over.limit, "attempted": over.attempted,
                                     "message": str(over)}
     return report
+
+
+async def _apply_changes(ws: Workspace, snap: Snapshot, new_dirs: list[str],
+                         writes: list[tuple[str, str, SnapshotFile | None]], gone_files: list[str],
+                         gone_dirs: list[str], done: _Applied, errors: list[str]) -> None:
+    """The write-back's one transaction: removals first, then directories, then files."""
+    async with ws.store.transaction(ws.key, write=True, budget=ws.budget) as t:
+        await _remove_gone(t, snap, gone_files, gone_dirs, done)
+        for path in new_dirs:
+            row = await t.row(path)
+            if row is not None:
+                if row.type != "directory":
+                    done.conflict(path, f"a {row.type} was created here in the workspace after the snapshot")
+                continue
+            try:
+                done.dirs_created.extend(await t.mkdirs(path))
+            except WorkspaceError as exc:
+                done.conflict(path, f"could not create the directory ({exc})")
+        for path, host_path, before in writes:
+            await _write_one(t, path, host_path, before, done, errors)
 
 
 async def _remove_gone(t: Transaction, snap: Snapshot, gone_files: list[str], gone_dirs: list[str],

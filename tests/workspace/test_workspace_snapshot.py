@@ -1,12 +1,13 @@
 """Snapshot, materialise and write-back of workspace.snapshot: limits, protection, escapes, conflicts."""
 
+import asyncio
 import os
 import stat
 from pathlib import Path
 
 import pytest
 
-from workspace import Workspace, materialise
+from workspace import Workspace, WorkspaceStore, materialise, operation_key
 
 
 def host(root: str, path: str) -> Path:
@@ -34,6 +35,44 @@ async def test_round_trip_reports_created_updated_deleted(ws: Workspace) -> None
     assert report["errors"] == [] and report["conflicts"] == [] and report["skipped_files"] == []
     assert await ws.read_file("/input.txt") == "in+more"
     assert await ws.is_dir("/created-empty") and not await ws.exists("/remove-empty")
+
+
+async def test_a_write_back_with_nothing_to_apply_waits_for_no_writer(store: WorkspaceStore, ws: Workspace) -> None:
+    await ws.write_file("/notes.txt", "read only")
+    snap = await ws.snapshot()
+    writer_in, release = asyncio.Event(), asyncio.Event()
+
+    async def hold_the_write_lock() -> None:
+        async with store.transaction(ws.key, write=True):
+            writer_in.set()
+            await release.wait()
+
+    writer = asyncio.create_task(hold_the_write_lock())
+    await writer_in.wait()
+    try:
+        with materialise(snap) as root:
+            assert host(root, "/notes.txt").read_text() == "read only"
+            # Waiting for the held lock would never end: the writer waits for this very test.
+            report = await asyncio.wait_for(ws.write_back(snap, root), timeout=60)
+    finally:
+        release.set()
+        await writer
+    assert report["changed_files"] == {"created": [], "updated": [], "deleted": [],
+                                       "directories_created": [], "directories_deleted": []}
+    assert report["errors"] == [] and report["conflicts"] == []
+
+
+async def test_a_tagged_write_back_with_nothing_to_apply_still_records_its_key(store: WorkspaceStore,
+                                                                             ws: Workspace) -> None:
+    await ws.write_file("/notes.txt", "read only")
+    snap = await ws.snapshot()
+    token = operation_key.set("op-nothing-changed")
+    try:
+        with materialise(snap) as root:
+            await ws.write_back(snap, root)
+    finally:
+        operation_key.reset(token)
+    assert await store.operation_applied("op-nothing-changed")
 
 
 async def test_materialised_directory_is_private_and_removed_even_on_failure(ws: Workspace) -> None:
