@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-ROOTS = ("sandbox", "sandbox.service", "sandbox.cli", "codemode", "workspace")
+ROOTS = ("sandbox", "sandbox.service", "sandbox.cli", "codemode", "audit", "workspace")
 
 
 @pytest.mark.parametrize("root", ROOTS)

@@ -3,6 +3,7 @@
     sandbox.cli -> sandbox.service -> codemode -> workspace
                                           \\-> sandbox (the isolate core)   -> the guest,
                                                                               through WIT only
+    codemode, sandbox.service, sandbox.cli -> audit -> workspace (its root only)
 
 A module may import its own unit freely. Another unit it reaches only through that unit's
 root (``from workspace import WorkspaceStore``, never ``workspace.fs``), so each root's
@@ -19,17 +20,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-UNITS = ("sandbox.cli", "sandbox.service", "codemode", "workspace", "sandbox")
+UNITS = ("sandbox.cli", "sandbox.service", "codemode", "audit", "workspace", "sandbox")
 """Most specific first: ``sandbox.service.app`` belongs to ``sandbox.service``."""
 
 MAY_IMPORT: dict[str, set[str]] = {
-    "sandbox.cli": {"sandbox.service", "codemode", "workspace", "sandbox"},
-    "sandbox.service": {"codemode", "workspace", "sandbox"},
-    "codemode": {"workspace", "sandbox"},
+    "sandbox.cli": {"sandbox.service", "codemode", "audit", "workspace", "sandbox"},
+    "sandbox.service": {"codemode", "audit", "workspace", "sandbox"},
+    "codemode": {"audit", "workspace", "sandbox"},
+    "audit": {"workspace"},
     "workspace": set(),
     "sandbox": set(),
 }
-HOST_PACKAGES = ("sandbox", "codemode", "workspace")
+HOST_PACKAGES = ("sandbox", "codemode", "audit", "workspace")
 GUEST = ROOT / "wasm" / "guest"
 
 
@@ -126,7 +128,7 @@ def test_another_unit_is_reached_only_through_its_root() -> None:
 
 
 def test_the_guest_imports_nothing_of_the_host() -> None:
-    host = {"sandbox", "codemode", "workspace", "fastapi", "httpx", "wasmtime", "aiosqlite"}
+    host = {"sandbox", "codemode", "audit", "workspace", "fastapi", "httpx", "wasmtime", "aiosqlite"}
     wrong = [_where(imp) for path in sorted(GUEST.rglob("*.py")) for imp in _imports(path)
              if imp.module.split(".")[0] in host]
     assert not wrong, "\n".join(wrong)
