@@ -183,8 +183,9 @@ class AuditLog:
                 self._last_checkpoint = (int(row[0]), float(row[1]))
         return self._last_checkpoint
 
-    async def tick(self, *, now: float | None = None) -> Checkpoint | None:
-        """Sign a checkpoint if the policy says one is due; the checkpoint, or None."""
+    async def tick(self, *, now: float | None = None, force: bool = False) -> Checkpoint | None:
+        """Sign a checkpoint if the policy says one is due (``force``: if anything is new
+        since the last one, as at shutdown); the checkpoint, or None."""
         if self.key is None:
             return None
         stamp = time.time() if now is None else now
@@ -196,7 +197,7 @@ class AuditLog:
             return None
         by_count = self.policy.every_entries > 0 and new >= self.policy.every_entries
         by_time = self.policy.every_s > 0 and stamp - last_time >= self.policy.every_s
-        return await self.checkpoint() if by_count or by_time else None
+        return await self.checkpoint() if by_count or by_time or force else None
 
     # --- verify and export ------------------------------------------------------------
 

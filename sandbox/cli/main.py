@@ -15,10 +15,10 @@ from typing import Sequence
 from workspace import WorkspaceError
 
 from .. import SandboxError
-from . import approvals, bash, doctor, execute, guest, identity, mcp, serve, workspaces
+from . import approvals, audit, bash, doctor, execute, guest, identity, mcp, serve, workspaces
 from .output import CommandError, os_error, say
 
-COMMAND_GROUPS = (serve, mcp, execute, bash, workspaces, approvals, identity, doctor, guest)
+COMMAND_GROUPS = (serve, mcp, execute, bash, workspaces, approvals, identity, audit, doctor, guest)
 
 DESCRIPTION = """\
 A sandboxed code-execution service for AI agents: Python and bash in fresh

@@ -1,7 +1,8 @@
 """The HTTP app: ``create_app(settings)``, start-up and shutdown, and the ``/v1`` guard.
 
 Start-up removes workspace trees left by dead processes, compiles (or loads) the guest,
-starts the worker pool and opens the database.
+starts the worker pool, opens the database and the audit log (whose checkpoints it signs
+by policy while it runs, and once more at shutdown if anything is new).
 Every ``/v1`` and ``/mcp`` request (:mod:`.mcp`) passes the guard: the bearer token is
 resolved to the principal the request acts as (:mod:`.identity`; refused with 401 when it is
 missing, wrong, revoked or expired), and the request-size cap is held. Errors are answered by
@@ -26,6 +27,7 @@ from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from audit import AuditLog, CheckpointPolicy
 from codemode import CodeModeStore, EventBus, Executions
 from workspace import WorkspaceStore, sweep_materialised
 
@@ -63,6 +65,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         codemode_store = await CodeModeStore.open(settings.database_path)
         identity = await IdentityStore.open(settings.database_path)
         app.state.identity = identity
+        audit_log = await AuditLog.open(
+            settings.database_path, key_file=settings.audit_key_path,
+            checkpoints_file=settings.audit_checkpoints_path,
+            policy=CheckpointPolicy(every_entries=settings.audit_checkpoint_entries,
+                                    every_s=settings.audit_checkpoint_interval_s))
+        app.state.audit = audit_log
         http = httpx.AsyncClient(follow_redirects=False)
         app.state.sandbox = sandbox
         app.state.workspaces = store
@@ -76,13 +84,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.events = bus
         app.state.executions = executions
         sweeper = asyncio.get_running_loop().create_task(_sweep_forever(executions, settings))
+        signer = asyncio.get_running_loop().create_task(_checkpoint_forever(audit_log))
         try:
             yield
         finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+            for task in (sweeper, signer):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await executions.close()
+            await _final_checkpoint(audit_log)
+            await audit_log.close()
             await http.aclose()
             await codemode_store.close()
             await identity.close()
@@ -135,6 +147,29 @@ async def _sweep_forever(executions: Executions, settings: Settings) -> None:
         if settings.sweep_interval_s <= 0:
             return
         await asyncio.sleep(settings.sweep_interval_s)
+
+
+AUDIT_TICK_S = 5.0
+"""How often the service asks the audit log whether a checkpoint is due."""
+
+
+async def _checkpoint_forever(audit_log: AuditLog) -> None:
+    """Sign audit checkpoints when the policy says so (every N entries, every M seconds)."""
+    while True:
+        await asyncio.sleep(AUDIT_TICK_S)
+        try:
+            await audit_log.tick()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # retried at the next tick; the service stays up
+            log.exception("signing an audit checkpoint failed")
+
+
+async def _final_checkpoint(audit_log: AuditLog) -> None:
+    try:
+        await audit_log.tick(force=True)
+    except Exception:
+        log.exception("signing the shutdown audit checkpoint failed")
 
 
 class _Guard:

@@ -33,6 +33,7 @@ from codemode import (
     SnippetDefinitionError,
     ToolDefinitionError,
 )
+from audit import AuditError, AuditQueryError
 from workspace import WorkspaceError
 
 from .. import SandboxError
@@ -225,6 +226,9 @@ ERROR_MAP: dict[type[Exception], ErrorRule] = {
     CodeModeError: ErrorRule(400, lambda e: type(e).__name__),
     # the isolate core: the service cannot run code right now
     SandboxError: ErrorRule(503, lambda e: e.kind),
+    # the audit log: a bad filter is the caller's; anything else, the log's own trouble
+    AuditQueryError: ErrorRule(422, "invalid_request"),
+    AuditError: ErrorRule(503, "audit_unavailable"),
 }
 
 

@@ -102,6 +102,24 @@ class Settings:
     disabled_tools: frozenset[str] = frozenset()
     """Tools this service refuses (``execute``, ``bash``): from ``SANDBOX_DISABLED_TOOLS``
     (comma-separated) or ``serve --disable``. A refused call is a 403 ``tool_disabled``."""
+    audit_key_dir: Path | None = None
+    """Where the audit log's signing key and checkpoints file live
+    (``$SANDBOX_AUDIT_KEY_DIR``; default ``<data_dir>/audit``). Put it somewhere the data
+    directory's writers cannot reach: a checkpoint only proves something if the key and
+    the exported checkpoints are out of their hands."""
+    audit_key_file: Path | None = None
+    """The Ed25519 key that signs checkpoints, created 0600 on first use
+    (``$SANDBOX_AUDIT_KEY``; default ``<audit_key_dir>/ed25519.key``, its public half
+    next to it as ``ed25519.key.pub``)."""
+    audit_checkpoints_file: Path | None = None
+    """The JSON Lines file every checkpoint is appended to (``$SANDBOX_AUDIT_CHECKPOINTS``;
+    default ``<audit_key_dir>/checkpoints.jsonl``)."""
+    audit_checkpoint_entries: int = 1000
+    """Sign a checkpoint after this many new entries (``$SANDBOX_AUDIT_CHECKPOINT_ENTRIES``;
+    0: not by count)."""
+    audit_checkpoint_interval_s: float = 600.0
+    """Sign a checkpoint this long after the last one when anything is new
+    (``$SANDBOX_AUDIT_CHECKPOINT_INTERVAL_S``; 0: not by time). Checked every few seconds."""
 
     tracing: bool = False
     """Export OpenTelemetry traces (OTLP over HTTP, configured by the standard ``OTEL_*``
@@ -140,6 +158,7 @@ class Settings:
             "metrics": _env_flag("SANDBOX_METRICS"),
             "metrics_address": metrics_address_from_env(),
         }
+        values.update(audit_from_env())
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**{k: v for k, v in values.items() if v is not None})  # type: ignore[arg-type]
 
@@ -150,6 +169,15 @@ class Settings:
     @property
     def blob_dir(self) -> Path:
         return self.data_dir / "blobs"
+
+    @property
+    def audit_key_path(self) -> Path:
+        return self.audit_key_file or (self.audit_key_dir or self.data_dir / "audit") / "ed25519.key"
+
+    @property
+    def audit_checkpoints_path(self) -> Path:
+        return self.audit_checkpoints_file or (
+            (self.audit_key_dir or self.data_dir / "audit") / "checkpoints.jsonl")
 
 
 class ConfigError(Exception):
@@ -253,3 +281,24 @@ def metrics_address_from_env() -> str | None:
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ConfigError(f"SANDBOX_METRICS_ADDR={raw!r} is not host:port")
     return raw
+
+
+def audit_from_env() -> dict[str, Any]:
+    """The audit log's settings set in the environment: ``SANDBOX_AUDIT_KEY_DIR``,
+    ``SANDBOX_AUDIT_KEY``, ``SANDBOX_AUDIT_CHECKPOINTS`` (paths),
+    ``SANDBOX_AUDIT_CHECKPOINT_ENTRIES`` (whole number >= 0) and
+    ``SANDBOX_AUDIT_CHECKPOINT_INTERVAL_S`` (seconds >= 0). Raises :class:`ConfigError`."""
+    found: dict[str, Any] = {}
+    for env_name, field_name in (("SANDBOX_AUDIT_KEY_DIR", "audit_key_dir"),
+                                 ("SANDBOX_AUDIT_KEY", "audit_key_file"),
+                                 ("SANDBOX_AUDIT_CHECKPOINTS", "audit_checkpoints_file")):
+        raw = os.environ.get(env_name, "").strip()
+        if raw:
+            found[field_name] = Path(raw).expanduser()
+    entries = _env_number("SANDBOX_AUDIT_CHECKPOINT_ENTRIES", int, minimum=0)
+    if entries is not None:
+        found["audit_checkpoint_entries"] = int(entries)
+    interval = _env_number("SANDBOX_AUDIT_CHECKPOINT_INTERVAL_S", float, minimum=0.0)
+    if interval is not None:
+        found["audit_checkpoint_interval_s"] = float(interval)
+    return found

@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from fastapi import Request
 
+from audit import AuditLog
 from codemode import CodeModeStore, EventBus, Executions
 from workspace import WorkspaceStore
 
@@ -19,8 +20,8 @@ from .errors import ServiceUnavailable
 from .settings import Settings
 from .tokens import IdentityStore
 
-__all__ = ["codemode_store", "events", "executions", "identity", "inline_tool_secret",
-           "sandbox", "settings", "workspaces"]
+__all__ = ["audit_log", "codemode_store", "events", "executions", "identity",
+           "inline_tool_secret", "sandbox", "settings", "workspaces"]
 
 T = TypeVar("T")
 
@@ -46,6 +47,10 @@ def codemode_store(request: Request) -> CodeModeStore:
 
 def executions(request: Request) -> Executions:
     return _held(request, "executions", Executions, "execution driver")
+
+
+def audit_log(request: Request) -> AuditLog:
+    return _held(request, "audit", AuditLog, "audit log")
 
 
 def events(request: Request) -> EventBus:

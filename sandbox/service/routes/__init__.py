@@ -11,6 +11,7 @@
 | ``snippets``  | ``/v1/snippets/...``                                          |
 | ``workspaces``| ``/v1/workspaces/...`` (tools, raw files, info)               |
 | ``admin``     | ``/v1/admin/...`` (whoami, tenants, tokens)                   |
+| ``audit``     | ``GET /v1/audit``, ``GET /v1/audit/verify``                   |
 
 Every ``/v1`` route takes the principal the guard resolved through ``Depends(requires(...))``
 (:mod:`sandbox.service.identity`), naming the scopes it needs; ``tests/service/test_tenancy.py``
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import admin, approvals, bash, execute, executions, health, snippets, toolsets, workspaces
+from . import admin, approvals, audit, bash, execute, executions, health, snippets, toolsets, workspaces
 
 __all__ = ["ROUTERS"]
 
@@ -37,4 +38,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     snippets.router,
     workspaces.router,
     admin.router,
+    audit.router,
 )
