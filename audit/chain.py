@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -99,8 +100,33 @@ def entry_hash(prev_hash: str, seq: int, at: float, tenant: str, principal: str,
     return hashlib.sha256(bytes.fromhex(prev_hash) + row.encode()).hexdigest()
 
 
-_INSERT = ("INSERT INTO audit_log (seq, time, tenant, principal, event, subject, body,"
-           " prev_hash, row_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_HASH_FUNCTION = "audit_row_hash"
+# The head is read and the row written in one statement: seq = last + 1, prev_hash = the
+# last row_hash, row_hash computed by the function below, so an append is one round trip
+# to the database thread. Both lookups are on the rowid, O(log n).
+_INSERT = (
+    "INSERT INTO audit_log (seq, time, tenant, principal, event, subject, body, prev_hash,"
+    f" row_hash) SELECT h.seq + 1, ?1, ?2, ?3, ?4, ?5, ?6, h.hash, {_HASH_FUNCTION}(h.hash,"
+    " h.seq + 1, ?1, ?2, ?3, ?4, ?5, ?6) FROM (SELECT"
+    " COALESCE((SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1), 0) AS seq,"
+    f" COALESCE((SELECT row_hash FROM audit_log ORDER BY seq DESC LIMIT 1), '{GENESIS}')"
+    " AS hash) AS h")
+
+
+def _sql_row_hash(prev_hash: str, seq: int, at: float, tenant: str, principal: str,
+                  event: str, subject: str, body: str) -> str:
+    return entry_hash(prev_hash, seq, float(at), tenant, principal, event, subject, body)
+
+
+async def _run_insert(conn: aiosqlite.Connection, rows: list[tuple[Any, ...]]) -> list[int]:
+    if len(rows) == 1:
+        cur = await conn.execute(_INSERT, rows[0])
+        return [int(cur.lastrowid or 0)]
+    await conn.executemany(_INSERT, rows)
+    async with conn.execute("SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1") as cur:
+        last = await cur.fetchone()
+    top = int(last[0]) if last is not None else 0
+    return list(range(top - len(rows) + 1, top + 1))
 
 
 async def append(conn: aiosqlite.Connection, events: Sequence[AuditEvent], *,
@@ -115,19 +141,13 @@ async def append(conn: aiosqlite.Connection, events: Sequence[AuditEvent], *,
         return []
     if not conn.in_transaction:
         raise AuditValueError("audit.append needs the caller's open write transaction")
-    encoded = [event.encoded() for event in events]
     stamp = float(at)
-    async with conn.execute(
-            "SELECT seq, row_hash FROM audit_log ORDER BY seq DESC LIMIT 1") as cur:
-        head = await cur.fetchone()
-    seq, prev = (0, GENESIS) if head is None else (int(head[0]), str(head[1]))
-    rows = []
-    for event, (subject, body) in zip(events, encoded):
-        seq += 1
-        row_hash = entry_hash(prev, seq, stamp, event.tenant, event.principal, event.event,
-                              subject, body)
-        rows.append((seq, stamp, event.tenant, event.principal, event.event, subject, body,
-                     prev, row_hash))
-        prev = row_hash
-    await conn.executemany(_INSERT, rows)
-    return [row[0] for row in rows]
+    rows = [(stamp, e.tenant, e.principal, e.event, *e.encoded()) for e in events]
+    try:
+        return await _run_insert(conn, rows)
+    except sqlite3.OperationalError as exc:
+        if f"no such function: {_HASH_FUNCTION}" not in str(exc):
+            raise
+    # First append on this connection: teach it the hash (the failed statement wrote nothing).
+    await conn.create_function(_HASH_FUNCTION, 8, _sql_row_hash, deterministic=True)
+    return await _run_insert(conn, rows)

@@ -180,6 +180,9 @@ from .records import (
     tools_called,
     valid_snippet_name,
 )
+from .auditing import (
+    ExecutionSubject,
+)
 from .store import (
     CODEMODE_MIGRATIONS,
     CodeModeStore,
@@ -223,6 +226,8 @@ from .local import (
 )
 
 __all__ = [
+    # the audit log's view of an execution
+    "ExecutionSubject",
     # tool definitions
     "DEFAULT_TIMEOUT_MS",
     "ParsedDocstring",

@@ -49,7 +49,10 @@ from .errors import (
     ToolDefinitionError,
     ToolError,
 )
+from audit import AuditEvent
+
 from . import journal
+from .auditing import ExecutionSubject
 from .journal import make_entry
 from .ledger import (
     DEFAULT_LEASE_MS,
@@ -185,8 +188,11 @@ class CodeModeHandler:
                  recorded: Sequence[JournalEntry] = (), settings: RunSettings | None = None,
                  waiters: DecisionWaiters | None = None, events: EventSink | None = None,
                  key_locks: KeyLocks | None = None,
-                 carried: dict[int, dict[str, Any]] | None = None) -> None:
+                 carried: dict[int, dict[str, Any]] | None = None,
+                 subject: ExecutionSubject | None = None) -> None:
         self.execution_id = execution_id
+        self.subject = subject or ExecutionSubject(execution_id, workspace.name)
+        """Whose execution this is: what its calls are recorded under in the audit log."""
         self.plan = plan
         self.workspace = workspace
         self.store = store
@@ -314,16 +320,19 @@ class CodeModeHandler:
     async def _write(self, entry: JournalEntry, recorded: JournalEntry | None, *, state: str,
                      result: Any = None, error: dict[str, Any] | None = None,
                      attachments: list[dict[str, Any]] | None = None,
-                     tx: StoreTransaction | None = None) -> None:
-        """Record ``entry``'s new state: a new row, or the recorded row moved on."""
+                     tx: StoreTransaction | None = None, audit: AuditEvent | None = None) -> None:
+        """Record ``entry``'s new state: a new row, or the recorded row moved on (with the
+        audit event of a settled side effect, in the same transaction)."""
         if tx is None:
             # Appending or settling a row is one statement, atomic on its own: no
             # BEGIN/COMMIT round trips (they were most of a journaled call's cost).
-            single = recorded is None or recorded.state != "reverted"
+            single = (recorded is None or recorded.state != "reverted") and audit is None
             async with (self.store.autocommit() if single else self.store.transaction()) as own:
                 await self._write(entry, recorded, state=state, result=result, error=error,
-                                  attachments=attachments, tx=own)
+                                  attachments=attachments, tx=own, audit=audit)
             return
+        if audit is not None:
+            await tx.audit(audit)
         if recorded is None:
             await journal.append(tx.connection, replace(entry, state=state, result=result, error=error,
                                                         attachments=attachments or []),
@@ -335,10 +344,19 @@ class CodeModeHandler:
             await journal.settle(tx.connection, self.execution_id, entry.seq, state=state, result=result,
                                  error=error, attachments=attachments, path=entry.path)
 
+    def _audit_call(self, entry: JournalEntry, outcome: str, *, key: str | None = None,
+                    error: dict[str, Any] | None = None) -> AuditEvent:
+        return self.subject.call(entry.seq, entry.namespace, entry.method, entry.args,
+                                 idempotency_key=key, outcome=outcome, error=error)
+
     async def _fail(self, entry: JournalEntry, recorded: JournalEntry | None,
-                    error: dict[str, Any], tool: str | None = None) -> NoReturn:
-        """Record the call as failed with ``error`` and raise it in the guest."""
-        await self._guarded(lambda: self._write(entry, recorded, state="error", error=error))
+                    error: dict[str, Any], tool: str | None = None, *,
+                    audited: bool = False, key: str | None = None) -> NoReturn:
+        """Record the call as failed with ``error`` and raise it in the guest; ``audited``:
+        a call with a side effect, whose failure the audit log records too."""
+        audit = self._audit_call(entry, "error", key=key, error=error) if audited else None
+        await self._guarded(lambda: self._write(entry, recorded, state="error", error=error,
+                                                audit=audit))
         self._note(entry, state="error", error=error)
         self._after_fresh()
         raise HostCallError(str(error["name"]), str(error["message"]), tool)
@@ -370,6 +388,7 @@ class CodeModeHandler:
         if recorded is not None and replayable(recorded):
             return self._replay(recorded)
         key = f"{self.execution_id}:{entry.seq}"
+        audited = side_effects  # a write recovered as committed below is still one
         if (committed is not None and recorded is not None and recorded.state == "executing"
                 and await self.workspace.store.operation_applied(key)):
             run, side_effects = committed, False
@@ -381,10 +400,12 @@ class CodeModeHandler:
             result = await run(entry.seq)
         except HostCallError as failure:
             await self._fail(entry, recorded, {"name": failure.name, "message": failure.message},
-                             failure.tool)
+                             failure.tool, audited=audited, key=key if audited else None)
         finally:
             operation_key.reset(token)
-        await self._guarded(lambda: self._write(entry, recorded, state="applied", result=result))
+        audit = self._audit_call(entry, "applied", key=key) if audited else None
+        await self._guarded(lambda: self._write(entry, recorded, state="applied", result=result,
+                                                audit=audit))
         self._note(entry, state="applied")
         self._after_fresh()
         return result
@@ -417,7 +438,8 @@ class CodeModeHandler:
         except ActionAuthorizationError as denied:
             await self._fail(entry, recorded, {"name": "ActionAuthorizationError",
                                                "message": str(denied),
-                                               "permissions": denied.permissions}, name)
+                                               "permissions": denied.permissions}, name,
+                             audited=True)
 
         if recorded is not None and recorded.state == "pending":
             approval = await self.store.approval_at(self.execution_id, entry.seq)
@@ -449,6 +471,8 @@ class CodeModeHandler:
             async with self.store.transaction() as tx:
                 await journal.append(tx.connection, pending, require_running=True)
                 await tx.add_approval(approval)
+                await tx.audit(self.subject.approval_requested(
+                    approval.id, entry.seq, entry.namespace, entry.method, entry.args, mode))
                 if park:
                     await tx.finish_execution(self.execution_id, status="paused",
                                               only_if=("running",))
@@ -513,7 +537,7 @@ class CodeModeHandler:
             key = ledger_key(tool.name, tool.idempotency_key, args, self.execution_id, entry.seq)
         except ActionKeyError as bad_key:
             await self._fail(entry, recorded, {"name": "ActionKeyError", "message": str(bad_key)},
-                             tool.name)
+                             tool.name, audited=True)
         if not key.explicit:
             # A default key is ``execution_id:seq``: the journal row at that step already is
             # its ledger (executing, then applied), so no second row is written for it.
@@ -544,11 +568,14 @@ class CodeModeHandler:
                         lease_ms=self.settings.ledger_lease_ms)
                 except (ActionKeyConflict, ActionPendingError) as refused:
                     error = {"name": type(refused).__name__, "message": str(refused)}
-                    await self._write(entry, recorded, state="error", error=error, tx=tx)
+                    await self._write(entry, recorded, state="error", error=error, tx=tx,
+                                      audit=self._audit_call(entry, "error", key=key.sent,
+                                                             error=error))
                     outcome["error"] = error
                     return
                 if isinstance(claim, Replay):
-                    await self._write(entry, recorded, state="applied", result=claim.result, tx=tx)
+                    await self._write(entry, recorded, state="applied", result=claim.result, tx=tx,
+                                      audit=self._audit_call(entry, "replayed", key=key.sent))
                     outcome["replayed"] = claim.result
                     return
                 if recorded is None or recorded.state != "executing":
@@ -569,27 +596,32 @@ class CodeModeHandler:
         except HostCallError as failure:
             error = {"name": failure.name, "message": failure.message}
 
+            audit = self._audit_call(entry, "error", key=key.sent, error=error)
+
             async def fail() -> None:
                 if digest is None:
-                    await self._write(entry, executing, state="error", error=error)
+                    await self._write(entry, executing, state="error", error=error, audit=audit)
                     return
                 async with self.store.transaction() as tx:
                     await ledger_discard(tx.connection, key.key)
-                    await self._write(entry, executing, state="error", error=error, tx=tx)
+                    await self._write(entry, executing, state="error", error=error, tx=tx,
+                                      audit=audit)
             await self._guarded(fail)
             self._note(entry, state="error", error=error)
             self._after_fresh()
             raise
         kept = cap_attachments(attachments, len(self.attachments))
 
+        applied = self._audit_call(entry, "applied", key=key.sent)
+
         async def succeed() -> None:
             if digest is None:
                 await self._write(entry, executing, state="applied", result=output,
-                                  attachments=kept)
+                                  attachments=kept, audit=applied)
                 return
             async with self.store.transaction() as tx:
                 await self._write(entry, executing, state="applied", result=output,
-                                  attachments=kept, tx=tx)
+                                  attachments=kept, tx=tx, audit=applied)
                 await ledger_settle(tx.connection, key.key, output)
         await self._guarded(succeed)
         self.attachments.extend(kept)

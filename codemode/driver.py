@@ -34,11 +34,13 @@ from typing import Any
 
 import httpx
 
+from audit import AuditEvent
 from sandbox import AsyncSandbox, ExecutionResult, Limits, tracing
 from workspace import DEFAULT_TENANT, WorkspaceStore
 
 from . import journal, ledger
 from .approvals import DecisionWaiters
+from .auditing import ExecutionSubject
 from .errors import (
     PermissionWidening,
     ApprovalNotFound,
@@ -261,7 +263,8 @@ class Executions:
                      "approval_wait_ms": wait_ms, **_traced_by()},
             owner=self.owner, lease_until=stamp + self._lease_s(limits, wait_ms), attempts=1,
             tenant=options.tenant, principal=options.principal)
-        await self.store.create_execution(record)
+        await self.store.create_execution(record,
+                                          audit=[ExecutionSubject.of(record).started(record)])
         self._event(execution_id, "status", {"status": "running"})
         return await self._drive(record, plan, [], options.granted_permissions)
 
@@ -332,7 +335,8 @@ class Executions:
             handler = CodeModeHandler(
                 execution_id=record.id, plan=plan, workspace=workspace, store=self.store,
                 http=self.http, recorded=recorded, settings=run_settings, waiters=self.waiters,
-                events=events, key_locks=self.key_locks, carried=carried)
+                events=events, key_locks=self.key_locks, carried=carried,
+                subject=ExecutionSubject.of(record))
             try:
                 outcome = await self.sandbox.execute(
                     record.code, limits=limits, handler=handler, namespaces=namespaces,
@@ -379,21 +383,24 @@ class Executions:
             if divergence is not None:
                 status, result = "error", None
                 error = {"name": "ReplayDivergence", "message": str(divergence)}
-        # A completed run has nothing pending: one UPDATE, no transaction around it.
-        async with (self.store.autocommit() if status == "completed"
-                    else self.store.transaction()) as tx:
+        # The end, its audit entry and retention commit together: pruning never deletes
+        # an execution whose end is not yet recorded.
+        async with self.store.transaction() as tx:
             finished = await tx.finish_execution(record.id, status=status, result=result,
                                                  error=error, logs=outcome.logs,
                                                  only_if=("running",))
             if finished and status != "completed":
                 await tx.revert_pending(record.id)
+            if finished:
+                await tx.audit(ExecutionSubject.of(record).finished(status, error,
+                                                                   len(handler.calls)))
+            await tx.prune_executions(record.workspace, keep=self.settings.keep_executions,
+                                      tenant=record.tenant)
         if not finished:
             # Someone ended it while it ran (cancelled, expired): that decision stands.
             current = await self.store.get_execution(record.id, with_journal=False)
             if current is not None:
                 status, result, error = current.status, None, current.error
-        await self.store.prune_executions(record.workspace, keep=self.settings.keep_executions,
-                                          tenant=record.tenant)
         for line in outcome.logs:
             self._event(record.id, "log", {"line": line})
         response.update(status=status, result=result, logs=outcome.logs)
@@ -449,6 +456,7 @@ class Executions:
             plan = await self._plan_for_resume(record)  # missing connector: nothing consumed
         # The decision and taking the execution over are one transaction: a crash cannot
         # leave an approved call whose execution nobody resumes.
+        subject = ExecutionSubject.of(record)
         async with self.store.transaction() as tx:
             decided = await tx.decide_approval(approval_id, status="approved", by=by,
                                                reason=note, tenant=tenant)
@@ -457,6 +465,8 @@ class Executions:
                                          lease_until=now() + self._lease_for(record),
                                          from_status=("paused",))
             current = await tx.get_approval(approval_id)
+            await tx.audit(_decision_event(subject, approval_id, "approved", by, note, decided,
+                                           current, tenant))
         if not decided:
             raise ExecutionConflict(self._not_pending(approval.execution_id, current))
         _trace_decision(approval, "approved")
@@ -520,6 +530,11 @@ class Executions:
         async with self.store.transaction() as tx:
             decided = await tx.decide_approval(approval_id, status="rejected", by=by, reason=text,
                                                tenant=tenant)
+            subject = await tx.subject_of(approval.execution_id)
+            if subject is not None:
+                await tx.audit(_decision_event(subject, approval_id, "rejected", by, text,
+                                               decided, await tx.get_approval(approval_id),
+                                               tenant))
             if decided:
                 await journal.settle(tx.connection, approval.execution_id, approval.seq,
                                      state="reverted", only_if=("pending",))
@@ -557,6 +572,9 @@ class Executions:
                                          tenant=tenant)
             if cancelled:
                 await tx.revert_pending(execution_id)
+                subject = await tx.subject_of(execution_id)
+                if subject is not None:
+                    await tx.audit(subject.cancelled(by, text, [a.id for a in pending]))
             status = await tx.status_of(execution_id)
         if status is None:
             raise ExecutionNotFound(execution_id)
@@ -594,6 +612,8 @@ class Executions:
             approval = await tx.approval_at(execution_id, seq)
             if settled and approval is not None and approval.status != "approved":
                 raise ExecutionConflict(f"step {seq} still awaits approval")
+            if settled:
+                await tx.audit(await _client_result_event(tx, record, seq, failure))
             # Recorded and taken over in one transaction (see approve).
             claimed = settled and await tx.claim_execution(
                 execution_id, owner=self.owner, lease_until=now() + self._lease_for(record),
@@ -645,8 +665,10 @@ class Executions:
                                      result=entry.result, only_if=("applied",))
             reverted.append({"seq": entry.seq, "namespace": entry.namespace,
                              "method": entry.method})
-        await self.store.finish_execution(execution_id, status="rolled_back",
-                                          result=record.result, error=record.error)
+        async with self.store.transaction() as tx:
+            await tx.finish_execution(execution_id, status="rolled_back",
+                                      result=record.result, error=record.error)
+            await tx.audit(ExecutionSubject.of(record).rolled_back(reverted))
         self._event(execution_id, "completed", {"status": "rolled_back"})
         return {"execution_id": execution_id, "status": "rolled_back", "reverted": reverted}
 
@@ -698,10 +720,13 @@ class Executions:
                 record.id, status="rejected" if paused else "error",
                 error={"name": "Expired", "message": message}, only_if=(record.status,))
             if done:
-                for approval in await tx.pending_approvals(record.id):
+                expired = await tx.pending_approvals(record.id)
+                for approval in expired:
                     await tx.decide_approval(approval.id, status="expired", by="sweep",
                                              reason=message)
                 await tx.revert_pending(record.id)
+                await tx.audit(ExecutionSubject.of(record).expired(
+                    "rejected" if paused else "error", message, [a.id for a in expired]))
         if done:
             self._event(record.id, "completed", {"status": "rejected" if paused else "error",
                                                  "error": {"name": "Expired", "message": message}})
@@ -720,6 +745,8 @@ class Executions:
                     only_if=("running",))
                 if done:
                     await tx.revert_pending(record.id)
+                    await tx.audit(ExecutionSubject.of(record).expired(
+                        "error", "Expired while running", []))
             return "expired" if done else None
         if record.attempts >= self.settings.max_attempts:
             async with self.store.transaction() as tx:
@@ -729,6 +756,8 @@ class Executions:
                            "message": f"gave up after {record.attempts} attempts to run it; "
                                       "inspect the journal, then delete or re-run it"},
                     only_if=("running",))
+                if done:
+                    await tx.audit(ExecutionSubject.of(record).dead_lettered(record.attempts))
             if done:
                 self._event(record.id, "completed", {"status": "dead_letter"})
             return "dead_letter" if done else None
@@ -779,6 +808,29 @@ def _traced_by() -> dict[str, str]:
     """The trace a new execution starts in, kept in its options (nothing while not tracing)."""
     parent = tracing.traceparent()
     return {} if parent is None else {"traceparent": parent}
+
+
+def _decision_event(subject: ExecutionSubject, approval_id: str, decision: str, by: str,
+                    note: str | None, decided: bool, current: Any,
+                    tenant: str | None) -> AuditEvent:
+    """The decision as recorded, or the refused attempt (late, duplicate) and what it met;
+    ``by`` is the deciding principal's name, ``tenant`` its tenant."""
+    if decided:
+        return subject.approval_decided(approval_id, decision, by, note, tenant)
+    return subject.approval_refused(approval_id, decision, by,
+                                    None if current is None else current.status,
+                                    None if current is None else current.decided_by, tenant)
+
+
+async def _client_result_event(tx: Any, record: ExecutionRecord, seq: int,
+                               failure: dict[str, Any] | None) -> AuditEvent:
+    """The agent host's result of a client-resolved call, as a completed call."""
+    entries = await journal.read(tx.connection, record.id, strict=False)
+    entry = next((e for e in entries if e.seq == seq), None)
+    return ExecutionSubject.of(record).call(
+        seq, entry.namespace if entry else "", entry.method if entry else "",
+        entry.args if entry else "{}", idempotency_key=None,
+        outcome="applied" if failure is None else "error", error=failure)
 
 
 def _failed_run(execution_id: str, exc: Exception) -> ExecutionResult:

@@ -29,6 +29,10 @@ Several changes that must land together (a pending entry and the ``paused`` stat
 through :meth:`CodeModeStore.transaction`. ``only_if`` on status and entry updates is a
 compare-and-set, so of two racing decisions (approve vs reject) exactly one wins.
 
+Every change worth an audit entry appends it (:meth:`StoreTransaction.audit`, the ``audit``
+tables in the same file) in the transaction that makes the change; deleting or pruning
+executions removes their journals and approvals but never their audit entries.
+
 Caps are the reference's: code over 1,000,000 characters is refused before anything is
 written; a final result over that size is replaced by a note; logs over 1 MB are trimmed.
 """
@@ -45,7 +49,11 @@ from typing import Any
 
 import aiosqlite
 
+from audit import AuditEvent
+from audit import append as _audit_append
+from audit import migrate as _audit_migrate
 from codemode import journal as _journal
+from codemode.auditing import ExecutionSubject
 from codemode.codec import (
     check_durable_text,
     decode_json,
@@ -320,6 +328,39 @@ class StoreTransaction:
     async def add_approval(self, approval: Approval) -> None:
         await _insert_approval(self._conn, approval)
 
+    async def audit(self, *events: AuditEvent) -> None:
+        """Append ``events`` to the audit log in this transaction: they commit with it."""
+        await _audit_append(self._conn, events, at=now())
+
+    async def subject_of(self, execution_id: str) -> ExecutionSubject | None:
+        """Whose execution ``execution_id`` is, for its audit events; None if there is none."""
+        async with self._conn.execute(
+                "SELECT id, workspace, tenant, principal FROM codemode_executions WHERE id = ?",
+                (execution_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else ExecutionSubject(*(str(v) for v in row))
+
+    async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP,
+                               tenant: str = DEFAULT_TENANT) -> int:
+        """See :meth:`CodeModeStore.prune_executions`; here inside a larger transaction."""
+        if keep < 0:
+            raise ValueError("keep must be zero or more")
+        terminal = sorted(TERMINAL_STATES)
+        marks = ", ".join("?" for _ in terminal)
+        # The journal rows and approvals of the deleted executions go with them by ON
+        # DELETE CASCADE; the audit log has no such tie, and records each deletion.
+        deleted = await self._conn.execute_fetchall(
+            "DELETE FROM codemode_executions WHERE id IN (SELECT id FROM codemode_executions"
+            f" WHERE tenant = ? AND workspace = ? AND status IN ({marks})"
+            " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)"
+            " RETURNING id, status, principal",
+            (tenant, workspace, *terminal, keep))
+        rows = list(deleted)
+        if rows:
+            await self.audit(*(ExecutionSubject(str(r[0]), workspace, tenant, str(r[2]))
+                               .pruned(str(r[1]), keep) for r in rows))
+        return len(rows)
+
     async def decide_approval(
         self, approval_id: str, *, status: str, by: str | None = None, reason: str | None = None,
         only_if: Collection[str] = ("pending",), tenant: str | None = None,
@@ -393,6 +434,7 @@ class CodeModeStore:
             await configure_connection(conn)
             await apply_migrations(conn, "codemode", CODEMODE_MIGRATIONS)
             await apply_migrations(conn, "ledger", LEDGER_MIGRATIONS)
+            await _audit_migrate(conn)
         except BaseException:
             await conn.close()
             raise
@@ -534,8 +576,10 @@ class CodeModeStore:
 
     # --- executions -------------------------------------------------------------------
 
-    async def create_execution(self, record: ExecutionRecord) -> None:
-        """Insert a new execution; refuses code over the durable limit, recording nothing."""
+    async def create_execution(self, record: ExecutionRecord,
+                               audit: Sequence[AuditEvent] = ()) -> None:
+        """Insert a new execution (and ``audit``'s events with it); refuses code over the
+        durable limit, recording nothing."""
         _check_status(record.status)
         check_durable_text("The code", record.code)
         result_text, recorded = (
@@ -551,14 +595,16 @@ class CodeModeStore:
             durable_value_json("The execution options", record.options),
             record.owner, record.lease_until, record.attempts, record.tenant, record.principal,
         )
-        # One INSERT, its own transaction; the primary key refuses a duplicate id.
-        async with self.autocommit() as tx:
+        # Without audit events, one INSERT is its own transaction. The primary key refuses
+        # a duplicate id.
+        async with (self.transaction() if audit else self.autocommit()) as tx:
             try:
                 await tx.connection.execute(
                     f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
             except sqlite3.IntegrityError as exc:
                 raise ValueError(f"execution {record.id} already exists") from exc
+            await tx.audit(*audit)
 
     async def set_option(self, execution_id: str, key: str, value: str) -> None:
         """Set one of the execution's ``options`` (a short text: the trace that parked it)."""
@@ -639,36 +685,34 @@ class CodeModeStore:
                 rows = await cur.fetchall()
         return [_execution_from_row(row, []) for row in rows]
 
-    async def delete_execution(self, execution_id: str) -> bool:
-        """Delete an execution and its journal; False if there was none."""
+    async def delete_execution(self, execution_id: str, *, principal: str | None = None) -> bool:
+        """Delete an execution and its journal; False if there was none.
+
+        The audit log keeps its entries and records the deletion (``principal``: who asked).
+        """
         async with self._write() as conn:
             await _journal.delete(conn, execution_id)
-            cur = await conn.execute(
-                "DELETE FROM codemode_executions WHERE id = ?", (execution_id,)
-            )
-            return cur.rowcount > 0
+            deleted = await conn.execute_fetchall(
+                "DELETE FROM codemode_executions WHERE id = ?"
+                " RETURNING workspace, status, tenant, principal", (execution_id,))
+            rows = list(deleted)
+            if rows:
+                subject = ExecutionSubject(execution_id, str(rows[0][0]), str(rows[0][2]),
+                                           str(rows[0][3]))
+                await _audit_append(conn, [subject.deleted(str(rows[0][1]), principal=principal)],
+                                    at=now())
+            return bool(rows)
 
     async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP,
                                tenant: str = DEFAULT_TENANT) -> int:
         """Delete all but the newest ``keep`` terminal executions of ``workspace``.
 
         Running and paused executions are never touched: they still have work or a
-        decision ahead of them. Returns how many were deleted.
+        decision ahead of them. Each deletion is recorded in the audit log, whose entries
+        stay. Returns how many were deleted.
         """
-        if keep < 0:
-            raise ValueError("keep must be zero or more")
-        terminal = sorted(TERMINAL_STATES)
-        marks = ", ".join("?" for _ in terminal)
-        # One statement (its own transaction): the journal rows and approvals of the
-        # deleted executions go with them by ON DELETE CASCADE.
-        async with self.autocommit() as tx:
-            cur = await tx.connection.execute(
-                "DELETE FROM codemode_executions WHERE id IN (SELECT id FROM codemode_executions"
-                f" WHERE tenant = ? AND workspace = ? AND status IN ({marks})"
-                " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)",
-                (tenant, workspace, *terminal, keep),
-            )
-        return max(cur.rowcount, 0)
+        async with self.transaction() as tx:
+            return await tx.prune_executions(workspace, keep, tenant)
 
     async def claim_execution(
         self,

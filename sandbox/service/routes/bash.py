@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
-from .. import state
+from .. import audit_events, state
 from ..errors import documented
 from ..identity import Principal, requires
 from ..bash_tool import BashOptions, run_bash
@@ -59,4 +59,9 @@ async def run_bash_request(request: Request, body: BashRequest, who: Principal) 
                           max_workspace_file_bytes=body.max_workspace_file_bytes, env=body.env,
                           stdin=body.stdin)
     workspace = state.workspaces(request).workspace(body.workspace, tenant=who.tenant)
-    return await run_bash(state.sandbox(request), workspace, body.script, options)
+    result = await run_bash(state.sandbox(request), workspace, body.script, options)
+    written = audit_events.write_back_body(result["changed_files"], len(result.get("conflicts", [])))
+    if written is not None:
+        await audit_events.record(request, who, "bash.write_back", {"workspace": body.workspace},
+                                  written)
+    return result

@@ -120,7 +120,7 @@ async def delete_execution(execution_id: str, request: Request, who: Admin) -> d
         # make, and deleting it would take the pending approval with it.
         raise HTTPError(409, "conflict", f"execution {execution_id} is {record.status}; cancel "
                                          "it first, or delete it once it has ended")
-    if not await store.delete_execution(execution_id):
+    if not await store.delete_execution(execution_id, principal=who.name):
         raise HTTPError(404, "not_found", f"execution {execution_id} not found")
     return {"deleted": execution_id}
 

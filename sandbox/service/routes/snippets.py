@@ -10,7 +10,7 @@ from pydantic import Field
 
 from codemode import Snippet
 
-from .. import state
+from .. import audit_events, state
 from ..errors import HTTPError, documented
 from ..identity import Principal, requires
 from ..responses import SafeJSONResponse
@@ -50,6 +50,8 @@ async def put_snippet(name: SnippetPath, body: SnippetBody, request: Request,
         name, execution, description=body.description, input_schema=body.input_schema
     )
     created = await store.put_snippet(snippet, who.tenant)
+    await audit_events.record(request, who, "snippet.put", {"snippet": name},
+                              {"created": created, "from_execution": body.execution_id})
     return SafeJSONResponse(snippet.to_dict(), status_code=201 if created else 200)
 
 
@@ -71,4 +73,5 @@ async def get_snippet(name: SnippetPath, request: Request, who: Reader) -> dict[
 async def delete_snippet(name: SnippetPath, request: Request, who: Writer) -> dict[str, Any]:
     if not await state.codemode_store(request).delete_snippet(name, who.tenant):
         raise _not_found(name)
+    await audit_events.record(request, who, "snippet.deleted", {"snippet": name})
     return {"deleted": name}

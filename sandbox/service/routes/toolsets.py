@@ -16,7 +16,7 @@ from pydantic import Field
 
 from codemode import Toolset, render_declarations
 
-from .. import state
+from .. import audit_events, state
 from ..errors import HTTPError, documented
 from ..identity import Principal, requires
 from ..responses import SafeJSONResponse
@@ -64,6 +64,8 @@ async def put_toolset(name: ToolsetPath, body: ToolsetBody, request: Request,
     toolset = Toolset.from_dict({"name": name, "tools": body.tools})
     stored, created = await store.put_toolset(toolset, description=body.description,
                                               tenant=who.tenant)
+    await audit_events.record(request, who, "toolset.put", {"toolset": name},
+                              {"created": created, "tools": [t.name for t in stored.tools]})
     info = await store.toolset_info(name, who.tenant)
     return SafeJSONResponse(
         _toolset_view(stored, info, with_secret=created), status_code=201 if created else 200
@@ -97,4 +99,5 @@ async def toolset_types(name: ToolsetPath, request: Request, who: Reader) -> Res
 async def delete_toolset(name: ToolsetPath, request: Request, who: Writer) -> dict[str, Any]:
     if not await state.codemode_store(request).delete_toolset(name, who.tenant):
         raise _not_found(name)
+    await audit_events.record(request, who, "toolset.deleted", {"toolset": name})
     return {"deleted": name}

@@ -27,7 +27,7 @@ from workspace import (
     normalize_path,
 )
 
-from .. import state
+from .. import audit_events, state
 from ..errors import HTTPError, documented
 from ..identity import Principal, requires
 from .params import WorkspacePath
@@ -96,6 +96,7 @@ async def workspace_info(request: Request, ws: WorkspacePath, who: Reader) -> di
 async def delete_workspace(request: Request, ws: WorkspacePath, who: Writer) -> dict[str, Any]:
     if not await state.workspaces(request).delete_workspace(ws, who.tenant):
         raise NotFound("no such workspace", ws)
+    await audit_events.record(request, who, "workspace.deleted", {"workspace": ws})
     return {"deleted": ws}
 
 
