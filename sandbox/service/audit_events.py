@@ -1,12 +1,14 @@
 """The service's own audit events: what routes change outside Code Mode's transactions.
 
-Toolset and snippet put/delete, workspace deleted and bash write-backs are recorded with
+Toolset and snippet put/delete, workspace deleted, bash write-backs, tenants created and
+tokens created and revoked (``/v1/admin``) are recorded with
 :func:`record` after the change committed (the workspace unit cannot append inside its own
 transactions: it imports nothing of ours). Code Mode's events are appended inside its
 transactions instead (:mod:`codemode.auditing`).
 
 Events: ``toolset.put`` (``created``, ``tools``), ``toolset.deleted``, ``snippet.put``
 (``created``, ``from_execution``), ``snippet.deleted``, ``workspace.deleted``,
+``tenant.created``, ``token.created`` (``name``, ``scopes``, ``expires_at``), ``token.revoked``,
 ``bash.write_back`` (counts of created, updated and deleted files, the paths, at most
 :data:`MAX_PATHS` of each, and how many conflicts).
 """
@@ -27,14 +29,15 @@ MAX_PATHS = 100
 
 
 async def record(request: Request, who: Principal, event: str, subject: dict[str, str],
-                 body: dict[str, Any] | None = None) -> None:
-    """Append one event, by ``who`` in its tenant, to the service's audit log. An app
-    mounted without one (the route tests' small apps) records nothing; the service always
-    opens one at start-up."""
+                 body: dict[str, Any] | None = None, *, tenant: str | None = None) -> None:
+    """Append one event by ``who`` to the service's audit log, in ``who``'s tenant or the
+    one it acted on (``tenant``: an operator making another tenant's token). An app mounted
+    without a log (the route tests' small apps) records nothing; the service always opens
+    one at start-up."""
     log = getattr(request.app.state, "audit", None)
     if not isinstance(log, AuditLog):
         return
-    await log.record([AuditEvent(who.tenant, who.name, event, subject, body or {})])
+    await log.record([AuditEvent(tenant or who.tenant, who.name, event, subject, body or {})])
 
 
 def write_back_body(changed: dict[str, list[str]], conflicts: int) -> dict[str, Any] | None:

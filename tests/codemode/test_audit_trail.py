@@ -113,8 +113,9 @@ def test_approvals_requested_decided_and_a_duplicate_refused(client: httpx.Clien
     paused = _run(client, "gated.create_item(title='needs-ok')", "gated", workspace="trail-ok")
     [pending] = paused["pending"]
     approval_id = pending["approval_id"]
-    assert client.post(f"/v1/approvals/{approval_id}/approve", json={"by": "alice"}).status_code == 200
-    again = client.post(f"/v1/approvals/{approval_id}/reject", json={"by": "bob"})
+    assert client.post(f"/v1/approvals/{approval_id}/approve",
+                       json={"note": "looks right"}).status_code == 200
+    again = client.post(f"/v1/approvals/{approval_id}/reject", json={"note": "too late"})
     assert again.status_code == 409
     entries = _trail(client, execution_id=paused["execution_id"])
     assert _events(entries) == ["execution.started", "approval.requested", "approval.decided",
@@ -122,18 +123,22 @@ def test_approvals_requested_decided_and_a_duplicate_refused(client: httpx.Clien
     requested, decided, refused = (next(e for e in entries if e["event"] == name) for name in
                                    ("approval.requested", "approval.decided", "approval.refused"))
     assert requested["subject"]["approval_id"] == approval_id
-    assert decided["body"]["decision"] == "approved" and decided["body"]["by"] == "alice"
-    assert refused["body"] == {"attempted": "rejected", "by": "bob", "found": "approved",
-                               "decided_by": "alice"}
+    # No token configured: the single local user decides, and is the entry's principal.
+    assert decided["principal"] == "local"
+    assert decided["body"] == {"decision": "approved", "by_tenant": "default",
+                               "note": "looks right"}
+    assert refused["principal"] == "local"
+    assert refused["body"] == {"attempted": "rejected", "by_tenant": "default",
+                               "found": "approved", "decided_by": "local"}
 
 
 def test_a_cancelled_execution_and_a_late_decision_on_it(client: httpx.Client) -> None:
     paused = _run(client, "gated.create_item(title='never')", "gated", workspace="trail-cancel")
     approval_id = paused["pending"][0]["approval_id"]
     cancel = client.post(f"/v1/executions/{paused['execution_id']}/cancel",
-                         json={"by": "ops", "reason": "not today"})
+                         json={"reason": "not today"})
     assert cancel.status_code == 200, cancel.text
-    late = client.post(f"/v1/approvals/{approval_id}/approve", json={"by": "alice"})
+    late = client.post(f"/v1/approvals/{approval_id}/approve", json={})
     assert late.status_code == 409
     entries = _trail(client, execution_id=paused["execution_id"])
     assert _events(entries)[-2:] == ["execution.cancelled", "approval.refused"]

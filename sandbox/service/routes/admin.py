@@ -19,7 +19,7 @@ from pydantic import Field
 
 from workspace import TENANT_NAME
 
-from .. import state
+from .. import audit_events, state
 from ..errors import HTTPError, documented
 from ..identity import SCOPES, Principal, expiry_of, requires
 from ..responses import SafeJSONResponse
@@ -61,7 +61,10 @@ async def list_tenants(request: Request, who: Operator) -> dict[str, Any]:
 
 @router.post("/tenants", status_code=201)
 async def create_tenant(body: TenantBody, request: Request, who: Operator) -> dict[str, Any]:
-    return await state.identity(request).create_tenant(body.name)
+    created = await state.identity(request).create_tenant(body.name)
+    await audit_events.record(request, who, "tenant.created", {"tenant": body.name},
+                              tenant=body.name)
+    return created
 
 
 def _tenant_for(who: Principal, asked: str | None) -> str:
@@ -89,6 +92,9 @@ async def create_token(body: TokenBody, request: Request, who: Admin) -> dict[st
                                           f"{', '.join(beyond)}")
     token, info = await state.identity(request).create_token(
         tenant=tenant, name=body.name, scopes=body.scopes, expires_at=expiry_of(body.expires_in_s))
+    await audit_events.record(request, who, "token.created", {"token_id": info.id},
+                              {"tenant": tenant, "name": body.name, "scopes": sorted(body.scopes),
+                               "expires_at": info.expires_at}, tenant=tenant)
     return {**info.to_dict(), "token": token,
             "note": "the token is shown this once; only its hash is stored"}
 
@@ -102,4 +108,6 @@ async def revoke_token(token_id: str, request: Request, who: Admin) -> dict[str,
     revoked = await store.revoke_token(token_id)
     if revoked is None:
         raise HTTPError(409, "conflict", f"token {token_id} is already revoked")
+    await audit_events.record(request, who, "token.revoked", {"token_id": token_id},
+                              {"tenant": found.tenant, "name": found.name}, tenant=found.tenant)
     return revoked.to_dict()
