@@ -178,16 +178,19 @@ def verify_rate(data: Path, entries: int) -> None:
     path = data / "verify.db"
     seconds = write_log(path, entries)
     row("writing the log (hash and insert)", f"{entries / seconds:,.0f} entries/s")
-    rates = []
+    rates, cpu_rates = [], []
     for _ in range(3):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         result = verify_database(path)
-        elapsed = time.perf_counter() - started
+        elapsed, cpu_used = time.perf_counter() - started, time.process_time() - cpu
         assert result.ok and result.count == entries, result
         rates.append(entries / elapsed)
+        cpu_rates.append(entries / cpu_used)
     row(f"verify {entries:,} entries, median of 3 (min-max)",
         f"{statistics.median(rates):,.0f}/s ({min(rates):,.0f}-{max(rates):,.0f})",
         ">= 200,000/s")
+    # On a shared machine the wall rate is what the CPU left us; per CPU second is the code's.
+    row("verify, entries per CPU second, median of 3", f"{statistics.median(cpu_rates):,.0f}/s")
 
 
 def main() -> None:
