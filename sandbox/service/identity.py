@@ -140,7 +140,12 @@ class Requires:
             raise ValueError(f"unknown scopes {unknown}")
         self.scopes = scopes
 
-    def __call__(self, request: Request) -> Principal:
+    async def __call__(self, request: Request) -> Principal:
+        # async: FastAPI runs a plain function dependency in its thread pool, a hop per request.
+        return self.check(request)
+
+    def check(self, request: Request) -> Principal:
+        """The principal of ``request`` if it holds one of the scopes; else 403."""
         who = current_principal(request)
         if not any(who.allows(scope) for scope in self.scopes):
             wanted = " or ".join(self.scopes)

@@ -146,16 +146,16 @@ class _Tools:
                     who: Principal) -> types.CallToolResult:
         request = self._request(who)
         if name == "execute":
-            requires("execute")(request)
+            requires("execute").check(request)
             outcome = await start_execution(request, ExecuteRequest.model_validate(arguments), who)
             return _result(outcome, _render_execution(outcome),
                            is_error=outcome.get("status") in ("error", "rejected"))
         if name == "bash":
-            requires("bash")(request)
+            requires("bash").check(request)
             result = await run_bash_request(request, BashRequest.model_validate(arguments), who)
             return _result(result, _render_bash(result))
         if name in TOOL_DEFINITIONS:
-            requires(_tool_scope(name))(request)
+            requires(_tool_scope(name)).check(request)
             return await self._workspace_tool(request, name, arguments, who)
         raise _UnknownTool(name)
 
