@@ -10,7 +10,8 @@ runs; a token made here is valid at once in a running service on the same direct
     sandbox tokens list [--tenant acme]
     sandbox tokens revoke tok_0123456789abcdef
 
-``tokens create`` prints the token once (only its hash is stored). Exit status: 0 done,
+``tokens create`` prints the token once (only its hash is stored). What changes is written to
+the audit log as ``cli:<user>`` (tenant and token created, token revoked). Exit status: 0 done,
 1 refused (an unknown tenant, a name taken, an unknown token), 2 a wrong command line.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import json
 import re
 import sys
@@ -25,6 +27,8 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+from audit import AuditEvent, AuditLog
 
 from ..service import SCOPES, HTTPError, IdentityStore, default_data_dir
 
@@ -41,34 +45,51 @@ def parse_duration(text: str) -> float:
     return float(found.group(1)) * _UNITS[found.group(2) or "s"]
 
 
-Handler = Callable[[IdentityStore, argparse.Namespace], Awaitable[int]]
+Handler = Callable[[IdentityStore, "Recorder", argparse.Namespace], Awaitable[int]]
+
+
+class Recorder:
+    """Writes what a command changed to the audit log, as the shell user who ran it."""
+
+    def __init__(self, log: AuditLog) -> None:
+        self.log = log
+        self.principal = f"cli:{getpass.getuser()}"
+
+    async def __call__(self, tenant: str, event: str, subject: dict[str, str],
+                       body: dict[str, Any] | None = None) -> None:
+        await self.log.record([AuditEvent(tenant=tenant, principal=self.principal, event=event,
+                                          subject=subject, body=body or {})])
 
 
 def _print(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2) + "\n")
 
 
-async def _tenant_create(store: IdentityStore, args: argparse.Namespace) -> int:
+async def _tenant_create(store: IdentityStore, audit: Recorder, args: argparse.Namespace) -> int:
     _print(await store.create_tenant(args.name))
+    await audit(args.name, "tenant.created", {"tenant": args.name})
     return 0
 
 
-async def _tenant_list(store: IdentityStore, args: argparse.Namespace) -> int:
+async def _tenant_list(store: IdentityStore, _audit: Recorder, args: argparse.Namespace) -> int:
     for tenant in await store.list_tenants():
         sys.stdout.write(tenant["name"] + "\n")
     return 0
 
 
-async def _token_create(store: IdentityStore, args: argparse.Namespace) -> int:
+async def _token_create(store: IdentityStore, audit: Recorder, args: argparse.Namespace) -> int:
     expires = None if args.expires_in is None else time.time() + args.expires_in
     token, info = await store.create_token(tenant=args.tenant, name=args.name,
                                            scopes=args.scope, expires_at=expires)
+    await audit(info.tenant, "token.created", {"token_id": info.id},
+                {"tenant": info.tenant, "name": info.name, "scopes": list(info.scopes),
+                 "expires_at": info.expires_at})
     sys.stderr.write("The token is shown this once; only its hash is stored.\n")
     _print({**info.to_dict(), "token": token})
     return 0
 
 
-async def _token_list(store: IdentityStore, args: argparse.Namespace) -> int:
+async def _token_list(store: IdentityStore, _audit: Recorder, args: argparse.Namespace) -> int:
     tokens = await store.list_tokens(args.tenant)
     if args.json:
         _print([t.to_dict() for t in tokens])
@@ -80,13 +101,15 @@ async def _token_list(store: IdentityStore, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _token_revoke(store: IdentityStore, args: argparse.Namespace) -> int:
+async def _token_revoke(store: IdentityStore, audit: Recorder, args: argparse.Namespace) -> int:
     revoked = await store.revoke_token(args.token_id)
     if revoked is None:
         found = await store.get_token(args.token_id)
         raise HTTPError(404 if found is None else 409, "refused",
                         f"no token {args.token_id}" if found is None
                         else f"token {args.token_id} is already revoked")
+    await audit(revoked.tenant, "token.revoked", {"token_id": revoked.id},
+                {"tenant": revoked.tenant, "name": revoked.name})
     _print(revoked.to_dict())
     return 0
 
@@ -97,8 +120,13 @@ def _runner(command: str, handler: Handler) -> Callable[[argparse.Namespace], in
 
         async def go() -> int:
             data_dir.mkdir(parents=True, exist_ok=True)
-            async with await IdentityStore.open(data_dir / "sandbox.db") as store:
-                return await handler(store, args)
+            database = data_dir / "sandbox.db"
+            async with await IdentityStore.open(database) as store:
+                log = await AuditLog.open(database)
+                try:
+                    return await handler(store, Recorder(log), args)
+                finally:
+                    await log.close()
 
         try:
             return asyncio.run(go())

@@ -4,7 +4,9 @@ runs, and a token made there works at once in a service on the same directory.""
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
+import sqlite3
 from pathlib import Path
 
 import httpx
@@ -46,6 +48,13 @@ def test_an_operator_bootstraps_a_tenant_and_a_token_before_the_service_runs(
 
     status, out, _ = _run(capsys, tmp_path, "tokens", "list")
     assert status == 0 and made["id"] in out and "revoked" in out and made["token"] not in out
+    with sqlite3.connect(tmp_path / "sandbox.db") as db:
+        events = db.execute("SELECT tenant, principal, event FROM audit_log ORDER BY seq").fetchall()
+    cli = f"cli:{getpass.getuser()}"
+    assert [e for e in events if e[1] == cli] == [
+        ("acme", cli, "tenant.created"), ("acme", cli, "token.created"),
+        ("acme", cli, "token.revoked")]
+    assert made["token"] not in str(events)
 
 
 def test_refusals_are_one_line_and_status_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
