@@ -5,7 +5,9 @@ starts the worker pool, opens the database and the audit log (whose checkpoints 
 by policy while it runs, and once more at shutdown if anything is new).
 Every ``/v1`` and ``/mcp`` request (:mod:`.mcp`) passes the guard: the bearer token is
 resolved to the principal the request acts as (:mod:`.identity`; refused with 401 when it is
-missing, wrong, revoked or expired), and the request-size cap is held. Errors are answered by
+missing, wrong, revoked or expired), and the request-size cap is held. The console's session
+cookie (:mod:`.console.sessions`) stands in for the header, and then a request that changes
+something must carry the session's CSRF token too; ``/console/api`` is guarded the same way. Errors are answered by
 the one error map (:mod:`.errors`).
 """
 
@@ -25,6 +27,7 @@ import httpx
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from audit import AuditLog, CheckpointPolicy
@@ -32,6 +35,7 @@ from codemode import CodeModeStore, EventBus, Executions
 from workspace import WorkspaceStore, sweep_materialised
 
 from .. import AsyncSandbox, __version__
+from .console.sessions import COOKIE, CSRF_HEADER, SAFE_METHODS, SessionStore, principal_of
 from .errors import error_response, install_error_handlers
 from .identity import BOOTSTRAP, LOCAL, PRINCIPAL_KEY, TENANT_HEADER, Principal, same_secret
 from .mcp import MCP_PATH, install_mcp
@@ -39,6 +43,7 @@ from .openapi import install_openapi
 from .requests import (JSON_ALIASES, request_id_for, reset_request_id, reset_tenant, set_request_id,
                        set_tenant)
 from .routes import ROUTERS
+from .routes.console import install_console
 from .settings import Settings
 from .tokens import IdentityStore
 from .telemetry import METRICS_PATH, Telemetry
@@ -103,11 +108,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await telemetry.close()
 
     app = FastAPI(title="wasm-sandbox", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,  # served offline by install_openapi
                   summary="Sandboxed execution of model-written Python and bash in WebAssembly isolates.")
     app.state.settings = settings
+    app.state.console_sessions = SessionStore()
     for router in ROUTERS:
         app.include_router(router)
     install_mcp(app, settings)
+    install_console(app)
     telemetry.install(app)  # inside the guard: its spans see the route that was matched
     app.add_middleware(_Guard, settings=settings)
     install_error_handlers(app)
@@ -204,8 +212,8 @@ class _Guard:
 
     async def _serve(self, scope: Scope, headers: Headers, receive: Receive, send: Send) -> None:
         path = scope["path"]
-        if path.startswith("/v1") or path == MCP_PATH or path.startswith(MCP_PATH + "/") \
-                or path == METRICS_PATH:
+        if (path.startswith("/v1") or path == MCP_PATH or path.startswith(MCP_PATH + "/")
+                or path == METRICS_PATH or path.startswith(CONSOLE_API)):
             if path.startswith("/v1"):
                 scope = _json_body_as_json(scope, headers)
             who = await self._principal(scope, headers)
@@ -232,6 +240,8 @@ class _Guard:
         """Who the request acts as, or the refusal (401, or 403/404 for a tenant header)."""
         identity = getattr(scope["app"].state, "identity", None)
         supplied = headers.get("authorization")
+        if supplied is None and COOKIE in _cookies(headers):
+            return await self._session(scope, headers, identity)
         if supplied is None:
             if self.settings.token is None and (identity is None
                                                 or not await identity.has_live_tokens()):
@@ -247,6 +257,23 @@ class _Guard:
         if isinstance(found, str):
             return _unauthorized("wrong bearer token" if found == "unknown"
                                  else f"this bearer token is {found}")
+        return await self._in_tenant(found, identity, headers)
+
+    async def _session(self, scope: Scope, headers: Headers,
+                       identity: IdentityStore | None) -> Principal | JSONResponse:
+        """The console's session cookie in place of a bearer token (CSRF-checked)."""
+        sessions: SessionStore | None = getattr(scope["app"].state, "console_sessions", None)
+        session = None if sessions is None else sessions.get(_cookies(headers)[COOKIE])
+        if session is None:
+            return _unauthorized("the console session has ended: sign in again")
+        if scope["method"] not in SAFE_METHODS and not same_secret(
+                headers.get(CSRF_HEADER, ""), session.csrf):
+            return error_response(403, "forbidden", "missing or wrong CSRF token "
+                                                    f"({CSRF_HEADER} header)")
+        found = await principal_of(session, bootstrap_token=self.settings.token,
+                                   identity=identity)
+        if isinstance(found, str):
+            return _unauthorized(found)
         return await self._in_tenant(found, identity, headers)
 
     async def _in_tenant(self, who: Principal, identity: IdentityStore | None,
@@ -268,6 +295,14 @@ class _Guard:
         if length is not None and length.isdigit() and int(length) > limit:
             return _too_large(limit)
         return None
+
+
+CONSOLE_API = "/console/api/"
+"""The console's own endpoints, guarded like ``/v1``."""
+
+
+def _cookies(headers: Headers) -> dict[str, str]:
+    return cookie_parser(headers.get("cookie", ""))
 
 
 MAX_HEADER_BYTES = 64 * 1024

@@ -222,8 +222,12 @@ class IdentityStore:
 
     async def authenticate(self, token: str, at: float | None = None) -> Principal | str:
         """The principal of ``token``, or why not: ``unknown``, ``revoked`` or ``expired``."""
+        return await self.authenticate_hash(hash_token(token), at)
+
+    async def authenticate_hash(self, digest: str, at: float | None = None) -> Principal | str:
+        """:meth:`authenticate` by the token's SHA-256 (what a console session keeps)."""
         rows = await self._rows(f"SELECT {_COLUMNS} FROM identity_tokens WHERE hash = ?",
-                                (hash_token(token),))
+                                (digest,))
         if not rows:
             return "unknown"
         info = _info(rows[0])

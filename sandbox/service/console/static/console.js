@@ -1,0 +1,389 @@
+// The operator console: one small page over the /v1 API (the session cookie authenticates;
+// every request that changes something carries the session's CSRF token). Nothing from the
+// server is ever put in as HTML: every value goes in as text, so a tool's arguments or a
+// file's contents cannot script the page.
+"use strict";
+
+const S = { session: null, stream: null, outcomes: new Map(), timers: [] };
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+async function api(method, path, body) {
+  const headers = { "Accept": "application/json" };
+  if (method !== "GET" && S.session && S.session.csrf) headers["X-CSRF-Token"] = S.session.csrf;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method, headers, credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status === 401) { location.href = "/console/login"; throw new Error("signed out"); }
+  let data = null;
+  const type = response.headers.get("content-type") || "";
+  if (type.includes("json")) data = await response.json();
+  return { status: response.status, ok: response.ok, data, response };
+}
+
+function can(scope) { return Boolean(S.session && S.session.can[scope]); }
+function pretty(value) { return JSON.stringify(value, null, 2); }
+function when(epoch) { return epoch ? new Date(epoch * 1000).toISOString().replace("T", " ").slice(0, 19) + "Z" : ""; }
+function ago(epoch) {
+  const s = Math.max(0, Math.floor(Date.now() / 1000 - epoch));
+  if (s < 60) return s + " s";
+  if (s < 3600) return Math.floor(s / 60) + " min " + (s % 60) + " s";
+  if (s < 86400) return Math.floor(s / 3600) + " h " + Math.floor((s % 3600) / 60) + " min";
+  return Math.floor(s / 86400) + " d " + Math.floor((s % 86400) / 3600) + " h";
+}
+function errorText(result) {
+  const e = result.data && result.data.error;
+  return e ? (e.message || e.code || pretty(e)) : "HTTP " + result.status;
+}
+function show(...nodes) {
+  const main = document.getElementById("main");
+  main.replaceChildren(...nodes);
+}
+function stopPage() {
+  if (S.stream) { S.stream.close(); S.stream = null; }
+  S.timers.forEach(clearInterval); S.timers = [];
+}
+
+// ---------- approvals ----------
+
+function descriptorOf(a) { return (a.descriptor && typeof a.descriptor === "object") ? a.descriptor : {}; }
+
+function approvalCard(a) {
+  const d = descriptorOf(a);
+  const risk = d.risk || "";
+  const card = el("article", { class: "approval " + a.status, "data-approval": a.approval_id,
+                               "data-status": a.status },
+    el("h3", {}, el("code", {}, a.namespace + "." + a.method), " ",
+       el("span", { class: "badge status-" + a.status }, a.status),
+       risk ? el("span", { class: "badge risk-" + risk }, "risk: " + risk) : null),
+    el("p", { class: "summary" }, d.summary || ""),
+    el("p", { class: "meta" }, "workspace ", el("code", {}, a.workspace), " · execution ",
+       el("a", { href: "#/executions/" + encodeURIComponent(a.execution_id) }, a.execution_id),
+       " · call #" + a.seq),
+    el("pre", { class: "args" }, pretty(a.args)));
+  if (a.status === "pending") {
+    card.append(el("p", { class: "waited", "data-since": a.created_at }, "waiting " + ago(a.created_at)));
+    if (can("approvals:decide")) card.append(decisionForm(a));
+  } else {
+    card.append(el("p", { class: "decided" }, a.status + " by ", el("strong", {}, a.decided_by || "?"),
+      " at " + when(a.decided_at), a.reason ? " — " + a.reason : ""));
+  }
+  const outcome = S.outcomes.get(a.approval_id);
+  if (outcome) card.append(outcome);
+  return card;
+}
+
+function decisionForm(a) {
+  const note = el("input", { type: "text", name: "note", placeholder: "note (optional)", maxlength: 8000 });
+  const decide = async (verb, button) => {
+    button.disabled = true;
+    const body = verb === "approve" ? { note: note.value || null } : { reason: note.value || null };
+    const result = await api("POST", "/v1/approvals/" + encodeURIComponent(a.approval_id) + "/" + verb, body);
+    let outcome;
+    if (result.ok) {
+      outcome = el("div", { class: "outcome ok" }, el("strong", {}, verb === "approve" ? "Approved" : "Rejected"),
+        ": execution is now " + (result.data.status || "?"), el("pre", {}, pretty(result.data)));
+    } else if (result.status === 409) {
+      const now = await api("GET", "/v1/approvals/" + encodeURIComponent(a.approval_id));
+      const by = now.ok ? now.data.decided_by : "someone";
+      const status = now.ok ? now.data.status : "decided";
+      outcome = el("div", { class: "outcome refused" }, "Decided elsewhere by ", el("strong", {}, by),
+        " (" + status + "): " + errorText(result));
+    } else {
+      outcome = el("div", { class: "outcome refused" }, "Refused: " + errorText(result));
+    }
+    S.outcomes.set(a.approval_id, outcome);
+    const card = document.querySelector('[data-approval="' + CSS.escape(a.approval_id) + '"]');
+    if (card) { card.querySelectorAll(".decide button").forEach((b) => { b.disabled = true; }); card.append(outcome); }
+  };
+  const approve = el("button", { class: "approve", type: "button" }, "Approve");
+  const reject = el("button", { class: "reject", type: "button" }, "Reject");
+  approve.addEventListener("click", () => decide("approve", approve));
+  reject.addEventListener("click", () => decide("reject", reject));
+  return el("div", { class: "decide" }, note, approve, reject);
+}
+
+function renderApprovals(list, container) {
+  const pending = list.filter((a) => a.status === "pending").sort((x, y) => y.created_at - x.created_at);
+  const decided = list.filter((a) => a.status !== "pending")
+    .sort((x, y) => (y.decided_at || y.created_at) - (x.decided_at || x.created_at));
+  container.replaceChildren(
+    el("h2", {}, "Pending (" + pending.length + ")"),
+    pending.length ? el("div", { id: "pending" }, pending.map(approvalCard)) : el("p", { class: "empty" }, "Nothing waits for a decision."),
+    el("h2", {}, "Decided"),
+    el("div", { id: "decided" }, decided.map(approvalCard)));
+}
+
+function approvalsPage() {
+  const container = el("section", { id: "approvals" }, el("p", {}, "Loading..."));
+  const live = el("span", { id: "live", class: "badge" }, "connecting");
+  show(el("h1", {}, "Approvals ", live), container);
+  S.stream = new EventSource("/console/api/approvals/events");
+  S.stream.addEventListener("open", () => { live.textContent = "live"; live.className = "badge live"; });
+  S.stream.addEventListener("error", () => { live.textContent = "reconnecting"; live.className = "badge"; });
+  S.stream.addEventListener("approvals", (event) => renderApprovals(JSON.parse(event.data).approvals, container));
+  S.timers.push(setInterval(() => {
+    document.querySelectorAll(".waited").forEach((p) => { p.textContent = "waiting " + ago(Number(p.dataset.since)); });
+  }, 1000));
+}
+
+// ---------- executions ----------
+
+const STATES = ["", "running", "paused", "awaiting_tool", "completed", "error", "rejected",
+                "rolled_back", "cancelled", "dead_letter"];
+
+function toEpoch(value) { return value ? String(Date.parse(value + "Z") / 1000) : null; }
+
+async function executionsPage(params) {
+  const status = el("select", { name: "status" }, STATES.map((s) => el("option", { value: s, selected: params.get("status") === s }, s || "any status")));
+  const workspace = el("input", { name: "workspace", placeholder: "workspace", value: params.get("workspace") || "" });
+  const since = el("input", { name: "since", type: "datetime-local", value: params.get("since") || "" });
+  const until = el("input", { name: "until", type: "datetime-local", value: params.get("until") || "" });
+  const form = el("form", { class: "filters", id: "execution-filters" }, status, workspace, "from ", since, "to ", until,
+    el("button", { type: "submit" }, "Filter"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const q = new URLSearchParams();
+    for (const [k, v] of new FormData(form)) if (v) q.set(k, v);
+    location.hash = "#/executions?" + q.toString();
+  });
+  const table = el("table", { id: "executions" }, el("tr", {}, ["id", "status", "workspace", "principal", "started", "code"].map((h) => el("th", {}, h))));
+  show(el("h1", {}, "Executions"), form, table);
+  const q = new URLSearchParams({ limit: "200" });
+  if (params.get("status")) q.set("status", params.get("status"));
+  if (params.get("workspace")) q.set("workspace", params.get("workspace"));
+  if (toEpoch(params.get("since"))) q.set("since", toEpoch(params.get("since")));
+  if (toEpoch(params.get("until"))) q.set("until", toEpoch(params.get("until")));
+  const result = await api("GET", "/v1/executions?" + q.toString());
+  if (!result.ok) { table.after(el("p", { class: "error" }, errorText(result))); return; }
+  for (const x of result.data.executions) {
+    table.append(el("tr", { "data-execution": x.id },
+      el("td", {}, el("a", { href: "#/executions/" + encodeURIComponent(x.id) }, x.id)),
+      el("td", {}, el("span", { class: "badge status-" + x.status }, x.status)),
+      el("td", {}, x.workspace), el("td", {}, x.principal || ""), el("td", {}, when(x.created_at)),
+      el("td", {}, el("code", {}, (x.code || "").split("\n")[0].slice(0, 80)))));
+  }
+  if (!result.data.executions.length) table.after(el("p", { class: "empty" }, "No executions match."));
+}
+
+const PY_TOKENS = /(#[^\n]*)|("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|\b(and|as|assert|async|await|break|class|continue|def|del|elif|else|except|False|finally|for|from|global|if|import|in|is|lambda|None|nonlocal|not|or|pass|raise|return|True|try|while|with|yield)\b|\b(\d+(?:\.\d+)?)\b/g;
+
+function highlighted(code) {
+  const pre = el("pre", { class: "code" });
+  let last = 0;
+  for (const m of code.matchAll(PY_TOKENS)) {
+    if (m.index > last) pre.append(code.slice(last, m.index));
+    const kind = m[1] ? "comment" : m[2] ? "string" : m[3] ? "keyword" : "number";
+    pre.append(el("span", { class: "tok-" + kind }, m[0]));
+    last = m.index + m[0].length;
+  }
+  pre.append(code.slice(last));
+  return pre;
+}
+
+function timeline(journal) {
+  if (!journal.length) return el("p", { class: "empty" }, "No host calls.");
+  return el("ol", { class: "timeline" }, journal.map((c) => el("li", { class: "call " + c.state },
+    el("div", {}, el("code", {}, c.namespace + "." + c.method), " ",
+       el("span", { class: "badge" }, c.state),
+       " ", ((c.updated_at - c.created_at) * 1000).toFixed(1) + " ms",
+       c.requires_approval ? el("span", { class: "badge risk-medium" }, "approval") : null),
+    el("details", {}, el("summary", {}, "arguments"), el("pre", {}, pretty(c.args))),
+    c.error ? el("pre", { class: "error" }, pretty(c.error))
+            : el("details", {}, el("summary", {}, "result"), el("pre", {}, pretty(c.result))))));
+}
+
+async function executionPage(id) {
+  const result = await api("GET", "/v1/executions/" + encodeURIComponent(id));
+  if (!result.ok) { show(el("h1", {}, "Execution"), el("p", { class: "error" }, errorText(result))); return; }
+  const x = result.data;
+  const actions = el("div", { class: "actions" });
+  const outcome = el("div", { id: "action-outcome" });
+  const act = (verb) => async () => {
+    const r = await api("POST", "/v1/executions/" + encodeURIComponent(id) + "/" + verb, verb === "cancel" ? {} : undefined);
+    outcome.replaceChildren(el("div", { class: "outcome " + (r.ok ? "ok" : "refused") },
+      r.ok ? verb + ": " + (r.data.status || "done") : "Refused: " + errorText(r)));
+    if (r.ok) setTimeout(() => executionPage(id), 600);
+  };
+  if (can("execute") && ["running", "paused", "awaiting_tool", "dead_letter"].includes(x.status))
+    actions.append(el("button", { class: "cancel", onclick: act("cancel") }, "Cancel"));
+  if (can("execute") && ["completed", "error", "rejected", "cancelled"].includes(x.status))
+    actions.append(el("button", { class: "rollback", onclick: act("rollback") }, "Roll back"));
+  show(
+    el("h1", {}, "Execution ", el("code", {}, x.id), " ", el("span", { class: "badge status-" + x.status, id: "execution-status" }, x.status)),
+    el("p", { class: "meta" }, "workspace ", el("code", {}, x.workspace), " · by " + (x.principal || "?") +
+       " · started " + when(x.created_at) + " · updated " + when(x.updated_at)),
+    actions, outcome,
+    el("h2", {}, "Code"), highlighted(x.code || ""),
+    el("h2", {}, "Journal"), timeline(x.journal || []),
+    el("h2", {}, "Logs"), el("pre", { class: "logs" }, (x.logs || []).map((l) => typeof l === "string" ? l : pretty(l)).join("\n")),
+    el("h2", {}, "Result"), x.error ? el("pre", { class: "error" }, pretty(x.error)) : el("pre", { id: "result" }, pretty(x.result)),
+    el("h2", {}, "Approvals"), el("div", {}, (x.approvals || []).map(approvalCard)));
+  if (!["completed", "error", "rejected", "rolled_back", "cancelled"].includes(x.status)) {
+    S.stream = new EventSource("/v1/executions/" + encodeURIComponent(id) + "/events");
+    let shown = x.status;
+    S.stream.onmessage = null;
+    const refresh = (event) => {
+      try { const data = JSON.parse(event.data); if (data.status && data.status !== shown) { shown = data.status; stopPage(); executionPage(id); } } catch (e) { /* a ping or partial line */ }
+    };
+    ["completed", "error", "rejected", "cancelled", "paused", "awaiting_tool", "rolled_back", "message"].forEach((t) => S.stream.addEventListener(t, refresh));
+  }
+}
+
+// ---------- audit ----------
+
+async function auditPage(params) {
+  const fields = ["tenant", "principal", "event", "subject"];
+  const inputs = fields.map((f) => el("input", { name: f, placeholder: f === "subject" ? "subject name=id" : f, value: params.get(f) || "" }));
+  const since = el("input", { name: "since", type: "datetime-local", value: params.get("since") || "" });
+  const until = el("input", { name: "until", type: "datetime-local", value: params.get("until") || "" });
+  const form = el("form", { class: "filters", id: "audit-filters" }, inputs, "from ", since, "to ", until, el("button", { type: "submit" }, "Filter"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const q = new URLSearchParams();
+    for (const [k, v] of new FormData(form)) if (v) q.set(k, v);
+    location.hash = "#/audit?" + q.toString();
+  });
+  const verify = el("div", { id: "verify", class: "verify" }, "verifying...");
+  const exportButton = el("button", { type: "button", id: "export" }, "Export (JSON lines)");
+  const table = el("table", { id: "audit" }, el("tr", {}, ["seq", "time", "tenant", "principal", "event", "subject", "body"].map((h) => el("th", {}, h))));
+  show(el("h1", {}, "Audit log"), verify, form, exportButton, table);
+  const q = new URLSearchParams({ limit: "500" });
+  for (const f of fields) if (params.get(f)) q.set(f, params.get(f));
+  if (toEpoch(params.get("since"))) q.set("since", toEpoch(params.get("since")));
+  if (toEpoch(params.get("until"))) q.set("until", toEpoch(params.get("until")));
+  const [listed, verified] = await Promise.all([api("GET", "/v1/audit?" + q.toString()), api("GET", "/v1/audit/verify")]);
+  if (verified.ok) {
+    const v = verified.data;
+    verify.className = "verify " + (v.ok ? "ok" : "bad");
+    verify.replaceChildren(v.ok
+      ? el("span", {}, "OK · " + v.count + " entries · head ", el("code", {}, v.head || "(empty)"), " · " + (v.checkpoints || 0) + " checkpoints")
+      : el("span", {}, "FAILED at seq ", el("strong", { id: "bad-seq" }, String(v.first_bad_seq)), ": " + (v.reason || "")));
+  } else {
+    verify.replaceChildren("verify: " + errorText(verified));
+  }
+  if (!listed.ok) { table.after(el("p", { class: "error" }, errorText(listed))); return; }
+  const entries = listed.data.entries;
+  const bad = verified.ok && !verified.data.ok ? verified.data.first_bad_seq : null;
+  for (const e of entries) {
+    table.append(el("tr", { "data-seq": e.seq, class: e.seq === bad ? "bad" : null },
+      el("td", {}, e.seq), el("td", {}, when(e.time)), el("td", {}, e.tenant), el("td", {}, e.principal),
+      el("td", {}, el("code", {}, e.event)), el("td", {}, typeof e.subject === "string" ? e.subject : pretty(e.subject)),
+      el("td", {}, el("details", {}, el("summary", {}, "body"), el("pre", {}, pretty(e.body))))));
+  }
+  exportButton.addEventListener("click", () => {
+    const blob = new Blob([entries.map((e) => JSON.stringify(e)).join("\n") + "\n"], { type: "application/x-ndjson" });
+    const link = el("a", { href: URL.createObjectURL(blob), download: "audit.jsonl" });
+    document.body.append(link); link.click(); link.remove();
+  });
+}
+
+// ---------- workspaces ----------
+
+function filesUrl(ws, path) {
+  return "/v1/workspaces/" + encodeURIComponent(ws) + "/files" + path.split("/").map(encodeURIComponent).join("/");
+}
+
+async function workspacesPage() {
+  const result = await api("GET", "/v1/workspaces");
+  if (!result.ok) { show(el("h1", {}, "Workspaces"), el("p", { class: "error" }, errorText(result))); return; }
+  const names = result.data.workspaces.map((w) => (typeof w === "string" ? w : w.name));
+  show(el("h1", {}, "Workspaces"), el("ul", { id: "workspaces" }, names.map((n) =>
+    el("li", {}, el("a", { href: "#/workspaces/" + encodeURIComponent(n) }, n)))));
+}
+
+async function workspacePage(ws, path) {
+  const tree = el("ul", { class: "tree", id: "tree" });
+  const viewer = el("section", { id: "viewer", class: "viewer" }, el("p", { class: "empty" }, "Choose a file."));
+  show(el("h1", {}, "Workspace ", el("code", {}, ws)), el("div", { class: "split" }, tree, viewer));
+  await listDir(ws, "", tree, viewer);
+  if (path) openFile(ws, path, viewer);
+}
+
+async function listDir(ws, dir, into, viewer) {
+  const r = await api("GET", filesUrl(ws, dir));
+  if (!r.ok) { into.append(el("li", { class: "error" }, errorText(r))); return; }
+  for (const entry of r.data.entries) {
+    const path = (dir + "/" + entry.name).replace(/\/+/g, "/");
+    if (entry.type === "directory") {
+      const children = el("ul", {});
+      let opened = false;
+      const toggle = el("a", { href: "#", class: "dir" }, entry.name + "/");
+      toggle.addEventListener("click", (event) => {
+        event.preventDefault();
+        if (!opened) { opened = true; listDir(ws, path, children, viewer); } else { children.hidden = !children.hidden; }
+      });
+      into.append(el("li", {}, toggle, children));
+    } else {
+      const link = el("a", { href: "#", class: "file", "data-path": path }, entry.name);
+      link.addEventListener("click", (event) => { event.preventDefault(); openFile(ws, path, viewer); });
+      into.append(el("li", {}, link, el("span", { class: "size" }, entry.size !== undefined ? " " + entry.size + " B" : "")));
+    }
+  }
+}
+
+async function openFile(ws, path, viewer) {
+  const url = filesUrl(ws, path);
+  const response = await fetch(url, { credentials: "same-origin" });
+  const type = (response.headers.get("content-type") || "").split(";")[0];
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const head = el("h2", {}, el("code", {}, path), " ", el("span", { class: "meta" }, type + " · " + bytes.length + " bytes"));
+  if (!response.ok) { viewer.replaceChildren(head, el("p", { class: "error" }, "HTTP " + response.status)); return; }
+  if (type.startsWith("image/") && type !== "image/svg+xml") {
+    viewer.replaceChildren(head, el("img", { src: URL.createObjectURL(new Blob([bytes], { type })), alt: path, class: "preview" }));
+    return;
+  }
+  let text = null;
+  if (!bytes.includes(0)) { try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) { text = null; } }
+  if (text === null) { viewer.replaceChildren(head, el("p", { class: "binary" }, "Binary file, " + bytes.length + " bytes.")); return; }
+  const lines = text.split("\n");
+  viewer.replaceChildren(head, el("table", { class: "lines" }, lines.map((line, i) =>
+    el("tr", {}, el("td", { class: "ln" }, i + 1), el("td", {}, el("pre", {}, line))))));
+}
+
+// ---------- shell ----------
+
+function route() {
+  stopPage();
+  const hash = location.hash.slice(1) || "/" + (S.session.sections[0] || "");
+  const [path, query] = hash.split("?");
+  const params = new URLSearchParams(query || "");
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const section = parts[0];
+  document.querySelectorAll("#nav a").forEach((a) => a.classList.toggle("current", a.dataset.section === section));
+  if (!S.session.sections.includes(section)) { show(el("p", { class: "empty" }, S.session.sections.length ? "Choose a page." : "This token's scopes show no page of the console.")); return; }
+  if (section === "approvals") approvalsPage();
+  else if (section === "executions") (parts[1] ? executionPage(parts[1]) : executionsPage(params));
+  else if (section === "audit") auditPage(params);
+  else if (section === "workspaces") (parts[1] ? workspacePage(parts[1], parts.slice(2).join("/") ? "/" + parts.slice(2).join("/") : "") : workspacesPage());
+}
+
+async function boot() {
+  const result = await api("GET", "/console/api/session");
+  if (!result.ok) { show(el("p", { class: "error" }, errorText(result))); return; }
+  S.session = result.data;
+  document.getElementById("logout-csrf").value = S.session.csrf || "";
+  const who = S.session.principal;
+  document.getElementById("whoami").textContent = who.name + " @ " + who.tenant;
+  document.getElementById("nav").replaceChildren(...S.session.sections.map((s) =>
+    el("a", { href: "#/" + s, "data-section": s }, s[0].toUpperCase() + s.slice(1))));
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+document.addEventListener("DOMContentLoaded", boot);
