@@ -10,14 +10,17 @@ package (a Python dependency) and ReDoc's standalone bundle is vendored into
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
+
+from .errors import HTTPError
 
 __all__ = ["DOCS_ASSETS", "REDOC_BUNDLE", "install_openapi"]
 
@@ -30,6 +33,17 @@ REDOC_BUNDLE = Path(__file__).parent / "console" / "vendor" / "redoc.standalone.
 """ReDoc's one script, put there by ``scripts/install``."""
 
 FAVICON = "/console/static/favicon.svg"
+REDOC_JS = "/redoc/assets/redoc.standalone.js"
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+"""The one remote URL in ReDoc's bundle (its "API docs by Redocly" logo): ours instead."""
+
+
+@functools.cache
+def _redoc_bundle() -> bytes:
+    if not REDOC_BUNDLE.is_file():
+        raise HTTPError(503, "unavailable", "ReDoc's bundle is not installed: run "
+                                                    "scripts/install")
+    return REDOC_BUNDLE.read_bytes().replace(REDOC_LOGO.encode(), FAVICON.encode())
 
 
 def _swagger_ui_dir() -> Path:
@@ -65,8 +79,11 @@ def install_openapi(app: FastAPI) -> None:
 
     app.openapi = openapi  # type: ignore[method-assign]
     app.mount(DOCS_ASSETS, StaticFiles(directory=_swagger_ui_dir()), name="docs-assets")
-    if REDOC_BUNDLE.parent.is_dir():
-        app.mount("/redoc/assets", StaticFiles(directory=REDOC_BUNDLE.parent), name="redoc-assets")
+
+    @app.get(REDOC_JS, include_in_schema=False)
+    async def redoc_js() -> Response:
+        return Response(_redoc_bundle(), media_type="text/javascript",
+                        headers={"Cache-Control": "public, max-age=86400"})
 
     @app.get("/docs", include_in_schema=False)
     async def swagger_ui() -> HTMLResponse:
@@ -83,5 +100,5 @@ def install_openapi(app: FastAPI) -> None:
                 "installed: run <code>scripts/install</code>. <a href='/docs'>/docs</a> "
                 "shows the same API.</p>", status_code=503)
         return get_redoc_html(openapi_url="/openapi.json", title=f"{app.title} - API",
-                              redoc_js_url=f"/redoc/assets/{REDOC_BUNDLE.name}",
+                              redoc_js_url=REDOC_JS,
                               redoc_favicon_url=FAVICON, with_google_fonts=False)

@@ -12,6 +12,7 @@
 | ``workspaces``| ``/v1/workspaces/...`` (tools, raw files, info)               |
 | ``admin``     | ``/v1/admin/...`` (whoami, tenants, tokens)                   |
 | ``audit``     | ``GET /v1/audit``, ``GET /v1/audit/verify``                   |
+| ``console``   | ``/console/...`` (the operator console; mounted by ``install_console``) |
 
 Every ``/v1`` route takes the principal the guard resolved through ``Depends(requires(...))``
 (:mod:`sandbox.service.identity`), naming the scopes it needs; ``tests/service/test_tenancy.py``
