@@ -1,6 +1,7 @@
 """The console in a real browser (Debian's Chromium, driven by Playwright) against a live
 service with real isolates: sign in, see an approval arrive live, decide it, race another
-browser, scopes that hide the buttons, CSRF refusals, sign out, and /docs with no network.
+browser, scopes that hide the buttons, CSRF refusals, the audit log (a decision under the
+approver's name; a tampered log's first bad seq), sign out, and /docs with no network.
 
 Set ``SANDBOX_SCREENSHOTS=docs`` to save a screenshot of each page (the README shows them).
 """
@@ -18,6 +19,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
+from audit_helpers import attacker
 from live_server import ServerThread, read_body, send_json, serve_lifespan
 from sandbox import CompiledGuest
 from sandbox.service import Settings, create_app
@@ -220,6 +222,36 @@ def test_the_workspace_viewer_shows_text_with_line_numbers_images_and_binary_siz
     page.click('a.file[data-path="/blob.bin"]')
     page.wait_for_selector("#viewer .binary")
     assert "256 bytes" in page.inner_text("#viewer .binary")
+
+
+def test_the_audit_page_shows_a_decision_with_the_approvers_name(service: str, browser: Any) -> None:
+    approval = _paused(service, "audit")
+    page = _sign_in(browser, service, _token(service, "frank", "approvals:decide", "audit:read"))
+    _card(page, approval).locator("button.approve").click()
+    _card(page, approval).locator(".outcome.ok").wait_for()
+    page.goto(f"{service}/console#/audit?event=approval.decided&principal=frank")
+    page.wait_for_selector("#verify.ok")
+    row = page.locator("#audit tr[data-seq]").last
+    row.wait_for()
+    assert "approval.decided" in row.inner_text() and "frank" in row.inner_text()
+    assert approval in row.inner_text()
+    _shot(page, "audit")
+
+
+def test_a_tampered_audit_log_shows_the_first_bad_seq(compiled_guest: CompiledGuest, tmp_path: Path,
+                                                      browser: Any) -> None:
+    settings = Settings(data_dir=tmp_path, workers=1, guest=compiled_guest, token=BOOT,
+                        sweep_interval_s=0)
+    with ServerThread(create_app(settings)) as live:
+        for name in ("one", "two", "three"):
+            _token(live.url, name, "execute")  # each creation is an audit entry
+        attacker(settings.database_path).execute(
+            "UPDATE audit_log SET principal = 'someone-else' WHERE seq = 2")
+        page = _sign_in(browser, live.url, BOOT)
+        page.goto(f"{live.url}/console#/audit")
+        page.wait_for_selector("#verify.bad")
+        assert page.inner_text("#bad-seq") == "2"
+        assert page.locator("#audit tr.bad").get_attribute("data-seq") == "2"
 
 
 def test_signing_out_returns_to_the_sign_in_page_for_good(service: str, browser: Any) -> None:
