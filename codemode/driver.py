@@ -125,6 +125,8 @@ class ExecuteOptions:
     tenant: str = DEFAULT_TENANT
     principal: str = ""
     """Who asks (a token's name), recorded with the execution."""
+    engine: str = "auto"
+    """The interpreter (``auto``, ``standard``, ``science``; see ``sandbox.engines``)."""
 
 
 @dataclass
@@ -260,7 +262,7 @@ class Executions:
             options={"tools": list(inline_tools), "limits": limits.to_dict(),
                      "granted_permissions": None if options.granted_permissions is None
                      else list(options.granted_permissions),
-                     "approval_wait_ms": wait_ms, **_traced_by()},
+                     "approval_wait_ms": wait_ms, "engine": options.engine, **_traced_by()},
             owner=self.owner, lease_until=stamp + self._lease_s(limits, wait_ms), attempts=1,
             tenant=options.tenant, principal=options.principal)
         await self.store.create_execution(record,
@@ -340,7 +342,8 @@ class Executions:
             try:
                 outcome = await self.sandbox.execute(
                     record.code, limits=limits, handler=handler, namespaces=namespaces,
-                    execution_id=record.id, guest_options=guest_options)
+                    execution_id=record.id, guest_options=guest_options,
+                    engine=str(record.options.get("engine", "auto")))
             except Exception as exc:
                 # The run must end here whatever went wrong: left ``running``, the sweep
                 # would run the same (possibly hostile) code again, up to max_attempts.
@@ -411,8 +414,11 @@ class Executions:
         if outcome.trap is not None and kind not in ("error", "rejected", "divergence",
                                                      "approval_input"):
             response["trap"] = outcome.trap
-        if handler.attachments:
-            response["attachments"] = handler.attachments
+        if handler.attachments or outcome.attachments:
+            response["attachments"] = handler.attachments + outcome.attachments
+        if outcome.result_text is not None and status == "completed":
+            response["result_text"] = outcome.result_text
+        response["engine"] = outcome.engine
         self._event(record.id, "completed",
                     {k: response.get(k) for k in ("status", "result", "error")})
         return response

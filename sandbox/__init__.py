@@ -1,7 +1,9 @@
 """sandbox: run model-written Python and bash in fresh WebAssembly isolates.
 
 The modules directly in this package are the isolate core (``build``, ``engine``,
-``isolate``, ``traps``, ``workers`` + ``worker_main`` + ``_wire``, ``hostcalls``,
+``isolate``, ``traps``, ``workers`` + ``worker_main`` + ``_wire``, ``hostcalls``, the science
+engine's ``engines`` (which interpreter), ``science_engine`` (its snapshot, made with
+``wasm_snapshot``) and ``science_isolate``,
 ``envelope`` (what the guest sends, checked), ``limits``, ``errors``, ``api``, ``spans``
 (the tracing seam, ``tracing``)): they know
 nothing of tools, journals or workspaces and import neither. The HTTP
@@ -13,6 +15,7 @@ __version__ = "0.1.0"
 
 from .api import AsyncSandbox, ExecutionResult, Sandbox
 from .engine import CompiledGuest, cache_state, ensure_compiled
+from .engines import ENGINES, choose_engine
 from .errors import (
     CodeTooLarge,
     DeadlineExceeded,
@@ -28,6 +31,7 @@ from .errors import (
 )
 from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec, uncharged_wait
 from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
+from .science_engine import CompiledScience, ensure_science, science_state
 from .spans import SpanHandle, tracing
 
 __all__ = [
@@ -35,7 +39,9 @@ __all__ = [
     "CallableTools",
     "CodeTooLarge",
     "CompiledGuest",
+    "CompiledScience",
     "DeadlineExceeded",
+    "ENGINES",
     "ExecutionResult",
     "GuestBuildError",
     "GuestProtocolError",
@@ -56,7 +62,10 @@ __all__ = [
     "ToolSpec",
     "WorkerCrashed",
     "cache_state",
+    "choose_engine",
     "ensure_compiled",
+    "ensure_science",
+    "science_state",
     "tracing",
     "uncharged_wait",
 ]

@@ -24,14 +24,18 @@ from pathlib import Path
 from typing import Any, Callable, Coroutine, Mapping, TypeVar
 
 from .engine import CompiledGuest, ensure_compiled
+from .engines import choose_engine
 from .envelope import MAX_RESULT_DEPTH, bounded_loads, read_envelope
 from .errors import CodeTooLarge, GuestProtocolError, SandboxError
 from .hostcalls import CallableTools, HostCallError, HostCallHandler, ToolSpec
 from .isolate import Preopen
 from .limits import Limits
+from .science_engine import CompiledScience, ensure_science
 from .workers import WorkerPool
 
 T = TypeVar("T")
+SCIENCE_POOL_SIZE = 2
+"""Science workers by default: each maps the ~300 MB compiled snapshot (shared page cache)."""
 
 
 def new_execution_id() -> str:
@@ -58,6 +62,12 @@ class ExecutionResult:
     host_calls: int = 0
     exit_code: int | None = None
     """The status the code exited with (``sys.exit(n)``, ``os._exit(n)``), when it exited."""
+    engine: str = "standard"
+    """Which interpreter ran the code: ``standard`` or ``science``."""
+    attachments: list[dict[str, str]] = field(default_factory=list)
+    """Images the run made: ``{"type": "image", "media_type": "image/png", "data": base64}``."""
+    result_text: str | None = None
+    """A readable rendering of the result (a DataFrame's table) for model-facing text."""
 
     @property
     def ok(self) -> bool:
@@ -65,9 +75,11 @@ class ExecutionResult:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for optional in ("error", "trap", "exit_code"):
+        for optional in ("error", "trap", "exit_code", "result_text"):
             if data[optional] is None:
                 del data[optional]
+        if not data["attachments"]:
+            del data["attachments"]
         return data
 
 
@@ -85,7 +97,8 @@ def result_from_response(execution_id: str, response: str, duration_ms: float, h
     return ExecutionResult(execution_id=execution_id, status=envelope.status,
                            result=envelope.result, logs=envelope.logs, error=envelope.error,
                            trap=envelope.trap, duration_ms=duration_ms, host_calls=host_calls,
-                           exit_code=envelope.exit_code)
+                           exit_code=envelope.exit_code, attachments=envelope.attachments,
+                           result_text=envelope.result_text)
 
 
 def result_from_error(execution_id: str, error: SandboxError, duration_ms: float) -> ExecutionResult:
@@ -100,7 +113,8 @@ class AsyncSandbox:
 
     def __init__(self, tools: Mapping[str, Callable[..., Any]] | None = None, *,
                  limits: Limits = Limits.default, workers: int | None = None,
-                 cache_dir: Path | None = None, guest: CompiledGuest | None = None) -> None:
+                 cache_dir: Path | None = None, guest: CompiledGuest | None = None,
+                 science_workers: int | None = None, science: CompiledScience | None = None) -> None:
         self.tools = CallableTools(tools)
         self.limits = limits
         self._workers = workers
@@ -108,6 +122,11 @@ class AsyncSandbox:
         self._pool: WorkerPool | None = None
         self.guest = guest
         """The compiled guest to run; built and compiled on ``start`` when not given."""
+        self.science = science
+        """The science engine's snapshot; made on first use when not given."""
+        self._science_workers = science_workers
+        self._science_pool: WorkerPool | None = None
+        self._science_lock = asyncio.Lock()
 
     async def start(self) -> None:
         if self._pool is not None:
@@ -123,6 +142,23 @@ class AsyncSandbox:
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
+        science, self._science_pool = self._science_pool, None
+        if science is not None:
+            await science.close()
+
+    async def science_pool(self) -> WorkerPool:
+        """The science engine's workers, started on first use (the first ever use makes the
+        snapshot: about two minutes, with progress on stderr)."""
+        async with self._science_lock:
+            if self._science_pool is None:
+                if self.science is None:
+                    loop = asyncio.get_running_loop()
+                    self.science = await loop.run_in_executor(None, ensure_science, self._cache_dir)
+                pool = WorkerPool(None, self._science_workers or SCIENCE_POOL_SIZE,
+                                  worker_args=self.science.worker_args())
+                await pool.start()
+                self._science_pool = pool
+            return self._science_pool
 
     async def __aenter__(self) -> "AsyncSandbox":
         await self.start()
@@ -141,12 +177,16 @@ class AsyncSandbox:
                       handler: HostCallHandler | None = None,
                       namespaces: Mapping[str, list[ToolSpec]] | None = None,
                       execution_id: str | None = None,
-                      guest_options: Mapping[str, Any] | None = None) -> ExecutionResult:
+                      guest_options: Mapping[str, Any] | None = None,
+                      engine: str = "auto") -> ExecutionResult:
         """Run model-written Python in a fresh isolate and describe the outcome.
 
         ``guest_options`` adds fields to the guest's request (Code Mode passes
         ``state_methods``, ``codemode`` and per-namespace ``docs``; see ``pyexec.py``).
+        ``engine`` picks the interpreter (``auto``: by the code's imports; see
+        ``sandbox.engines``).
         """
+        chosen = choose_engine(code, engine)
         limits = limits or self.limits
         execution_id = execution_id or new_execution_id()
         started = time.perf_counter()
@@ -167,13 +207,17 @@ class AsyncSandbox:
         })
         printed = _PrintedBeforeCalls(handler or self.tools, limits.output_bytes)
         try:
-            output = await self.pool.run("execute", request, limits, printed)
+            pool = await self.science_pool() if chosen == "science" else self.pool
+            output = await pool.run("execute", request, limits, printed)
         except SandboxError as error:
             stopped = result_from_error(execution_id, error, elapsed())
             stopped.logs = printed.lines
+            stopped.engine = chosen
             return stopped
-        return result_from_response(execution_id, output.response, elapsed(), output.host_calls,
-                                    limits)
+        result = result_from_response(execution_id, output.response, elapsed(), output.host_calls,
+                                      limits)
+        result.engine = chosen
+        return result
 
 
     async def run_bash(self, request: Mapping[str, Any], root: str, limits: Limits,
@@ -236,9 +280,10 @@ class Sandbox:
 
     def __init__(self, tools: Mapping[str, Callable[..., Any]] | None = None, *,
                  limits: Limits = Limits.default, workers: int | None = None,
-                 cache_dir: Path | None = None, guest: CompiledGuest | None = None) -> None:
+                 cache_dir: Path | None = None, guest: CompiledGuest | None = None,
+                 science_workers: int | None = None, science: CompiledScience | None = None) -> None:
         self._async = AsyncSandbox(tools, limits=limits, workers=workers, cache_dir=cache_dir,
-                                   guest=guest)
+                                   guest=guest, science_workers=science_workers, science=science)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="sandbox-loop", daemon=True)
         self._thread.start()
@@ -267,10 +312,10 @@ class Sandbox:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def execute(self, code: str, *, limits: Limits | None = None) -> ExecutionResult:
+    def execute(self, code: str, *, limits: Limits | None = None, engine: str = "auto") -> ExecutionResult:
         if not self._started:
             self.start()
-        return self._call(self._async.execute(code, limits=limits))
+        return self._call(self._async.execute(code, limits=limits, engine=engine))
 
     def run_bash(self, request: Mapping[str, Any], root: str, limits: Limits) -> dict[str, Any]:
         if not self._started:

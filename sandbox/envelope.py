@@ -12,7 +12,9 @@ than ``MAX_RESULT_DEPTH``. A failed check raises ``GuestProtocolError``, which e
 as an error (kind ``protocol``), never as a crash of whoever asked.
 
 What the host takes from a well-formed envelope is only what the guest may say about
-itself: its result, its logs, its exception. Trap kinds are the host's: ``output`` when the
+itself: its result, its logs, its exception, and (from the science guest) the images it made,
+each checked to be the PNG it claims (``attachments``), and a readable table of its result
+(``result_text``, cut like an error text). Trap kinds are the host's: ``output`` when the
 host counted the logs up to the budget, ``memory`` when the guest runtime (not the user's
 exception's name) attests an allocation failure (``"limit": "memory"``; see ``pyexec.py``).
 wasmtime's C API tells the host nothing of a refused ``memory.grow`` (no limiter callback),
@@ -22,6 +24,8 @@ the forger's own failed run.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +33,7 @@ from typing import Any
 from .errors import GuestProtocolError
 
 __all__ = [
+    "MAX_ATTACHMENTS",
     "MAX_ERROR_CHARS",
     "MAX_PAYLOAD_CHARS",
     "MAX_PAYLOAD_DEPTH",
@@ -48,10 +53,15 @@ MAX_RESULT_DEPTH = 101
 """Deepest nesting of a result: the guest's ``to_json`` stops at 100 containers."""
 MAX_ERROR_CHARS = 65_536
 """Longest error name, message or traceback kept; the guest cuts to the same length."""
+MAX_ATTACHMENTS = 16
+"""Most attachments (figures) one run hands back; the science guest keeps as many."""
 _ENVELOPE_DEPTH = MAX_RESULT_DEPTH + 2
-_FIELDS = frozenset({"status", "result", "logs", "error", "output_truncated", "limit", "exit_code"})
+_FIELDS = frozenset({"status", "result", "logs", "error", "output_truncated", "limit", "exit_code",
+                     "attachments", "result_text"})
 _EXIT_CODES = range(-(2**31), 2**31)
 """An exit status the guest may state (``sys.exit(n)``, ``os._exit(n)``): a 32-bit int."""
+_IMAGE_TYPES = {"image/png": b"\x89PNG\r\n\x1a\n"}
+"""Media types an attachment may claim, with the signature its bytes must start with."""
 _ERROR_FIELDS = ("name", "message", "traceback")
 _LOG_PREFIXES = ("[error] ", "[warn] ")
 _PARTIAL_STREAMS = 3
@@ -115,6 +125,32 @@ class Envelope:
     """Set by the host: ``output`` (logs counted up to the budget) or ``memory``."""
     exit_code: int | None = None
     """The status the code exited with (``sys.exit``, ``os._exit``), when it exited."""
+    attachments: list[dict[str, str]] = field(default_factory=list)
+    """Images the run made (the science guest's figures), each checked to be what it says."""
+    result_text: str | None = None
+    """A readable rendering of the result (a DataFrame's table), for model-facing text."""
+
+
+def _checked_attachments(attachments: Any) -> list[dict[str, str]]:
+    """``{"type": "image", "media_type", "data": base64}`` items whose bytes are of that type."""
+    if attachments is None:
+        return []
+    if not isinstance(attachments, list) or len(attachments) > MAX_ATTACHMENTS:
+        raise GuestProtocolError(f"the guest's attachments are not a list of at most {MAX_ATTACHMENTS}")
+    checked = []
+    for item in attachments:
+        if not isinstance(item, dict) or set(item) != {"type", "media_type", "data"} \
+                or item["type"] != "image" or item["media_type"] not in _IMAGE_TYPES \
+                or not isinstance(item["data"], str):
+            raise GuestProtocolError("a guest attachment is not {type: image, media_type, data}")
+        try:
+            raw = base64.b64decode(item["data"], validate=True)
+        except (binascii.Error, ValueError):
+            raise GuestProtocolError("a guest attachment's data is not base64") from None
+        if not raw.startswith(_IMAGE_TYPES[item["media_type"]]):
+            raise GuestProtocolError(f"a guest attachment is not the {item['media_type']} it claims")
+        checked.append({"type": "image", "media_type": item["media_type"], "data": item["data"]})
+    return checked
 
 
 def _split_prefix(line: str) -> tuple[str, bytes]:
@@ -173,13 +209,18 @@ def read_envelope(response: str, *, output_bytes: int, max_chars: int | None = N
     error = _checked_error(body.get("error"))
     if status == "error" and error is None:
         raise GuestProtocolError("the guest reported an error without describing it")
+    text = body.get("result_text")
+    if text is not None and not isinstance(text, str):
+        raise GuestProtocolError("the guest's result text is not a string")
     envelope = Envelope(status=status, result=body.get("result") if status == "completed" else None,
                         logs=logs, error=error if status == "error" else None,
-                        exit_code=exit_code)
+                        exit_code=exit_code,
+                        attachments=_checked_attachments(body.get("attachments")),
+                        result_text=truncate_text(text) if text and status == "completed" else None)
     if overran:
         # Past the budget, which the guest's own capture never does: the host's count stands.
         message = f"output exceeded {output_bytes} bytes (cut by the host)"
-        envelope.status, envelope.result = "error", None
+        envelope.status, envelope.result, envelope.result_text = "error", None, None
         envelope.error = {"name": "OutputLimitExceeded", "message": message, "traceback": ""}
         envelope.trap = {"kind": "output", "message": message}
     elif error is not None and error["name"] == "OutputLimitExceeded" and filled:

@@ -17,7 +17,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 import wasmtime
 from wasmtime import component as wc
@@ -258,10 +258,14 @@ def _wasi_config(preopens: Sequence[Preopen]) -> wasmtime.WasiConfig:
     for preopen in preopens:
         wasi.preopen_dir(preopen.host_dir, preopen.guest_dir)
     return wasi
+class _Carrier(Protocol):
+    """What ``_translated_traps`` reads of a runtime (the standard one or the science one)."""
+
+    _state: _CallState
 
 
 @contextmanager
-def _translated_traps(runtime: GuestRuntime, limits: Limits | None = None,
+def _translated_traps(runtime: _Carrier, limits: Limits | None = None,
                       extended_s: Callable[[], float] = lambda: 0.0) -> Iterator[None]:
     """The one boundary where wasmtime's errors become ``sandbox.errors``."""
     try:

@@ -1,6 +1,7 @@
 """The worker process: holds the compiled guest and runs one isolate at a time.
 
-Started by ``sandbox.workers`` as ``python -m sandbox.worker_main ARTIFACT SHA256``. It
+Started by ``sandbox.workers`` as ``python -m sandbox.worker_main ARTIFACT SHA256`` (the
+science engine's: ``--science ARTIFACT SHA256 STAGE``, see ``sandbox.science_isolate``). It
 talks to the service only through the frames of ``_wire`` on its private copies of stdin and
 stdout (fds 0 and 1 then point at /dev/null and stderr, so a stray print cannot corrupt the
 channel). It dies with its parent, and it carries cheap OS limits of its own.
@@ -24,6 +25,8 @@ from .envelope import MAX_PAYLOAD_CHARS
 from .errors import HostCallLimitExceeded, SandboxError
 from .isolate import GuestRuntime, HostCallFailed, Isolate, Preopen
 from .limits import Limits
+from .science_engine import CompiledScience
+from .science_isolate import ScienceIsolate, ScienceRuntime
 
 WORKER_ADDRESS_SPACE_BYTES = 64 * 1024 ** 3
 """Address-space cap per worker. wasmtime reserves ~8 GiB of virtual space per linear
@@ -89,12 +92,12 @@ class Worker:
     isolate a run used is closed after its answer is sent (dropping a store costs 0.5-0.9
     ms), and before the next spare is made, so at most two instances are ever alive."""
 
-    def __init__(self, runtime: GuestRuntime, channel_in: int, channel_out: int) -> None:
+    def __init__(self, runtime: GuestRuntime | ScienceRuntime, channel_in: int, channel_out: int) -> None:
         self.runtime = runtime
         self.fd_in = channel_in
         self.fd_out = channel_out
-        self.spare: Isolate | None = None
-        self.used: Isolate | None = None
+        self.spare: Isolate | ScienceIsolate | None = None
+        self.used: Isolate | ScienceIsolate | None = None
         """The isolate of the run just answered, closed once the answer is on the pipe."""
 
     def _prepare_spare(self) -> None:
@@ -103,7 +106,7 @@ class Worker:
         except SandboxError:
             self.spare = None
 
-    def _isolate_for(self, limits: Limits, preopens: list[Preopen]) -> Isolate:
+    def _isolate_for(self, limits: Limits, preopens: list[Preopen]) -> Isolate | ScienceIsolate:
         spare, self.spare = self.spare, None
         if spare is None:
             return self.runtime.isolate(limits, preopens)
@@ -134,7 +137,7 @@ class Worker:
         limits = Limits(**message["limits"])
         preopens = [Preopen(host, guest) for host, guest in message.get("preopens", [])]
         calls = 0
-        isolate: Isolate | None = None
+        isolate: Isolate | ScienceIsolate | None = None
         # How long getting the isolate took (the spare: ~0), for the service's trace.
         timing: dict[str, int] = {}
 
@@ -186,9 +189,12 @@ def main(argv: list[str]) -> int:
     _die_with_parent()
     channel_in, channel_out = _private_channel()
     _apply_os_limits()
-    artifact, sha256 = argv[1], argv[2]
-    guest = CompiledGuest(Path(artifact), component_sha256="", fingerprint="", sha256=sha256)
-    runtime = GuestRuntime(guest, verify=True)
+    runtime: GuestRuntime | ScienceRuntime
+    if argv[1] == "--science":
+        runtime = ScienceRuntime(CompiledScience(Path(argv[2]), argv[3], Path(argv[4])), verify=True)
+    else:
+        guest = CompiledGuest(Path(argv[1]), component_sha256="", fingerprint="", sha256=argv[2])
+        runtime = GuestRuntime(guest, verify=True)
     Worker(runtime, channel_in, channel_out).serve()
     return 0
 

@@ -135,8 +135,14 @@ class _WorkerProcess:
 class WorkerPool:
     """A fixed number of worker processes; ``run`` borrows one for one isolate run."""
 
-    def __init__(self, guest: CompiledGuest, size: int | None = None) -> None:
+    def __init__(self, guest: CompiledGuest | None, size: int | None = None,
+                 worker_args: Sequence[str] | None = None) -> None:
+        if guest is None and worker_args is None:
+            raise ValueError("a worker pool needs a compiled guest or its workers' arguments")
         self.guest = guest
+        self.worker_args = list(worker_args) if worker_args is not None else [
+            str(guest.path), guest.sha256] if guest is not None else []
+        """What follows ``python -m sandbox.worker_main`` (the science engine passes its own)."""
         self.size = size or default_pool_size()
         self._idle: asyncio.Queue[_WorkerProcess] = asyncio.Queue()
         self._all: set[_WorkerProcess] = set()
@@ -165,7 +171,7 @@ class WorkerPool:
 
     async def _spawn(self) -> None:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "sandbox.worker_main", str(self.guest.path), self.guest.sha256,
+            sys.executable, "-m", "sandbox.worker_main", *self.worker_args,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=None,
             close_fds=True, limit=MAX_FRAME + HEADER.size,
         )

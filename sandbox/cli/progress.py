@@ -17,9 +17,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from .. import CompiledGuest, ensure_compiled
+from .. import CompiledGuest, CompiledScience, ensure_compiled, ensure_science
 
-__all__ = ["guest_ready", "logged_step", "progress_step", "stderr_console"]
+__all__ = ["guest_ready", "logged_step", "progress_step", "science_ready", "stderr_console"]
 
 StepDisplay = Callable[[str, float], AbstractContextManager[object]]
 
@@ -77,3 +77,14 @@ def guest_ready(cache_dir: Path | None = None, console: Console | None = None, *
         return ensure_compiled(cache_dir, progress=_quiet, step=step)
     with _bar(console) as bar:
         return ensure_compiled(cache_dir, progress=_quiet, step=progress_step(bar))
+
+
+def science_ready(cache_dir: Path | None = None, console: Console | None = None) -> CompiledScience:
+    """The science engine's compiled snapshot, made first if needed: bars on a terminal,
+    otherwise one line per step on stderr (it takes minutes: silence would look hung)."""
+    console = console or stderr_console()
+    if console is None:
+        return ensure_science(cache_dir, progress=_quiet,
+                              step=logged_step(lambda line: print(line, file=sys.stderr, flush=True)))
+    with _bar(console) as bar:
+        return ensure_science(cache_dir, progress=_quiet, step=progress_step(bar))

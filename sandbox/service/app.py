@@ -64,7 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if swept:
             log.info("removed %d workspace trees left by stopped processes", len(swept))
         sandbox = AsyncSandbox(limits=settings.limits, workers=settings.workers,
-                               cache_dir=settings.cache_dir, guest=settings.guest)
+                               cache_dir=settings.cache_dir, guest=settings.guest,
+                               science=settings.science, science_workers=settings.science_workers)
         await sandbox.start()
         store = await WorkspaceStore.open(settings.database_path, settings.blob_dir, quotas=settings.quotas)
         codemode_store = await CodeModeStore.open(settings.database_path)

@@ -148,8 +148,10 @@ class _Tools:
         if name == "execute":
             requires("execute").check(request)
             outcome = await start_execution(request, ExecuteRequest.model_validate(arguments), who)
-            return _result(outcome, _render_execution(outcome),
-                           is_error=outcome.get("status") in ("error", "rejected"))
+            rendered = _result(outcome, _render_execution(outcome),
+                               is_error=outcome.get("status") in ("error", "rejected"))
+            rendered.content.extend(_images(outcome))
+            return rendered
         if name == "bash":
             requires("bash").check(request)
             result = await run_bash_request(request, BashRequest.model_validate(arguments), who)
@@ -186,6 +188,14 @@ class _UnknownTool(LookupError):
 
 class _InvalidWorkspace(ValueError):
     pass
+
+
+def _images(outcome: dict[str, Any]) -> list[types.ImageContent]:
+    """The figures an execution made (the science engine's plots), as images for the model."""
+    return [types.ImageContent(type="image", data=a["data"], mime_type=a["media_type"])
+            for a in outcome.get("attachments") or []
+            if isinstance(a, dict) and a.get("type") == "image"
+            and isinstance(a.get("data"), str) and isinstance(a.get("media_type"), str)]
 
 
 def _text(text: str) -> types.TextContent:
@@ -240,7 +250,9 @@ def _render_execution(outcome: dict[str, Any]) -> str:
     logs = outcome.get("logs") or []
     if logs:
         parts.append("Logs:\n" + "\n".join(str(line) for line in logs))
-    if status == "completed":
+    if status == "completed" and isinstance(outcome.get("result_text"), str):
+        parts.append("Result:\n" + outcome["result_text"])
+    elif status == "completed":
         parts.append("Result: " + _json(outcome.get("result")))
     elif status == "paused":
         parts.append(_render_paused(outcome))

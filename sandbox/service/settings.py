@@ -15,7 +15,7 @@ from typing import Any
 from codemode import DurableSettings
 from workspace import Quotas
 
-from .. import CompiledGuest, Limits
+from .. import CompiledGuest, CompiledScience, Limits
 
 
 def default_data_dir() -> Path:
@@ -87,6 +87,10 @@ class Settings:
     (``inline_tool_secret``, owner-only), so resumed runs are signed the same way."""
     guest: CompiledGuest | None = None
     """A compiled guest to use instead of building one at start-up (tests, embedding)."""
+    science: CompiledScience | None = None
+    """The science engine's compiled snapshot (tests, embedding); else made on first use."""
+    science_workers: int | None = None
+    """Worker processes for the science engine, started on its first use (default 2)."""
     durable: DurableSettings = field(default_factory=DurableSettings.from_env)
     """Approval TTL, ledger lease, recovery and the always-replay test mode."""
     sweep_interval_s: float = 60.0

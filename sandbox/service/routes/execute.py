@@ -3,7 +3,7 @@ and ``GET /v1/execute/description`` (the tool description to hand a model)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
@@ -63,6 +63,10 @@ class ExecuteRequest(RequestBody):
         0, ge=0, le=3_600_000,
         description="For tools with inline approval: how long this request waits for a decision "
                     "before the execution becomes a durable pause (bounded by the server).")
+    engine: Literal["auto", "standard", "science"] = Field(
+        "auto", description="The interpreter: `science` has numpy, pandas, scipy and matplotlib "
+                            "(figures come back as PNG attachments, DataFrames as records); "
+                            "`auto` picks it when the code imports one of them.")
 
 
 class ErrorInfo(BaseModel):
@@ -111,7 +115,11 @@ class ExecuteResponse(BaseModel):
     calls: list[CallInfo] = Field(default_factory=list, description="Host calls made, in order.")
     pending: list[PendingInfo] | None = Field(None, description="What a parked execution waits for.")
     attachments: list[dict[str, Any]] | None = Field(
-        None, description="What tools attached to their replies (never seen by the code).")
+        None, description="What tools attached to their replies (never seen by the code), and "
+                          "the figures the code made: {type: image, media_type, data: base64}.")
+    result_text: str | None = Field(
+        None, description="A readable table of a DataFrame or Series result (science engine).")
+    engine: str | None = Field(None, description="Which interpreter ran the code.")
     message: str | None = None
     exit_code: int | None = Field(None, description="The status the code exited with "
                                   "(sys.exit(n), os._exit(n)), when it exited; 0 completes.")
@@ -147,7 +155,7 @@ async def start_execution(request: Request, body: ExecuteRequest,
                              principal=who.name,
                              limits=capped(_limits_for(state.sandbox(request).limits, body), caps),
                              granted_permissions=body.granted_permissions,
-                             approval_wait_ms=body.approval_wait_ms)
+                             approval_wait_ms=body.approval_wait_ms, engine=body.engine)
     return await state.executions(request).start(options, plan, inline_tools=body.tools)
 
 
