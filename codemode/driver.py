@@ -359,7 +359,7 @@ class Executions:
                                           now() + self._lease_s(limits, wait_ms))
         duration = round((time.perf_counter() - started) * 1000, 3)
         response: dict[str, Any] = {"execution_id": record.id, "calls": handler.calls,
-                                    "duration_ms": duration}
+                                    "duration_ms": duration, "engine": outcome.engine}
         if kind in PARKED_STATES:
             response.update(status=kind, pending=handler.pending, logs=outcome.logs, result=None)
             self._event(record.id, "completed", {"status": kind, "pending": handler.pending})
@@ -418,7 +418,6 @@ class Executions:
             response["attachments"] = handler.attachments + outcome.attachments
         if outcome.result_text is not None and status == "completed":
             response["result_text"] = outcome.result_text
-        response["engine"] = outcome.engine
         self._event(record.id, "completed",
                     {k: response.get(k) for k in ("status", "result", "error")})
         return response

@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from .. import AsyncSandbox, Limits
+from .. import ENGINES, AsyncSandbox, Limits
 from .output import print_json
 from .progress import guest_ready
 from .source import positive_int, program_text
@@ -23,6 +23,8 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     run.add_argument("--timeout-ms", type=positive_int)
     run.add_argument("--memory-mb", type=positive_int)
     run.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    run.add_argument("--engine", choices=ENGINES, default="auto",
+                     help="the interpreter (auto: science when the code imports numpy, pandas...)")
     run.set_defaults(func=cmd_exec)
 
 
@@ -33,8 +35,8 @@ def cmd_exec(args: argparse.Namespace) -> int:
                                     memory_bytes=args.memory_mb * 1024 * 1024 if args.memory_mb else None)
 
     async def run() -> dict[str, Any]:
-        async with AsyncSandbox(limits=limits, workers=1, guest=guest) as sandbox:
-            return (await sandbox.execute(code)).to_dict()
+        async with AsyncSandbox(limits=limits, workers=1, guest=guest, science_workers=1) as sandbox:
+            return (await sandbox.execute(code, engine=args.engine)).to_dict()
 
     outcome = asyncio.run(run())
     if args.json:

@@ -26,6 +26,7 @@ Nothing here is a boundary: the host checks every frame and the envelope.
 from __future__ import annotations
 
 import base64
+import gc
 import io
 import json
 import os
@@ -39,6 +40,7 @@ import pandas
 
 matplotlib.use("Agg")
 import matplotlib.figure  # noqa: E402  (after the backend is chosen)
+import matplotlib.font_manager  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 import guard  # noqa: E402
@@ -154,9 +156,12 @@ def _plain(value: Any, depth: int = 0) -> Any:
 def to_json(value: Any) -> Any:
     """The standard result conversion, after the scientific types (see ``_plain``)."""
     if isinstance(value, (pandas.DataFrame, pandas.Series)):
-        with pandas.option_context("display.max_rows", 60, "display.max_columns", 20,
-                                   "display.width", 120):
-            _table.append(value.to_string(max_rows=60, max_cols=20)[:MAX_TABLE_CHARS])
+        try:
+            text = (value.to_string(max_rows=60, max_cols=20) if isinstance(value, pandas.DataFrame)
+                    else value.to_string(max_rows=60))
+            _table.append(text[:MAX_TABLE_CHARS])
+        except Exception:  # the table is a courtesy: the records are the result
+            pass
     return tojson.to_json(_plain(value))
 
 
@@ -177,10 +182,14 @@ def _warm() -> None:
     axes.legend()
     _original_savefig(figure, io.BytesIO(), format="png")
     plt.close("all")
+    # A loaded font reads its file through a descriptor that does not exist in a fresh
+    # instance: the code paths stay warm, the fonts are opened again by each run.
+    matplotlib.font_manager._get_font.cache_clear()
     frame = pandas.DataFrame({"k": ["a", "b", "a"], "v": [1.0, 2.0, 3.0]})
     frame.groupby("k").agg(["sum", "mean"]).to_string()
     frame.describe().to_dict(orient="records")
     numpy.linalg.inv(numpy.eye(3) * 2.0) @ numpy.ones(3)
+    gc.collect()  # closes what the warm-up opened (font files) before the snapshot
 
 
 def _fresh_state() -> None:
