@@ -81,6 +81,10 @@ async def main(runs: int) -> None:
                 times = await timed(max(5, runs // 5), lambda: run_bash(box, many, "find / -type f | wc -l"))
                 row("find / -type f | wc -l over 1,000 files (round trip)",
                     f"p50 {pct(times, 50):.0f} / p99 {pct(times, 99):.0f} ms", "p50 <= 120 ms")
+
+                times = await timed(5, lambda: run_bash(box, empty, "sleep 1 & sleep 1 & wait"))
+                row("sleep 1 & sleep 1 & wait (jobs run side by side)",
+                    f"median {statistics.median(times):.0f} / max {max(times):.0f} ms", "about 1,000 ms")
         finally:
             await store.close()
 

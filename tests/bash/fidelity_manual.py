@@ -290,6 +290,43 @@ precision-star|printf '[%.*f]\n' 2 3.14159
 plus-space|printf '[%+5d][% 5d][%-+5d]\n' 3 3 3
 zero-left|printf '[%-05d]\n' 3
 hash-forms|printf '[%#x][%#o][%#X][%#g]\n' 255 8 255 1
+blank-number|printf '%d|%d|%f\n' ' ' '' ' '; echo " s=$?"
+"""
+
+
+_JOBS = r"""
+order-by-sleep|(sleep 0.4; echo A) & (sleep 0.2; echo B) & echo C; wait; echo D
+wait-pid-status|(exit 3) & p=$!; wait $p; echo "st=$?"; wait $p; echo "again=$?"
+wait-unknown-pid|wait 99999; echo "w=$?"
+wait-unknown-job|wait %7; echo "w=$?"
+wait-no-jobs|wait; echo "w=$?"
+wait-n-none|wait -n; echo "n=$?"
+kill-job|sleep 5 & kill %1; wait %1; echo "killed=$?"
+kill-pid|sleep 5 & p=$!; kill $p; wait $p; echo "killed=$?"
+kill-9|sleep 5 & kill -9 %1; wait; echo "w=$?"
+kill-unknown|kill %9; echo "k=$?"; kill 99999; echo "k=$?"
+kill-zero-self|kill -0 $$; echo "k=$?"
+jobs-running|sleep 1 & jobs; kill %1
+jobs-two|sleep 1 & sleep 1 & jobs; kill %1 %2
+jobs-p-count|sleep 1 & sleep 1 & jobs -p | wc -l; kill %1 %2
+bang-is-job-pid|sleep 0.1 & [ "$!" = "$(jobs -p)" ] && echo same; wait
+loop-of-jobs|for i in 3 1 2; do { sleep 0.$i; echo "job $i"; } & done; wait; echo all
+cmdsub-waits-for-job|x=$( { sleep 0.2; echo late; } & echo early); echo "$x"
+cmdsub-job-only|echo "[$(sleep 0.1 & echo sub)]"
+job-output-after-script|(sleep 0.2; echo after) &
+echo before
+job-stdin-is-null|echo data | { cat & wait; }; echo "s=$?"
+job-in-function|f() { sleep 0.2; echo "f $1"; }; f one & f two; wait
+job-subshell-exit-status|(sleep 0.1; exit 7) & wait $!; echo "st=$?"
+job-and-list|false && echo never & true || echo never2 & wait; echo done
+job-redirect-file|{ sleep 0.1; echo into; } > out.txt & wait; cat out.txt
+job-pipeline|{ echo b; echo a; } | sort & wait; echo end
+job-sleep-main-concurrent|(sleep 0.2; echo job) & sleep 0.4; echo main
+job-var-not-shared|x=1; { x=2; } & wait; echo "x=$x"
+wait-after-done|true & sleep 0.2; wait $!; echo "st=$?"
+wait-several|(exit 1) & a=$!; (exit 2) & b=$!; wait $a $b; echo "last=$?"
+wait-n-first|(sleep 0.4; exit 5) & (sleep 0.1; exit 6) & wait -n; echo "n=$?"; wait
+errexit-job-failure|set -e; false & wait $!; echo "never $?"
 """
 
 
@@ -311,4 +348,5 @@ MANUAL: dict[str, list[tuple[str, str]]] = {
     "fid_errexit": [(f"m-{n}", s) for n, s in _split_multiline(_ERREXIT)],
     "fid_lookup": [(f"m-{n}", s) for n, s in _split_multiline(_LOOKUP)],
     "fid_printf": [(f"m-{n}", s) for n, s in _split_multiline(_PRINTF)],
+    "fid_jobs": [(f"m-{n}", s) for n, s in _split_multiline(_JOBS)],
 }

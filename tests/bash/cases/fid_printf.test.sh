@@ -2414,3 +2414,5 @@ printf '[%+5d][% 5d][%-+5d]\n' 3 3 3
 printf '[%-05d]\n' 3
 ### m-hash-forms
 printf '[%#x][%#o][%#X][%#g]\n' 255 8 255 1
+### m-blank-number
+printf '%d|%d|%f\n' ' ' '' ' '; echo " s=$?"

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Generator
 
+from .background import Scheduler
 from .errors import BashError, ControlFlow, ExitShell, LimitExceeded, TimeoutExpired
 from .evaluate import Shell
 from .limits import BashLimits
@@ -107,6 +108,14 @@ def _initial_state(counters: RunCounters, cwd: str, env: dict[str, str] | None) 
     return state
 
 
+def _finish_background_jobs(counters: RunCounters) -> None:
+    """The script is done; its background jobs still run to their end (bash exits, but
+    their output reaches the same stdout), within the same deadline."""
+    sched = counters.scheduler
+    if isinstance(sched, Scheduler) and sched.live:
+        sched.run_until(lambda: not sched.live)
+
+
 def _normalise_cwd(cwd: str) -> str:
     parts: list[str] = []
     for seg in cwd.split("/"):
@@ -175,6 +184,7 @@ def run_script(
                 pass
         except ExitShell as exc:
             status = exc.status
+        _finish_background_jobs(counters)
     except TimeoutExpired as exc:
         stderr.write(f"bash: {exc.message}\n".encode())
         status = 124

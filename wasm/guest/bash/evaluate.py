@@ -22,6 +22,7 @@ import time
 from typing import Callable, Generator
 
 from . import pattern as patterns
+from .background import Job, JobTable, scheduler_of
 from .builtins import binary_test, unary_test
 from .errors import (
     AbortCommand, BashError, BreakLoop, ContinueLoop, ControlFlow, ExitShell, ExpansionError, FatalExpansionError,
@@ -34,6 +35,7 @@ from .parse import Parser, parse_cached
 from .redirects import IO, apply_redirs, close_all
 from .state import State, Var
 from .streams import Channel, InputStream
+from .unparse import unparse_andor
 from .syntax import (
     AndOr, ArithCmd, ArithFor, Assign, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr,
     CondNot, CondUnary, CondWord, For, FuncDef, Group, If, ListNode, Loop, Pipeline, Simple,
@@ -73,6 +75,12 @@ class Shell:
         """The unexpanded ``name=(...)`` arguments of the declaration builtin being run, by argv index."""
         self.persistent: list[object] = []
         """Files opened by ``exec >file``: they stay open until the script ends."""
+        self.jobs = JobTable()
+        """The background jobs this shell started (a subshell starts with none)."""
+        self.inherited_jobs: set[int] = set()
+        """Numbers of the parent's jobs in ``jobs`` (listed here, not this shell's to finish)."""
+        self.reaped: dict[int, int] = {}
+        """pid -> status of the jobs ``wait`` collected (waiting again gives it again)."""
 
     # -- helpers -----------------------------------------------------------------------
     def close_persistent(self) -> None:
@@ -84,6 +92,9 @@ class Shell:
         child.random = random.Random(self.random.random())
         child.cur_io = self.cur_io
         child.persistent = self.persistent
+        # a subshell can list its parent's jobs (`$(jobs -p)`), but waits only for its own
+        child.jobs = JobTable(dict(self.jobs.jobs), self.jobs.next_number)
+        child.inherited_jobs = set(self.jobs.jobs)
         return child
 
     def resolve(self, path: str) -> str:
@@ -171,16 +182,23 @@ class Shell:
         return status
 
     def _background(self, andor: AndOr, io: IO) -> Gen:
-        # No job control in the isolate: a background job runs to completion, in a
-        # subshell, before the script continues; ``$!`` gets a pid and ``wait`` is a no-op.
+        """``cmd &``: a subshell the scheduler runs alongside the script (``background.py``);
+        its output goes where the script's went when it started."""
         child = self.fork()
         child.cond_depth = 0
-        try:
-            yield from child.exec_andor(andor, io)
-        except ExitShell:
-            pass
-        self.state.last_bg_pid = child.state.bashpid
+        job_io = io.copy()
+        job_io.channel = Channel()
+        for fd in (1, 2):
+            if io.fds.get(fd) is io.channel:
+                job_io.fds[fd] = job_io.channel
+        number = self.jobs.next_number
+        job = Job(number, child.state.bashpid, _andor_text(andor), _job_body(child, andor, job_io), io.out(1))
+        self.jobs.add(job)
+        scheduler_of(self.state.counters).start(job)
+        self.state.last_bg_pid = job.pid
         self.state.last_status = 0
+        if False:  # a generator like every other command runner
+            yield b""
         return 0
 
     def exec_andor(self, andor: AndOr, io: IO) -> Gen:
@@ -941,3 +959,17 @@ def _literal_close_parens(source: str) -> str:
         out.append(c)
         i += 1
     return "".join(out)
+
+
+def _job_body(child: Shell, andor: AndOr, io: IO) -> Gen:
+    try:
+        status = yield from child.exec_andor(andor, io)
+    except ExitShell as exc:
+        status = exc.status
+    if io.channel.buf:
+        yield io.channel.take()
+    return status
+
+
+def _andor_text(andor: AndOr) -> str:
+    return unparse_andor(andor).strip()

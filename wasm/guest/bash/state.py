@@ -95,6 +95,8 @@ class RunCounters:
     deadline: float
     commands: int = 0
     next_pid: int = 1000
+    scheduler: object | None = None
+    """The run's ``background.Scheduler``, made by the first ``&``."""
 
     def tick(self) -> None:
         self.commands += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from .background import scheduler_of
 from .errors import BashError, BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellSyntaxError
 from .parse import parse_cached
 from .redirects import IO, open_target
@@ -67,6 +68,7 @@ def command_subst_bytes(shell: Shell, source: str, stdin_data: bytes | None = No
             if size > shell.limits.max_string_bytes:
                 gen.close()
                 raise LimitExceeded(f"command substitution output exceeds {shell.limits.max_string_bytes} bytes")
+        _finish_jobs(child)
     except ShellSyntaxError as exc:
         (parent_io.out(2) if parent_io else NullSink()).write(f"bash: command substitution: {exc.message}\n".encode())
         status = 2
@@ -88,6 +90,13 @@ def command_subst_bytes(shell: Shell, source: str, stdin_data: bytes | None = No
     st.last_status = status
     st.cmdsub_status = status
     return b"".join(chunks)
+
+
+def _finish_jobs(child: Shell) -> None:
+    """``$(cmd &)`` ends when every writer of its output is gone: its jobs run to the end."""
+    mine = [j for n, j in child.jobs.jobs.items() if n not in child.inherited_jobs]
+    if mine:
+        scheduler_of(child.state.counters).run_until(lambda: all(j.done for j in mine))
 
 
 def process_subst(shell: Shell, source: str, direction: str) -> str:

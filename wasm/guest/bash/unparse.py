@@ -107,3 +107,8 @@ def function_text(func: FuncDef) -> str:
     if isinstance(body, Group):
         return f"{func.name} () \n{{ \n{_list(body.body, '    ', nested=False)}\n}}" + _redirs(body.redirs)
     return f"{func.name} () \n{_command(body, '')}"
+
+
+def unparse_andor(andor: AndOr) -> str:
+    """An and-or list as bash prints it (what ``jobs`` shows for a background job)."""
+    return _andor(andor, "")

@@ -67,6 +67,9 @@ def _printf_integer(arg: str, io: IO, errors: list[bool], unsigned: bool) -> int
 def _printf_number(arg: str, io: IO, errors: list[bool]) -> int:
     text = arg.strip()
     if not text:
+        if arg:  # blanks alone are not a number (an empty argument is zero)
+            print_error(io, f"printf: {arg}: invalid number")
+            errors.append(True)
         return 0
     if text[0] in "'\"":
         return ord(text[1]) if len(text) > 1 else 0
@@ -86,6 +89,9 @@ def _printf_number(arg: str, io: IO, errors: list[bool]) -> int:
 def _printf_float(arg: str, io: IO, errors: list[bool]) -> Decimal | str:
     text = arg.strip()
     if not text:
+        if arg:
+            print_error(io, f"printf: {arg}: invalid number")
+            errors.append(True)
         return Decimal(0)
     if text[0] in "'\"":
         return Decimal(ord(text[1])) if len(text) > 1 else Decimal(0)

@@ -1,5 +1,5 @@
 """Builtins and commands that report on the (simulated) process and host: ``hostname``,
-``whoami``, ``ulimit``, ``umask``, and the no-ops ``hash``, ``jobs`` and ``disown``.
+``whoami``, ``ulimit``, ``umask``, and ``hash`` and the no-op ``disown``.
 """
 
 from __future__ import annotations
@@ -63,7 +63,6 @@ BUILTINS: dict[str, Entry] = {
     "whoami": Builtin(run_whoami, bash_builtin=False),
     "hash": Builtin(run_hash),
     "umask": Builtin(run_umask),
-    "jobs": Builtin(run_noop),
     "disown": Builtin(run_noop),
     "ulimit": Builtin(run_ulimit),
 }
