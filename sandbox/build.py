@@ -1,7 +1,7 @@
 """Builds the guest component from ``wasm/`` with componentize-py, cached by source hash.
 
 The component is a pure function of the guest sources (``wasm/wit`` and ``wasm/guest``),
-the vendored pure-Python dependencies (bashlex) and the componentize-py version, so its
+the vendored pure-Python dependencies (bashlex, PyYAML without its C extension) and the componentize-py version, so its
 cache key is a hash of exactly those. A changed guest source means a new key and a rebuild;
 an existing file is used only if its own recorded hash still matches its bytes.
 """
@@ -31,7 +31,7 @@ WIT_DIR = WASM_DIR / "wit"
 GUEST_DIR = WASM_DIR / "guest"
 WORLD = "sandbox"
 GUEST_APP = "app"
-VENDORED_PACKAGES = ("bashlex",)
+VENDORED_PACKAGES = ("bashlex", "yaml")
 """Pure-Python packages copied into the guest image (imported there at build time)."""
 
 Progress = Callable[[str], None]
@@ -157,8 +157,9 @@ def _componentize(target: Path) -> None:
         staging = Path(staging_root) / "src"
         shutil.copytree(GUEST_DIR, staging, ignore=shutil.ignore_patterns("__pycache__"))
         for vendored in _vendored_dirs():
+            # compiled extensions cannot load in the guest (PyYAML falls back to pure Python)
             shutil.copytree(vendored, staging / vendored.name,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+                            ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
         partial = Path(staging_root) / "guest.wasm"
         command = [
             sys.executable, "-c",
