@@ -1,5 +1,6 @@
 """Builtins and commands that report on the (simulated) process and host: ``hostname``,
-``whoami``, ``ulimit``, ``umask``, and ``hash`` and the no-op ``disown``.
+``whoami``, ``ulimit``, ``umask``, ``hash``, ``history`` (always empty, as in a non-interactive
+bash), ``clear`` and the no-op ``disown``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,25 @@ def run_hash(sh: Shell, argv: list[str], io: IO) -> int:
     return status
 
 
+def run_clear(sh: Shell, argv: list[str], io: IO) -> int:
+    """The terminal's clear sequence; a dumb terminal gets none (and no error: scripts run
+    ``clear`` as a courtesy, and failing it would trip ``set -e``)."""
+    term = sh.state.get("TERM") or "dumb"
+    if term != "dumb":
+        io.out(1).write(b"\x1b[H\x1b[2J" + (b"" if "-x" in argv else b"\x1b[3J"))
+    return 0
+
+
+def run_history(sh: Shell, argv: list[str], io: IO) -> int:
+    """A non-interactive bash keeps no history (even after ``set -o history``), so there is
+    never anything to list; ``-c`` and ``-d`` have nothing to clear."""
+    for arg in argv[1:]:
+        if arg.startswith("-") and arg.strip("-") and arg[1:] not in ("c", "w", "a", "r", "n", "d", "p", "s"):
+            io.out(2).write(encode(f"bash: line {sh.state.lineno}: history: {arg}: invalid option\n"))
+            return 2
+    return 0
+
+
 def run_ulimit(sh: Shell, argv: list[str], io: IO) -> int:
     """Resource limits are the sandbox's (BashLimits); queries report "unlimited"."""
     args = [a for a in argv[1:] if a.startswith("-")]
@@ -65,4 +85,6 @@ BUILTINS: dict[str, Entry] = {
     "umask": Builtin(run_umask),
     "disown": Builtin(run_noop),
     "ulimit": Builtin(run_ulimit),
+    "clear": Builtin(run_clear, bash_builtin=False),
+    "history": Builtin(run_history),
 }
