@@ -331,16 +331,16 @@ errexit-job-failure|set -e; false & wait $!; echo "never $?"
 
 
 _DATA = r"""
-sqlite-list|sqlite3 t.db "create table t(a integer, b text, c real); insert into t values(1,'x,y',1.5),(2,NULL,2.0);" "select * from t"
+sqlite-list|sqlite3 t.db "create table t(a integer, b text, c real); insert into t values(1,'x,y',1.5),(2,NULL,2.0);" "select * from t"; rm t.db
 sqlite-modes|sqlite3 t.db "create table t(a integer, b text, c real); insert into t values(1,'x,y',1.5),(2,NULL,2.0),(3,'q\"z',0.1);"
-for m in list csv tabs line column table markdown box; do echo "== $m"; sqlite3 -$m t.db "select * from t"; sqlite3 -$m -header t.db "select a, b from t"; done
+for m in list csv tabs line column table markdown box; do echo "== $m"; sqlite3 -$m t.db "select * from t"; sqlite3 -$m -header t.db "select a, b from t"; done; rm t.db
 sqlite-json|sqlite3 -json :memory: "select 1 as a, 'x' as b, NULL as c, 2.5 as d union all select 2, 'y\"', 3, -1"
 sqlite-json-empty|sqlite3 -json :memory: "create table t(a); select * from t"; echo "s=$?"
 sqlite-floats|sqlite3 :memory: "select 2.0, 0.5, 1e20, 1e-5, 100.0/3, 7/2, 7/2.0"
 sqlite-stdin-dot|printf 'create table t(a,b);\ncreate table u(x);\n.tables\n.schema t\ninsert into t values(1,2);\n.mode csv\n.headers on\nselect * from t;\n.mode list\nselect * from t;\n' | sqlite3 | od -c | sed 's/  */ /g'
 sqlite-stdin-error-continues|printf 'select * from nope;\nselect 2;\n' | sqlite3; echo "s=$?"
 sqlite-args-error-stops|sqlite3 :memory: "select 1; select * from nope; select 2"; echo "s=$?"
-sqlite-file-persists|sqlite3 db.sqlite "create table k(v); insert into k values('kept')"; sqlite3 db.sqlite "select v from k"; ls
+sqlite-file-persists|sqlite3 db.sqlite "create table k(v); insert into k values('kept')"; sqlite3 db.sqlite "select v from k"; ls; rm db.sqlite
 sqlite-import|printf 'name,qty\napple,3\n"pear, green",5\n' > in.csv; sqlite3 :memory: '.import --csv in.csv fruit' 'select name, qty*2 from fruit order by name'
 sqlite-import-existing|printf '1,a\n2,b\n' > in.csv; sqlite3 :memory: 'create table t(n, s)' '.import --csv in.csv t' 'select count(*), max(s) from t'
 sqlite-cmd-separator|sqlite3 -separator ' : ' :memory: "select 1, 2"; sqlite3 -cmd '.mode csv' :memory: "select 'a b', 'c,d'"

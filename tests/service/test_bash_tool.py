@@ -71,6 +71,22 @@ async def test_oversized_file_is_skipped_protected_and_explained(box: AsyncSandb
     assert await ws.read_file("/large.txt") == "0123456789"
 
 
+async def test_skipped_files_are_listed_with_reason_and_size(box: AsyncSandbox, ws: Workspace) -> None:
+    await ws.write_file("/data/big.bin", "x" * 20)
+    await ws.write_file("/data/small.txt", "ok")
+    result = await run_bash(box, ws, "true", BashOptions(max_workspace_file_bytes=10))
+    assert result["skipped"] == [{"path": "/data/big.bin", "reason": "size_limit", "size": 20}]
+
+
+async def test_ls_of_a_directory_holding_a_skipped_file_notes_it_once(box: AsyncSandbox, ws: Workspace) -> None:
+    await ws.write_file("/data/big.bin", "x" * 20)
+    await ws.write_file("/data/small.txt", "ok")
+    result = await run_bash(box, ws, "ls /data; cd /data && ls; ls -a . > /dev/null", BashOptions(max_workspace_file_bytes=10))
+    assert result["stdout"] == "small.txt\nsmall.txt\n"
+    notes = [line for line in result["stderr"].splitlines() if "/data/big.bin" in line]
+    assert len(notes) == 1 and "larger than the per-file limit" in notes[0] and "20 bytes" in notes[0]
+
+
 async def test_file_exactly_at_the_size_limit_is_loaded(box: AsyncSandbox, ws: Workspace) -> None:
     await ws.write_file("/edge.txt", "abc")
     result = await run_bash(box, ws, "cat /edge.txt", BashOptions(max_workspace_file_bytes=3))

@@ -8,7 +8,8 @@ unless the request says ``"output_encoding": "base64"`` (then both streams are b
 
 Files the snapshot skipped are absent from ``/``. When the script's errors name one of
 them, one note per file is added to stderr saying why it is missing, so a model that reads
-``No such file or directory`` learns the file exists but was not loaded.
+``No such file or directory`` learns the file exists but was not loaded; ``ls`` of a
+directory holding one says the same (once per file), since the listing cannot show it.
 """
 
 from __future__ import annotations
@@ -41,28 +42,36 @@ def _limits(raw: dict[str, Any]) -> BashLimits:
     return BashLimits(**{k: v for k, v in raw.items() if k in known})
 
 
+def _note(entry: dict[str, Any]) -> str:
+    reason = _REASONS.get(entry.get("reason", ""), "it was not loaded")
+    return (f"bash: note: {entry['path']} exists in the workspace but is not available "
+            f"to this script: {reason} ({entry.get('size', 0)} bytes); "
+            "it is protected and kept unchanged\n")
+
+
 def _skip_notes(stderr: str, cwd: str, skipped: list[dict[str, Any]]) -> str:
     notes = []
     for entry in skipped:
         path = entry["path"]
         relative = posixpath.relpath(path, cwd) if cwd != "/" else path.lstrip("/")
+        note = _note(entry)
+        if note in stderr:
+            continue  # ls already said it
         if path in stderr or (relative and f"{relative}:" in stderr):
-            reason = _REASONS.get(entry.get("reason", ""), "it was not loaded")
-            notes.append(f"bash: note: {path} exists in the workspace but is not available "
-                         f"to this script: {reason} ({entry.get('size', 0)} bytes); "
-                         "it is protected and kept unchanged\n")
+            notes.append(note)
     return "".join(notes)
 
 
 def run_request(request_json: str) -> str:
     request = json.loads(request_json)
     cwd = request.get("cwd") or "/"
+    skipped = request.get("skipped") or []
     result = bash.run_script(
         request["script"], root="/", cwd=cwd, env=request.get("env") or None,
         stdin=request.get("stdin", "").encode("utf-8", "surrogateescape"),
         limits=_limits(request.get("limits") or {}),
+        skipped_notes={entry["path"]: _note(entry) for entry in skipped if isinstance(entry, dict) and "path" in entry},
     )
-    skipped = request.get("skipped") or []
     notes = _skip_notes(result.stderr.decode("utf-8", "replace"), cwd, skipped) if skipped else ""
     stderr_bytes = result.stderr + notes.encode("utf-8")
     if request.get("output_encoding") == "base64":

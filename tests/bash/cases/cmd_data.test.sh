@@ -1,10 +1,10 @@
 # cmd_data: sqlite3 (the SQLite 3.40 shell) and yq (kislyuk's, over jq 1.6), recorded from the real tools
 # Known divergences: none
 ### m-sqlite-list
-sqlite3 t.db "create table t(a integer, b text, c real); insert into t values(1,'x,y',1.5),(2,NULL,2.0);" "select * from t"
+sqlite3 t.db "create table t(a integer, b text, c real); insert into t values(1,'x,y',1.5),(2,NULL,2.0);" "select * from t"; rm t.db
 ### m-sqlite-modes
 sqlite3 t.db "create table t(a integer, b text, c real); insert into t values(1,'x,y',1.5),(2,NULL,2.0),(3,'q\"z',0.1);"
-for m in list csv tabs line column table markdown box; do echo "== $m"; sqlite3 -$m t.db "select * from t"; sqlite3 -$m -header t.db "select a, b from t"; done
+for m in list csv tabs line column table markdown box; do echo "== $m"; sqlite3 -$m t.db "select * from t"; sqlite3 -$m -header t.db "select a, b from t"; done; rm t.db
 ### m-sqlite-json
 sqlite3 -json :memory: "select 1 as a, 'x' as b, NULL as c, 2.5 as d union all select 2, 'y\"', 3, -1"
 ### m-sqlite-json-empty
@@ -18,7 +18,7 @@ printf 'select * from nope;\nselect 2;\n' | sqlite3; echo "s=$?"
 ### m-sqlite-args-error-stops
 sqlite3 :memory: "select 1; select * from nope; select 2"; echo "s=$?"
 ### m-sqlite-file-persists
-sqlite3 db.sqlite "create table k(v); insert into k values('kept')"; sqlite3 db.sqlite "select v from k"; ls
+sqlite3 db.sqlite "create table k(v); insert into k values('kept')"; sqlite3 db.sqlite "select v from k"; ls; rm db.sqlite
 ### m-sqlite-import
 printf 'name,qty\napple,3\n"pear, green",5\n' > in.csv; sqlite3 :memory: '.import --csv in.csv fruit' 'select name, qty*2 from fruit order by name'
 ### m-sqlite-import-existing

@@ -137,8 +137,11 @@ def run_script(
     env: dict[str, str] | None = None,
     stdin: bytes = b"",
     limits: BashLimits | None = None,
+    skipped_notes: dict[str, str] | None = None,
 ) -> BashResult:
-    """Run ``script`` with the directory ``root`` as ``/``; never raises for script errors."""
+    """Run ``script`` with the directory ``root`` as ``/``; never raises for script errors.
+    ``skipped_notes`` names workspace files left out of ``root`` (path -> a note line saying
+    why), which ``ls`` of their directory mentions."""
     limits = limits or BashLimits()
     # Import the command families before the clock starts: the first import is slow and
     # is not the script's time (commands are still looked up in the registry per call).
@@ -147,6 +150,7 @@ def run_script(
     if sys.getrecursionlimit() < _RECURSION_LIMIT:
         sys.setrecursionlimit(_RECURSION_LIMIT)
     counters = RunCounters(limits, time.monotonic() + limits.timeout_ms / 1000.0)
+    counters.skipped_notes = dict(skipped_notes or {})
     stdout = CappedBuffer(limits.max_output_bytes)
     stderr = CappedBuffer(limits.max_output_bytes)
     cwd = _normalise_cwd(cwd)

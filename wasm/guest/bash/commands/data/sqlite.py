@@ -263,18 +263,32 @@ def dot_command(sh: _Shell, text: str) -> None:
         with open(sh.ctx.host_path(args[0]), encoding="utf-8", errors="surrogateescape") as handle:
             run_lines(sh, handle.read())
     elif name == ".dump":
-        sh.emit("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
-        for line in sh.db.iterdump():
-            if line not in ("BEGIN TRANSACTION;", "COMMIT;"):
-                # the shell names a plain table bare: INSERT INTO t VALUES(...)
-                sh.emit(re.sub(r'^INSERT INTO "([A-Za-z_][A-Za-z0-9_]*)"', r"INSERT INTO \1", line) + "\n")
-        sh.emit("COMMIT;\n")
+        _dump(sh)
     elif name in (".bail", ".echo", ".timer", ".changes", ".width", ".print") and name != ".print":
         pass
     elif name == ".print":
         sh.emit(" ".join(args) + "\n")
     else:
         raise DotError(f'Error: unknown command or invalid arguments:  "{name[1:]}". Enter ".help" for help')
+
+
+def _dump(sh: _Shell) -> None:
+    """``.dump``: the schema and an INSERT per row, values written by SQL's own quote()."""
+    sh.emit("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
+    tables = sh.db.execute("select name, sql from sqlite_schema where type='table' and name not like 'sqlite_%'"
+                           " order by rowid").fetchall()
+    for name, sql in tables:
+        sh.emit(sql + ";\n")
+        quoted = '"' + name.replace('"', '""') + '"'
+        shown = name if re.match(r"[A-Za-z_][A-Za-z0-9_]*\Z", name) else quoted
+        columns = [row[1] for row in sh.db.execute(f"pragma table_info({quoted})")]
+        values = " || ',' || ".join(f'quote("{c.replace(chr(34), chr(34) * 2)}")' for c in columns) or "''"
+        for (row,) in sh.db.execute(f"select {values} from {quoted}"):
+            sh.emit(f"INSERT INTO {shown} VALUES({row});\n")
+    for (sql,) in sh.db.execute("select sql from sqlite_schema where type in ('index','trigger','view')"
+                                " and sql is not null order by rowid"):
+        sh.emit(sql + ";\n")
+    sh.emit("COMMIT;\n")
 
 
 def _dot_words(text: str) -> list[str]:

@@ -1,8 +1,8 @@
 """``yq``: YAML through jq, as the Python ``yq`` (kislyuk) does: every YAML document of the
 inputs becomes JSON for our ``jq`` (its options pass through: ``-r``, ``-c``, ``-e``,
 ``--arg``...); ``-y`` turns jq's results back into YAML documents (lists indented, a
-scalar document ended by ``...``). Dates and timestamps become ISO strings. Needs the
-pure-Python PyYAML that the guest image bundles.
+scalar document ended by ``...``). Dates and timestamps become ISO strings. PyYAML (pure
+Python) is bundled into the guest image by ``sandbox/build.py``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ import datetime
 import json
 import re
 from typing import Any, Iterator
+
+# imported here, at the top: only modules imported while the guest image is built exist in it
+import yaml
 
 from ..base import CommandContext, CommandResult
 from ..text.common import describe_oserror, open_input
@@ -53,8 +56,6 @@ def _split(args: list[str]) -> tuple[list[str], str | None, list[str], bool]:
 
 
 def _documents(ctx: CommandContext, files: list[str]) -> Iterator[Any]:
-    import yaml
-
     class Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
         """Only true/false are booleans (yes, no, on, off stay strings), as yq reads YAML."""
 
@@ -71,8 +72,6 @@ def _documents(ctx: CommandContext, files: list[str]) -> Iterator[Any]:
 
 
 def _to_yaml(values: list[Any]) -> bytes:
-    import yaml
-
     class Indented(yaml.SafeDumper):  # type: ignore[misc]
         def increase_indent(self, flow: bool = False, indentless: bool = False) -> Any:
             return super().increase_indent(flow, False)
@@ -93,9 +92,6 @@ def run_yq(ctx: CommandContext, argv: list[str]) -> CommandResult:
     except OSError as exc:
         ctx.error(f"yq: error: argument files: can't open '{files[0] if files else '-'}': {describe_oserror(exc)}")
         return 2
-    except ImportError:
-        ctx.error("yq: PyYAML is not available")
-        return 1
     except Exception as exc:  # yaml.YAMLError and its kin: the document does not parse
         ctx.error(f"yq: Error running jq: {type(exc).__name__}: {exc}.")
         return 1

@@ -277,6 +277,7 @@ def _list_dir(
         # A directory named on the command line is serious trouble (2); one met while
         # recursing is a minor problem (1), as GNU grades them.
         return 1 if nested else 2
+    _note_skipped(ctx, name)
     if o.show == "a":
         raw += [".", ".."]
     elif o.show == "":
@@ -318,6 +319,21 @@ def _list_dir(
                 sub = _list_dir(ctx, o, _join(name, entry.name), entry.real, True, True, True)
                 status = max(status, (yield from sub))
     return status
+
+
+def _note_skipped(ctx: CommandContext, name: str) -> None:
+    """Files of this directory that the workspace snapshot left out are not listed (they are
+    not here); say so on stderr, once per file per run, so their absence is not a mystery."""
+    shell = ctx.extras.get("shell")
+    counters = getattr(getattr(shell, "state", None), "counters", None)
+    notes: dict[str, str] = getattr(counters, "skipped_notes", None) or {}
+    if not notes or counters is None:
+        return
+    directory = ctx.resolve(name)
+    for path, note in sorted(notes.items()):
+        if path.rsplit("/", 1)[0] in (directory.rstrip("/"),) and path not in counters.noted:
+            counters.noted.add(path)
+            ctx.stderr.write(note.encode("utf-8", "surrogateescape"))
 
 
 def _join(parent: str, child: str) -> str:
