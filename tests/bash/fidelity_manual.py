@@ -101,6 +101,9 @@ test-big-int|test 99999999999999999999 -gt 1; echo "s=$?"
 test-neg-int|test -3 -lt -2 && echo lt
 test-a-o-prec|test a -o '' -a '' && echo or-first
 test-v|x=1; test -v x && echo set
+dbl-expansion-error-aborts|x='1 2'; [[ -n $(( x )) ]] || echo no; echo same-line
+echo next-line $?
+dbl-operand-error-fails|x='1 2'; [[ x -eq 1 ]] || echo "no $?"
 """
 
 _ARITH = r"""

@@ -9,8 +9,8 @@ from bash import builtins
 from bash.builtins import BASH_BUILTIN_NAMES, BUILTINS, Builtin, StreamingBuiltin
 from bash.commands import COMMANDS
 
-STREAMING = {"eval", "source", ".", "exec", "bash", "sh", "command", "builtin", "env", "xargs", "timeout", "time"}
-NOT_BASH_BUILTINS = {"which", "hostname", "whoami", "sleep", "date", "printenv", "bash", "sh", "env", "xargs", "timeout", "time"}
+STREAMING = {"eval", "source", ".", "exec", "bash", "sh", "command", "builtin", "env", "xargs", "timeout", "time", "sleep"}
+NOT_BASH_BUILTINS = {"which", "hostname", "whoami", "sleep", "date", "printenv", "bash", "sh", "env", "xargs", "timeout", "time", "clear"}
 
 
 def test_streaming_builtins_are_generators_and_the_others_are_not() -> None:

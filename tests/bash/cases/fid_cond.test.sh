@@ -486,3 +486,8 @@ test -3 -lt -2 && echo lt
 test a -o '' -a '' && echo or-first
 ### m-test-v
 x=1; test -v x && echo set
+### m-dbl-expansion-error-aborts
+x='1 2'; [[ -n $(( x )) ]] || echo no; echo same-line
+echo next-line $?
+### m-dbl-operand-error-fails
+x='1 2'; [[ x -eq 1 ]] || echo "no $?"

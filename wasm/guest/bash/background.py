@@ -98,6 +98,9 @@ class Scheduler:
         self.wake_hint: float | None = None
 
     def start(self, job: Job) -> None:
+        limit = self.counters.limits.max_background_jobs
+        if len(self.live) >= limit:
+            raise LimitExceeded(f"background job limit exceeded ({limit} jobs running)")
         self.live.append(job)
 
     def _step(self, job: Job) -> bool:

@@ -23,7 +23,7 @@ from typing import Callable, Generator
 
 from . import pattern as patterns
 from .background import Job, JobTable, scheduler_of
-from .builtins import binary_test, unary_test
+from .builtins import OperandError, binary_test, unary_test
 from .errors import (
     AbortCommand, BashError, BreakLoop, ContinueLoop, ControlFlow, ExitShell, ExpansionError, FatalExpansionError,
     LimitExceeded, ReturnFromFunction, ShellSyntaxError,
@@ -446,11 +446,14 @@ class Shell:
                 raise
             except LimitExceeded:
                 raise
+            except ExpansionError as exc:
+                self.error(io, exc.message)
+                raise self.expansion_failed() from None
             except BashError as exc:
                 if exc.message:
                     self.error(io, exc.message)
                 # an arithmetic error in an -eq operand fails the test; anything else is misuse
-                status = 1 if isinstance(exc, ExpansionError) else 2
+                status = 1 if isinstance(exc, OperandError) else 2
             st.last_status = status
             return status
         raise BashError(f"unsupported command {type(cmd).__name__}")

@@ -32,3 +32,6 @@ class BashLimits:
     """Directory entries one glob expansion may examine."""
     max_heredoc_bytes: int = 64 * 1024 * 1024
     """Largest here-document or here-string body."""
+    max_background_jobs: int = 256
+    """Background jobs running at once (``cmd &``); one more is refused, which stops a fork
+    bomb as bash's "fork: Resource temporarily unavailable" would."""

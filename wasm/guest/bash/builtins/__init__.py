@@ -36,7 +36,7 @@ from . import (
     system, test, trap, xargs,
 )
 from ._common import Builtin, Entry, Gen, StreamingBuiltin
-from .test import binary_test, unary_test
+from .test import OperandError, binary_test, unary_test
 
 if TYPE_CHECKING:
     # only types: ``commands`` imports this package to register the builtins
@@ -47,7 +47,7 @@ __all__ = [
     # the registry
     "BASH_BUILTIN_NAMES", "BUILTINS", "COMMANDS", "Builtin", "Entry", "StreamingBuiltin",
     # the file, string and number tests that [[ ]] shares with test/[
-    "binary_test", "unary_test",
+    "OperandError", "binary_test", "unary_test",
 ]
 
 FAMILIES = (

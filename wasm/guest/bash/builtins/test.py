@@ -8,7 +8,7 @@ import re
 import stat as stat_mod
 from typing import TYPE_CHECKING
 
-from ..errors import BashError
+from ..errors import BashError, ExpansionError
 from ..state import arith_view
 from ..streams import can_access
 from ._common import Builtin, Entry, encode, file_modes, print_error
@@ -84,11 +84,19 @@ def unary_test(sh: Shell, op: str, arg: str) -> bool:
     raise BashError(f"{op}: unary operator expected", 2)
 
 
+class OperandError(BashError):
+    """An ``[[ a -eq b ]]`` operand is not a valid arithmetic expression: the test fails
+    (status 1), unlike an expansion error in its words, which abandons the command."""
+
+
 def _int_operand(sh: Shell, text: str, arithmetic: bool) -> int:
     if arithmetic:
         from ..arith import evaluate
 
-        return evaluate(text, arith_view(sh.state)) if text.strip() else 0
+        try:
+            return evaluate(text, arith_view(sh.state)) if text.strip() else 0
+        except ExpansionError as exc:
+            raise OperandError(exc.message, 1) from None
     stripped = text.strip()
     if re.match(r"[-+]?[0-9]+\Z", stripped) and -(2**63) <= int(stripped) < 2**63:
         return int(stripped)

@@ -321,7 +321,11 @@ def _import(sh: _Shell, args: list[str]) -> None:
     if len(rest) != 2:
         raise DotError("Usage: .import FILE TABLE")
     path, table = rest
-    data = b"".join(sh.ctx.stdin) if path == "-" else open(sh.ctx.host_path(path), "rb").read()
+    if path == "-":
+        data = b"".join(sh.ctx.stdin)
+    else:
+        with open(sh.ctx.host_path(path), "rb") as handle:
+            data = handle.read()
     text = data.decode("utf-8", "surrogateescape")
     sep = "," if csv_mode else sh.separator
     rows = list(csv.reader(io.StringIO(text), delimiter=sep)) if csv_mode or len(sep) == 1 else \
