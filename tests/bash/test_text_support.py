@@ -28,11 +28,17 @@ class Outcome:
     files: dict[str, bytes]
 
 
+FILE_TIME = 1_700_000_000
+"""Every file's mtime: the two runs (ours, GNU's) happen at different moments, and headers
+such as ``diff -c``'s print the time, which must not depend on when each run wrote its files."""
+
+
 def _populate(root: Path, files: dict[str, bytes | str]) -> None:
     for name, content in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content.encode() if isinstance(content, str) else content)
+        os.utime(path, (FILE_TIME, FILE_TIME))
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
