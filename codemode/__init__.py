@@ -18,6 +18,9 @@ Modules, one noun each:
   over the workspace), ``store`` (the SQLite connection, executions, approvals, toolsets,
   snippets), ``approvals`` (waiting for a decision inside a request), ``actions`` and
   ``ledger`` (authorization and at-most-once side effects); ``events`` (what watchers see).
+- connectors: ``connectors`` (MCP servers and OpenAPI services stored by name, bound to
+  executions as namespaces), ``connector_mcp`` and ``connector_openapi`` (calling each
+  kind), ``connector_secrets`` (header values at rest), ``connector_store`` (their table).
 - ``local`` (``CodeMode``, the in-process API); ``errors`` (every exception, one tree).
 
 ``calls`` and ``driver`` are named for their roles, as Temporal keeps the code under replay
@@ -70,6 +73,9 @@ from .errors import (
     ApprovalNotFound,
     ApprovalRejected,
     CodeModeError,
+    ConnectorNotFound,
+    ConnectorSecretError,
+    ConnectorUnavailable,
     CorruptEntry,
     DuplicateEntry,
     DurableSizeError,
@@ -221,6 +227,11 @@ from .description import (
     CODEMODE_DOC,
     execute_description,
 )
+from .connectors import (
+    CONNECTOR_TYPES,
+    BoundConnector,
+    Connectors,
+)
 from .local import (
     CodeMode,
 )
@@ -264,6 +275,10 @@ __all__ = [
     "render_schema",
     "render_tool",
     "tokenise",
+    # connectors (MCP servers and OpenAPI services as namespaces)
+    "BoundConnector",
+    "CONNECTOR_TYPES",
+    "Connectors",
     # the in-process API
     "CodeMode",
     # durable executions: the driver and the per-call decision
@@ -331,6 +346,9 @@ __all__ = [
     "ApprovalNotFound",
     "ApprovalRejected",
     "CodeModeError",
+    "ConnectorNotFound",
+    "ConnectorSecretError",
+    "ConnectorUnavailable",
     "CorruptEntry",
     "DuplicateEntry",
     "DurableSizeError",

@@ -32,7 +32,7 @@ from typing import Any, Awaitable, Callable, NoReturn, Sequence
 import httpx
 
 from sandbox import HostAbort, HostCallError, ToolSpec, tracing, uncharged_wait
-from workspace import Workspace, WorkspaceError, operation_key
+from workspace import DEFAULT_TENANT, Workspace, WorkspaceError, operation_key
 
 from .actions import approval_descriptor, approval_mode, authorize, cap_attachments
 from .approvals import DecisionWaiters
@@ -66,6 +66,7 @@ from .ledger import claim as ledger_claim
 from .ledger import discard as ledger_discard
 from .ledger import settle as ledger_settle
 from .codec import decode_value
+from .connectors import BoundConnector, ConnectorCall
 from .records import Approval, JournalEntry, new_approval_id
 from .remote import call_remote_tool_reply
 from .replay import check_step, first_unconsumed, replayable
@@ -105,6 +106,8 @@ class ToolBinding:
     tool: ToolDef
     namespace: str
     secret: str
+    connector: ConnectorCall | None = None
+    """How a connector's method is called (MCP, OpenAPI); None for a toolset's tool."""
 
 
 @dataclass
@@ -114,25 +117,34 @@ class ExecutionPlan:
     namespaces: dict[str, list[ToolDef]]
     bindings: dict[tuple[str, str], ToolBinding]
     toolset_names: list[str] = field(default_factory=list)
+    connector_names: list[str] = field(default_factory=list)
+    tenant: str = DEFAULT_TENANT
+    """Whose connectors ``connector_names`` are (a resume binds them again)."""
 
     @classmethod
     def build(cls, toolsets: Sequence[Toolset], inline: Sequence[ToolDef] = (),
-              inline_secret: str = "") -> "ExecutionPlan":
+              inline_secret: str = "", connectors: Sequence[BoundConnector] = (),
+              tenant: str = DEFAULT_TENANT) -> "ExecutionPlan":
         namespaces: dict[str, list[ToolDef]] = {}
         bindings: dict[tuple[str, str], ToolBinding] = {}
 
-        def add(namespace: str, tools: Sequence[ToolDef], secret: str) -> None:
+        def add(namespace: str, tools: Sequence[ToolDef], secret: str,
+                connector: ConnectorCall | None = None) -> None:
             if namespace in namespaces:
                 raise ToolDefinitionError("execution", [f"namespace {namespace!r} is given twice"])
             namespaces[namespace] = list(tools)
             for tool in tools:
-                bindings[(namespace, tool.identifier)] = ToolBinding(tool, namespace, secret)
+                bindings[(namespace, tool.identifier)] = ToolBinding(tool, namespace, secret,
+                                                                     connector)
 
         if inline:
             add("tools", inline, inline_secret)
         for toolset in toolsets:
             add(toolset.namespace, toolset.tools, toolset.secret)
-        return cls(namespaces, bindings, [t.name for t in toolsets])
+        for bound in connectors:
+            add(bound.namespace, bound.tools, "", bound.call)
+        return cls(namespaces, bindings, [t.name for t in toolsets],
+                   [c.name for c in connectors], tenant)
 
     def guest_specs(self) -> dict[str, list[ToolSpec]]:
         return {ns: [ToolSpec(t.identifier, t.description, keyword_only=t.func is None)
@@ -634,6 +646,8 @@ class CodeModeHandler:
         """Run the tool itself: its Python callable or a signed POST to its url."""
         tool = binding.tool
         try:
+            if binding.connector is not None:
+                return await binding.connector(tool, args, key.sent), []
             if tool.func is not None:
                 value = tool.func(*(payload.get("args") or []), **bind_arguments(tool, args))
                 return (await value if inspect.isawaitable(value) else value), []

@@ -48,6 +48,7 @@ from .errors import (
     EntryNotFound,
     ExecutionConflict,
     ExecutionNotFound,
+    ConnectorNotFound,
     MissingConnector,
     ToolCallError,
     ToolError,
@@ -65,6 +66,7 @@ from .records import (
 )
 from .remote import call_remote_revert
 from .calls import CodeModeHandler, ExecutionPlan, RunSettings
+from .connectors import BoundConnector, Connectors
 from .state import STATE_METHODS
 from .store import CodeModeStore
 from .tooldefs import ToolDef
@@ -192,8 +194,10 @@ class Executions:
     def __init__(self, sandbox: AsyncSandbox, store: CodeModeStore, workspaces: WorkspaceStore,
                  http: httpx.AsyncClient, *, settings: DurableSettings | None = None,
                  resolve_plan: PlanResolver | None = None, inline_secret: str = "",
-                 publish: EventPublisher | None = None) -> None:
+                 publish: EventPublisher | None = None,
+                 connectors: Connectors | None = None) -> None:
         self.sandbox = sandbox
+        self.connectors = connectors
         self.store = store
         self.workspaces = workspaces
         self.http = http
@@ -211,8 +215,10 @@ class Executions:
 
     # --- plans ------------------------------------------------------------------------
 
-    async def _stored_plan(self, record: ExecutionRecord) -> ExecutionPlan:
-        """The plan of a stored execution: its toolsets as stored now, its inline tools."""
+    async def _stored_plan(self, record: ExecutionRecord, *,
+                           with_connectors: bool = True) -> ExecutionPlan:
+        """The plan of a stored execution: its toolsets and connectors as stored now, its
+        inline tools."""
         toolsets = []
         for name in record.toolsets:
             toolset = await self.store.get_toolset(name, record.tenant)
@@ -220,7 +226,17 @@ class Executions:
                 raise MissingConnector.of(record.id, f'toolset "{name}"')
             toolsets.append(toolset)
         inline = [ToolDef.from_dict(t) for t in record.options.get("tools", [])]
-        return ExecutionPlan.build(toolsets, inline, self.inline_secret)
+        names = record.options.get("connectors") or []
+        bound: list[BoundConnector] = []
+        if with_connectors and names:
+            if self.connectors is None:
+                raise MissingConnector.of(record.id, "connectors (this service has none)")
+            for name in names:
+                try:
+                    bound += await self.connectors.bind(record.tenant, [str(name)])
+                except ConnectorNotFound:
+                    raise MissingConnector.of(record.id, f'connector "{name}"') from None
+        return ExecutionPlan.build(toolsets, inline, self.inline_secret, bound, record.tenant)
 
     async def _entries(self, execution_id: str) -> list[JournalEntry]:
         """The execution's journal, read strictly (a damaged row raises CorruptEntry)."""
@@ -260,6 +276,7 @@ class Executions:
             toolsets=list(plan.toolset_names), created_at=stamp, updated_at=stamp,
             runtime_version=RUNTIME_VERSION,
             options={"tools": list(inline_tools), "limits": limits.to_dict(),
+                     **({"connectors": list(plan.connector_names)} if plan.connector_names else {}),
                      "granted_permissions": None if options.granted_permissions is None
                      else list(options.granted_permissions),
                      "approval_wait_ms": wait_ms, "engine": options.engine, **_traced_by()},
@@ -642,7 +659,9 @@ class Executions:
             raise ExecutionConflict(
                 f'Execution "{execution_id}" is {record.status}; only a finished execution '
                 "can be rolled back.")
-        plan = await self._stored_plan(record) if record.toolsets or record.options.get("tools") \
+        # Connectors revert nothing, so one deleted since does not stop a rollback.
+        plan = await self._stored_plan(record, with_connectors=False) \
+            if record.toolsets or record.options.get("tools") or record.options.get("connectors") \
             else await self._resolve(record)
         reverted: list[dict[str, Any]] = []
         # Read strictly: a damaged row must stop a rollback, not be reverted blind.

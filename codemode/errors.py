@@ -57,6 +57,9 @@ __all__ = [
     "ActionKeyError",
     "ActionPendingError",
     "ApprovalNotFound",
+    "ConnectorNotFound",
+    "ConnectorSecretError",
+    "ConnectorUnavailable",
     "ApprovalRejected",
     "CodeModeError",
     "CorruptEntry",
@@ -444,6 +447,30 @@ class MissingConnector(CodeModeError):
         return cls(f"execution {execution_id} used {what}, which is no longer registered, so "
                    "the run cannot continue; restore it and decide again (nothing was used up: "
                    "the execution stays parked)")
+
+
+class ConnectorNotFound(CodeModeError):
+    """No connector of that name is stored (for this tenant)."""
+
+    def __init__(self, name: str) -> None:
+        self.connector = name
+        super().__init__(f'connector "{name}" not found')
+
+
+class ConnectorUnavailable(CodeModeError):
+    """A connector's peer could not be used to learn its tools: the MCP server is down or
+    answered wrongly, the OpenAPI document could not be fetched or is not OpenAPI 3.x.
+    Nothing was stored or changed."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.connector = name
+        self.reason = reason
+        super().__init__(f'connector "{name}": {reason}')
+
+
+class ConnectorSecretError(CodeModeError):
+    """A connector's stored headers cannot be opened (another key), or an ``env:`` name is
+    unset: the call is refused, naming the header and never its value."""
 
 
 # --- events (not a CodeModeError: the normal end of a stream) ----------------------------

@@ -20,6 +20,9 @@ Tables:
 ``codemode_snippets``
     saved code with the tools it needs.
 
+The connectors' table (``codemode_connectors``, :mod:`codemode.connector_store`) is a
+migration component of its own, ``connectors``, applied here with the others.
+
 The journal (``codemode_journal``, :mod:`codemode.journal`) and the action ledger
 (``codemode_ledger``, :mod:`codemode.ledger`) own their tables and their SQL; their
 functions take the connection of a transaction opened here (``tx.connection``), so a
@@ -64,6 +67,7 @@ from codemode.codec import (
     text_from_sqlite,
 )
 from codemode.errors import DurableSizeError, ExecutionNotFound, NotSerialisableError, SnippetDefinitionError
+from codemode.connector_store import CONNECTOR_MIGRATIONS
 from codemode.ledger import LEDGER_MIGRATIONS
 from codemode.migrations import CODEMODE_MIGRATIONS
 from codemode.normalise import trim_log_lines
@@ -435,6 +439,7 @@ class CodeModeStore:
             await apply_migrations(conn, "codemode", CODEMODE_MIGRATIONS)
             await apply_migrations(conn, "ledger", LEDGER_MIGRATIONS)
             await _audit_migrate(conn)
+            await apply_migrations(conn, "connectors", CONNECTOR_MIGRATIONS)
         except BaseException:
             await conn.close()
             raise

@@ -75,6 +75,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     bars = args.log_format == "text" and sys.stderr.isatty()
     guest = guest_ready(settings.cache_dir, quietly=not bars, step=logged_step(log.info))
     settings = replace(settings, guest=guest)
+    if args.host not in ("0.0.0.0", "::", "", "127.0.0.1", "localhost", "::1"):
+        # The name it listens on is one /mcp answers to (besides SANDBOX_MCP_ALLOWED_HOSTS).
+        named = f"[{args.host}]" if ":" in args.host else args.host
+        settings = replace(settings, mcp_allowed_hosts=(*settings.mcp_allowed_hosts, named,
+                                                        f"{named}:*"))
     log.info("data in %s; listening on http://%s:%s", settings.data_dir, args.host, args.port)
     if settings.token is None and args.host not in ("127.0.0.1", "localhost", "::1"):
         log.warning("listening beyond loopback without SANDBOX_TOKEN")

@@ -31,7 +31,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from audit import AuditLog, CheckpointPolicy
-from codemode import CodeModeStore, EventBus, Executions
+from codemode import CodeModeStore, Connectors, EventBus, Executions
 from workspace import WorkspaceStore, sweep_materialised
 
 from .. import AsyncSandbox, __version__
@@ -85,8 +85,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.inline_tool_secret = (settings.inline_tool_secret
                                         or _stored_secret(settings.data_dir / "inline_tool_secret"))
         bus = EventBus()
+        connectors = Connectors(codemode_store, settings.key_dir, http)
+        app.state.connectors = connectors
         executions = Executions(sandbox, codemode_store, store, http, settings=settings.durable,
-                                inline_secret=app.state.inline_tool_secret, publish=bus.publish)
+                                inline_secret=app.state.inline_tool_secret, publish=bus.publish,
+                                connectors=connectors)
         app.state.events = bus
         app.state.executions = executions
         sweeper = asyncio.get_running_loop().create_task(_sweep_forever(executions, settings))
@@ -99,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await executions.close()
+            await connectors.close()
             await _final_checkpoint(audit_log)
             await audit_log.close()
             await http.aclose()

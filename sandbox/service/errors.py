@@ -24,6 +24,9 @@ from starlette.routing import Match
 
 from codemode import (
     CodeModeError,
+    ConnectorNotFound,
+    ConnectorSecretError,
+    ConnectorUnavailable,
     DurableSizeError,
     ExecutionConflict,
     ExecutionNotFound,
@@ -97,6 +100,8 @@ STATUS_DESCRIPTIONS: dict[int, str] = {
     412: "The precondition (If-Match / If-None-Match) does not hold.",
     413: "Too large: the request body, a file, or a value to record.",
     422: "The request body or parameters are invalid; `details` lists every problem.",
+    502: "A peer the request needs (a connector's MCP server or OpenAPI service) could not be "
+         "used; nothing was stored or changed.",
     503: "The service cannot answer now (starting, shutting down, no isolate available).",
 }
 
@@ -223,6 +228,9 @@ ERROR_MAP: dict[type[Exception], ErrorRule] = {
     ExecutionConflict: ErrorRule(409, "conflict"),
     PermissionWidening: ErrorRule(403, "forbidden"),
     MissingConnector: ErrorRule(409, "missing_connector"),
+    ConnectorNotFound: ErrorRule(404, "not_found"),
+    ConnectorUnavailable: ErrorRule(502, "connector_unavailable"),
+    ConnectorSecretError: ErrorRule(409, "connector_secret"),
     CodeModeError: ErrorRule(400, lambda e: type(e).__name__),
     # the isolate core: the service cannot run code right now
     SandboxError: ErrorRule(503, lambda e: e.kind),

@@ -15,7 +15,9 @@ execution that failed, and a workspace tool's own ``{"error"}``, are ``isError``
 execution is not an error: its text says it awaits approval, lists the approval ids and how to
 continue.
 
-Over HTTP, ``/mcp`` passes the same guard as ``/v1`` (the bearer token, the body cap); the
+Over HTTP, ``/mcp`` passes the same guard as ``/v1`` (the bearer token, the body cap) and the
+SDK's Host and Origin checks against DNS rebinding (loopback names, and the hosts and
+origins the settings add: :func:`transport_security`); the
 SDK's session manager runs stateless with JSON responses (no session to keep, no stream to
 hold open), inside the app's lifespan. Over stdio, the process embeds its own service state:
 the app's lifespan runs without an HTTP server in front of it.
@@ -34,6 +36,7 @@ from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, ValidationError
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -127,7 +130,9 @@ class _Tools:
 
     async def _execute_description(self, request: Request, who: Principal) -> str:
         stored = await state.codemode_store(request).list_toolsets(who.tenant)
-        return await describe_execute(request, [str(t["name"]) for t in stored], who)
+        connectors = await state.connectors(request).list_all(who.tenant)
+        return await describe_execute(request, [str(t["name"]) for t in stored], who,
+                                      [str(c["name"]) for c in connectors])
 
     async def call(self, name: str, arguments: dict[str, Any] | None,
                    who: Principal) -> types.CallToolResult:
@@ -376,6 +381,21 @@ class _Endpoint:
         await manager.handle_request(scope, receive, send)
 
 
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+def transport_security(settings: Settings) -> TransportSecuritySettings:
+    """The SDK's Host and Origin checks for ``/mcp``: loopback names (any port) and what the
+    settings add; ``*`` among the hosts turns the checks off (a proxy in front checks)."""
+    if "*" in settings.mcp_allowed_hosts:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    hosts = [*LOOPBACK_HOSTS, *(f"{h}:*" for h in LOOPBACK_HOSTS), *settings.mcp_allowed_hosts]
+    origins = [f"{scheme}://{h}{port}" for scheme in ("http", "https") for h in LOOPBACK_HOSTS
+               for port in ("", ":*")]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=[*origins, *settings.mcp_allowed_origins])
+
+
 def install_mcp(app: FastAPI, settings: Settings) -> None:
     """Serve MCP at ``/mcp`` (kept out of OpenAPI): the route, and the SDK's session manager
     started and stopped inside the app's own lifespan."""
@@ -388,7 +408,8 @@ def install_mcp(app: FastAPI, settings: Settings) -> None:
         async with inner(started) as value:
             manager = StreamableHTTPSessionManager(
                 server, stateless=True, json_response=True,
-                max_request_body_size=settings.max_request_bytes)
+                max_request_body_size=settings.max_request_bytes,
+                security_settings=transport_security(settings))
             async with manager.run():
                 app.state.mcp_sessions = manager
                 try:

@@ -103,6 +103,14 @@ class Settings:
     materialised tree (``from_env`` reads them: :func:`quotas_from_env`)."""
     caps: Caps = field(default_factory=Caps)
     """The most one request may ask for (memory, time, output)."""
+    mcp_allowed_hosts: tuple[str, ...] = ()
+    """``Host`` values ``/mcp`` answers besides the loopback names (``host`` or ``host:port``,
+    ``host:*`` for any port; ``*`` turns the check off), from ``SANDBOX_MCP_ALLOWED_HOSTS``
+    (comma-separated). Against DNS rebinding: a web page whose name was pointed at this
+    machine sends its own name as the Host, which is refused (421)."""
+    mcp_allowed_origins: tuple[str, ...] = ()
+    """``Origin`` values ``/mcp`` accepts besides loopback ones (``SANDBOX_MCP_ALLOWED_ORIGINS``);
+    a request without an Origin (not from a browser) is not affected. Others get 403."""
     disabled_tools: frozenset[str] = frozenset()
     """Tools this service refuses (``execute``, ``bash``): from ``SANDBOX_DISABLED_TOOLS``
     (comma-separated) or ``serve --disable``. A refused call is a 403 ``tool_disabled``."""
@@ -154,6 +162,8 @@ class Settings:
             "inline_tool_secret": os.environ.get("SANDBOX_INLINE_TOOL_SECRET") or None,
             "caps": Caps.from_env(),
             "quotas": quotas_from_env(),
+            "mcp_allowed_hosts": _env_list("SANDBOX_MCP_ALLOWED_HOSTS"),
+            "mcp_allowed_origins": _env_list("SANDBOX_MCP_ALLOWED_ORIGINS"),
             "disabled_tools": frozenset(name.strip() for name in
                                         os.environ.get("SANDBOX_DISABLED_TOOLS", "").split(",")
                                         if name.strip()),
@@ -182,6 +192,15 @@ class Settings:
     def audit_checkpoints_path(self) -> Path:
         return self.audit_checkpoints_file or (
             (self.audit_key_dir or self.data_dir / "audit") / "checkpoints.jsonl")
+
+    @property
+    def key_dir(self) -> Path:
+        """Keys the service keeps (owner-only): ``connectors.key`` seals connector headers."""
+        return self.data_dir / "keys"
+
+
+def _env_list(name: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in os.environ.get(name, "").split(",") if item.strip())
 
 
 class ConfigError(Exception):

@@ -12,7 +12,7 @@ from typing import TypeVar
 from fastapi import Request
 
 from audit import AuditLog
-from codemode import CodeModeStore, EventBus, Executions
+from codemode import CodeModeStore, Connectors, EventBus, Executions
 from workspace import WorkspaceStore
 
 from .. import AsyncSandbox
@@ -20,7 +20,7 @@ from .errors import ServiceUnavailable
 from .settings import Settings
 from .tokens import IdentityStore
 
-__all__ = ["audit_log", "codemode_store", "events", "executions", "identity",
+__all__ = ["audit_log", "codemode_store", "connectors", "events", "executions", "identity",
            "inline_tool_secret", "sandbox", "settings", "workspaces"]
 
 T = TypeVar("T")
@@ -43,6 +43,10 @@ def workspaces(request: Request) -> WorkspaceStore:
 
 def codemode_store(request: Request) -> CodeModeStore:
     return _held(request, "codemode", CodeModeStore, "Code Mode store")
+
+
+def connectors(request: Request) -> Connectors:
+    return _held(request, "connectors", Connectors, "connector registry")
 
 
 def executions(request: Request) -> Executions:

@@ -259,6 +259,38 @@ async def test_the_sdk_client_in_its_default_mode_calls_execute(server: ServerTh
     assert result.structured_content is not None and result.structured_content["result"] == 45
 
 
+MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
+LIST_TOOLS = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+
+
+@pytest.mark.parametrize("extra, status", [
+    ({}, 200),
+    ({"Host": "localhost:8123"}, 200),
+    ({"Origin": "http://localhost:3000"}, 200),
+    # A page on a name pointed at this machine (DNS rebinding) sends its own Host and Origin.
+    ({"Host": "attacker.example:8000"}, 421),
+    ({"Origin": "http://attacker.example"}, 403),
+])
+def test_mcp_answers_loopback_hosts_and_origins_only(server: ServerThread, http: httpx.Client,
+                                                    extra: dict[str, str], status: int) -> None:
+    response = httpx.post(f"{server.url}/mcp", headers={**AUTH, **MCP_HEADERS, **extra},
+                          json=LIST_TOOLS, timeout=30)
+    assert response.status_code == status, response.text
+
+
+@pytest.mark.parametrize("extra, status", [
+    ({"Host": "sandbox.internal"}, 200),
+    ({"Host": "sandbox.internal:9000"}, 421),
+    ({"Origin": "https://agent.example"}, 200),
+    ({"Origin": "https://other.example"}, 403),
+])
+def test_the_settings_add_hosts_and_origins_mcp_answers(limited: ServerThread, extra: dict[str, str],
+                                                        status: int) -> None:
+    response = httpx.post(f"{limited.url}/mcp", headers={**MCP_HEADERS, **extra}, json=LIST_TOOLS,
+                          timeout=30)
+    assert response.status_code == status, response.text
+
+
 def test_mcp_is_not_in_the_openapi_document(http: httpx.Client) -> None:
     paths = http.get("/openapi.json").json()["paths"]
     assert not any(path.startswith("/mcp") for path in paths)
@@ -267,7 +299,9 @@ def test_mcp_is_not_in_the_openapi_document(http: httpx.Client) -> None:
 @pytest.fixture(scope="module")
 def limited(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("limited"), workers=1, guest=compiled_guest,
-                        disabled_tools=frozenset({"bash"}), caps=Caps(timeout_ms=2_000))
+                        disabled_tools=frozenset({"bash"}), caps=Caps(timeout_ms=2_000),
+                        mcp_allowed_hosts=("sandbox.internal",),
+                        mcp_allowed_origins=("https://agent.example",))
     with ServerThread(create_app(settings)) as live:
         yield live
 

@@ -8,6 +8,7 @@
 | ``executions``| ``/v1/executions/...`` (records, results, cancel, rollback, events, sweep) |
 | ``approvals`` | ``/v1/approvals/...``                                         |
 | ``toolsets``  | ``/v1/toolsets/...``                                          |
+| ``connectors``| ``/v1/connectors/...`` (MCP and OpenAPI connectors)           |
 | ``snippets``  | ``/v1/snippets/...``                                          |
 | ``workspaces``| ``/v1/workspaces/...`` (tools, raw files, info)               |
 | ``admin``     | ``/v1/admin/...`` (whoami, tenants, tokens)                   |
@@ -25,7 +26,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import admin, approvals, audit, bash, execute, executions, health, snippets, toolsets, workspaces
+from . import (admin, approvals, audit, bash, connectors, execute, executions, health, snippets,
+               toolsets, workspaces)
 
 __all__ = ["ROUTERS"]
 
@@ -36,6 +38,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     executions.router,
     approvals.router,
     toolsets.router,
+    connectors.router,
     snippets.router,
     workspaces.router,
     admin.router,

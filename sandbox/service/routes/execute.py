@@ -3,6 +3,7 @@ and ``GET /v1/execute/description`` (the tool description to hand a model)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -11,7 +12,6 @@ from pydantic import BaseModel, Field
 
 from codemode import (
     STATE_DOC,
-    CodeModeStore,
     ExecuteOptions,
     ExecutionPlan,
     ToolDef,
@@ -43,6 +43,9 @@ class ExecuteRequest(RequestBody):
                            description="The workspace `state.*` reads and writes.")
     toolsets: list[str] = Field(default_factory=list, max_length=50,
                                 description="Stored toolsets to expose, one namespace each.")
+    connectors: list[str] = Field(default_factory=list, max_length=50,
+                                  description="Stored connectors (MCP, OpenAPI) to expose, one "
+                                              "namespace each.")
     tools: list[dict[str, Any]] = Field(default_factory=list, max_length=500,
                                         description="Inline tool definitions, exposed as `tools.*`.",
                                         json_schema_extra={"items": TOOL_DEFINITION})
@@ -149,8 +152,8 @@ async def start_execution(request: Request, body: ExecuteRequest,
     enabled(request, "execute")
     caps = state.settings(request).caps
     enforce_caps(caps, body)
-    plan = await _plan_for(state.codemode_store(request), body.toolsets, body.tools,
-                           state.inline_tool_secret(request), who.tenant)
+    plan = await _plan_for(request, body.toolsets, body.tools, state.inline_tool_secret(request),
+                           who.tenant, body.connectors)
     options = ExecuteOptions(code=body.code, workspace=body.workspace, tenant=who.tenant,
                              principal=who.name,
                              limits=capped(_limits_for(state.sandbox(request).limits, body), caps),
@@ -159,8 +162,10 @@ async def start_execution(request: Request, body: ExecuteRequest,
     return await state.executions(request).start(options, plan, inline_tools=body.tools)
 
 
-async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list[dict[str, Any]],
-                    inline_secret: str, tenant: str) -> ExecutionPlan:
+async def _plan_for(request: Request, toolset_names: list[str], inline: list[dict[str, Any]],
+                    inline_secret: str, tenant: str,
+                    connector_names: Sequence[str] = ()) -> ExecutionPlan:
+    store = state.codemode_store(request)
     toolsets = []
     for name in toolset_names:
         toolset = await store.get_toolset(name, tenant)
@@ -176,20 +181,27 @@ async def _plan_for(store: CodeModeStore, toolset_names: list[str], inline: list
             problems.extend(f"tools[{index}]: {p}" for p in exc.problems)
     if problems:
         raise ToolDefinitionError("inline tools", problems)
-    return ExecutionPlan.build(toolsets, tools, inline_secret)
+    bound = (await state.connectors(request).bind(tenant, list(connector_names))
+             if connector_names else [])
+    return ExecutionPlan.build(toolsets, tools, inline_secret, bound, tenant)
 
 
 @router.get("/execute/description", response_class=PlainTextResponse)
-async def execute_description_text(request: Request, who: Executor, toolsets: str = "") -> str:
-    """The complete execute-tool description to hand a model, for these toolsets."""
-    return await describe_execute(request, [n for n in toolsets.split(",") if n.strip()], who)
+async def execute_description_text(request: Request, who: Executor, toolsets: str = "",
+                                   connectors: str = "") -> str:
+    """The complete execute-tool description to hand a model, for these toolsets and
+    connectors (comma-separated names)."""
+    return await describe_execute(request, [n for n in toolsets.split(",") if n.strip()], who,
+                                  [n for n in connectors.split(",") if n.strip()])
 
 
-async def describe_execute(request: Request, toolset_names: list[str], who: Principal) -> str:
-    """The complete execute-tool description for these stored toolsets and this service's
-    default limits (``GET /v1/execute/description`` and the MCP ``execute`` tool)."""
+async def describe_execute(request: Request, toolset_names: list[str], who: Principal,
+                           connector_names: Sequence[str] = ()) -> str:
+    """The complete execute-tool description for these stored toolsets and connectors and
+    this service's default limits (``GET /v1/execute/description`` and the MCP ``execute``
+    tool)."""
     enabled(request, "execute")
-    plan = await _plan_for(state.codemode_store(request), toolset_names, [], "", who.tenant)
+    plan = await _plan_for(request, toolset_names, [], "", who.tenant, connector_names)
     limits = state.sandbox(request).limits
     return execute_description(plan.namespaces, state_doc=STATE_DOC,
                                timeout_ms=int(limits.deadline_s * 1000),
