@@ -36,7 +36,10 @@ everything Code Mode means to raise without catching programming errors::
     │   └── ApprovalNotFound         no approval with this id
     ├── ExecutionConflict            the request does not fit the execution's state
     ├── PermissionWidening           an approval asked to grant more than the run had
-    └── MissingConnector             a resume needs a toolset or tool that is gone
+    ├── MissingConnector             a resume needs a toolset or tool that is gone
+    ├── ConnectorNotFound            no connector of that name is stored (for the tenant)
+    ├── ConnectorUnavailable         a connector's peer could not be asked for its tools
+    └── ConnectorSecretError         a connector's headers cannot be opened or resolved
 
     Exception
     └── SubscriptionClosed           an event subscription is closed and drained (not an
@@ -57,11 +60,11 @@ __all__ = [
     "ActionKeyError",
     "ActionPendingError",
     "ApprovalNotFound",
+    "ApprovalRejected",
+    "CodeModeError",
     "ConnectorNotFound",
     "ConnectorSecretError",
     "ConnectorUnavailable",
-    "ApprovalRejected",
-    "CodeModeError",
     "CorruptEntry",
     "DuplicateEntry",
     "DurableSizeError",
@@ -458,9 +461,10 @@ class ConnectorNotFound(CodeModeError):
 
 
 class ConnectorUnavailable(CodeModeError):
-    """A connector's peer could not be used to learn its tools: the MCP server is down or
-    answered wrongly, the OpenAPI document could not be fetched or is not OpenAPI 3.x.
-    Nothing was stored or changed."""
+    """A connector's peer could not be asked for its tools (nothing was stored or changed)."""
+
+    # The MCP server is down or answered wrongly, or the OpenAPI document could not be
+    # fetched or is not OpenAPI 3.x.
 
     def __init__(self, name: str, reason: str) -> None:
         self.connector = name
@@ -469,8 +473,7 @@ class ConnectorUnavailable(CodeModeError):
 
 
 class ConnectorSecretError(CodeModeError):
-    """A connector's stored headers cannot be opened (another key), or an ``env:`` name is
-    unset: the call is refused, naming the header and never its value."""
+    """A connector's headers cannot be opened or an ``env:`` name is unset (never shows a value)."""
 
 
 # --- events (not a CodeModeError: the normal end of a stream) ----------------------------

@@ -51,7 +51,7 @@ def _block(marker: str) -> Block:
 
 
 CLAIMED = ("./scripts/serve", "/v1/execute -H", "from sandbox import Sandbox", "/v1/approvals?",
-           '"mcpServers"', "└─ codemode.execution")
+           '"mcpServers"', "└─ codemode.execution", "/v1/connectors/tracker")
 """A marker of each block the tests below run (the span tree's test is in
 ``tests/service/test_telemetry.py``, beside the traced service it compares with)."""
 
@@ -122,6 +122,27 @@ def test_the_python_example(compiled_guest: CompiledGuest, tmp_path: Path) -> No
                           timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == expected.group(1).strip()
+
+
+def test_the_connector_examples(service: ServerThread, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both connectors of the block, against real peers started here: an MCP server built
+    with the SDK and a FastAPI service (its own /openapi.json) in place of localhost:9000/1."""
+    from connector_peers import McpPeer, openapi_peer
+
+    peer = McpPeer()
+    app, seen = openapi_peer()
+    monkeypatch.setenv("TRACKER_TOKEN", "Bearer from-the-environment")
+    commands = _commands(_block("/v1/connectors/tracker"))
+    assert [expected is not None for _, expected in commands] == [False, False, True]
+    with ServerThread(peer.app()) as mcp_live, ServerThread(app) as api_live:
+        fill = {"localhost:9000": mcp_live.url.removeprefix("http://"),
+                "localhost:9001": api_live.url.removeprefix("http://")}
+        for command, expected in commands:
+            actual = _run(command, service.url, fill).strip()
+            if expected is not None:
+                assert re.fullmatch(_pattern(expected), actual), f"README says {expected}\nservice sent {actual}"
+    assert peer.headers[-1]["authorization"] == "Bearer from-the-environment"
+    assert seen[-1]["op"] == "getRepo" and seen[-1]["page"] == 2
 
 
 def _paused(url: str) -> tuple[str, str]:
