@@ -105,6 +105,11 @@ def test_text_content_is_parsed_as_json_else_returned_as_text(http: httpx.Client
     assert outcome["result"] == [{"number": 7, "state": "open"}, "hello, Ada"]
 
 
+def test_tools_holds_a_connectors_methods_as_it_holds_every_namespaces(
+        http: httpx.Client, tracker: McpPeer) -> None:
+    assert run(http, "tools.greeting(name='via tools')", "tracker")["result"] == "hello, via tools"
+
+
 def test_the_idempotency_key_travels_in_meta_as_execution_and_step(http: httpx.Client, tracker: McpPeer) -> None:
     before = len(tracker.calls)
     outcome = run(http, "tracker.greeting(name='a')\ntracker.greeting(name='b')", "tracker")
