@@ -69,6 +69,23 @@ class McpPeer:
         return self.server.streamable_http_app()
 
 
+def bad_schema_peer() -> Any:
+    """An MCP server (the SDK's low-level server) whose one tool has an input schema that is
+    not a JSON Schema."""
+    from mcp import types
+    from mcp.server import Server
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool(
+            name="broken", description="Its schema is not a schema.",
+            input_schema={"type": "object", "properties": {"x": {"type": "nonsense"}}})])
+
+    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:
+        return types.CallToolResult(content=[])
+
+    return Server("broken", on_list_tools=list_tools, on_call_tool=call_tool).streamable_http_app()
+
+
 class Issue(BaseModel):
     title: str
     body: str = ""

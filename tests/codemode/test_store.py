@@ -419,7 +419,7 @@ async def test_shares_the_database_file_with_the_workspace_store(tmp_path: Path)
         await codemode.create_execution(_record())
         with sqlite3.connect(path) as conn:
             components = {row[0] for row in conn.execute("SELECT component FROM schema_migrations")}
-        assert components == {"workspace", "codemode", "ledger", "audit"}
+        assert components == {"workspace", "codemode", "ledger", "audit", "connectors"}
     finally:
         await codemode.close()
         await workspaces.close()

@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from connector_peers import McpPeer, openapi_peer
+from connector_peers import McpPeer, bad_schema_peer, openapi_peer
 from live_server import ServerThread
 from sandbox import CompiledGuest
 from sandbox.service import Settings, create_app
@@ -221,6 +221,15 @@ def test_a_server_that_is_down_is_a_502_and_nothing_is_stored(http: httpx.Client
     assert response.status_code == 502
     assert response.json()["error"]["code"] == "connector_unavailable"
     assert http.get("/v1/connectors/down").status_code == 404
+
+
+def test_a_tool_whose_schema_is_not_a_schema_is_a_502_and_nothing_is_stored(http: httpx.Client) -> None:
+    with ServerThread(bad_schema_peer()) as live:
+        response = http.put("/v1/connectors/broken", json={"type": "mcp", "url": f"{live.url}/mcp"})
+    assert response.status_code == 502, response.text
+    message = response.json()["error"]["message"]
+    assert "broken" in message and "input_schema" in message
+    assert http.get("/v1/connectors/broken").status_code == 404
 
 
 def test_a_server_gone_after_storing_is_a_connection_error_in_the_guest(http: httpx.Client) -> None:
