@@ -3,7 +3,7 @@ token, an expired one, one without the scope it needs, another tenant's, and (re
 
 A route that names no scope fails the first test, and a route this file knows no request body
 for fails the matrix, so a new route cannot be left out. Tenant ``acme`` holds one of
-everything (a workspace with a file, a toolset, a snippet, a completed and a parked
+everything (a workspace with a file, a toolset, a connector, a snippet, a completed and a parked
 execution); tenant ``beta``'s admin must find none of it: a lookup by id or name is a 404, a
 listing leaves it out, and nothing of acme's changes whatever beta does.
 """
@@ -59,6 +59,9 @@ BODIES: dict[str, Any] = {
     "POST /v1/approvals/{approval_id}/approve": {},
     "POST /v1/approvals/{approval_id}/reject": {},
     "PUT /v1/toolsets/{name}": {"tools": []},
+    "PUT /v1/connectors/{name}": {"type": "openapi", "base_url": "http://127.0.0.1:9", "spec": {
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/ping": {"get": {"operationId": "ping"}}}}},
     "PUT /v1/snippets/{name}": {"execution_id": "<completed>"},
     "POST /v1/workspaces/{ws}/tools/read": {"path": "/f.txt"},
     "POST /v1/workspaces/{ws}/tools/write": {"path": "/f.txt", "content": "overwritten"},
@@ -74,7 +77,7 @@ BODIES: dict[str, Any] = {
 }
 """A valid body for each route that takes one (None: the route takes none)."""
 
-BY_ID = re.compile(r"\{(execution_id|approval_id|token_id)\}|^/v1/(toolsets|snippets)/\{name\}")
+BY_ID = re.compile(r"\{(execution_id|approval_id|token_id)\}|^/v1/(toolsets|snippets|connectors)/\{name\}")
 """Routes that look a resource up by id or name: another tenant's is exactly a 404."""
 
 
@@ -92,7 +95,8 @@ class World:
     def url_of(self, path: str) -> str:
         values = {"ws": "w", "seq": "0", "path": "f.txt", "execution_id": self.ids["completed"],
                   "approval_id": self.ids["approval"], "token_id": self.ids["acme_token"],
-                  "name": "ts" if path.startswith("/v1/toolsets") else "sn"}
+                  "name": "ts" if path.startswith("/v1/toolsets")
+                  else "cn" if path.startswith("/v1/connectors") else "sn"}
         if path.startswith("/v1/executions/{execution_id}/calls"):
             values["execution_id"] = self.ids["paused"]
         return re.sub(r"\{(\w+)(?::path)?\}", lambda m: values[m.group(1)], path)
@@ -143,6 +147,7 @@ def _populate(world: World, hook_url: str) -> None:
                  "input_schema": {"type": "object", "properties": {}},
                  "approval": {"mode": "durable"}}
         assert acme.put("/v1/toolsets/ts", json={"tools": [gated]}).status_code == 201
+        assert acme.put("/v1/connectors/cn", json=BODIES["PUT /v1/connectors/{name}"]).status_code == 201
         done = acme.post("/v1/execute", json={"code": f"'{SECRET}'", "workspace": "w"}).json()
         assert done["status"] == "completed", done
         paused = acme.post("/v1/execute", json={"code": "ts.ship()", "workspace": "w",
@@ -215,6 +220,7 @@ def _acme_is_intact(world: World) -> None:
     with world.client("acme_admin") as acme:
         assert acme.get("/v1/workspaces/w/files/f.txt").text == SECRET
         assert acme.get("/v1/toolsets/ts").json()["tool_count"] == 1
+        assert acme.get("/v1/connectors/cn").json()["tool_count"] == 2  # ping and request
         assert acme.get("/v1/snippets/sn").status_code == 200
         assert acme.get(f"/v1/executions/{world.ids['completed']}").json()["status"] == "completed"
         assert acme.get(f"/v1/executions/{world.ids['paused']}").json()["status"] == "paused"
@@ -229,11 +235,12 @@ def test_another_tenants_admin_finds_nothing_and_changes_nothing(
         world: World, method: str, path: str, route: APIRoute) -> None:
     if "operator" in _required(route):
         pytest.skip("operator routes span tenants by design")
-    creates_own = method == "PUT" and path == "/v1/toolsets/{name}"
+    creates_own = method == "PUT" and path in ("/v1/toolsets/{name}", "/v1/connectors/{name}")
     with world.client("beta_admin") as beta:
         answer = _send(beta, world, method, path)
-        if creates_own:  # a toolset of beta's own, named like acme's: made, then taken away
-            assert answer.status_code == 201 and beta.delete("/v1/toolsets/ts").status_code == 200
+        if creates_own:  # one of beta's own, named like acme's: made, then taken away
+            assert answer.status_code == 201
+            assert beta.delete(world.url_of(path)).status_code == 200
     if BY_ID.search(path) and not creates_own:
         assert answer.status_code == 404, answer.text
     assert answer.status_code < 500, answer.text
@@ -258,6 +265,7 @@ def test_the_owning_tenant_reads_what_it_holds(world: World, method: str, path: 
 def test_listings_hold_only_the_callers_tenant(world: World) -> None:
     with world.client("beta_admin") as beta, world.client("acme_admin") as acme:
         for path, key in (("/v1/workspaces", "workspaces"), ("/v1/toolsets", "toolsets"),
+                          ("/v1/connectors", "connectors"),
                           ("/v1/snippets", "snippets"), ("/v1/executions", "executions"),
                           ("/v1/admin/tokens", "tokens")):
             mine = acme.get(path).json()[key]
