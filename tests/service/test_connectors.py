@@ -173,6 +173,10 @@ def test_header_values_are_sent_never_shown_and_encrypted_at_rest(
     with sqlite3.connect(settings.database_path) as db:
         rows = db.execute("SELECT definition, headers, tools FROM codemode_connectors").fetchall()
     assert rows and not any("tracker-secret-123" in "".join(r) for r in rows)
+    with sqlite3.connect(settings.database_path) as db:
+        audited = db.execute("SELECT subject, body FROM audit_log WHERE event = 'connector.put'"
+                             " AND subject LIKE '%tracker%'").fetchall()
+    assert audited and not any("tracker-secret-123" in "".join(r) for r in audited)
     key = settings.key_dir / "connectors.key"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
 

@@ -16,7 +16,7 @@ from pydantic import Field
 
 from codemode import render_declarations
 
-from .. import state
+from .. import audit_events, state
 from ..errors import HTTPError, documented
 from ..identity import Principal, requires
 from ..responses import SafeJSONResponse
@@ -66,6 +66,12 @@ async def put_connector(name: ConnectorPath, body: ConnectorBody, request: Reque
                         who: Writer) -> SafeJSONResponse:
     given = body.model_dump(exclude_none=True)
     view, created = await state.connectors(request).put(who.tenant, name, given)
+    # Its type and tool names only: never a header (secrets) or a URL (may carry a key).
+    tools = view.get("tools")
+    await audit_events.record(request, who, "connector.put", {"connector": name}, {
+        "created": created, "type": body.type,
+        "tools": [str(t.get("name")) for t in tools if isinstance(t, dict)]
+        if isinstance(tools, list) else []})
     return SafeJSONResponse(view, status_code=201 if created else 200)
 
 
@@ -98,4 +104,5 @@ async def connector_types(name: ConnectorPath, request: Request, who: Reader) ->
 async def delete_connector(name: ConnectorPath, request: Request, who: Writer) -> dict[str, Any]:
     if not await state.connectors(request).delete(who.tenant, name):
         raise _not_found(name)
+    await audit_events.record(request, who, "connector.deleted", {"connector": name})
     return {"deleted": name}
