@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from sandbox import guest_modules_summary
+
 from .declarations import render_declarations
 from .tooldefs import ToolDef
 
@@ -37,19 +39,24 @@ def execute_description(namespaces: Mapping[str, Sequence[ToolDef]], *, state_do
                         max_host_calls: int) -> str:
     """The complete description of the execute tool for these namespaces and limits."""
     declarations = render_declarations(namespaces) if namespaces else ""
-    names = ", ".join([*(f"`{n}`" for n in namespaces), "`state`", "`codemode`"])
+    names = ", ".join([*(f"`{n}`" for n in {"tools": None, **dict.fromkeys(namespaces)}), "`state`",
+                       "`codemode`"])
     return f"""Run Python code in a fresh, isolated sandbox. Use it to call several tools in one
 step: loop, filter, combine results, and return only what matters.
 
 How to write the code:
-- Plain Python 3 (standard library: json, re, datetime, math, statistics, collections,
-  itertools, csv, hashlib, base64, ... ; no network, no subprocesses, no third-party packages).
-- The value of the last expression is the result; a top-level `return value` also works.
-  Return JSON-friendly values (dict, list, str, numbers, bool, None).
+- Plain Python 3.14, in one thread, with no network, no processes and no files outside the
+  workspace's `state` (tempfile has no directory). {guest_modules_summary()}
+- The value of the last expression is the result; a top-level `return value` also works,
+  and code that only defines one function (`def main(): ...`) has it called. Return
+  JSON-friendly values (dict, list, str, numbers, bool, None). `sys.exit(n)` ends the run
+  with `exit_code` n.
 - `print(...)` output comes back as logs; keep it short.
-- Namespaces available as globals: {names}. Call tools with keyword arguments, e.g.
-  `tools.get_weather(city="Paris")`. A failing tool raises `ToolError` (with `.name` and
-  `.message`); invalid arguments are rejected before the tool runs.
+- Namespaces available as globals: {names}; `tools` holds every tool of every namespace
+  (a name two namespaces define only through them). Call tools with keyword arguments, e.g.
+  `tools.get_weather(city="Paris")`; an output over 20,000 characters arrives cut. A
+  failing tool raises `ToolError` (with `.name` and `.message`); invalid arguments are
+  rejected before the tool runs.
 - Files persist in the workspace through `state` (a virtual filesystem).
 
 What comes back: {{"status": "completed" | "error", "result", "logs", "error"?: {{name, message,

@@ -29,6 +29,7 @@ from .errors import (
     SandboxError,
     WorkerCrashed,
 )
+from .guest_modules import summary as guest_modules_summary
 from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec, uncharged_wait
 from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
 from .science_engine import CompiledScience, ensure_science, science_state
@@ -65,6 +66,7 @@ __all__ = [
     "choose_engine",
     "ensure_compiled",
     "ensure_science",
+    "guest_modules_summary",
     "science_state",
     "tracing",
     "uncharged_wait",

@@ -1,9 +1,16 @@
 """Builds the guest component from ``wasm/`` with componentize-py, cached by source hash.
 
 The component is a pure function of the guest sources (``wasm/wit`` and ``wasm/guest``),
-the vendored pure-Python dependencies (bashlex, PyYAML without its C extension) and the componentize-py version, so its
-cache key is a hash of exactly those. A changed guest source means a new key and a rebuild;
-an existing file is used only if its own recorded hash still matches its bytes.
+the bundled pure-Python packages pinned in ``wasm/packages.txt`` and the componentize-py
+version, so its cache key is a hash of exactly those. A changed guest source or pin means
+a new key and a rebuild; an existing file is used only if its own recorded hash still
+matches its bytes.
+
+The packages are fetched by pip as hash-pinned wheels for one fixed target, whatever the
+build machine (``PACKAGE_TARGET``), into the cache, and only their Python sources and data
+are copied next to the guest sources. componentize-py is told to look nowhere else: it
+would otherwise add the build environment's own site-packages (``VIRTUAL_ENV``'s, or
+``site``'s), so what the guest could import would depend on the machine that built it.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from importlib import metadata
@@ -31,8 +39,13 @@ WIT_DIR = WASM_DIR / "wit"
 GUEST_DIR = WASM_DIR / "guest"
 WORLD = "sandbox"
 GUEST_APP = "app"
-VENDORED_PACKAGES = ("bashlex", "yaml")
-"""Pure-Python packages copied into the guest image (imported there at build time)."""
+PACKAGES_FILE = WASM_DIR / "packages.txt"
+"""The pinned pure-Python packages of the guest image (imported there at build time)."""
+PACKAGE_TARGET = ("--only-binary", ":all:", "--platform", "manylinux2014_x86_64",
+                  "--python-version", "3.14", "--implementation", "cp", "--abi", "cp314")
+"""The one target pip fetches the pinned wheels for: the same files on any build machine
+(a pure wheel fits it; a platform wheel's compiled speedups are dropped)."""
+_DROPPED_SUFFIXES = (".so", ".pyd", ".dylib", ".c", ".h", ".pyx", ".pxd", ".pyi")
 
 Progress = Callable[[str], None]
 """Told what is happening, one message at a time (the default prints it on stderr)."""
@@ -66,26 +79,77 @@ def _source_files() -> list[Path]:
     return files
 
 
-def _vendored_dirs() -> list[Path]:
-    dirs = []
-    for name in VENDORED_PACKAGES:
-        module = __import__(name)
-        dirs.append(Path(module.__file__).resolve().parent)  # type: ignore[arg-type]
-    return dirs
+def pinned_packages() -> list[tuple[str, str, str]]:
+    """``(name, version, sha256)`` of every package ``packages.txt`` pins."""
+    pins = []
+    for raw in PACKAGES_FILE.read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        requirement, _, digest = line.partition(" --hash=sha256:")
+        name, _, version = requirement.partition("==")
+        if not (name and version and len(digest) == 64):
+            raise GuestBuildError(f"{PACKAGES_FILE}: not a pinned, hashed requirement: {raw!r}")
+        pins.append((name.strip(), version.strip(), digest.strip()))
+    return pins
 
 
 def source_hash() -> str:
     """Hash of everything the component is built from."""
     digest = hashlib.sha256()
     digest.update(f"componentize-py {metadata.version('componentize-py')}\n".encode())
-    for path in _source_files():
+    for path in [*_source_files(), PACKAGES_FILE]:
         digest.update(str(path.relative_to(WASM_DIR)).encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
-    for vendored in _vendored_dirs():
-        for path in sorted(vendored.rglob("*.py")):
-            digest.update(str(path.relative_to(vendored.parent)).encode() + b"\0")
-            digest.update(path.read_bytes() + b"\0")
+    digest.update(" ".join(PACKAGE_TARGET).encode())
     return digest.hexdigest()
+
+
+def fetch_wheels(cache_dir: Path) -> list[Path]:
+    """The pinned wheels, fetched into ``cache_dir/wheels`` by pip when any is missing;
+    each is checked against its pinned hash."""
+    wheels_dir = cache_dir / "wheels"
+    pins = pinned_packages()
+    found = _pinned_wheels(wheels_dir, pins)
+    if found is not None:
+        return found
+    wheels_dir.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--require-hashes",
+               "--disable-pip-version-check", *PACKAGE_TARGET, "-d", str(wheels_dir),
+               "-r", str(PACKAGES_FILE)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    found = _pinned_wheels(wheels_dir, pins)
+    if done.returncode != 0 or found is None:
+        raise GuestBuildError("pip could not fetch the guest's pinned packages "
+                              f"({PACKAGES_FILE.name}):\n" + (done.stderr or done.stdout)[-4000:])
+    return found
+
+
+def _pinned_wheels(wheels_dir: Path, pins: list[tuple[str, str, str]]) -> list[Path] | None:
+    """The wheel of each pin in ``wheels_dir`` whose bytes match its hash, or None."""
+    by_hash = {}
+    for wheel in sorted(wheels_dir.glob("*.whl")) if wheels_dir.is_dir() else []:
+        by_hash[file_sha256(wheel)] = wheel
+    chosen = [by_hash.get(digest) for _name, _version, digest in pins]
+    return [w for w in chosen if w is not None] if all(chosen) else None
+
+
+def _unpack_wheel(wheel: Path, target: Path) -> list[str]:
+    """Copy a wheel's Python sources and data into ``target``; return its top-level modules."""
+    top: set[str] = set()
+    with zipfile.ZipFile(wheel) as archive:
+        for member in archive.infolist():
+            first = member.filename.split("/", 1)[0]
+            if member.is_dir() or first.endswith((".dist-info", ".data")):
+                continue
+            if member.filename.endswith(_DROPPED_SUFFIXES) or ".." in member.filename.split("/"):
+                continue
+            archive.extract(member, target)
+            if "/" in member.filename:
+                top.add(first)
+            elif member.filename.endswith(".py"):
+                top.add(member.filename[:-3])
+    return sorted(name for name in top if name.isidentifier() and not name.startswith("_"))
 
 
 @dataclass(frozen=True)
@@ -143,8 +207,9 @@ def ensure_component(cache_dir: Path | None = None, progress: Progress = stderr_
             return found
         progress("building guest component (componentize-py, ~15 s)...")
         started = time.monotonic()
+        wheels = fetch_wheels(cache_dir)
         with step("building the guest component", 15.0):
-            _componentize(component)
+            _componentize(component, wheels)
         built = BuiltComponent(component, key, file_sha256(component))
         meta.write_text(json.dumps({"source_hash": key, "sha256": built.sha256,
                                     "built_at": time.time()}))
@@ -152,14 +217,22 @@ def ensure_component(cache_dir: Path | None = None, progress: Progress = stderr_
         return built
 
 
-def _componentize(target: Path) -> None:
+def _componentize(target: Path, wheels: list[Path]) -> None:
     with tempfile.TemporaryDirectory(prefix="sandbox-guest-build-") as staging_root:
         staging = Path(staging_root) / "src"
         shutil.copytree(GUEST_DIR, staging, ignore=shutil.ignore_patterns("__pycache__"))
-        for vendored in _vendored_dirs():
-            # compiled extensions cannot load in the guest (PyYAML falls back to pure Python)
-            shutil.copytree(vendored, staging / vendored.name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+        top_level: list[str] = []
+        for wheel in wheels:
+            top_level += _unpack_wheel(wheel, staging)
+        (staging / "bundled_packages.py").write_text(
+            '"""The bundled packages\' top-level modules (written by sandbox/build.py)."""\n\n'
+            f"TOP_LEVEL = {tuple(sorted(set(top_level)))!r}\n")
+        # An empty virtual environment: componentize-py adds VIRTUAL_ENV's site-packages, or
+        # failing that the site module's, and neither may reach into the guest.
+        no_site = Path(staging_root) / "no-site" / "lib" / "site-packages"
+        no_site.mkdir(parents=True)
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+        env["VIRTUAL_ENV"] = str(no_site.parent.parent)
         partial = Path(staging_root) / "guest.wasm"
         command = [
             sys.executable, "-c",
@@ -168,7 +241,7 @@ def _componentize(target: Path) -> None:
             "-d", str(WIT_DIR), "-w", WORLD, "componentize", "-p", str(staging), GUEST_APP,
             "-o", str(partial),
         ]
-        done = subprocess.run(command, capture_output=True, text=True, cwd=staging_root)
+        done = subprocess.run(command, capture_output=True, text=True, cwd=staging_root, env=env)
         if done.returncode != 0 or not partial.is_file():
             raise GuestBuildError(
                 "componentize-py failed to build the guest:\n"

@@ -1,122 +1,167 @@
-"""The standard-library modules the guest offers, imported once at build time.
+"""Imports the guest's standard library (and bundled packages) once, at build time.
 
-componentize-py snapshots the interpreter after the guest's top-level imports run, so a
-module imported here costs nothing at isolate start-up, and a module NOT imported here (and
-not pulled in by one that is) does not exist inside the isolate at all: the stdlib directory
-is not mounted at run time.
-
-The set is deliberate. It is what model-written code commonly reaches for: text, data
-formats, dates, maths, hashing, compression, containers, typing. Left out on purpose:
-anything that would reach outside the isolate or pretend to (``socket``, ``ssl``,
-``select``, ``subprocess``, ``multiprocessing``, ``threading``, ``asyncio``,
-``urllib.request``, ``http.client``, ``ctypes``) and modules the build lacks (``bz2``,
-``lzma``). ``runtime.block_modules`` removes any of those that a module below drags in
-and refuses to import them later; the host grants no network either way.
+A module imported here costs nothing at isolate start-up, and a module not imported here
+does not exist inside the isolate at all (see ``stdlib.py``). ``load()`` imports every
+top-level module of ``sys.stdlib_module_names`` that ``stdlib.UNAVAILABLE`` does not
+exclude, then every submodule of every package among them, then the bundled pure-Python
+packages (``BUNDLED``, written by the build next to the guest sources) with their
+submodules. What failed to import is kept in ``FAILED`` (name -> error) for the build's
+own check; what succeeded is ``AVAILABLE``, the list the README and the execute tool
+description are generated from.
 """
 
 from __future__ import annotations
 
-# ruff: noqa: F401  (every import here is the point: it puts the module into the guest image)
-
-import _strptime  # noqa: F401  (time.strptime and datetime.strptime import it lazily)
-import abc
-import argparse
-import array
-import ast
-import base64
-import binascii
-import bisect
-import calendar
-import cmath
-import codecs
-import collections
-import collections.abc
-import colorsys
 import contextlib
-import copy
-import csv
-import dataclasses
-import datetime
-import decimal
-import difflib
-import enum
-import errno
-import fnmatch
-import fractions
-import functools
-import glob
-import graphlib
-import gzip
-import hashlib
-import heapq
-import hmac
-import html
-import html.parser
-import inspect
+import importlib
 import io
-import ipaddress
-import itertools
-import json
-import keyword
-import locale
-import math
-import numbers
-import operator
-import os
-import pathlib
-import pickle
-import posixpath
-import pprint
-import queue
-import random
-import re
-import reprlib
-import secrets
-import shlex
-import sqlite3
-import stat
-import statistics
-import string
-import struct
+import pkgutil
 import sys
-import tarfile
-import textwrap
-import time
-import tokenize
-import tomllib
-import traceback
 import types
-import typing
-import unicodedata
-import urllib.parse
-import uuid
 import warnings
-import weakref
-import xml.dom.minidom
-import xml.etree.ElementTree
-import zipfile
-import zlib
+from typing import Any
 
-PRELOADED_MODULES: tuple[str, ...] = (
-    "_strptime", "abc", "argparse", "array", "ast", "base64", "binascii", "bisect", "calendar", "cmath",
-    "codecs", "collections", "collections.abc", "colorsys", "contextlib", "copy", "csv",
-    "dataclasses", "datetime", "decimal", "difflib", "enum", "errno", "fnmatch", "fractions",
-    "functools", "glob", "graphlib", "gzip", "hashlib", "heapq", "hmac", "html",
-    "html.parser", "inspect", "io", "ipaddress", "itertools", "json", "keyword", "locale",
-    "math", "numbers", "operator", "os", "pathlib", "pickle", "posixpath", "pprint", "queue",
-    "random", "re", "reprlib", "secrets", "shlex", "sqlite3", "stat", "statistics", "string",
-    "struct", "sys", "tarfile", "textwrap", "time", "tokenize", "tomllib", "traceback",
-    "types", "typing", "unicodedata", "urllib.parse", "uuid", "warnings", "weakref",
-    "xml.dom.minidom", "xml.etree.ElementTree", "zipfile", "zlib",
-)
-"""Every module above, by name: the guest test imports each one inside a real isolate."""
+from stdlib import SKIPPED_PARTS, UNAVAILABLE, unavailable_reason
 
-BLOCKED_MODULES: tuple[str, ...] = (
-    "socket", "_socket", "ssl", "_ssl", "select", "selectors", "subprocess", "_posixsubprocess",
-    "multiprocessing", "_multiprocessing", "asyncio", "ctypes", "_ctypes", "urllib.request",
-    "http.client", "http.server", "socketserver", "ftplib", "smtplib", "poplib", "imaplib",
-    "telnetlib", "xmlrpc.client", "webbrowser", "mmap", "resource", "pty", "fcntl",
-)
-"""Modules that must not be importable in the guest, even if a preloaded module needs one."""
+AVAILABLE: list[str] = []
+"""Every module the isolate can import (public names, submodules included), sorted."""
+FAILED: dict[str, str] = {}
+"""Modules the build tried and could not import, with the error."""
+PACKAGES: list[str] = []
+"""The bundled third-party top-level modules that imported."""
 
-__all__ = ["PRELOADED_MODULES", "BLOCKED_MODULES"]
+
+def _wanted(name: str) -> bool:
+    parts = name.split(".")
+    return (unavailable_reason(name) is None and not SKIPPED_PARTS & set(parts)
+            and not any(part.startswith("_") for part in parts[1:]))
+
+
+def _import(name: str) -> object | None:
+    try:
+        # A module may print when imported (sympy.this): at build time that is noise, and
+        # componentize-py's snapshot must not see it.
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            warnings.simplefilter("ignore")
+            module = importlib.import_module(name)
+    except BaseException as exc:  # anything a module does at import (SystemExit included)
+        FAILED[name] = f"{type(exc).__name__}: {exc}"
+        return None
+    return module
+
+
+def _import_tree(name: str) -> list[str]:
+    """``name`` and every submodule of it that imports, by name."""
+    module = _import(name)
+    if module is None:
+        return []
+    loaded = [name]
+    path = getattr(module, "__path__", None)
+    if path is None:
+        return loaded
+    for info in pkgutil.walk_packages(path, prefix=name + ".", onerror=lambda _name: None):
+        if _wanted(info.name) and _import(info.name) is not None:
+            loaded.append(info.name)
+    return loaded
+
+
+class AbsentName:
+    """A name looked up on an ``AbsentModule``: it can be held, compared and looked into
+    (a package may do that at its top), and calling it raises why the module is absent."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self._module, self._name = module, name
+
+    def _refuse(self) -> ModuleNotFoundError:
+        return ModuleNotFoundError(f"{self._module}.{self._name} is unavailable: module "
+                                   f"{self._module!r} is absent ({UNAVAILABLE[self._module]})")
+
+    def __call__(self, *_args: Any, **_kwargs: Any) -> Any:
+        raise self._refuse()
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return AbsentName(self._module, f"{self._name}.{attr}")
+
+    def __repr__(self) -> str:
+        return f"<unavailable {self._module}.{self._name}>"
+
+
+class AbsentModule(types.ModuleType):
+    """What a bundled package that imports an unavailable module at its top gets instead
+    while the build imports it: every name in it is an ``AbsentName``."""
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return AbsentName(self.__name__, attr)
+
+
+_WASM32_C_SIZES = {"c_char": 1, "c_byte": 1, "c_ubyte": 1, "c_bool": 1, "c_short": 2,
+                   "c_ushort": 2, "c_int": 4, "c_uint": 4, "c_long": 4, "c_ulong": 4,
+                   "c_longlong": 8, "c_ulonglong": 8, "c_float": 4, "c_double": 8,
+                   "c_size_t": 4, "c_ssize_t": 4, "c_void_p": 4}
+"""C type sizes on wasm32, for the one question sympy asks of ctypes at its top
+(``sizeof(c_long)``, to know the largest C long)."""
+
+
+def _ctypes_sizeof(ctype: Any) -> int:
+    size = _WASM32_C_SIZES.get(getattr(ctype, "_name", ""))
+    if size is None:
+        raise ModuleNotFoundError(f"ctypes.sizeof is unavailable: module 'ctypes' is absent "
+                                  f"({UNAVAILABLE['ctypes']})")
+    return size
+
+
+STAND_INS = ("bz2", "lzma", "ctypes")
+"""Unavailable modules some bundled packages import at their top (networkx: bz2; sympy:
+ctypes) without needing them for what runs in here: they get an ``AbsentModule`` while the
+build imports them. Afterwards ``guard.block_modules`` drops these from ``sys.modules``,
+so ``import bz2`` in the code still says why it is absent."""
+
+
+SHALLOW: dict[str, tuple[str, ...]] = {
+    "sympy": ("sympy.stats", "sympy.physics.units", "sympy.parsing.sympy_parser"),
+    "networkx": (),
+    "mpmath": (),
+}
+"""Big packages imported as their own top level imports them (which is most of each), plus
+the listed submodules, rather than every submodule: walking all of sympy doubles the image
+(measured: 125 MB against about 80) for modules agent code rarely reaches."""
+
+
+def _bundled() -> list[str]:
+    try:
+        from bundled_packages import TOP_LEVEL  # type: ignore[import-not-found]  # written by sandbox/build.py
+    except ImportError:
+        return []
+    return list(TOP_LEVEL)
+
+
+def load() -> None:
+    """Import everything the image offers (once, at build time)."""
+    names: set[str] = set()
+    for name in sorted(sys.stdlib_module_names):
+        if not name.startswith("_") and _wanted(name):
+            names.update(_import_tree(name))
+    import _strptime  # noqa: F401  (time.strptime and datetime.strptime import it lazily)
+    for name in STAND_INS:
+        sys.modules.setdefault(name, AbsentModule(name))
+    vars(sys.modules["ctypes"]).setdefault("sizeof", _ctypes_sizeof)
+    for name in _bundled():
+        if name in SKIPPED_PARTS:
+            continue
+        if name in SHALLOW:
+            tree = [name] if _import(name) is not None else []
+            tree += [extra for extra in SHALLOW[name] if tree and _import(extra) is not None]
+        else:
+            tree = _import_tree(name)
+        if tree:
+            PACKAGES.append(name)
+        names.update(tree)
+    AVAILABLE[:] = sorted(names)
+
+
+__all__ = ["AVAILABLE", "FAILED", "PACKAGES", "load"]
