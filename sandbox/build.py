@@ -45,6 +45,7 @@ PACKAGE_TARGET = ("--only-binary", ":all:", "--platform", "manylinux2014_x86_64"
                   "--python-version", "3.14", "--implementation", "cp", "--abi", "cp314")
 """The one target pip fetches the pinned wheels for: the same files on any build machine
 (a pure wheel fits it; a platform wheel's compiled speedups are dropped)."""
+_DIST_INFO_KEPT = ("METADATA", "entry_points.txt", "top_level.txt", "WHEEL")
 _DROPPED_SUFFIXES = (".so", ".pyd", ".dylib", ".c", ".h", ".pyx", ".pxd", ".pyi")
 
 Progress = Callable[[str], None]
@@ -140,7 +141,12 @@ def _unpack_wheel(wheel: Path, target: Path) -> list[str]:
     with zipfile.ZipFile(wheel) as archive:
         for member in archive.infolist():
             first = member.filename.split("/", 1)[0]
-            if member.is_dir() or first.endswith((".dist-info", ".data")):
+            if member.is_dir() or first.endswith(".data"):
+                continue
+            if first.endswith(".dist-info"):
+                # Read at build time into the guest's memory (wasm/guest/distributions.py).
+                if member.filename.rsplit("/", 1)[-1] in _DIST_INFO_KEPT:
+                    archive.extract(member, target)
                 continue
             if member.filename.endswith(_DROPPED_SUFFIXES) or ".." in member.filename.split("/"):
                 continue

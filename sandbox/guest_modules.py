@@ -204,8 +204,8 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 _README_BLOCK = re.compile(r"(<!-- guest-modules -->\n).*?(<!-- /guest-modules -->)", re.DOTALL)
 _DATA_BLOCK = re.compile(r"(# --- generated: do not edit \(python -m sandbox.guest_modules\) ---\n)"
                          r".*?(# --- end generated ---)", re.DOTALL)
-QUERY = "import preload\n[sorted({m.split('.')[0] for m in preload.AVAILABLE} - set(preload.PACKAGES)" \
-        " - {'bundled_packages'}), preload.PACKAGES]"
+QUERY = ("import preload\n[sorted({m.split('.')[0] for m in preload.AVAILABLE if not m.startswith('_')}"
+         " - set(preload.PACKAGES) - {'bundled_packages'}), preload.PACKAGES]")
 """What a run of the image is asked: its top-level standard-library modules and packages."""
 
 

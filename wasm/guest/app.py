@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 
+import distributions
 import preload
 import guard
 import pyexec
@@ -22,6 +23,7 @@ import bash_entry
 
 preload.load()  # the standard library and the bundled packages, into the snapshot
 tzmemory.install()
+distributions.install()
 guard.block_modules()
 guard.install()
 runfacts.install()

@@ -2,10 +2,11 @@
 
 A module imported here costs nothing at isolate start-up, and a module not imported here
 does not exist inside the isolate at all (see ``stdlib.py``). ``load()`` imports every
-top-level module of ``sys.stdlib_module_names`` that ``stdlib.UNAVAILABLE`` does not
-exclude, then every submodule of every package among them, then the bundled pure-Python
-packages (``BUNDLED``, written by the build next to the guest sources) with their
-submodules. What failed to import is kept in ``FAILED`` (name -> error) for the build's
+module of ``sys.stdlib_module_names`` (private ones included) that ``stdlib.UNAVAILABLE``
+does not exclude, then every submodule of every package among them, then the bundled
+pure-Python packages (``bundled_packages``, written by the build next to the guest
+sources) with every submodule: a module imported lazily is still there when it is asked
+for. What failed to import is kept in ``FAILED`` (name -> error) for the build's
 own check; what succeeded is ``AVAILABLE``, the list the README and the execute tool
 description are generated from.
 """
@@ -33,8 +34,7 @@ PACKAGES: list[str] = []
 
 def _wanted(name: str) -> bool:
     parts = name.split(".")
-    return (unavailable_reason(name) is None and not SKIPPED_PARTS & set(parts)
-            and not any(part.startswith("_") for part in parts[1:]))
+    return unavailable_reason(name) is None and not SKIPPED_PARTS & set(parts)
 
 
 def _import(name: str) -> object | None:
@@ -122,16 +122,6 @@ build imports them. Afterwards ``guard.block_modules`` drops these from ``sys.mo
 so ``import bz2`` in the code still says why it is absent."""
 
 
-SHALLOW: dict[str, tuple[str, ...]] = {
-    "sympy": ("sympy.stats", "sympy.physics.units", "sympy.parsing.sympy_parser"),
-    "networkx": (),
-    "mpmath": (),
-}
-"""Big packages imported as their own top level imports them (which is most of each), plus
-the listed submodules, rather than every submodule: walking all of sympy doubles the image
-(measured: 125 MB against about 80) for modules agent code rarely reaches."""
-
-
 def _bundled() -> list[str]:
     try:
         from bundled_packages import TOP_LEVEL  # type: ignore[import-not-found]  # written by sandbox/build.py
@@ -143,8 +133,10 @@ def _bundled() -> list[str]:
 def load() -> None:
     """Import everything the image offers (once, at build time)."""
     names: set[str] = set()
+    # Private modules too: the public ones import some lazily (ast.unparse: _ast_unparse;
+    # int and str conversions of huge numbers: _pylong).
     for name in sorted(sys.stdlib_module_names):
-        if not name.startswith("_") and _wanted(name):
+        if _wanted(name):
             names.update(_import_tree(name))
     import _strptime  # noqa: F401  (time.strptime and datetime.strptime import it lazily)
     for name in STAND_INS:
@@ -153,11 +145,7 @@ def load() -> None:
     for name in _bundled():
         if name in SKIPPED_PARTS:
             continue
-        if name in SHALLOW:
-            tree = [name] if _import(name) is not None else []
-            tree += [extra for extra in SHALLOW[name] if tree and _import(extra) is not None]
-        else:
-            tree = _import_tree(name)
+        tree = _import_tree(name)
         if tree:
             PACKAGES.append(name)
         names.update(tree)

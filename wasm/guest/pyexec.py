@@ -208,6 +208,7 @@ def _text_of(exc: BaseException) -> str:
 
 
 _RUNTIME_FILES = frozenset({"pyexec.py", "hostcall.py", "namespaces.py", "runfacts.py", "tojson.py",
+                            "distributions.py", "preload.py", "tzmemory.py", "stdlib.py",
                             "guard.py"})
 """The guest runtime's own modules: never shown as where an error was raised."""
 
