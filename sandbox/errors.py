@@ -6,7 +6,8 @@
     │   ├── MemoryLimitExceeded  kind "memory": linear memory would grow past the limit
     │   ├── OutputLimitExceeded  kind "output": printed output or the result was too large
     │   ├── HostCallLimitExceeded kind "host_calls": more host calls than allowed
-    │   └── CodeTooLarge         kind "code_size": the submitted code is over the limit
+    │   ├── CodeTooLarge         kind "code_size": the submitted code is over the limit
+    │   └── ScratchLimitExceeded kind "scratch": the run's /tmp grew past its bytes or entries
     ├── GuestTrap                the guest trapped for another reason (``code`` says which)
     ├── GuestProtocolError       kind "protocol": what the guest sent is malformed or too big
     ├── WorkerCrashed            the worker process died; the service replaced it
@@ -63,6 +64,12 @@ class CodeTooLarge(LimitExceeded):
     kind = "code_size"
 
 
+class ScratchLimitExceeded(LimitExceeded):
+    """The run's scratch ``/tmp`` held more bytes or entries than allowed."""
+
+    kind = "scratch"
+
+
 class GuestTrap(SandboxError):
     """The guest trapped (a WebAssembly trap other than a limit)."""
 
@@ -112,7 +119,7 @@ class RunAborted(SandboxError):
 TRAP_KINDS: dict[str, type[SandboxError]] = {
     cls.kind: cls
     for cls in (DeadlineExceeded, MemoryLimitExceeded, OutputLimitExceeded,
-                HostCallLimitExceeded, CodeTooLarge, GuestTrap, GuestProtocolError, WorkerCrashed,
+                HostCallLimitExceeded, CodeTooLarge, ScratchLimitExceeded, GuestTrap, GuestProtocolError, WorkerCrashed,
                 GuestBuildError)
 }
 """Error class by trap kind, to rebuild an exception from its value form."""

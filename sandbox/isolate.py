@@ -174,6 +174,7 @@ class Isolate:
         self._runtime = runtime
         self._limits = limits
         self._extended_s = 0.0
+        self._stopped_by: SandboxError | None = None
         self.preopens = tuple(preopens)
         self._store: wasmtime.Store | None = wasmtime.Store(runtime.engine)
         self._store.set_limits(memory_size=limits.memory_bytes)
@@ -215,6 +216,12 @@ class Isolate:
         # tick starts after that bump: the guest resumes without trapping.
         self._runtime._timer.extend(seconds, lambda: store.set_epoch_deadline(1))
 
+    def stop(self, reason: SandboxError) -> None:
+        """Stop the running call from another thread; it raises ``reason``. The engine's
+        epoch is what stops it, as at a deadline (one call runs per runtime at a time)."""
+        self._stopped_by = reason
+        self._runtime.engine.increment_epoch()
+
     def __enter__(self) -> "Isolate":
         return self
 
@@ -245,6 +252,10 @@ class Isolate:
             with _translated_traps(runtime, self._limits, lambda: self._extended_s):
                 result = func(store, request)
                 func.post_return(store)
+        except DeadlineExceeded:
+            if self._stopped_by is not None:
+                raise self._stopped_by from None
+            raise
         finally:
             runtime._timer.disarm()
             runtime._state.handler = None

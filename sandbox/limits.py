@@ -23,6 +23,10 @@ class Limits:
     """Largest accepted code (UTF-8 bytes)."""
     max_result_bytes: int = 16 * 1024 * 1024
     """Largest result the guest may hand back (JSON bytes)."""
+    scratch_bytes: int = 64 * 1024 * 1024
+    """Most bytes an execute's scratch ``/tmp`` may hold (each entry counted at least 4 KiB)."""
+    scratch_files: int = 1_000
+    """Most files and directories an execute's scratch ``/tmp`` may hold."""
 
     default: ClassVar["Limits"]
 

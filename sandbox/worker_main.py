@@ -17,7 +17,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ._wire import WireError, encode, read_frame, write_encoded, write_frame
 from .engine import CompiledGuest
@@ -25,6 +25,7 @@ from .envelope import MAX_PAYLOAD_CHARS
 from .errors import HostCallLimitExceeded, SandboxError
 from .isolate import GuestRuntime, HostCallFailed, Isolate, Preopen
 from .limits import Limits
+from .scratch import GUEST_PATH, ScratchWatch, new_scratch, remove_tree, worker_dir
 from .science_engine import CompiledScience
 from .science_isolate import ScienceIsolate, ScienceRuntime
 
@@ -99,21 +100,51 @@ class Worker:
         self.spare: Isolate | ScienceIsolate | None = None
         self.used: Isolate | ScienceIsolate | None = None
         """The isolate of the run just answered, closed once the answer is on the pipe."""
+        self.scratch_parent = worker_dir()
+        self.watch = ScratchWatch()
+        self.spare_scratch: Path | None = None
+        """The next execute's empty scratch ``/tmp``, made with the spare."""
+        self.used_scratch: list[Path] = []
 
     def _prepare_spare(self) -> None:
+        """The next run's isolate, made ahead, and an empty scratch ``/tmp`` for it (granted
+        just before an execute's call); the scratch directories of earlier runs go."""
+        for used in self.used_scratch:
+            remove_tree(used)
+        self.used_scratch = []
+        self.spare_scratch = new_scratch(self.scratch_parent)
         try:
             self.spare = self.runtime.isolate(Limits.default)
         except SandboxError:
             self.spare = None
 
-    def _isolate_for(self, limits: Limits, preopens: list[Preopen]) -> Isolate | ScienceIsolate:
+    def _isolate_for(self, limits: Limits, preopens: list[Preopen], export: str) -> Isolate | ScienceIsolate:
         spare, self.spare = self.spare, None
+        scratch, self.spare_scratch = self.spare_scratch, None
+        if not preopens and export == "execute" and isinstance(self.runtime, GuestRuntime):
+            # (the science engine makes its own scratch /tmp: sandbox.science_isolate)
+            scratch = scratch or new_scratch(self.scratch_parent)
+            preopens = [Preopen(str(scratch), GUEST_PATH)]
+        if scratch is not None:
+            self.used_scratch.append(scratch)
         if spare is None:
             return self.runtime.isolate(limits, preopens)
         spare.set_limits(limits)
         if preopens:
             spare.grant(preopens)
         return spare
+
+    def _call(self, isolate: Isolate | ScienceIsolate, message: dict[str, Any], limits: Limits,
+              on_host_call: Callable[[str, str], str]) -> str:
+        """One call; an execute's scratch directory is watched while it runs."""
+        scratch = [Path(p.host_dir) for p in isolate.preopens if p.guest_dir == GUEST_PATH] \
+            if isinstance(isolate, Isolate) else []
+        if isinstance(isolate, Isolate) and message["export"] == "execute" and scratch:
+            self.watch.watch(scratch[0], limits, isolate)
+        try:
+            return isolate.call(message["export"], message["request"], on_host_call)
+        finally:
+            self.watch.done()
 
     def serve(self) -> None:
         self._prepare_spare()
@@ -169,9 +200,9 @@ class Worker:
 
         began = time.perf_counter_ns()
         try:
-            isolate = self.used = self._isolate_for(limits, preopens)
+            isolate = self.used = self._isolate_for(limits, preopens, message["export"])
             timing["instantiate_ns"] = time.perf_counter_ns() - began
-            response = isolate.call(message["export"], message["request"], on_host_call)
+            response = self._call(isolate, message, limits, on_host_call)
             isolate = None
         except _Aborted as aborted:
             return {"op": "failed", "trap": aborted.trap, **timing}

@@ -21,7 +21,7 @@ import operator
 import sys
 import threading
 import time
-from typing import Any, Callable, SupportsIndex
+from typing import Any, Callable, Sequence, SupportsIndex
 
 from stdlib import unavailable_reason
 
@@ -31,35 +31,51 @@ SLEEP_SLICE_S = 0.02
 _real_sleep = time.sleep
 
 
+def _reason(name: str, only: frozenset[str] | None) -> str | None:
+    """Why ``name`` is refused: ``stdlib.UNAVAILABLE`` says, or, for an engine that gives
+    its own list (``only``), that list alone does."""
+    if only is None:
+        return unavailable_reason(name)
+    if name in only or name.split(".")[0] in only:
+        return "the sandbox has no network or processes"
+    return None
+
+
 class _BlockedModuleFinder(importlib.abc.MetaPathFinder):
     """Answers every import of an unavailable module with a ModuleNotFoundError saying why."""
 
+    def __init__(self, only: frozenset[str] | None = None) -> None:
+        self.extra = only
+
     def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
-        reason = unavailable_reason(fullname)
+        reason = _reason(fullname, self.extra)
         if reason is not None:
             raise ModuleNotFoundError(f"No module named {fullname!r}: {reason}", name=fullname)
         return None
 
 
-def _refusing(original: Callable[..., Any], name_of: Callable[[Any], Any]) -> Callable[..., Any]:
+def _refusing(original: Callable[..., Any], name_of: Callable[[Any], Any],
+              extra: frozenset[str] | None) -> Callable[..., Any]:
     def refuse(arg: Any) -> Any:
         name = name_of(arg)
-        reason = unavailable_reason(name) if isinstance(name, str) else None
+        reason = _reason(name, extra) if isinstance(name, str) else None
         if reason is not None:
             raise ModuleNotFoundError(f"No module named {name!r}: {reason}", name=name)
         return original(arg)
     return refuse
 
 
-def block_modules() -> None:
-    """Drop the unavailable modules from the module cache and refuse any later import."""
+def block_modules(only: Sequence[str] | None = None) -> None:
+    """Drop the unavailable modules (``stdlib.UNAVAILABLE``; or ``only`` these, for another
+    engine with its own list) from the module cache and refuse any later import of them."""
+    more = None if only is None else frozenset(only)
     for name in list(sys.modules):
-        if unavailable_reason(name) is not None:
+        if _reason(name, more) is not None:
             del sys.modules[name]
-    sys.meta_path.insert(0, _BlockedModuleFinder())
-    _imp.create_builtin = _refusing(_imp.create_builtin, lambda spec: getattr(spec, "name", None))
+    sys.meta_path.insert(0, _BlockedModuleFinder(more))
+    _imp.create_builtin = _refusing(_imp.create_builtin, lambda spec: getattr(spec, "name", None), more)
     is_builtin = _imp.is_builtin
-    _imp.is_builtin = lambda name: 0 if unavailable_reason(name) is not None else is_builtin(name)
+    _imp.is_builtin = lambda name: 0 if _reason(name, more) is not None else is_builtin(name)
 
 
 NO_THREADS = ("the sandbox runs no threads: call the function directly "
