@@ -45,8 +45,9 @@ def execute_description(namespaces: Mapping[str, Sequence[ToolDef]], *, state_do
 step: loop, filter, combine results, and return only what matters.
 
 How to write the code:
-- Plain Python 3.14, in one thread, with no network, no processes and no files outside the
-  workspace's `state` (tempfile has no directory). {guest_modules_summary()}
+- Plain Python 3.14, in one thread, with no network and no processes. `/tmp` is an empty
+  scratch directory for this run only (64 MiB); files that must persist go through `state`.
+  {guest_modules_summary()}
 - The value of the last expression is the result; a top-level `return value` also works,
   and code that only defines one function (`def main(): ...`) has it called. Return
   JSON-friendly values (dict, list, str, numbers, bool, None). `sys.exit(n)` ends the run
