@@ -99,9 +99,10 @@ def source_hash() -> str:
     """Hash of everything the component is built from."""
     digest = hashlib.sha256()
     digest.update(f"componentize-py {metadata.version('componentize-py')}\n".encode())
-    for path in [*_source_files(), PACKAGES_FILE]:
+    for path in _source_files():
         digest.update(str(path.relative_to(WASM_DIR)).encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
+    digest.update(PACKAGES_FILE.name.encode() + b"\0" + PACKAGES_FILE.read_bytes() + b"\0")
     digest.update(" ".join(PACKAGE_TARGET).encode())
     return digest.hexdigest()
 

@@ -4,7 +4,7 @@ Each family module (``data.py``, ``dates.py``, ...) holds ``CASES``: programs of
 models write for agents (munging csv and json, dates across time zones, reports, archives,
 XML and HTML, regular expressions, small algorithms, SQL, templates, spreadsheets, algebra,
 graphs, logging), written here, with the value their last expression must have (or the
-lines they must print). ``test_corpus.py`` runs every one in a real isolate.
+lines they must print). ``test_agent_programs.py`` runs every one in a real isolate.
 """
 
 from __future__ import annotations
