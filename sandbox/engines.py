@@ -17,10 +17,11 @@ __all__ = ["ENGINES", "SCIENCE_MODULES", "choose_engine", "science_imports"]
 ENGINES = ("auto", "standard", "science")
 SCIENCE_MODULES = frozenset({
     "numpy", "pandas", "scipy", "matplotlib", "sklearn", "statsmodels", "seaborn", "patsy",
-    "formulaic", "PIL", "lxml", "openpyxl", "xlsxwriter", "xlrd", "pypdf", "contourpy",
+    "formulaic", "PIL", "lxml", "xlrd", "pypdf", "contourpy",
     "kiwisolver", "fontTools", "cycler", "narwhals", "joblib", "threadpoolctl", "pylab",
 })
-"""Top-level modules that only the science interpreter has."""
+"""Top-level modules that only the science interpreter has (openpyxl and xlsxwriter are in
+the standard guest too: ``wasm/packages.txt``)."""
 _FENCE = re.compile(r"\A\s*```[A-Za-z0-9_+-]*[ \t]*\r?\n(.*?)\r?\n?```\s*\Z", re.DOTALL)
 _DYNAMIC = ("__import__", "import_module")
 
