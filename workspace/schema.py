@@ -1,8 +1,12 @@
-"""The workspace tables and the versioned-migration runner the whole database shares.
+"""The workspace tables, per backend, and the legacy SQLite-only migration runner.
 
-One SQLite file (WAL) holds every component's tables. ``schema_migrations`` records, per
-component, which numbered migrations have run; each component owns its own list, so other
-packages add tables by calling ``apply_migrations`` with their own component name.
+Every component's tables live in one database (a SQLite file in WAL mode, or PostgreSQL);
+``schema_migrations`` records, per component, which numbered migrations have run (see
+``storage.apply_migrations``). ``WORKSPACE_MIGRATIONS`` spells each version for both
+backends: PostgreSQL's paths are ``COLLATE "C"`` so range scans and ``ORDER BY`` compare
+bytes as SQLite does, its integers 64-bit, its floats double precision, its bytes ``bytea``.
+``apply_migrations``/``configure_connection`` on a bare aiosqlite connection remain for the
+stores not yet on the ``storage`` seam.
 
 Workspace layout (component ``workspace``):
 
@@ -23,73 +27,77 @@ from collections.abc import Sequence
 
 import aiosqlite
 
-__all__ = ["WORKSPACE_MIGRATIONS", "apply_migrations", "configure_connection", "migrate"]
+from storage import POSTGRESQL, SQLITE, Dialect, Migration
 
-# (version, statements). Append new versions; never edit a released one.
-WORKSPACE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
-    (
-        1,
-        (
-            """
-            CREATE TABLE workspaces (
-                id          INTEGER PRIMARY KEY AUTOINCREMENT,
-                name        TEXT    NOT NULL UNIQUE,
-                created_at  REAL    NOT NULL,
-                seq         INTEGER NOT NULL DEFAULT 0
-            )
-            """,
-            """
-            CREATE TABLE workspace_entries (
-                workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
-                path         TEXT    NOT NULL,
-                parent_path  TEXT,
-                name         TEXT    NOT NULL,
-                type         TEXT    NOT NULL CHECK (type IN ('file', 'directory', 'symlink')),
-                mime_type    TEXT    NOT NULL DEFAULT 'text/plain',
-                size         INTEGER NOT NULL DEFAULT 0,
-                storage      TEXT    NOT NULL DEFAULT 'inline' CHECK (storage IN ('inline', 'blob')),
-                blob_key     TEXT,
-                target       TEXT,
-                content      BLOB,
-                version      INTEGER NOT NULL,
-                created_at   REAL    NOT NULL,
-                modified_at  REAL    NOT NULL,
-                PRIMARY KEY (workspace_id, path)
-            )
-            """,
-            # list_dir reads children by parent; the primary key serves range scans by path.
-            "CREATE INDEX workspace_entries_parent ON workspace_entries (workspace_id, parent_path)",
-            """
-            CREATE UNIQUE INDEX workspace_entries_blob ON workspace_entries (blob_key)
-            WHERE blob_key IS NOT NULL
-            """,
-        ),
-    ),
-    (
-        2,
-        (
-            # Writes a caller tagged with a key (Code Mode: execution_id:seq), recorded in the
-            # write's own transaction, so a caller that crashed after the write committed can
-            # tell, and does not apply it twice.
-            """
-            CREATE TABLE workspace_operations (
-                key         TEXT PRIMARY KEY,
-                workspace   TEXT NOT NULL,
-                applied_at  REAL NOT NULL
-            )
-            """,
-            "CREATE INDEX workspace_operations_age ON workspace_operations (applied_at)",
-        ),
-    ),
-    (
-        3,
-        (
-            # The tenant a workspace belongs to; its name column holds the storage key
-            # (see workspace.tenants), so names stay unique per tenant.
-            "ALTER TABLE workspaces ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default'",
-            "CREATE INDEX workspaces_tenant ON workspaces (tenant, name)",
-        ),
-    ),
+__all__ = ["WORKSPACE_MIGRATIONS", "apply_migrations", "configure_connection"]
+
+
+def _v1(d: Dialect) -> tuple[str, ...]:
+    return (
+        f"""
+        CREATE TABLE workspaces (
+            id          {d.identity},
+            name        {d.key_text} NOT NULL UNIQUE,
+            created_at  {d.real}    NOT NULL,
+            seq         {d.integer} NOT NULL DEFAULT 0
+        )
+        """,
+        f"""
+        CREATE TABLE workspace_entries (
+            workspace_id {d.integer} NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+            path         {d.key_text} NOT NULL,
+            parent_path  {d.key_text},
+            name         {d.key_text} NOT NULL,
+            type         TEXT    NOT NULL CHECK (type IN ('file', 'directory', 'symlink')),
+            mime_type    TEXT    NOT NULL DEFAULT 'text/plain',
+            size         {d.integer} NOT NULL DEFAULT 0,
+            storage      TEXT    NOT NULL DEFAULT 'inline' CHECK (storage IN ('inline', 'blob')),
+            blob_key     TEXT,
+            target       TEXT,
+            content      {d.blob},
+            version      {d.integer} NOT NULL,
+            created_at   {d.real}    NOT NULL,
+            modified_at  {d.real}    NOT NULL,
+            PRIMARY KEY (workspace_id, path)
+        )
+        """,
+        # list_dir reads children by parent; the primary key serves range scans by path.
+        "CREATE INDEX workspace_entries_parent ON workspace_entries (workspace_id, parent_path)",
+        """
+        CREATE UNIQUE INDEX workspace_entries_blob ON workspace_entries (blob_key)
+        WHERE blob_key IS NOT NULL
+        """,
+    )
+
+
+def _v2(d: Dialect) -> tuple[str, ...]:
+    return (
+        # Writes a caller tagged with a key (Code Mode: execution_id:seq), recorded in the
+        # write's own transaction, so a caller that crashed after the write committed can
+        # tell, and does not apply it twice.
+        f"""
+        CREATE TABLE workspace_operations (
+            key         TEXT PRIMARY KEY,
+            workspace   TEXT NOT NULL,
+            applied_at  {d.real} NOT NULL
+        )
+        """,
+        "CREATE INDEX workspace_operations_age ON workspace_operations (applied_at)",
+    )
+
+
+def _v3(d: Dialect) -> tuple[str, ...]:
+    return (
+        # The tenant a workspace belongs to; its name column holds the storage key
+        # (see workspace.tenants), so names stay unique per tenant.
+        "ALTER TABLE workspaces ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default'",
+        "CREATE INDEX workspaces_tenant ON workspaces (tenant, name)",
+    )
+
+
+# Append new versions; never edit a released one.
+WORKSPACE_MIGRATIONS: Sequence[Migration] = tuple(
+    Migration(version, step(SQLITE), step(POSTGRESQL)) for version, step in ((1, _v1), (2, _v2), (3, _v3))
 )
 
 
@@ -140,8 +148,3 @@ async def apply_migrations(
             raise
         current = version
     return current
-
-
-async def migrate(conn: aiosqlite.Connection) -> int:
-    """Bring the workspace tables up to date."""
-    return await apply_migrations(conn, "workspace", WORKSPACE_MIGRATIONS)

@@ -171,12 +171,11 @@ async def take_snapshot(ws: Workspace, *, max_files: int = 1000, max_file_bytes:
     occupied: set[str] = set()
     async with ws.store.transaction(ws.key, write=False) as t:
         if t.ws_id is not None:
-            async with t.conn.execute(
+            rows = list(await t.conn.fetchall(
                 "SELECT path, type, size, version, mime_type FROM workspace_entries"
                 " WHERE workspace_id = ? AND path != '/'",
                 (t.ws_id,),
-            ) as cur:
-                rows = list(await cur.fetchall())
+            ))
             rows.sort(key=lambda r: (_paths.depth(r[0]), r[0]))
             for path, kind, size, version, mime in rows:
                 if _paths.depth(path) == 1 and path in SCRATCH_PATHS:

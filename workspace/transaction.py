@@ -24,7 +24,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 
-import aiosqlite
+import storage
 
 from . import _paths
 from .blobs import BlobStore
@@ -54,16 +54,17 @@ the commit but before it noted the outcome can tell the write happened and not r
 class Transaction:
     """One transaction on one workspace: the primitives every operation is built from."""
 
+    conn: storage.Connection
+    """The connection the transaction runs on, from ``start`` on."""
+
     def __init__(
         self,
-        conn: aiosqlite.Connection,
         blobs: BlobStore,
         name: str,
         writable: bool,
         publish: Callable[[str, ChangeEvent], None],
         budget: CallBudget | None = None,
     ) -> None:
-        self.conn = conn
         self.budget = budget
         # (files, bytes) of the workspace as this transaction has left them; None: not read yet.
         self._totals: tuple[int, int] | None = None
@@ -83,16 +84,16 @@ class Transaction:
 
     # --- the steps of Database.transaction (TransactionHooks) ----------------------------
 
-    async def start(self) -> None:
+    async def start(self, conn: storage.Connection) -> None:
         """Find the workspace and its version counter (reserving a version when writing)."""
+        self.conn = conn
         if self.writable:
             # Reserve the first version in the same statement that finds the workspace: a
             # one-entry write then needs no second update of seq (unused versions are gaps).
             sql = "UPDATE workspaces SET seq = seq + 1 WHERE name = ? RETURNING id, seq - 1"
         else:
             sql = "SELECT id, seq FROM workspaces WHERE name = ?"
-        async with self.conn.execute(sql, (self.name,)) as cur:
-            found = await cur.fetchone()
+        found = await self.conn.fetchone(sql, (self.name,))
         if found is not None:
             self.ws_id, self._seq = int(found[0]), int(found[1])
             self._recorded_seq = self._seq + 1 if self.writable else self._seq
@@ -104,8 +105,8 @@ class Transaction:
         key = operation_key.get() if self.writable else None
         if key is not None:
             await self.conn.execute(
-                "INSERT OR IGNORE INTO workspace_operations (key, workspace, applied_at)"
-                " VALUES (?, ?, ?)", (key, self.name, time.time()))
+                "INSERT INTO workspace_operations (key, workspace, applied_at)"
+                " VALUES (?, ?, ?) ON CONFLICT DO NOTHING", (key, self.name, time.time()))
 
     async def committed(self) -> None:
         """Delete the blobs the commit made unreachable, then tell the observers."""
@@ -126,11 +127,10 @@ class Transaction:
             return self.ws_id
         assert self.writable, "read transactions never create workspaces"
         now = time.time()
-        async with self.conn.execute(
+        found = await self.conn.fetchone(
             "INSERT INTO workspaces (name, tenant, created_at, seq) VALUES (?, ?, ?, 0) RETURNING id",
             (self.name, self.name.split("/", 1)[0] if "/" in self.name else DEFAULT_TENANT, now)
-        ) as cur:
-            found = await cur.fetchone()
+        )
         assert found is not None
         self.ws_id = int(found[0])
         root = root_row(now)
@@ -148,10 +148,9 @@ class Transaction:
         if self.ws_id is None:
             return root_row() if path == "/" else None
         cols = COLUMNS + (", content" if content else "")
-        async with self.conn.execute(
+        found = await self.conn.fetchone(
             f"SELECT {cols} FROM workspace_entries WHERE workspace_id = ? AND path = ?", (self.ws_id, path)
-        ) as cur:
-            found = await cur.fetchone()
+        )
         return row_from(found) if found is not None else None
 
     async def rows_in(self, paths: Sequence[str]) -> dict[str, Row]:
@@ -163,13 +162,12 @@ class Transaction:
         for start in range(0, len(paths), 500):
             chunk = paths[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            async with self.conn.execute(
+            for found in await self.conn.fetchall(
                 f"SELECT {COLUMNS} FROM workspace_entries WHERE workspace_id = ? AND path IN ({marks})",
                 (self.ws_id, *chunk),
-            ) as cur:
-                for found in await cur.fetchall():
-                    r = row_from(found)
-                    out[r.path] = r
+            ):
+                r = row_from(found)
+                out[r.path] = r
         return out
 
     async def subtree(self, root: str, *, content: bool = False) -> list[Row]:
@@ -178,22 +176,20 @@ class Transaction:
             return []
         lo, hi = _paths.subtree_bounds(root)
         cols = COLUMNS + (", content" if content else "")
-        async with self.conn.execute(
+        return [row_from(r) for r in await self.conn.fetchall(
             f"SELECT {cols} FROM workspace_entries WHERE workspace_id = ? AND path >= ? AND path < ?"
             " ORDER BY path",
             (self.ws_id, lo, hi),
-        ) as cur:
-            return [row_from(r) for r in await cur.fetchall()]
+        )]
 
     async def has_children(self, path: str) -> bool:
         if self.ws_id is None:
             return False
         lo, hi = _paths.subtree_bounds(path)
-        async with self.conn.execute(
+        return await self.conn.fetchone(
             "SELECT 1 FROM workspace_entries WHERE workspace_id = ? AND path >= ? AND path < ? LIMIT 1",
             (self.ws_id, lo, hi),
-        ) as cur:
-            return await cur.fetchone() is not None
+        ) is not None
 
     async def resolve(
         self, path: str, *, follow_last: bool = True, content: bool = False
@@ -239,10 +235,9 @@ class Transaction:
             return await asyncio.to_thread(self.blobs.read, r.blob_key)
         if r.content is not None:
             return bytes(r.content)
-        async with self.conn.execute(
+        found = await self.conn.fetchone(
             "SELECT content FROM workspace_entries WHERE workspace_id = ? AND path = ?", (self.ws_id, r.path)
-        ) as cur:
-            found = await cur.fetchone()
+        )
         return bytes(found[0]) if found is not None and found[0] is not None else b""
 
     async def contents(self, paths: Sequence[str]) -> dict[str, bytes]:
@@ -253,12 +248,11 @@ class Transaction:
         for start in range(0, len(paths), 500):
             chunk = paths[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            async with self.conn.execute(
+            rows = await self.conn.fetchall(
                 f"SELECT path, storage, blob_key, content FROM workspace_entries WHERE workspace_id = ?"
                 f" AND type = 'file' AND path IN ({marks})",
                 (self.ws_id, *chunk),
-            ) as cur:
-                rows = await cur.fetchall()
+            )
             blobs: list[tuple[str, str]] = []
             for path, storage, key, content in rows:
                 if storage == "blob":
@@ -314,11 +308,10 @@ class Transaction:
             return
         quotas = self.budget.quotas
         if self._totals is None:
-            async with self.conn.execute(
+            found = await self.conn.fetchone(
                 "SELECT count(*), coalesce(sum(size), 0) FROM workspace_entries"
                 " WHERE workspace_id = ? AND type = 'file'", (self.ws_id,)
-            ) as cur:
-                found = await cur.fetchone()
+            )
             self._totals = (int(found[0]), int(found[1])) if found is not None else (0, 0)
         files, total = self._totals
         files += existing is None

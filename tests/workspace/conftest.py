@@ -1,4 +1,5 @@
-"""Fixtures for workspace tests: a real store on a temporary directory (SQLite is never faked)."""
+"""Fixtures for workspace tests: a real store on each backend in turn (a SQLite file, or a
+schema of its own on a throwaway PostgreSQL cluster); neither is ever faked."""
 
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -9,8 +10,8 @@ from workspace import Workspace, WorkspaceStore
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[WorkspaceStore]:
-    s = await WorkspaceStore.open(tmp_path / "sandbox.db", tmp_path / "blobs")
+async def store(database: str, tmp_path: Path) -> AsyncIterator[WorkspaceStore]:
+    s = await WorkspaceStore.open(database, tmp_path / "blobs")
     try:
         yield s
     finally:

@@ -10,9 +10,9 @@ import pytest
 from workspace import WorkspaceError, WorkspaceStore
 
 
-async def test_large_file_spills_to_blob_and_back_inline_deletes_blob(tmp_path: Path) -> None:
+async def test_large_file_spills_to_blob_and_back_inline_deletes_blob(database: str, tmp_path: Path) -> None:
     blobs = tmp_path / "blobs"
-    async with await WorkspaceStore.open(tmp_path / "db", blobs, spill_threshold=100) as store:
+    async with await WorkspaceStore.open(database, blobs, spill_threshold=100) as store:
         ws = store.workspace()
         await ws.write_bytes("/big", b"x" * 100)  # exactly at the threshold spills
         st = await ws.stat("/big")
@@ -25,8 +25,8 @@ async def test_large_file_spills_to_blob_and_back_inline_deletes_blob(tmp_path: 
         assert [p for p in blobs.rglob("*") if p.is_file()] == []
 
 
-async def test_append_rechecks_the_spill_threshold(tmp_path: Path) -> None:
-    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=10) as store:
+async def test_append_rechecks_the_spill_threshold(database: str, tmp_path: Path) -> None:
+    async with await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=10) as store:
         ws = store.workspace()
         await ws.append_file("/log", "12345")
         await ws.append_file("/log", "67890")
@@ -35,9 +35,9 @@ async def test_append_rechecks_the_spill_threshold(tmp_path: Path) -> None:
         assert await ws.read_file("/log") == "1234567890"
 
 
-async def test_orphaned_blobs_are_collected_and_referenced_ones_kept(tmp_path: Path) -> None:
+async def test_orphaned_blobs_are_collected_and_referenced_ones_kept(database: str, tmp_path: Path) -> None:
     blobs = tmp_path / "blobs"
-    async with await WorkspaceStore.open(tmp_path / "db", blobs, spill_threshold=4) as store:
+    async with await WorkspaceStore.open(database, blobs, spill_threshold=4) as store:
         await store.workspace().write_file("/kept", "12345")
         orphan = blobs / "ab" / "ab0000orphan"
         orphan.parent.mkdir(exist_ok=True)
@@ -53,9 +53,9 @@ async def test_orphaned_blobs_are_collected_and_referenced_ones_kept(tmp_path: P
 
 
 async def test_a_failing_blob_write_is_a_workspace_error_and_leaves_the_old_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=4) as store:
+    async with await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=4) as store:
         ws = store.workspace()
         await ws.write_file("/f", "ab")
 

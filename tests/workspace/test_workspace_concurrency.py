@@ -6,10 +6,10 @@ from pathlib import Path
 from workspace import Workspace, WorkspaceStore, materialise
 
 
-async def test_parallel_appends_from_two_connections_keep_every_piece(tmp_path: Path) -> None:
+async def test_parallel_appends_from_two_connections_keep_every_piece(database: str, tmp_path: Path) -> None:
     # Two stores on one file behave like two service processes.
-    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=200) as one:
-        async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=200) as two:
+    async with await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=200) as one:
+        async with await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=200) as two:
             writers = [one.workspace(), two.workspace()]
             await asyncio.gather(
                 *(writers[i % 2].append_file("/log.txt", f"<{i}>") for i in range(60)),
@@ -33,9 +33,9 @@ async def _agent(ws: Workspace, n: int) -> dict[str, object]:
         return await ws.write_back(snap, root)
 
 
-async def test_parallel_snapshot_write_backs_lose_no_update(tmp_path: Path) -> None:
-    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs") as one:
-        async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs") as two:
+async def test_parallel_snapshot_write_backs_lose_no_update(database: str, tmp_path: Path) -> None:
+    async with await WorkspaceStore.open(database, tmp_path / "blobs") as one:
+        async with await WorkspaceStore.open(database, tmp_path / "blobs") as two:
             await one.workspace().write_file("/counter.txt", "0")
             reports = await asyncio.gather(*(_agent([one, two][n % 2].workspace(), n) for n in range(12)))
             applied = sum("/counter.txt" in r["changed_files"]["updated"] for r in reports)  # type: ignore[index]

@@ -234,8 +234,8 @@ async def test_mv_moves_a_directory_subtree(ws: Workspace) -> None:  # case 14
         await ws.mv("/dst", "/dst/inside")
 
 
-async def test_mv_of_a_spilled_file_keeps_its_content(tmp_path: Path) -> None:
-    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=10) as store:
+async def test_mv_of_a_spilled_file_keeps_its_content(database: str, tmp_path: Path) -> None:
+    async with await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=10) as store:
         ws = store.workspace()
         await ws.write_file("/big.txt", "0123456789abc")
         await ws.mv("/big.txt", "/moved/big.txt")

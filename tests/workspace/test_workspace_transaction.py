@@ -2,39 +2,37 @@
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from workspace import IsDirectory, NotDirectory, Workspace, WorkspaceStore, operation_key
 
 
-async def test_cancelled_await_on_a_commit_that_happened_keeps_the_blob(tmp_path: Path) -> None:
-    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=4) as store:
+async def test_cancelled_await_on_a_commit_that_happened_keeps_the_blob(
+    database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=4) as store:
         ws = store.workspace()
         await ws.write_file("/f", "old content")
-        conn = store._db.conn
-        real_execute = conn.execute
+        async with store._db.db.session() as session:
+            session_type = type(session)
+        real_commit = session_type.commit
 
-        def execute_then_cancel_on_commit(sql: str, *args: object) -> object:
-            if sql != "COMMIT":
-                return real_execute(sql, *args)
+        async def commit_then_cancel(self: Any) -> None:
+            await real_commit(self)
+            raise asyncio.CancelledError
 
-            async def commit_then_cancel() -> object:
-                await real_execute(sql)
-                raise asyncio.CancelledError
-
-            return commit_then_cancel()
-
-        conn.execute = execute_then_cancel_on_commit  # type: ignore[method-assign, assignment]
+        monkeypatch.setattr(session_type, "commit", commit_then_cancel)
         with pytest.raises(asyncio.CancelledError):
             await ws.write_file("/f", "new content")
-        conn.execute = real_execute  # type: ignore[method-assign]
+        monkeypatch.setattr(session_type, "commit", real_commit)
         assert await ws.read_file("/f") == "new content"
         assert len([p for p in (tmp_path / "blobs").rglob("*") if p.is_file()]) == 1
 
 
-async def test_failed_transaction_removes_the_blob_it_wrote(tmp_path: Path) -> None:
-    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=4) as store:
+async def test_failed_transaction_removes_the_blob_it_wrote(database: str, tmp_path: Path) -> None:
+    async with await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=4) as store:
         ws = store.workspace()
         with pytest.raises(NotDirectory):
             async with store.transaction("default", write=True) as t:
@@ -56,10 +54,10 @@ async def test_versions_are_never_reused_even_after_delete_and_recreate(ws: Work
     assert seen == sorted(seen) and len(set(seen)) == len(seen)
 
 
-async def test_a_reopened_store_keeps_its_content(tmp_path: Path) -> None:
-    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=8) as store:
+async def test_a_reopened_store_keeps_its_content(database: str, tmp_path: Path) -> None:
+    async with await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=8) as store:
         await store.workspace().write_file("/persist/a.txt", "persisted content")
-    async with await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs", spill_threshold=8) as store:
+    async with await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=8) as store:
         assert await store.workspace().read_file("/persist/a.txt") == "persisted content"
 
 

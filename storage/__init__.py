@@ -1,0 +1,47 @@
+"""Storage: the one seam between every store and its database, SQLite or PostgreSQL.
+
+Every store (workspaces, tokens, ...) talks to a :class:`Database` from
+:func:`open_database`: SQLite (``storage.sqlite``, over aiosqlite, the embedded default) for
+a file path, PostgreSQL (``storage.postgres``, over an asyncpg pool, the scale-out backend)
+for a ``postgresql://`` URL. A store writes its SQL once (``?`` placeholders, ``ON CONFLICT``,
+``RETURNING``) and its DDL per backend as versioned :class:`Migration` entries.
+
+Modules: ``interface`` (the protocols, the dialect facts, the errors), ``sqlite``,
+``postgres``, ``migrations`` (the versioned runner), ``connect`` (choosing and opening).
+This package imports nothing else of ours: it is the bottom layer under workspace, Code
+Mode and the audit log.
+"""
+
+from .connect import is_postgresql, open_database
+from .interface import (
+    POSTGRESQL,
+    SQLITE,
+    BusyError,
+    Connection,
+    Database,
+    Dialect,
+    IntegrityError,
+    Record,
+    Session,
+    StorageError,
+)
+from .migrations import Migration, apply_migrations
+from .sqlite import SQLiteDatabase
+
+__all__ = [
+    "apply_migrations",
+    "BusyError",
+    "Connection",
+    "Database",
+    "Dialect",
+    "IntegrityError",
+    "is_postgresql",
+    "Migration",
+    "open_database",
+    "POSTGRESQL",
+    "Record",
+    "Session",
+    "SQLITE",
+    "SQLiteDatabase",
+    "StorageError",
+]
