@@ -28,7 +28,7 @@ This unit imports only the ``workspace`` root (for the migration runner and the 
 from .canonical import canonical_json
 from .chain import GENESIS, AuditEntry, AuditEvent, append, entry_hash
 from .errors import AuditError, AuditQueryError, AuditValueError
-from .export import export_log, verify_export
+from .export import export_archive, export_log, verify_export
 from .log import AuditLog, CheckpointPolicy
 from .schema import AUDIT_MIGRATIONS, migrate
 from .signing import Checkpoint, SigningKey, VerifyKey
@@ -47,6 +47,7 @@ __all__ = [
     "Checkpoint",
     "CheckpointPolicy",
     "entry_hash",
+    "export_archive",
     "export_log",
     "GENESIS",
     "migrate",

@@ -13,13 +13,19 @@
 ``verify_export`` needs only the directory and the public key: the signature, the file's
 digest, and every entry's own hash; an export without a tenant filter is a contiguous
 range, so its links are followed too.
+
+``export_archive`` packs the same two files into one uncompressed tar (what the console
+downloads); ``verify_export`` takes such an archive in place of the directory.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import sqlite3
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -30,7 +36,7 @@ from .errors import AuditError, AuditQueryError
 from .signing import Checkpoint, SigningKey, VerifyKey
 from .verify import VerifyReport, _readonly
 
-__all__ = ["EXPORT_FORMAT", "export_log", "verify_export"]
+__all__ = ["EXPORT_FORMAT", "export_archive", "export_log", "verify_export"]
 
 EXPORT_FORMAT = "wasm-sandbox-audit-export/1"
 ENTRIES = "entries.jsonl"
@@ -94,12 +100,52 @@ def export_log(db_path: Path, out_dir: Path, key: SigningKey, *, tenant: str | N
     return manifest
 
 
+def export_archive(out_dir: Path) -> bytes:
+    """The export in ``out_dir`` as one tar holding ``manifest.json`` and ``entries.jsonl``."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        for name in (MANIFEST, ENTRIES):
+            info = archive.gettarinfo(str(out_dir / name), arcname=name)
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            with (out_dir / name).open("rb") as handle:
+                archive.addfile(info, handle)
+    return buffer.getvalue()
+
+
+MAX_ARCHIVE_MEMBER = 1 << 40
+
+
+def _unpack(archive_path: Path, into: Path) -> None:
+    """Copy the two export files out of a tar, refusing anything else in it (no links, no
+    paths: the archive may come from anywhere)."""
+    try:
+        with tarfile.open(archive_path, mode="r:") as archive:
+            for member in archive:
+                if member.name not in (MANIFEST, ENTRIES) or not member.isfile():
+                    raise AuditError(f"{archive_path} holds {member.name!r}: an export archive "
+                                     f"holds only {MANIFEST} and {ENTRIES}")
+                source = archive.extractfile(member)
+                if source is None or member.size > MAX_ARCHIVE_MEMBER:
+                    raise AuditError(f"{archive_path}: {member.name} cannot be read")
+                with source, (into / member.name).open("xb") as out:
+                    while chunk := source.read(1 << 20):
+                        out.write(chunk)
+    except (tarfile.TarError, FileExistsError) as exc:
+        raise AuditError(f"{archive_path} is not a readable export archive: {exc}") from exc
+
+
 def _fail(count: int, head: str, seq: int | None, reason: str) -> VerifyReport:
     return VerifyReport(False, count, head, seq, reason)
 
 
 def verify_export(out_dir: Path, key: VerifyKey | None) -> VerifyReport:
-    """Check an export directory offline; ``key`` checks the manifest's signature."""
+    """Check an export directory (or its tar, as the console downloads it) offline; ``key``
+    checks the manifest's signature."""
+    if out_dir.is_file():
+        with tempfile.TemporaryDirectory(prefix="audit-export-") as unpacked:
+            _unpack(out_dir, Path(unpacked))
+            return verify_export(Path(unpacked), key)
     try:
         manifest = json.loads((out_dir / MANIFEST).read_text())
     except (OSError, ValueError) as exc:

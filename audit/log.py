@@ -103,6 +103,30 @@ class AuditLog:
                 row = await cur.fetchone()
         return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
+    async def length(self) -> int:
+        """How many entries the log holds (the last seq: seqs are gap-free; no scan)."""
+        return (await self.head())[0]
+
+    async def tenant_head(self, tenant: str) -> tuple[int, str]:
+        """``(entries, row_hash of the newest)`` of one tenant (the tenant index, no scan of
+        other tenants' rows); ``(0, GENESIS)`` when it has none."""
+        async with self._lock:
+            async with self._conn.execute(
+                    "SELECT count(*), (SELECT row_hash FROM audit_log WHERE tenant = ?1"
+                    " ORDER BY seq DESC LIMIT 1) FROM audit_log WHERE tenant = ?1",
+                    (tenant,)) as cur:
+                row = await cur.fetchone()
+        if row is None or not row[0]:
+            return 0, GENESIS
+        return int(row[0]), str(row[1])
+
+    async def tenant_of(self, seq: int) -> str | None:
+        async with self._lock:
+            async with self._conn.execute("SELECT tenant FROM audit_log WHERE seq = ?",
+                                          (seq,)) as cur:
+                row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
     async def query(self, *, tenant: str | None = None, event: str | None = None,
                     principal: str | None = None, subject: dict[str, str] | None = None,
                     since: float | None = None, until: float | None = None,

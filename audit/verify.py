@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from datetime import datetime, timezone
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,16 +53,33 @@ class VerifyReport:
     """Checkpoints checked (database and file)."""
     signatures_checked: bool = True
     """False when no key was available: checkpoint heads were compared, not their signatures."""
+    last_checkpoint: Checkpoint | None = None
+    """The newest checkpoint that checked out (highest seq, then latest time)."""
 
     def line(self) -> str:
         if self.ok:
-            return f"OK {self.count} entries, head {self.head}"
+            last = self.last_checkpoint
+            anchored = "" if last is None else (
+                f", last checkpoint at seq {last.seq} ({_utc(last.time)})")
+            return f"OK {self.count} entries, head {self.head}{anchored}"
         return f"FAILED at seq {self.first_bad_seq}: {self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
+        last = self.last_checkpoint
         return {"ok": self.ok, "count": self.count, "head": self.head,
                 "first_bad_seq": self.first_bad_seq, "reason": self.reason,
-                "checkpoints": self.checkpoints, "signatures_checked": self.signatures_checked}
+                "checkpoints": self.checkpoints, "signatures_checked": self.signatures_checked,
+                "last_checkpoint": None if last is None else {
+                    "seq": last.seq, "time": last.time, "head_hash": last.head_hash,
+                    "key_id": last.key_id}}
+
+
+def _utc(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def _newer(cp: Checkpoint, than: Checkpoint | None) -> Checkpoint:
+    return cp if than is None or (cp.seq, cp.time) > (than.seq, than.time) else than
 
 
 @dataclass
@@ -120,13 +138,13 @@ def verify_rows(rows: Iterable[Sequence[Any]], *, sources: Sequence[CheckpointSo
                                 signatures_checked=key is not None)
         for cp in source.checkpoints:
             at.setdefault(cp.seq, []).append((cp, source.name))
-    checked = 0
+    checked, newest = 0, None
     expected, prev = 1, GENESIS
     sha256, fromhex, enc = hashlib.sha256, bytes.fromhex, json_string
     try:
         for cp, where in at.pop(0, []):
             _check_checkpoint(cp, where, key, GENESIS, 0)
-            checked += 1
+            checked, newest = checked + 1, _newer(cp, newest)
         for seq, t, tenant, principal, event, subject, body, row_prev, row_hash in rows:
             if seq != expected:
                 raise _Failure(expected, f"deleted row: seq {expected} is missing (the log "
@@ -142,7 +160,7 @@ def verify_rows(rows: Iterable[Sequence[Any]], *, sources: Sequence[CheckpointSo
             if seq in at:
                 for cp, where in at.pop(seq):
                     _check_checkpoint(cp, where, key, row_hash, seq)
-                    checked += 1
+                    checked, newest = checked + 1, _newer(cp, newest)
         last = expected - 1
         for seq in sorted(at):
             for cp, where in at[seq]:
@@ -152,13 +170,13 @@ def verify_rows(rows: Iterable[Sequence[Any]], *, sources: Sequence[CheckpointSo
                                      f"but the log ends at seq {last}")
     except _Failure as failure:
         return VerifyReport(False, expected - 1, prev, failure.seq, failure.reason, checked,
-                            key is not None)
+                            key is not None, newest)
     except (TypeError, ValueError) as exc:
         return VerifyReport(False, expected - 1, prev, expected,
                             f"edited row: seq {expected} cannot be read ({exc})", checked,
-                            key is not None)
+                            key is not None, newest)
     return VerifyReport(True, expected - 1, prev, checkpoints=checked,
-                        signatures_checked=key is not None)
+                        signatures_checked=key is not None, last_checkpoint=newest)
 
 
 def _explain_bad_row(seq: int, row_prev: str, seq_of_hash: Callable[[str], int | None]) -> None:

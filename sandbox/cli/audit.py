@@ -139,7 +139,8 @@ def register(subparsers: Any) -> None:
                    help="a checkpoints JSON Lines file (repeatable; default: the service's)")
     p.add_argument("--public-key", metavar="FILE",
                    help="the audit public (or private) key (default: the service's)")
-    p.add_argument("--export", metavar="DIR", help="verify an export directory instead, offline")
+    p.add_argument("--export", metavar="PATH", help="verify an export instead, offline (its "
+                   "directory, or the tar the console downloads)")
     p.add_argument("--json", action="store_true", help="the report as JSON")
     p.set_defaults(func=_runner(_verify))
     p = sub.add_parser("export", parents=[common],

@@ -6,21 +6,36 @@
   entries only (another tenant named in ``tenant`` matches nothing); an operator sees every
   tenant's, or the one ``tenant`` names.
 - ``GET /v1/audit/verify``   the whole chain against its checkpoints: ``{ok, count, head,
-  first_bad_seq, reason, ...}`` (200 either way: a failed verification is an answer). The
-  chain is one for all tenants, so the report is about the whole log.
+  first_bad_seq, reason, last_checkpoint: {seq, time, ...}, scope}`` (200 either way: a
+  failed verification is an answer). The chain is one for all tenants and is always walked
+  whole; what the answer tells depends on who asks. An operator gets the whole log's report
+  (``scope: "log"``). A tenant's token gets ``scope: "tenant"``: the verdict on the chain
+  (its entries are only as trustworthy as the chain), but ``count`` and ``head`` of its own
+  entries, and the first bad seq and its reason only when that entry is its own (else
+  ``first_bad_seq`` is null and the reason says an operator can see which).
+- ``GET /v1/audit/export?tenant=&since=&until=``  the signed export ``sandbox audit export``
+  writes, as one tar (``manifest.json``, ``entries.jsonl``) that ``sandbox audit verify
+  --export FILE`` checks offline. A token exports its own tenant's entries only.
 
-Signing checkpoints and exporting are operator commands (``sandbox audit``).
+Signing checkpoints is an operator command (``sandbox audit checkpoint``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import tempfile
+import time
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import Response
 from pydantic import StringConstraints
 
+from audit import VerifyReport, export_archive
+
 from .. import state
-from ..errors import documented
+from ..errors import HTTPError, documented
 from ..identity import Principal, requires
 from ..responses import SafeJSONResponse
 
@@ -63,5 +78,53 @@ async def list_audit(
 
 @router.get("/verify")
 async def verify_audit(request: Request, who: Auditor) -> dict[str, Any]:
-    report = await state.audit_log(request).verify()
-    return report.to_dict()
+    log = state.audit_log(request)
+    report = await log.verify()
+    if who.operator:
+        return {**report.to_dict(), "scope": "log"}
+    return await _tenant_view(report, who.tenant, log)
+
+
+async def _tenant_view(report: VerifyReport, tenant: str, log: Any) -> dict[str, Any]:
+    count, head = await log.tenant_head(tenant)
+    view = {**report.to_dict(), "scope": "tenant", "tenant": tenant, "count": count,
+            "head": head}
+    if not report.ok and report.first_bad_seq is not None and (
+            await log.tenant_of(report.first_bad_seq)) != tenant:
+        view["first_bad_seq"] = None
+        view["reason"] = ("an entry of another tenant fails verification (the chain is shared; "
+                          "an operator can see which)")
+    return view
+
+
+@router.get("/export", response_class=Response,
+            responses={200: {"content": {"application/x-tar": {}},
+                             "description": "The signed export as a tar."}})
+async def export_audit(
+    request: Request,
+    who: Auditor,
+    tenant: str | None = Query(None, min_length=1, max_length=1000),
+    since: float | None = Query(None, ge=0, le=1e11, description="Epoch seconds, inclusive."),
+    until: float | None = Query(None, ge=0, le=1e11, description="Epoch seconds, exclusive."),
+) -> Response:
+    if not who.operator:
+        if tenant is not None and tenant != who.tenant:
+            raise HTTPError(403, "forbidden", f"this token exports only tenant {who.tenant!r}")
+        tenant = who.tenant
+    log = state.audit_log(request)
+    if log.key is None:
+        raise HTTPError(409, "conflict", "the audit log has no signing key: an export "
+                                         "cannot be signed")
+    with tempfile.TemporaryDirectory(prefix="audit-export-") as scratch:
+        manifest = await log.export(Path(scratch) / "export", tenant=tenant, since=since,
+                                    until=until)
+        body = await asyncio.to_thread(export_archive, Path(scratch) / "export")
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(float(manifest["exported_at"])))
+    name = f"audit-export-{tenant or 'all'}-{stamp}.tar"
+    return Response(body, media_type="application/x-tar", headers={
+        "Content-Disposition": f'attachment; filename="{_safe(name)}"',
+        "Cache-Control": "no-store"})
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_.T" else "_" for c in name)
