@@ -32,6 +32,8 @@ __all__ = ["AuditLog", "CheckpointPolicy"]
 
 _SUBJECT_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 MAX_LIMIT = 1000
+VERIFY_REUSE_S = 30.0
+"""Longest a verification report is reused for, however unchanged the files look."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class AuditLog:
         self.policy = policy
         self._lock = asyncio.Lock()
         self._last_checkpoint: tuple[int, float] | None = None
+        self._writes = 0
+        self._verified: tuple[tuple[Any, ...], float, VerifyReport] | None = None
 
     @classmethod
     async def open(cls, db_path: str | Path, *, key_file: Path | None = None,
@@ -93,6 +97,7 @@ class AuditLog:
                 await self._conn.rollback()
                 raise
             await self._conn.commit()
+            self._writes += 1
         return seqs
 
     async def head(self) -> tuple[int, str]:
@@ -130,17 +135,23 @@ class AuditLog:
     async def query(self, *, tenant: str | None = None, event: str | None = None,
                     principal: str | None = None, subject: dict[str, str] | None = None,
                     since: float | None = None, until: float | None = None,
-                    after_seq: int = 0, limit: int = 100) -> list[AuditEntry]:
-        """Entries in seq order after ``after_seq`` matching every filter given.
+                    after_seq: int = 0, before_seq: int | None = None,
+                    newest_first: bool = False, limit: int = 100) -> list[AuditEntry]:
+        """Entries in seq order after ``after_seq`` (and before ``before_seq``) matching every
+        filter given; ``newest_first`` reverses the order.
 
         ``event`` ending in ``.`` matches a family (``execution.``); ``subject`` matches
         entries whose subject has each of those ids; ``since``/``until`` bound the time
-        (``until`` exclusive). Page on by passing the last seq seen as ``after_seq``.
+        (``until`` exclusive). Page on by passing the last seq seen as ``after_seq`` (as
+        ``before_seq`` when newest first): the seq index walks straight to it.
         """
         if not 1 <= limit <= MAX_LIMIT:
             raise AuditQueryError(f"limit must be between 1 and {MAX_LIMIT}")
         clauses: list[str] = ["seq > ?"]
         params: list[Any] = [int(after_seq)]
+        if before_seq is not None:
+            clauses.append("seq < ?")
+            params.append(int(before_seq))
         for clause, value in (("tenant = ?", tenant), ("principal = ?", principal),
                               ("time >= ?", since), ("time < ?", until)):
             if value is not None:
@@ -159,7 +170,8 @@ class AuditLog:
             clauses.append(f"json_extract(subject, '$.{name}') = ?")
             params.append(value)
         sql = ("SELECT seq, time, tenant, principal, event, subject, body, prev_hash, row_hash"
-               f" FROM audit_log WHERE {' AND '.join(clauses)} ORDER BY seq LIMIT ?")
+               f" FROM audit_log WHERE {' AND '.join(clauses)}"
+               f" ORDER BY seq{' DESC' if newest_first else ''} LIMIT ?")
         async with self._lock:
             async with self._conn.execute(sql, (*params, limit)) as cur:
                 rows = await cur.fetchall()
@@ -191,6 +203,7 @@ class AuditLog:
                 await self._conn.rollback()
                 raise
             await self._conn.commit()
+            self._writes += 1
         if self.checkpoints_file is not None:
             await asyncio.to_thread(append_checkpoint_line, self.checkpoints_file, cp)
         self._last_checkpoint = (cp.seq, cp.time)
@@ -229,11 +242,39 @@ class AuditLog:
         return None if self.key is None else self.key.verify_key
 
     async def verify(self, checkpoints_file: Path | None = None) -> VerifyReport:
-        """Verify the whole chain against the database's and the file's checkpoints."""
+        """Verify the whole chain against the database's and the file's checkpoints.
+
+        The last report is reused while nothing can have changed since it was made (at most
+        ``VERIFY_REUSE_S``): no commit by any connection (SQLite's ``data_version`` and this
+        log's own writes), and the database, its WAL and the checkpoints file unchanged on
+        disk (so even a byte edited outside SQLite walks the chain again)."""
         files = [f for f in (checkpoints_file or self.checkpoints_file,) if f is not None
                  and f.exists()]
-        return await asyncio.to_thread(verify_database, self.path, key=self._verify_key(),
-                                       checkpoint_files=files)
+        state = await self._fingerprint(files)
+        now = time.monotonic()
+        if self._verified is not None:
+            seen, at, report = self._verified
+            if seen == state and now - at < VERIFY_REUSE_S:
+                return report
+        report = await asyncio.to_thread(verify_database, self.path, key=self._verify_key(),
+                                         checkpoint_files=files)
+        self._verified = (state, now, report)
+        return report
+
+    async def _fingerprint(self, files: Sequence[Path]) -> tuple[Any, ...]:
+        async with self._lock:
+            async with self._conn.execute("PRAGMA data_version") as cur:
+                row = await cur.fetchone()
+            writes = self._writes
+        stats: list[Any] = []
+        for path in (self.path, Path(f"{self.path}-wal"), *files):
+            try:
+                found = path.stat()
+            except FileNotFoundError:
+                stats.append(None)
+                continue
+            stats.append((str(path), found.st_ino, found.st_size, found.st_mtime_ns))
+        return (None if row is None else row[0], writes, *stats)
 
     async def export(self, out_dir: Path, *, tenant: str | None = None,
                      since: float | None = None, until: float | None = None) -> dict[str, Any]:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import stat
+import tarfile
 from pathlib import Path
 
 import pytest
 
-from audit import AuditError, AuditLog, AuditQueryError, CheckpointPolicy, SigningKey, VerifyKey, verify_export
+from audit import (AuditError, AuditLog, AuditQueryError, CheckpointPolicy, SigningKey, VerifyKey,
+                   export_archive, verify_export)
 from audit_helpers import fill
 
 
@@ -126,3 +128,38 @@ async def test_export_by_time_and_refusals(log: AuditLog, tmp_path: Path) -> Non
         await log.export(tmp_path / "later")
     with pytest.raises(AuditQueryError):
         await log.export(tmp_path / "x", since=5.0, until=1.0)
+
+
+async def test_an_export_packed_as_one_tar_verifies_as_the_directory_does(log: AuditLog,
+                                                                          tmp_path: Path) -> None:
+    await fill(log, 4)
+    await log.export(tmp_path / "out")
+    archive = tmp_path / "audit.tar"
+    archive.write_bytes(export_archive(tmp_path / "out"))
+    with tarfile.open(archive) as packed:
+        assert sorted(packed.getnames()) == ["entries.jsonl", "manifest.json"]
+    public = VerifyKey.load(Path(f"{log.key.path}.pub"))  # type: ignore[union-attr]
+    report = verify_export(archive, public)
+    assert report.ok and report.count == 4
+
+
+async def test_an_export_tar_holding_anything_else_is_refused(log: AuditLog, tmp_path: Path) -> None:
+    await fill(log, 2)
+    await log.export(tmp_path / "out")
+    archive = tmp_path / "audit.tar"
+    with tarfile.open(archive, "w") as packed:
+        packed.add(tmp_path / "out" / "manifest.json", arcname="manifest.json")
+        packed.add(tmp_path / "out" / "entries.jsonl", arcname="../entries.jsonl")
+    with pytest.raises(AuditError, match="holds only"):
+        log.verify_export(archive)
+
+
+async def test_a_tar_with_an_edited_line_fails_verification(log: AuditLog, tmp_path: Path) -> None:
+    await fill(log, 3)
+    await log.export(tmp_path / "out")
+    entries = tmp_path / "out" / "entries.jsonl"
+    entries.write_text(entries.read_text().replace('"n":2', '"n":9'))
+    archive = tmp_path / "audit.tar"
+    archive.write_bytes(export_archive(tmp_path / "out"))
+    report = log.verify_export(archive)
+    assert (report.ok, report.first_bad_seq) == (False, 2)

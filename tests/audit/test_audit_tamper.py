@@ -23,8 +23,41 @@ async def test_an_untouched_log_verifies_with_its_count_and_head(log: AuditLog) 
     report = await log.verify()
     head = (await log.query(after_seq=9))[0].row_hash
     assert report.ok and report.count == 10 and report.head == head
-    assert report.line() == f"OK 10 entries, head {head}"
+    assert report.line().startswith(f"OK 10 entries, head {head}, last checkpoint at seq 10 (")
     assert report.checkpoints == 2  # the database's copy and the file's
+
+
+async def test_the_report_names_the_newest_checkpoint_by_seq_and_time(log: AuditLog) -> None:
+    await fill(log, 3)
+    first = await log.checkpoint()
+    await fill(log, 2)
+    newest = await log.checkpoint()
+    report = await log.verify()
+    assert report.last_checkpoint == newest and newest.seq == 5 and first.seq == 3
+    shown = report.to_dict()["last_checkpoint"]
+    assert (shown["seq"], shown["time"], shown["head_hash"]) == (5, newest.time, report.head)
+
+
+async def test_a_log_without_checkpoints_names_none(log: AuditLog) -> None:
+    await fill(log, 3)
+    report = await log.verify()
+    assert report.ok and report.last_checkpoint is None
+    assert report.to_dict()["last_checkpoint"] is None
+
+
+async def test_tampering_after_a_clean_verification_is_caught_by_the_next_one(log: AuditLog) -> None:
+    await fill(log, 10)
+    assert (await log.verify()).ok
+    attacker(log.path).execute("UPDATE audit_log SET body = '{\"n\":500}' WHERE seq = 7")
+    report = await log.verify()
+    assert (report.ok, report.first_bad_seq) == (False, 7)
+
+
+async def test_entries_recorded_after_a_verification_are_counted_by_the_next_one(log: AuditLog) -> None:
+    await fill(log, 4)
+    assert (await log.verify()).count == 4
+    await fill(log, 3)
+    assert (await log.verify()).count == 7
 
 
 async def test_an_empty_log_verifies(log: AuditLog) -> None:

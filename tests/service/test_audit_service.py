@@ -8,7 +8,8 @@ from pathlib import Path
 
 import httpx
 
-from audit import VerifyKey, verify_database
+from audit import VerifyKey, verify_database, verify_export
+from audit_helpers import attacker
 from live_server import ServerThread
 from sandbox.engine import CompiledGuest
 from sandbox.service import Settings, create_app
@@ -67,3 +68,72 @@ def test_tokens_read_their_own_tenants_entries_and_operators_read_all(
         made = next(e for e in every if e["event"] == "token.created"
                     and e["body"]["name"] == "auditor")
         assert made["principal"] == "bootstrap" and made["body"]["scopes"] == ["audit:read"]
+
+
+def _acme_auditor(http: httpx.Client, operator: dict[str, str]) -> dict[str, str]:
+    assert http.post("/v1/admin/tenants", json={"name": "acme"}, headers=operator).status_code == 201
+    made = http.post("/v1/admin/tokens", headers=operator,
+                     json={"name": "auditor", "tenant": "acme", "scopes": ["audit:read"]})
+    return {"Authorization": f"Bearer {made.json()['token']}"}
+
+
+def test_verify_tells_an_operator_about_the_log_and_a_tenant_about_its_own_entries(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", workers=1, guest=compiled_guest,
+                        sweep_interval_s=0, token="bootstrap-secret")
+    operator = {"Authorization": "Bearer bootstrap-secret"}
+    with ServerThread(create_app(settings)) as live, httpx.Client(base_url=live.url) as http:
+        auditor = _acme_auditor(http, operator)
+        assert http.post("/v1/execute", json={"code": "2"}, headers=operator).status_code == 200
+        whole = http.get("/v1/audit/verify", headers=operator).json()
+        assert (whole["ok"], whole["scope"], whole["count"]) == (True, "log", 4)
+        assert whole["last_checkpoint"] is None
+        own = http.get("/v1/audit/verify", headers=auditor).json()
+        acme = http.get("/v1/audit", headers=auditor).json()["entries"]
+        assert (own["ok"], own["scope"], own["tenant"]) == (True, "tenant", "acme")
+        assert own["count"] == len(acme) == 2 and own["head"] == acme[-1]["row_hash"]
+
+        default_seq = next(e["seq"] for e in http.get("/v1/audit", headers=operator).json()["entries"]
+                           if e["tenant"] == "default")
+        attacker(settings.database_path).execute(
+            "UPDATE audit_log SET body = '{}' WHERE seq = ?", (default_seq,))
+        assert http.get("/v1/audit/verify", headers=operator).json()["first_bad_seq"] == default_seq
+        hidden = http.get("/v1/audit/verify", headers=auditor).json()
+        assert (hidden["ok"], hidden["first_bad_seq"]) == (False, None)
+        assert "another tenant" in hidden["reason"]
+
+
+def test_the_signed_export_downloads_as_one_tar_that_verifies_offline(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", workers=1, guest=compiled_guest,
+                        sweep_interval_s=0, token="bootstrap-secret")
+    operator = {"Authorization": "Bearer bootstrap-secret"}
+    with ServerThread(create_app(settings)) as live, httpx.Client(base_url=live.url) as http:
+        auditor = _acme_auditor(http, operator)
+        assert http.post("/v1/execute", json={"code": "2"}, headers=operator).status_code == 200
+        everything = http.get("/v1/audit/export", headers=operator)
+        assert everything.headers["content-type"] == "application/x-tar"
+        assert "attachment" in everything.headers["content-disposition"]
+        theirs = http.get("/v1/audit/export", headers=auditor)
+        refused = http.get("/v1/audit/export", params={"tenant": "default"}, headers=auditor)
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
+        backwards = http.get("/v1/audit/export", params={"since": 5, "until": 1}, headers=operator)
+        assert backwards.status_code == 422
+    key = VerifyKey.load(Path(f"{settings.audit_key_path}.pub"))
+    for name, answer, count in (("all.tar", everything, 4), ("acme.tar", theirs, 2)):
+        (tmp_path / name).write_bytes(answer.content)
+        report = verify_export(tmp_path / name, key)
+        assert report.ok and report.count == count, report
+
+
+def test_the_log_pages_newest_first_by_seq(compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", workers=1, guest=compiled_guest,
+                        sweep_interval_s=0)
+    with ServerThread(create_app(settings)) as live, httpx.Client(base_url=live.url) as http:
+        for n in range(3):
+            assert http.post("/v1/execute", json={"code": str(n)}).status_code == 200
+        first = http.get("/v1/audit", params={"order": "desc", "limit": 4}).json()
+        assert [e["seq"] for e in first["entries"]] == [6, 5, 4, 3]
+        rest = http.get("/v1/audit", params={"order": "desc", "limit": 4,
+                                             "before_seq": first["next_before_seq"]}).json()
+        assert [e["seq"] for e in rest["entries"]] == [2, 1] and rest["next_before_seq"] is None

@@ -1,7 +1,9 @@
 """``/v1/audit``: read the tamper-evident audit log and verify it (scope ``audit:read``).
 
 - ``GET /v1/audit?tenant=&event=&principal=&subject=k=v&since=&until=&after_seq=&limit=``
-  entries in seq order; page on with ``after_seq`` = the previous page's ``next_after_seq``
+  entries in seq order; page on with ``after_seq`` = the previous page's ``next_after_seq``.
+  ``order=desc`` lists newest first (what the console shows), paged with ``before_seq`` =
+  the previous page's ``next_before_seq``
   (``event`` ending in ``.`` is a family: ``execution.``). A token sees its own tenant's
   entries only (another tenant named in ``tenant`` matches nothing); an operator sees every
   tenant's, or the one ``tenant`` names.
@@ -26,7 +28,7 @@ import asyncio
 import tempfile
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
@@ -62,18 +64,24 @@ async def list_audit(
     since: float | None = Query(None, ge=0, le=1e11, description="Epoch seconds, inclusive."),
     until: float | None = Query(None, ge=0, le=1e11, description="Epoch seconds, exclusive."),
     after_seq: int = Query(0, ge=0, le=2**62),
+    before_seq: int | None = Query(None, ge=1, le=2**62),
+    order: Literal["asc", "desc"] = "asc",
     limit: int = Query(100, ge=1, le=MAX_LIST_LIMIT),
 ) -> dict[str, Any]:
     subjects = dict(item.split("=", 1) for item in subject or [])
     if not who.operator:
         if tenant is not None and tenant != who.tenant:
-            return {"entries": [], "next_after_seq": None}
+            return {"entries": [], "next_after_seq": None, "next_before_seq": None}
         tenant = who.tenant
+    newest_first = order == "desc"
     entries = await state.audit_log(request).query(
         tenant=tenant, event=event, principal=principal, subject=subjects or None,
-        since=since, until=until, after_seq=after_seq, limit=limit)
+        since=since, until=until, after_seq=after_seq, before_seq=before_seq,
+        newest_first=newest_first, limit=limit)
+    more = len(entries) == limit
     return {"entries": [e.to_dict() for e in entries],
-            "next_after_seq": entries[-1].seq if len(entries) == limit else None}
+            "next_after_seq": entries[-1].seq if more and not newest_first else None,
+            "next_before_seq": entries[-1].seq if more and newest_first else None}
 
 
 @router.get("/verify")
