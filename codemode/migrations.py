@@ -147,8 +147,19 @@ _STORE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
             "ALTER TABLE codemode_snippets_by_tenant RENAME TO codemode_snippets",
         ),
     ),
+    (
+        4,
+        (
+            # The console pages a tenant's executions newest first (by status too) with a
+            # (created_at, id) cursor: these walk straight to a page instead of sorting every
+            # row of the tenant (code, result and logs included) for each one.
+            "CREATE INDEX codemode_executions_newest"
+            " ON codemode_executions (tenant, created_at, id)",
+            "CREATE INDEX codemode_executions_tenant_status"
+            " ON codemode_executions (tenant, status, created_at, id)",
+        ),
+    ),
 )
-
 
 
 def _merged(*histories: Sequence[tuple[int, Sequence[str]]]) -> tuple[tuple[int, tuple[str, ...]], ...]:

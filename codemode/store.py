@@ -662,12 +662,19 @@ class CodeModeStore:
         tenant: str | None = None,
         since: float | None = None,
         until: float | None = None,
+        before: tuple[float, str] | None = None,
     ) -> list[ExecutionRecord]:
-        """Executions newest first, without their journals (``tenant`` None: every tenant's)."""
+        """Executions newest first (by start time, then id), without their journals
+        (``tenant`` None: every tenant's). ``before`` is the ``(created_at, id)`` of the last
+        one of the previous page: the next page starts right after it (keyset paging, so
+        executions started meanwhile do not shift the pages)."""
         if status is not None:
             _check_status(status)
         clauses: list[str] = []
         params: list[Any] = []
+        if before is not None:
+            clauses.append("(created_at, id) < (?, ?)")
+            params.extend(before)
         for clause, value in (("tenant = ?", tenant), ("created_at >= ?", since),
                               ("created_at < ?", until)):
             if value is not None:
@@ -684,7 +691,7 @@ class CodeModeStore:
         async with self.reading() as conn:
             async with conn.execute(
                 f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions {where}"
-                " ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                " ORDER BY created_at DESC, id DESC LIMIT ?",
                 params,
             ) as cur:
                 rows = await cur.fetchall()

@@ -241,6 +241,27 @@ async def test_list_is_newest_first_and_filters_by_workspace_and_status(store: C
     assert len(await store.list_executions(limit=3)) == 3
 
 
+async def test_pages_follow_on_from_the_last_one_shown_even_through_equal_start_times(
+        store: CodeModeStore) -> None:
+    made = [_record(workspace="a", created_at=1000.0 + i // 2) for i in range(5)]
+    for record in made:
+        await store.create_execution(record)
+    newest_first = [r.id for r in sorted(made, key=lambda r: (r.created_at, r.id), reverse=True)]
+    seen: list[str] = []
+    before = None
+    while True:
+        page = await store.list_executions(workspace="a", limit=2, before=before)
+        seen.extend(r.id for r in page)
+        if len(page) < 2:
+            break
+        before = (page[-1].created_at, page[-1].id)
+    assert seen == newest_first
+    await store.create_execution(_record(workspace="a", created_at=2000.0))
+    after_first = await store.list_executions(workspace="a", limit=2,
+                                              before=(1002.0, newest_first[0]))
+    assert [r.id for r in after_first] == newest_first[1:3]
+
+
 async def test_listing_leaves_journals_out(store: CodeModeStore) -> None:
     record = _record()
     await store.create_execution(record)
@@ -381,7 +402,7 @@ async def test_opening_twice_runs_migrations_once(tmp_path: Path) -> None:
             "SELECT version FROM schema_migrations WHERE component = 'codemode'"
         ).fetchall()
         mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-    assert rows == [(1,), (2,), (3,)]
+    assert rows == [(1,), (2,), (3,), (4,)]
     assert mode == "wal"
 
 

@@ -1,7 +1,8 @@
 """``/v1/executions``: the record of every execution (its journal and approvals), and what can
 be done to one: give a client-resolved call its result, cancel, roll back, follow its events.
 
-- ``GET    /v1/executions?workspace=&status=&limit=``       the records, newest first
+- ``GET    /v1/executions?workspace=&status=&since=&until=&limit=&before=``  the records,
+  newest first; the next page is ``before`` = the previous page's ``next_before``
 - ``GET    /v1/executions/{id}``                              record, journal and approvals
 - ``DELETE /v1/executions/{id}``                              only once it has ended
 - ``POST   /v1/executions/{id}/calls/{seq}/result``  ``{output}`` or ``{error: {name?, message}}``
@@ -19,6 +20,7 @@ sweep ``operator`` (it covers every tenant).
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -76,6 +78,22 @@ class ToolResultBody(RequestBody):
         return self
 
 
+CURSOR = r"^[0-9][0-9.e+-]{0,40}~[A-Za-z0-9_-]{1,200}$"
+"""``<created_at>~<id>`` of the last execution shown (the float as Python writes it, exact)."""
+
+
+def _cursor(text: str) -> tuple[float, str]:
+    stamp, _, execution_id = text.partition("~")
+    try:
+        found = float(stamp)
+    except ValueError:
+        found = math.inf
+    if not math.isfinite(found):
+        raise HTTPError(422, "invalid_request", f"before={text!r} is not a next_before this "
+                                                "service gave")
+    return found, execution_id
+
+
 @router.get("")
 async def list_executions(
     request: Request,
@@ -86,11 +104,16 @@ async def list_executions(
     since: float | None = Query(None, description="Only those started at or after this time "
                                                    "(seconds since the epoch)."),
     until: float | None = Query(None, description="Only those started before this time."),
+    before: str | None = Query(None, pattern=CURSOR, max_length=300,
+                               description="The previous page's `next_before`: the page after it."),
 ) -> dict[str, Any]:
+    after = None if before is None else _cursor(before)
     records = await state.codemode_store(request).list_executions(
         workspace=workspace, status=status, limit=limit, tenant=who.tenant, since=since,
-        until=until)
-    return {"executions": [r.to_dict(with_journal=False) for r in records]}
+        until=until, before=after)
+    more = len(records) == limit
+    return {"executions": [r.to_dict(with_journal=False) for r in records],
+            "next_before": f"{records[-1].created_at!r}~{records[-1].id}" if more else None}
 
 
 @router.post("/sweep")

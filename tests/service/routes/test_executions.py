@@ -42,9 +42,25 @@ async def test_list_executions_filters_and_omits_journals(
     assert [e["id"] for e in r.json()["executions"]] == [elsewhere]
 
 
+async def test_the_list_pages_on_with_next_before_keeping_its_filters(
+    client: httpx.AsyncClient, store: CodeModeStore
+) -> None:
+    made = [await stored_execution(store, "completed", "a", created_at=10.0 + n) for n in range(5)]
+    await stored_execution(store, "completed", "b", created_at=100.0)
+    first = (await client.get("/v1/executions", params={"workspace": "a", "limit": 2})).json()
+    assert [e["id"] for e in first["executions"]] == [made[4], made[3]]
+    second = (await client.get("/v1/executions", params={
+        "workspace": "a", "limit": 2, "before": first["next_before"]})).json()
+    assert [e["id"] for e in second["executions"]] == [made[2], made[1]]
+    last = (await client.get("/v1/executions", params={
+        "workspace": "a", "limit": 2, "before": second["next_before"]})).json()
+    assert [e["id"] for e in last["executions"]] == [made[0]] and last["next_before"] is None
+
+
 @pytest.mark.parametrize(
     ("params", "status"),
-    [({"status": "finished"}, 422), ({"limit": 0}, 422), ({"limit": "many"}, 422)],
+    [({"status": "finished"}, 422), ({"limit": 0}, 422), ({"limit": "many"}, 422),
+     ({"before": "yesterday"}, 422), ({"before": "1e999~exec_x"}, 422)],
 )
 async def test_bad_execution_queries_are_4xx_json_errors(
     client: httpx.AsyncClient, params: dict[str, Any], status: int
