@@ -461,7 +461,7 @@ class CodeModeStore:
         """One IMMEDIATE transaction, committed on success and rolled back on any error."""
         async with self._lock:
             self._check_open()
-            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._begin("BEGIN IMMEDIATE")
             try:
                 yield self._conn
             except BaseException:
@@ -477,11 +477,24 @@ class CodeModeStore:
         """
         async with self._lock:
             self._check_open()
-            await self._conn.execute("BEGIN")
+            await self._begin("BEGIN")
             try:
                 yield self._conn
             finally:
                 await self._conn.rollback()
+
+    async def _begin(self, statement: str) -> None:
+        """Open a transaction, and never leave one open behind a cancelled caller.
+
+        A task cancelled while it awaits the BEGIN (an SSE client that went away) stops
+        waiting, but the database thread still runs the statement: without the rollback
+        queued behind it, the connection would stay inside that transaction and every later
+        BEGIN would fail with "cannot start a transaction within a transaction"."""
+        try:
+            await self._conn.execute(statement)
+        except BaseException:
+            await asyncio.shield(self._conn.rollback())
+            raise
 
     def _check_open(self) -> None:
         if self._closed:
@@ -784,8 +797,9 @@ class CodeModeStore:
     async def list_approvals(
         self, *, workspace: str | None = None, status: str | None = "pending",
         execution_id: str | None = None, limit: int = 500, tenant: str | None = None,
+        newest_first: bool = False,
     ) -> list[Approval]:
-        """Approvals oldest first (the order a human should answer them)."""
+        """Approvals oldest first (the order a human should answer them), or newest first."""
         clauses, params = [], []
         for column, value in (("tenant", tenant), ("workspace", workspace), ("status", status),
                               ("execution_id", execution_id)):
@@ -795,7 +809,8 @@ class CodeModeStore:
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         async with self.reading() as conn:
             return await _select_approvals(
-                conn, f"{where} ORDER BY created_at, rowid LIMIT ?", [*params, max(0, limit)]
+                conn, f"{where} ORDER BY created_at{' DESC' if newest_first else ''},"
+                      f" rowid{' DESC' if newest_first else ''} LIMIT ?", [*params, max(0, limit)]
             )
 
     # --- snippets ---------------------------------------------------------------------

@@ -8,17 +8,20 @@ Set ``SANDBOX_SCREENSHOTS=docs`` to save a screenshot of each page (the README s
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import struct
 import threading
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterator
 
 import httpx
 import pytest
 
+from audit import AuditLog, VerifyKey, verify_export
 from audit_helpers import attacker
 from live_server import ServerThread, read_body, send_json, serve_lifespan
 from sandbox import CompiledGuest
@@ -54,11 +57,15 @@ class DeployEndpoint:
 
 
 @pytest.fixture(scope="module")
-def service(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def service_settings(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return Settings(data_dir=tmp_path_factory.mktemp("console-browser"), workers=2,
+                    guest=compiled_guest, token=BOOT, sweep_interval_s=0)
+
+
+@pytest.fixture(scope="module")
+def service(service_settings: Settings) -> Iterator[str]:
     endpoint = DeployEndpoint()
-    settings = Settings(data_dir=tmp_path_factory.mktemp("console-browser"), workers=2,
-                        guest=compiled_guest, token=BOOT, sweep_interval_s=0)
-    with ServerThread(endpoint) as tool, ServerThread(create_app(settings)) as live:
+    with ServerThread(endpoint) as tool, ServerThread(create_app(service_settings)) as live:
         httpx.put(f"{live.url}/v1/toolsets/ops", headers={"Authorization": f"Bearer {BOOT}"},
                   timeout=60, json={"description": "Operations.", "tools": [{
                       "name": "deploy", "description": "Deploy a site.", "url": tool.url,
@@ -224,18 +231,66 @@ def test_the_workspace_viewer_shows_text_with_line_numbers_images_and_binary_siz
     assert "256 bytes" in page.inner_text("#viewer .binary")
 
 
-def test_the_audit_page_shows_a_decision_with_the_approvers_name(service: str, browser: Any) -> None:
+def test_the_audit_page_shows_a_decision_with_the_approvers_name(
+        service: str, service_settings: Settings, browser: Any) -> None:
     approval = _paused(service, "audit")
     page = _sign_in(browser, service, _token(service, "frank", "approvals:decide", "audit:read"))
     _card(page, approval).locator("button.approve").click()
     _card(page, approval).locator(".outcome.ok").wait_for()
+    with ThreadPoolExecutor(1) as aside:  # Playwright's own loop runs in this thread
+        aside.submit(asyncio.run, _checkpoint(service_settings)).result()
     page.goto(f"{service}/console#/audit?event=approval.decided&principal=frank")
     page.wait_for_selector("#verify.ok")
-    row = page.locator("#audit tr[data-seq]").last
+    row = page.locator("#audit tr[data-seq]").first
     row.wait_for()
     assert "approval.decided" in row.inner_text() and "frank" in row.inner_text()
     assert approval in row.inner_text()
+    signed = httpx.get(f"{service}/v1/audit/verify", headers={"Authorization": f"Bearer {BOOT}"}).json()
+    assert f"last checkpoint at seq {signed['last_checkpoint']['seq']}, " in page.inner_text("#verify")
     _shot(page, "audit")
+
+
+async def _checkpoint(settings: Settings) -> None:
+    """Sign a checkpoint now, as ``sandbox audit checkpoint`` does beside the running service."""
+    log = await AuditLog.open(settings.database_path, key_file=settings.audit_key_path,
+                              checkpoints_file=settings.audit_checkpoints_path)
+    try:
+        await log.checkpoint()
+    finally:
+        await log.close()
+
+
+def test_the_consoles_export_is_the_signed_one_that_verifies_offline(
+        service: str, service_settings: Settings, browser: Any, tmp_path: Path) -> None:
+    page = _sign_in(browser, service, BOOT)
+    page.goto(f"{service}/console#/audit")
+    page.wait_for_selector("#audit tr[data-seq]")
+    with page.expect_download() as download:
+        page.click("#export")
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.name.startswith("audit-export-all-") and saved.suffix == ".tar"
+    report = verify_export(saved, VerifyKey.load(Path(f"{service_settings.audit_key_path}.pub")))
+    shown = int(page.locator("#audit tr[data-seq]").first.get_attribute("data-seq") or 0)
+    assert report.ok and report.count >= shown, report
+
+
+def test_the_executions_list_pages_newest_first_keeping_its_filters(service: str, browser: Any) -> None:
+    made = [httpx.post(f"{service}/v1/execute", headers={"Authorization": f"Bearer {BOOT}"},
+                       timeout=60, json={"code": str(n), "workspace": "paging"}).json()["execution_id"]
+            for n in range(3)]
+    page = _sign_in(browser, service, BOOT)
+    page.goto(f"{service}/console#/executions?workspace=paging&limit=2")
+    page.wait_for_selector("[data-execution]")
+    rows = lambda: [r.get_attribute("data-execution") for r in page.locator("[data-execution]").all()]  # noqa: E731
+    assert rows() == [made[2], made[1]]
+    page.click("#executions-pager a.older")
+    page.wait_for_selector(f'[data-execution="{made[0]}"]')
+    assert rows() == [made[0]] and page.locator("#executions-pager a.older").count() == 0
+    assert page.input_value("#execution-filters input[name=workspace]") == "paging"
+    page.click("#executions-pager a.newest")
+    page.wait_for_selector(f'[data-execution="{made[2]}"]')
+    assert rows() == [made[2], made[1]]
 
 
 def test_a_tampered_audit_log_shows_the_first_bad_seq(compiled_guest: CompiledGuest, tmp_path: Path,
@@ -251,6 +306,7 @@ def test_a_tampered_audit_log_shows_the_first_bad_seq(compiled_guest: CompiledGu
         page.goto(f"{live.url}/console#/audit")
         page.wait_for_selector("#verify.bad")
         assert page.inner_text("#bad-seq") == "2"
+        page.wait_for_selector("#audit tr.bad")
         assert page.locator("#audit tr.bad").get_attribute("data-seq") == "2"
 
 

@@ -17,6 +17,7 @@ site cannot sign a browser in as someone else.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import secrets
@@ -43,6 +44,10 @@ POLL_S = 0.25
 """How often the approvals stream looks at the event bus's position (a memory read); the
 database is read only when it moved, or every ``REFRESH_S`` (a decision by another process)."""
 REFRESH_S = 5.0
+PENDING_SHOWN = 500
+"""The pending approvals the page lists (oldest first: every one of them waits for someone)."""
+DECIDED_SHOWN = 50
+"""The most recently created decided ones listed under them."""
 
 Reader = Annotated[Principal, Depends(requires("approvals:decide", "execute"))]
 
@@ -72,8 +77,13 @@ async def _signed_in(request: Request) -> tuple[Session, Principal] | None:
     return None if isinstance(who, str) else (session, who)
 
 
+@functools.cache
+def _template(name: str) -> str:
+    return (ASSETS / name).read_text()
+
+
 def _page(name: str, **values: str) -> str:
-    text = (ASSETS / name).read_text()
+    text = _template(name)
     for key, value in values.items():
         text = text.replace("{{" + key + "}}", value)
     return text
@@ -86,9 +96,14 @@ NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY",
 
 @router.get("/console")
 async def console(request: Request) -> Response:
-    if await _signed_in(request) is None:
+    found = await _signed_in(request)
+    if found is None:
         return RedirectResponse("/console/login", status_code=303)
-    return HTMLResponse(_page("index.html"), headers=NO_STORE)
+    # What /console/api/session answers, in the page itself: one round trip less before
+    # the page can ask for its data. Not executable (application/json), and "<" escaped so
+    # nothing in it can close the element.
+    inline = json.dumps(_session_view(*found)).replace("<", "\\u003c")
+    return HTMLResponse(_page("index.html", session=inline), headers=NO_STORE)
 
 
 def _login_page(request: Request, error: str = "", status: int = 200) -> HTMLResponse:
@@ -161,14 +176,17 @@ SECTIONS = {"approvals": ("approvals:decide", "execute"), "executions": ("execut
 """Each page of the console and the scopes that show it (any one of them)."""
 
 
-@router.get("/console/api/session", response_class=SafeJSONResponse)
-async def session_info(request: Request) -> dict[str, Any]:
-    who = current_principal(request)
-    found = _sessions(request).get(request.cookies.get(COOKIE, ""))
-    return {"principal": who.to_dict(), "csrf": None if found is None else found.csrf,
+def _session_view(session: Session | None, who: Principal) -> dict[str, Any]:
+    return {"principal": who.to_dict(), "csrf": None if session is None else session.csrf,
             "sections": [name for name, scopes in SECTIONS.items()
                          if any(who.allows(s) for s in scopes)],
             "can": {scope: who.allows(scope) for scope in SCOPES}}
+
+
+@router.get("/console/api/session", response_class=SafeJSONResponse)
+async def session_info(request: Request) -> dict[str, Any]:
+    found = _sessions(request).get(request.cookies.get(COOKIE, ""))
+    return _session_view(found, current_principal(request))
 
 
 @router.get("/console/api/approvals/events", response_class=StreamingResponse)
@@ -178,8 +196,8 @@ async def approval_events(request: Request, who: Reader) -> StreamingResponse:
 
 
 async def _approval_stream(request: Request, who: Principal) -> AsyncIterator[bytes]:
-    """An ``approvals`` event with the whole list (pending and recently decided) at once and
-    after each change; ``: ping`` lines between, so proxies keep the stream open."""
+    """An ``approvals`` event with the list (every pending one, the newest decided ones) at
+    once and after each change; ``: ping`` lines between, so proxies keep the stream open."""
     store = state.codemode_store(request)
     bus = state.events(request)
     heartbeat = float(state.settings(request).events_heartbeat_s)
@@ -187,8 +205,12 @@ async def _approval_stream(request: Request, who: Principal) -> AsyncIterator[by
     while True:
         if bus.last_id != seen_position or waited >= REFRESH_S:
             seen_position, waited = bus.last_id, 0.0
-            listed = [a.to_dict() for a in await store.list_approvals(
-                status=None, limit=200, tenant=who.tenant)]
+            pending = await store.list_approvals(status="pending", limit=PENDING_SHOWN,
+                                                 tenant=who.tenant)
+            recent = await store.list_approvals(status=None, limit=DECIDED_SHOWN + len(pending),
+                                                tenant=who.tenant, newest_first=True)
+            listed = [a.to_dict() for a in
+                      [*pending, *[a for a in recent if a.status != "pending"][:DECIDED_SHOWN]]]
             text = json.dumps({"approvals": listed}, default=str)
             digest = hashlib.sha256(text.encode()).hexdigest()
             if digest != seen_digest:

@@ -147,6 +147,25 @@ function approvalsPage() {
 const STATES = ["", "running", "paused", "awaiting_tool", "completed", "error", "rejected",
                 "rolled_back", "cancelled", "dead_letter"];
 
+const PAGE_SIZE = 50;
+
+function pageSize(params, otherwise) {
+  const asked = Number(params.get("limit"));
+  return Number.isInteger(asked) && asked >= 1 && asked <= 1000 ? asked : otherwise;
+}
+
+// "Newest" and "Older" under a list: the same filters, the cursor the server gave.
+function pageLinks(section, params, key, next) {
+  const at = (cursor) => {
+    const q = new URLSearchParams(params);
+    if (cursor) q.set(key, cursor); else q.delete(key);
+    return "#/" + section + (q.toString() ? "?" + q.toString() : "");
+  };
+  return [params.get(key) ? el("a", { href: at(null), class: "newest" }, "« Newest") : null,
+          params.get(key) && next ? " · " : null,
+          next ? el("a", { href: at(next), class: "older" }, "Older »") : null];
+}
+
 function toEpoch(value) { return value ? String(Date.parse(value + "Z") / 1000) : null; }
 
 async function executionsPage(params) {
@@ -163,21 +182,26 @@ async function executionsPage(params) {
     location.hash = "#/executions?" + q.toString();
   });
   const table = el("table", { id: "executions" }, el("tr", {}, ["id", "status", "workspace", "principal", "started", "code"].map((h) => el("th", {}, h))));
-  show(el("h1", {}, "Executions"), form, table);
-  const q = new URLSearchParams({ limit: "200" });
+  const pager = el("p", { class: "pager", id: "executions-pager" });
+  show(el("h1", {}, "Executions"), form, table, pager);
+  const q = new URLSearchParams({ limit: String(pageSize(params, PAGE_SIZE)) });
   if (params.get("status")) q.set("status", params.get("status"));
   if (params.get("workspace")) q.set("workspace", params.get("workspace"));
   if (toEpoch(params.get("since"))) q.set("since", toEpoch(params.get("since")));
   if (toEpoch(params.get("until"))) q.set("until", toEpoch(params.get("until")));
+  if (params.get("before")) q.set("before", params.get("before"));
   const result = await api("GET", "/v1/executions?" + q.toString());
   if (!result.ok) { table.after(el("p", { class: "error" }, errorText(result))); return; }
+  pager.replaceChildren(...pageLinks("executions", params, "before", result.data.next_before));
+  const rows = document.createDocumentFragment();
   for (const x of result.data.executions) {
-    table.append(el("tr", { "data-execution": x.id },
+    rows.append(el("tr", { "data-execution": x.id },
       el("td", {}, el("a", { href: "#/executions/" + encodeURIComponent(x.id) }, x.id)),
       el("td", {}, el("span", { class: "badge status-" + x.status }, x.status)),
       el("td", {}, x.workspace), el("td", {}, x.principal || ""), el("td", {}, when(x.created_at)),
       el("td", {}, el("code", {}, (x.code || "").split("\n")[0].slice(0, 80)))));
   }
+  table.append(rows);
   if (!result.data.executions.length) table.after(el("p", { class: "empty" }, "No executions match."));
 }
 
@@ -247,9 +271,43 @@ async function executionPage(id) {
 
 // ---------- audit ----------
 
+const AUDIT_FIELDS = ["tenant", "principal", "event", "subject"];
+
+function auditQuery(params) {
+  const q = new URLSearchParams();
+  for (const f of AUDIT_FIELDS) if (params.get(f)) q.set(f, params.get(f));
+  if (toEpoch(params.get("since"))) q.set("since", toEpoch(params.get("since")));
+  if (toEpoch(params.get("until"))) q.set("until", toEpoch(params.get("until")));
+  return q;
+}
+
+function verifyStatus(v) {
+  if (!v.ok) {
+    return el("span", {}, "FAILED at seq ", el("strong", { id: "bad-seq" }, v.first_bad_seq === null ? "?" : String(v.first_bad_seq)), ": " + (v.reason || ""));
+  }
+  const cp = v.last_checkpoint;
+  return el("span", {}, el("strong", {}, "OK"), " · " + v.count + " entries" + (v.scope === "tenant" ? " of tenant " + v.tenant : "") + " · head ",
+    el("code", { id: "verify-head" }, v.head || "(empty)"), " · ",
+    cp ? el("span", { id: "last-checkpoint" }, "last checkpoint at seq " + cp.seq + ", " + when(cp.time) + " (" + ago(cp.time) + " ago)")
+       : el("span", { id: "last-checkpoint" }, "no checkpoint yet"));
+}
+
+function compact(value) {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > 120 ? text.slice(0, 119) + "…" : text;
+}
+
+function lazyPretty(label, value) {
+  // The full body is built only when someone opens it: a page of entries stays light.
+  const details = el("details", {}, el("summary", {}, el("code", {}, compact(value))));
+  details.addEventListener("toggle", () => {
+    if (details.open && details.children.length === 1) details.append(el("pre", {}, pretty(value)));
+  }, { once: false });
+  return details;
+}
+
 async function auditPage(params) {
-  const fields = ["tenant", "principal", "event", "subject"];
-  const inputs = fields.map((f) => el("input", { name: f, placeholder: f === "subject" ? "subject name=id" : f, value: params.get(f) || "" }));
+  const inputs = AUDIT_FIELDS.map((f) => el("input", { name: f, placeholder: f === "subject" ? "subject name=id" : f, value: params.get(f) || "" }));
   const since = el("input", { name: "since", type: "datetime-local", value: params.get("since") || "" });
   const until = el("input", { name: "until", type: "datetime-local", value: params.get("until") || "" });
   const form = el("form", { class: "filters", id: "audit-filters" }, inputs, "from ", since, "to ", until, el("button", { type: "submit" }, "Filter"));
@@ -260,37 +318,43 @@ async function auditPage(params) {
     location.hash = "#/audit?" + q.toString();
   });
   const verify = el("div", { id: "verify", class: "verify" }, "verifying...");
-  const exportButton = el("button", { type: "button", id: "export" }, "Export (JSON lines)");
+  const filtered = auditQuery(params);
+  const exported = new URLSearchParams();
+  for (const k of ["tenant", "since", "until"]) if (filtered.get(k)) exported.set(k, filtered.get(k));
+  const exportLink = el("a", { id: "export", class: "button", download: "", href: "/v1/audit/export" + (exported.toString() ? "?" + exported.toString() : ""),
+                               title: "JSON Lines and the signed manifest, in one tar: sandbox audit verify --export FILE checks it offline" },
+    "Export (signed)");
   const table = el("table", { id: "audit" }, el("tr", {}, ["seq", "time", "tenant", "principal", "event", "subject", "body"].map((h) => el("th", {}, h))));
-  show(el("h1", {}, "Audit log"), verify, form, exportButton, table);
-  const q = new URLSearchParams({ limit: "500" });
-  for (const f of fields) if (params.get(f)) q.set(f, params.get(f));
-  if (toEpoch(params.get("since"))) q.set("since", toEpoch(params.get("since")));
-  if (toEpoch(params.get("until"))) q.set("until", toEpoch(params.get("until")));
-  const [listed, verified] = await Promise.all([api("GET", "/v1/audit?" + q.toString()), api("GET", "/v1/audit/verify")]);
-  if (verified.ok) {
-    const v = verified.data;
-    verify.className = "verify " + (v.ok ? "ok" : "bad");
-    verify.replaceChildren(v.ok
-      ? el("span", {}, "OK · " + v.count + " entries · head ", el("code", {}, v.head || "(empty)"), " · " + (v.checkpoints || 0) + " checkpoints")
-      : el("span", {}, "FAILED at seq ", el("strong", { id: "bad-seq" }, String(v.first_bad_seq)), ": " + (v.reason || "")));
-  } else {
-    verify.replaceChildren("verify: " + errorText(verified));
-  }
-  if (!listed.ok) { table.after(el("p", { class: "error" }, errorText(listed))); return; }
-  const entries = listed.data.entries;
-  const bad = verified.ok && !verified.data.ok ? verified.data.first_bad_seq : null;
-  for (const e of entries) {
-    table.append(el("tr", { "data-seq": e.seq, class: e.seq === bad ? "bad" : null },
-      el("td", {}, e.seq), el("td", {}, when(e.time)), el("td", {}, e.tenant), el("td", {}, e.principal),
-      el("td", {}, el("code", {}, e.event)), el("td", {}, typeof e.subject === "string" ? e.subject : pretty(e.subject)),
-      el("td", {}, el("details", {}, el("summary", {}, "body"), el("pre", {}, pretty(e.body))))));
-  }
-  exportButton.addEventListener("click", () => {
-    const blob = new Blob([entries.map((e) => JSON.stringify(e)).join("\n") + "\n"], { type: "application/x-ndjson" });
-    const link = el("a", { href: URL.createObjectURL(blob), download: "audit.jsonl" });
-    document.body.append(link); link.click(); link.remove();
+  const pager = el("p", { class: "pager", id: "audit-pager" });
+  show(el("h1", {}, "Audit log"), verify, form, el("p", {}, exportLink, " tenant and time filters apply"), table, pager);
+  const q = auditQuery(params);
+  q.set("order", "desc"); q.set("limit", String(pageSize(params, PAGE_SIZE * 2)));
+  if (params.get("before_seq")) q.set("before_seq", params.get("before_seq"));
+  // The list shows as soon as it arrives; the verification (a walk of the whole chain) fills
+  // in its line when it is done.
+  const verifying = api("GET", "/v1/audit/verify").then((verified) => {
+    if (!verified.ok) { verify.replaceChildren("verify: " + errorText(verified)); return null; }
+    verify.className = "verify " + (verified.data.ok ? "ok" : "bad");
+    verify.replaceChildren(verifyStatus(verified.data));
+    return verified.data.ok ? null : verified.data.first_bad_seq;
   });
+  const listed = await api("GET", "/v1/audit?" + q.toString());
+  if (!listed.ok) { table.after(el("p", { class: "error" }, errorText(listed))); return; }
+  const rows = document.createDocumentFragment();
+  for (const e of listed.data.entries) {
+    rows.append(el("tr", { "data-seq": e.seq },
+      el("td", {}, e.seq), el("td", {}, when(e.time)), el("td", {}, e.tenant), el("td", {}, e.principal),
+      el("td", {}, el("code", {}, e.event)), el("td", {}, compact(e.subject)),
+      el("td", {}, lazyPretty("body", e.body))));
+  }
+  table.append(rows);
+  pager.replaceChildren(...pageLinks("audit", params, "before_seq", listed.data.next_before_seq));
+  if (!listed.data.entries.length) table.after(el("p", { class: "empty" }, "No entries match."));
+  const bad = await verifying;
+  if (bad !== null && bad !== undefined) {
+    const row = table.querySelector('[data-seq="' + bad + '"]');
+    if (row) row.classList.add("bad");
+  }
 }
 
 // ---------- workspaces ----------
@@ -373,10 +437,18 @@ function route() {
   else if (section === "workspaces") (parts[1] ? workspacePage(parts[1], parts.slice(2).join("/") ? "/" + parts.slice(2).join("/") : "") : workspacesPage());
 }
 
+function inlineSession() {
+  // The page carries its session (one round trip less); the API is the fallback.
+  try { const data = JSON.parse(document.getElementById("session-data").textContent); return data && data.principal ? data : null; } catch (e) { return null; }
+}
+
 async function boot() {
-  const result = await api("GET", "/console/api/session");
-  if (!result.ok) { show(el("p", { class: "error" }, errorText(result))); return; }
-  S.session = result.data;
+  S.session = inlineSession();
+  if (!S.session) {
+    const result = await api("GET", "/console/api/session");
+    if (!result.ok) { show(el("p", { class: "error" }, errorText(result))); return; }
+    S.session = result.data;
+  }
   document.getElementById("logout-csrf").value = S.session.csrf || "";
   const who = S.session.principal;
   document.getElementById("whoami").textContent = who.name + " @ " + who.tenant;
