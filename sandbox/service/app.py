@@ -108,6 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await http.aclose()
             await codemode_store.close()
             await identity.close()
+            await app.state.console_sessions.close()
             await store.close()
             await sandbox.close()
             await telemetry.close()
@@ -116,7 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url=None, redoc_url=None,  # served offline by install_openapi
                   summary="Sandboxed execution of model-written Python and bash in WebAssembly isolates.")
     app.state.settings = settings
-    app.state.console_sessions = SessionStore()
+    app.state.console_sessions = SessionStore(settings.database_path)
     for router in ROUTERS:
         app.include_router(router)
     install_mcp(app, settings)
@@ -268,7 +269,7 @@ class _Guard:
                        identity: IdentityStore | None) -> Principal | JSONResponse:
         """The console's session cookie in place of a bearer token (CSRF-checked)."""
         sessions: SessionStore | None = getattr(scope["app"].state, "console_sessions", None)
-        session = None if sessions is None else sessions.get(_cookies(headers)[COOKIE])
+        session = None if sessions is None else await sessions.get(_cookies(headers)[COOKIE])
         if session is None:
             return _unauthorized("the console session has ended: sign in again")
         if scope["method"] not in SAFE_METHODS and not same_secret(

@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -17,6 +19,7 @@ from live_server import ServerThread
 from sandbox import CompiledGuest
 from sandbox.service import Settings, create_app
 from sandbox.service.console.sessions import SessionStore
+from sandbox.service.identity import hash_token
 
 BOOT = "console-boot-token"
 
@@ -145,13 +148,67 @@ def test_without_any_token_an_empty_sign_in_is_the_local_user(
         assert browser.get("/console/api/session").json()["principal"]["name"] == "local"
 
 
-def test_sessions_expire_and_the_oldest_go_first_past_the_cap() -> None:
+async def test_sessions_expire_and_the_oldest_go_first_past_the_cap(tmp_path: Path) -> None:
     now = [1000.0]
-    store = SessionStore(ttl_s=60, max_sessions=2, clock=lambda: now[0])
-    first, second, third = (store.create("token", f"{n:064x}") for n in range(3))
-    assert store.get(first.id) is None and store.get(second.id) == second
-    now[0] += 61
-    assert store.get(third.id) is None
+    store = SessionStore(tmp_path / "sandbox.db", ttl_s=60, max_sessions=2, clock=lambda: now[0])
+    try:
+        first = await store.create("token", f"{1:064x}")
+        now[0] += 1
+        second = await store.create("token", f"{2:064x}")
+        now[0] += 1
+        third = await store.create("token", f"{3:064x}")
+        assert await store.get(first.id) is None and await store.get(second.id) == second
+        now[0] += 61
+        assert await store.get(third.id) is None
+    finally:
+        await store.close()
+
+
+async def test_the_database_keeps_only_hashes_of_the_session_id_and_token(tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "sandbox.db")
+    try:
+        session = await store.create("token", hash_token("sbx_secret"))
+    finally:
+        await store.close()
+    with sqlite3.connect(tmp_path / "sandbox.db") as conn:
+        (row,) = conn.execute("SELECT id_hash, kind, token_hash, csrf FROM console_sessions")
+    assert session.id not in row and "sbx_secret" not in "".join(map(str, row))
+    assert row[0] == hashlib.sha256(session.id.encode()).hexdigest()
+    assert row[1:] == ("token", hash_token("sbx_secret"), session.csrf)
+
+
+async def test_an_expired_session_is_swept_when_the_next_one_is_made(tmp_path: Path) -> None:
+    now = [1000.0]
+    store = SessionStore(tmp_path / "sandbox.db", ttl_s=60, clock=lambda: now[0])
+    try:
+        await store.create("local", None)
+        now[0] += 61
+        await store.create("local", None)
+    finally:
+        await store.close()
+    with sqlite3.connect(tmp_path / "sandbox.db") as conn:
+        assert conn.execute("SELECT count(*) FROM console_sessions").fetchone() == (1,)
+
+
+def test_a_session_survives_a_restart_until_its_token_is_revoked(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, workers=1, guest=compiled_guest, token=BOOT,
+                        sweep_interval_s=0)
+    with ServerThread(create_app(settings)) as first:
+        token, token_id = _token(first.url, "night-shift", "approvals:decide")
+        with _signed_in(first.url, token) as browser:
+            cookies = dict(browser.cookies)
+            csrf = browser.get("/console/api/session").json()["csrf"]
+        port = first.port
+    with ServerThread(create_app(settings), port=port) as second, \
+            httpx.Client(base_url=second.url, cookies=cookies) as browser:
+        session = browser.get("/console/api/session")
+        assert session.status_code == 200, session.text
+        assert (session.json()["principal"]["name"], session.json()["csrf"]) == ("night-shift", csrf)
+        assert browser.get("/console").status_code == 200
+        httpx.delete(f"{second.url}/v1/admin/tokens/{token_id}",
+                     headers={"Authorization": f"Bearer {BOOT}"}).raise_for_status()
+        assert browser.get("/console/api/session").status_code == 401
 
 
 def test_docs_and_redoc_load_nothing_from_another_host(url: str) -> None:

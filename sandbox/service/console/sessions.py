@@ -1,26 +1,35 @@
 """Console sessions: a signed-in browser's cookie, mapped server-side to the token it signed in
-with.
+with, kept in the service's SQLite file so that a restart does not sign anyone out.
 
-A session keeps only the token's SHA-256 (as the identity store does), a CSRF token and its
-expiry; the cookie carries a random session id and nothing else. Every request through a
-session looks the token up again, so revoking or expiring the token ends the session at once.
-Sessions live in the service's memory: a restart signs everyone out, which is the safe
-direction.
+The cookie carries a random session id and nothing else; the table ``console_sessions``
+(component ``console``) keeps only that id's SHA-256, the token's SHA-256 (as the identity
+store does), the session's CSRF token and its expiry, so a copy of the database cannot be
+turned into a session cookie. Every request through a session looks the token up again, so
+revoking or expiring the token ends the session at once. Expired sessions are swept whenever
+one is created; past ``max_sessions`` the oldest go first.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import secrets
-import threading
 import time
-from collections import OrderedDict
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Callable, Literal
+from pathlib import Path
+from typing import Callable, Literal, cast
+
+import aiosqlite
+
+from workspace import apply_migrations, configure_connection
 
 from ..identity import BOOTSTRAP, LOCAL, Principal, hash_token, same_secret
 from ..tokens import IdentityStore
 
-__all__ = ["COOKIE", "CSRF_HEADER", "SAFE_METHODS", "Session", "SessionStore", "principal_of", "sign_in"]
+__all__ = ["COOKIE", "CSRF_HEADER", "SAFE_METHODS", "SESSION_MIGRATIONS", "Session",
+           "SessionStore", "principal_of", "sign_in"]
 
 COOKIE = "sandbox_console"
 """The session cookie's name (HttpOnly, SameSite=Strict, Path=/)."""
@@ -31,11 +40,34 @@ CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 Kind = Literal["token", "bootstrap", "local"]
+KINDS: frozenset[str] = frozenset({"token", "bootstrap", "local"})
+
+SESSION_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
+    (
+        1,
+        (
+            """
+            CREATE TABLE console_sessions (
+                id_hash    TEXT PRIMARY KEY,
+                kind       TEXT NOT NULL,
+                token_hash TEXT,
+                csrf       TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            )
+            """,
+            "CREATE INDEX console_sessions_expiry ON console_sessions (expires_at)",
+            "CREATE INDEX console_sessions_age ON console_sessions (created_at)",
+        ),
+    ),
+)
+"""The ``console`` component's schema history. Append new versions; never edit one."""
 
 
 @dataclass(frozen=True)
 class Session:
     id: str
+    """The cookie's value (held by the browser; the database has only its hash)."""
     kind: Kind
     token_hash: str | None
     """The signed-in token's SHA-256; None for the local user."""
@@ -43,38 +75,92 @@ class Session:
     expires_at: float
 
 
-class SessionStore:
-    """The live sessions of one service (bounded: the oldest go first past ``max_sessions``)."""
+def _id_hash(session_id: str) -> str:
+    return hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def __init__(self, *, ttl_s: float = 8 * 3600, max_sessions: int = 10_000,
-                 clock: Callable[[], float] = time.time) -> None:
+
+class SessionStore:
+    """The sessions of one service, in its database (opened on first use, closed with it)."""
+
+    def __init__(self, db_path: str | Path, *, ttl_s: float = 8 * 3600,
+                 max_sessions: int = 10_000, clock: Callable[[], float] = time.time) -> None:
+        self.db_path = Path(db_path)
         self.ttl_s = ttl_s
         self.max_sessions = max_sessions
         self._clock = clock
-        self._sessions: OrderedDict[str, Session] = OrderedDict()
-        self._lock = threading.Lock()
+        self._conn: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
 
-    def create(self, kind: Kind, token_hash: str | None) -> Session:
+    async def close(self) -> None:
+        async with self._lock:
+            if self._conn is not None:
+                conn, self._conn = self._conn, None
+                await conn.close()
+
+    @asynccontextmanager
+    async def _transaction(self, begin: str) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            if self._conn is None:
+                self.db_path.parent.mkdir(parents=True, exist_ok=True)
+                conn = await aiosqlite.connect(self.db_path, isolation_level=None)
+                try:
+                    await configure_connection(conn)
+                    await apply_migrations(conn, "console", SESSION_MIGRATIONS)
+                except BaseException:
+                    await conn.close()
+                    raise
+                self._conn = conn
+            try:
+                await self._conn.execute(begin)
+            except BaseException:  # cancelled mid-BEGIN: never leave a transaction open
+                await asyncio.shield(self._conn.rollback())
+                raise
+            try:
+                yield self._conn
+            except BaseException:
+                await asyncio.shield(self._conn.rollback())
+                raise
+            await self._conn.commit()
+
+    async def create(self, kind: Kind, token_hash: str | None) -> Session:
+        now = self._clock()
         session = Session(id=secrets.token_urlsafe(32), kind=kind, token_hash=token_hash,
-                          csrf=secrets.token_urlsafe(32), expires_at=self._clock() + self.ttl_s)
-        with self._lock:
-            self._sessions[session.id] = session
-            while len(self._sessions) > self.max_sessions:
-                self._sessions.popitem(last=False)
+                          csrf=secrets.token_urlsafe(32), expires_at=now + self.ttl_s)
+        async with self._transaction("BEGIN IMMEDIATE") as conn:
+            await conn.execute("DELETE FROM console_sessions WHERE expires_at <= ?", (now,))
+            await conn.execute(
+                "INSERT INTO console_sessions (id_hash, kind, token_hash, csrf, created_at,"
+                " expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (_id_hash(session.id), kind, token_hash, session.csrf, now, session.expires_at))
+            await conn.execute(
+                "DELETE FROM console_sessions WHERE id_hash IN (SELECT id_hash FROM"
+                " console_sessions ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)",
+                (self.max_sessions,))
         return session
 
-    def get(self, session_id: str) -> Session | None:
+    async def get(self, session_id: str) -> Session | None:
         """The live session of that id (an expired one is dropped)."""
-        with self._lock:
-            session = self._sessions.get(session_id)
-            if session is not None and session.expires_at <= self._clock():
-                del self._sessions[session_id]
-                return None
-            return session
+        if not session_id:
+            return None
+        key = _id_hash(session_id)
+        async with self._transaction("BEGIN") as conn:
+            async with conn.execute("SELECT kind, token_hash, csrf, expires_at FROM"
+                                    " console_sessions WHERE id_hash = ?", (key,)) as cur:
+                row = await cur.fetchone()
+        if row is None or str(row[0]) not in KINDS:
+            return None
+        if float(row[3]) <= self._clock():
+            await self.end(session_id)
+            return None
+        return Session(id=session_id, kind=cast(Kind, str(row[0])),
+                       token_hash=None if row[1] is None else str(row[1]), csrf=str(row[2]),
+                       expires_at=float(row[3]))
 
-    def end(self, session_id: str) -> bool:
-        with self._lock:
-            return self._sessions.pop(session_id, None) is not None
+    async def end(self, session_id: str) -> bool:
+        async with self._transaction("BEGIN IMMEDIATE") as conn:
+            cur = await conn.execute("DELETE FROM console_sessions WHERE id_hash = ?",
+                                     (_id_hash(session_id),))
+            return cur.rowcount > 0
 
 
 async def sign_in(token: str | None, *, bootstrap_token: str | None,

@@ -62,13 +62,14 @@ def install_console(app: FastAPI) -> None:
 def _sessions(request: Request) -> SessionStore:
     found = getattr(request.app.state, "console_sessions", None)
     if not isinstance(found, SessionStore):
-        found = request.app.state.console_sessions = SessionStore()
+        found = request.app.state.console_sessions = SessionStore(
+            state.settings(request).database_path)
     return found
 
 
 async def _signed_in(request: Request) -> tuple[Session, Principal] | None:
     session_id = request.cookies.get(COOKIE)
-    session = None if session_id is None else _sessions(request).get(session_id)
+    session = None if session_id is None else await _sessions(request).get(session_id)
     if session is None:
         return None
     identity = getattr(request.app.state, "identity", None)
@@ -146,7 +147,7 @@ async def login(request: Request) -> Response:
                           bootstrap_token=state.settings(request).token)
     if isinstance(found, str):
         return _login_page(request, f"Not signed in: {found}.", status=401)
-    session = _sessions(request).create(*found)
+    session = await _sessions(request).create(*found)
     response = RedirectResponse("/console", status_code=303)
     response.set_cookie(COOKIE, session.id, httponly=True, samesite="strict", path="/",
                         max_age=int(_sessions(request).ttl_s),
@@ -159,13 +160,13 @@ async def login(request: Request) -> Response:
 async def logout(request: Request) -> Response:
     form = await _form(request)
     session_id = request.cookies.get(COOKIE, "")
-    session = _sessions(request).get(session_id)
+    session = await _sessions(request).get(session_id)
     if session is not None:
         supplied = form.get("csrf") or request.headers.get("x-csrf-token", "")
         if not same_secret(supplied, session.csrf):
             return HTMLResponse("<!doctype html><p>Sign-out refused: missing or wrong CSRF "
                                 "token. <a href='/console'>Back</a></p>", status_code=403)
-        _sessions(request).end(session_id)
+        await _sessions(request).end(session_id)
     response = RedirectResponse("/console/login", status_code=303)
     response.delete_cookie(COOKIE, path="/")
     return response
@@ -185,7 +186,7 @@ def _session_view(session: Session | None, who: Principal) -> dict[str, Any]:
 
 @router.get("/console/api/session", response_class=SafeJSONResponse)
 async def session_info(request: Request) -> dict[str, Any]:
-    found = _sessions(request).get(request.cookies.get(COOKIE, ""))
+    found = await _sessions(request).get(request.cookies.get(COOKIE, ""))
     return _session_view(found, current_principal(request))
 
 
