@@ -44,8 +44,7 @@ GATED = {"name": "deploy", "description": "Deploy.", "input_schema": {"type": "o
          "approval": {"mode": "durable", "summary": "Deploy", "risk": "low"}}
 PAGES = {"approvals": ("#/approvals", {"approvals": "[data-approval]"}),
          "executions": ("#/executions", {"executions": "[data-execution]"}),
-         "execution": ("#/executions/{id}", {"execution": "#execution-status",
-                                             "execution (trace)": "#trace [data-span]"}),
+         "execution": ("#/executions/{id}", {"execution": "#execution-status"}),
          "audit": ("#/audit", {"audit": "[data-seq]", "audit (verified)": "#verify.ok"})}
 """Each page: its address, and what must be on screen for it to count as shown."""
 AUDIT_ENTRIES = 10_000
