@@ -220,6 +220,15 @@ class AuditLog:
                 self._last_checkpoint = (int(row[0]), float(row[1]))
         return self._last_checkpoint
 
+    async def stored_checkpoint(self) -> tuple[int, float] | None:
+        """``(seq, time)`` of the newest checkpoint as the database has it now (one signed by
+        another process, ``sandbox audit checkpoint``, included); one indexed row."""
+        async with self._lock:
+            async with self._conn.execute(
+                    "SELECT seq, time FROM audit_checkpoints ORDER BY id DESC LIMIT 1") as cur:
+                row = await cur.fetchone()
+        return None if row is None else (int(row[0]), float(row[1]))
+
     async def tick(self, *, now: float | None = None, force: bool = False) -> Checkpoint | None:
         """Sign a checkpoint if the policy says one is due (``force``: if anything is new
         since the last one, as at shutdown); the checkpoint, or None."""

@@ -2,7 +2,8 @@
 
 :class:`Metrics` is one app's registry: counters and histograms fed by the tracing seam's
 spans as they end (``sandbox.tracing.listen``), gauges read just before each scrape (the
-worker pool, pending approvals, workspace use), the text exposition, and the listener of its
+worker pool, pending approvals, workspace use, the audit log's length and last checkpoint),
+the text exposition, and the listener of its
 own that ``SANDBOX_METRICS_ADDR`` asks for. Labels are bounded sets (a route's template, a
 namespace the execution was given, an outcome), never the guest's own strings.
 """
@@ -12,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any, Mapping
 
 from fastapi import FastAPI
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from audit import AuditLog
 
 from .. import AsyncSandbox, SandboxError
 from .telemetry import METRICS_PATH
@@ -108,6 +112,12 @@ class Metrics:
                                         " WHERE status = 'pending'") as cur:
                     row = await cur.fetchone()
             self.scraped.pending_approvals = int(row[0]) if row else 0
+        audit_log = getattr(held, "audit", None)
+        if isinstance(audit_log, AuditLog):
+            # Both from an index (the last seq, the last checkpoint row): no chain walk.
+            self.scraped.audit_length = await audit_log.length()
+            self.scraped.audit_checkpoint = await audit_log.stored_checkpoint()
+            self.scraped.scraped_at = time.time()
         workspaces = getattr(held, "workspaces", None)
         if workspaces is not None:
             usage = {}
@@ -145,8 +155,12 @@ class _Scraped(Collector):
         self.pending_approvals = 0
         self.workspaces: dict[str, tuple[int, int]] = {}
         self.quotas: tuple[int, int] = (0, 0)
+        self.audit_length = 0
+        self.audit_checkpoint: tuple[int, float] | None = None
+        self.scraped_at = 0.0
 
     def collect(self) -> Any:
+        yield from self._audit()
         pool = self.pool
         yield GaugeMetricFamily("sandbox_workers", "Worker processes the pool keeps.",
                                 value=pool.get("size", 0))
@@ -176,6 +190,22 @@ class _Scraped(Collector):
                                 value=self.quotas[0])
         yield GaugeMetricFamily("sandbox_workspace_quota_files", "Files a workspace may hold.",
                                 value=self.quotas[1])
+
+
+    def _audit(self) -> Any:
+        yield GaugeMetricFamily("sandbox_audit_entries", "Entries in the audit log (its last seq).",
+                                value=self.audit_length)
+        checkpoint = self.audit_checkpoint
+        yield GaugeMetricFamily("sandbox_audit_checkpoint_seq", "The seq the newest signed "
+                                "checkpoint covers (0: none yet).",
+                                value=0 if checkpoint is None else checkpoint[0])
+        if checkpoint is not None:
+            yield GaugeMetricFamily("sandbox_audit_checkpoint_age_seconds", "Seconds since the "
+                                    "newest signed checkpoint (absent until there is one).",
+                                    value=max(0.0, self.scraped_at - checkpoint[1]))
+        yield GaugeMetricFamily("sandbox_audit_unanchored_entries", "Entries after the newest "
+                                "checkpoint: not yet covered by a signature.",
+                                value=max(0, self.audit_length - (checkpoint or (0, 0.0))[0]))
 
 
 async def serve_metrics(metrics: Metrics, app: FastAPI, address: str) -> asyncio.Server:

@@ -8,6 +8,8 @@ One :class:`Telemetry` per app (``create_app`` makes it from the settings) owns 
   settings hand in), installed into the seam (``sandbox.tracing``) so the core and Code Mode
   spans become OpenTelemetry spans; every HTTP request gets a server span whose parent is
   the request's ``traceparent``, so an agent host's trace continues through the sandbox;
+- **the console's trace view**: while tracing is on, the spans of the last traces are also
+  kept in memory (:mod:`.recent_spans`) for ``GET /v1/executions/{id}/trace``;
 - **metrics** (``Settings.metrics`` or ``metrics_address``; off by default): see
   :mod:`.metrics`, served at ``/metrics`` behind the service's token or on a separate
   listener of its own.
@@ -33,6 +35,7 @@ from workspace import TOOL_NAMES
 
 from .. import __version__, tracing
 from .identity import requires
+from .recent_spans import RecentSpans
 from .requests import current_request_id, current_tenant
 from .settings import ConfigError, Settings
 
@@ -64,6 +67,7 @@ class Telemetry:
         self._stops: list[Any] = []
         self._listener: asyncio.Server | None = None
         self._previous: trace.Tracer | None = None
+        self.recent: RecentSpans | None = None
 
     def install(self, app: FastAPI) -> None:
         """The request span and metrics middleware, and ``/metrics`` when asked for."""
@@ -83,6 +87,11 @@ class Telemetry:
     async def start(self, app: FastAPI) -> None:
         self.provider = _tracer_provider(self.settings)
         if self.provider is not None:
+            # The console's trace view reads the last traces from here (references to the
+            # ended spans, bounded; see recent_spans).
+            self.recent = RecentSpans()
+            self.provider.add_span_processor(self.recent)  # type: ignore[arg-type]
+            app.state.recent_spans = self.recent
             self.tracer = self.provider.get_tracer("sandbox", __version__)
             # The seam is one per process: another app's tracer (tests, embedding) comes back
             # when this one closes.

@@ -24,6 +24,7 @@ import pytest
 from audit import AuditLog, VerifyKey, verify_export
 from audit_helpers import attacker
 from live_server import ServerThread, read_body, send_json, serve_lifespan
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from sandbox import CompiledGuest
 from sandbox.service import Settings, create_app
 
@@ -308,6 +309,38 @@ def test_a_tampered_audit_log_shows_the_first_bad_seq(compiled_guest: CompiledGu
         assert page.inner_text("#bad-seq") == "2"
         page.wait_for_selector("#audit tr.bad")
         assert page.locator("#audit tr.bad").get_attribute("data-seq") == "2"
+
+
+def test_the_execution_page_shows_its_traced_spans_as_a_timeline(
+        compiled_guest: CompiledGuest, tmp_path: Path, browser: Any) -> None:
+    settings = Settings(data_dir=tmp_path, workers=1, guest=compiled_guest, token=BOOT,
+                        sweep_interval_s=0, span_exporter=InMemorySpanExporter())
+    admin = {"Authorization": f"Bearer {BOOT}"}
+    site = {"type": "object", "properties": {"site": {"type": "string"}}, "required": ["site"]}
+    with ServerThread(DeployEndpoint()) as tool, ServerThread(create_app(settings)) as live:
+        httpx.put(f"{live.url}/v1/toolsets/ops", headers=admin, timeout=60, json={"tools": [
+            {"name": "check", "description": "Check a site.", "url": tool.url, "input_schema": site},
+            {"name": "deploy", "description": "Deploy a site.", "url": tool.url, "input_schema": site,
+             "approval": {"mode": "durable", "summary": "Deploy", "risk": "high"}}]}).raise_for_status()
+        code = 'ops.check(site="www")\nops.check(site="shop")\nops.deploy(site="www")'
+        parked = httpx.post(f"{live.url}/v1/execute", headers=admin, timeout=60,
+                            json={"code": code, "toolsets": ["ops"]}).json()
+        approval = parked["pending"][0]["approval_id"]
+        httpx.post(f"{live.url}/v1/approvals/{approval}/approve", headers=admin, timeout=60,
+                   json={}).raise_for_status()
+        page = _sign_in(browser, live.url, BOOT)
+        page.goto(f"{live.url}/console#/executions/{parked['execution_id']}")
+        page.wait_for_selector("#trace [data-span]")
+        names = page.eval_on_selector_all("#trace [data-span]", "rows => rows.map(r => r.dataset.name)")
+        for expected in ("codemode.execution", "sandbox.worker.wait", "sandbox.isolate.instantiate",
+                         "sandbox.guest.run", "codemode.host_call", "codemode.approval.decided"):
+            assert expected in names, names
+        text = page.inner_text("#trace")
+        assert "ops.check #0 (applied)" in text and "ops.check #1 (applied)" in text
+        assert "ops.deploy #2 (pending)" in text and "ops.deploy #2 (applied)" in text
+        assert "2 traces, as tracing recorded them" in page.inner_text("#trace-source")
+        if SHOTS:
+            page.locator("#trace").screenshot(path=str(Path(SHOTS) / "console-trace.png"))
 
 
 def test_signing_out_returns_to_the_sign_in_page_for_good(service: str, browser: Any) -> None:

@@ -11,9 +11,11 @@ links to the one that parked it. No span attribute carries an argument or a secr
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -23,6 +25,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from prometheus_client.parser import text_string_to_metric_families
 
+from audit import AuditLog, Checkpoint
 from sandbox import tracing
 from sandbox.engine import CompiledGuest
 from sandbox.service import ConfigError, Settings, create_app
@@ -165,6 +168,34 @@ def test_an_execute_with_two_tool_calls_and_an_approval_is_one_trace_under_the_c
         assert hidden not in everything
 
 
+def test_the_trace_view_serves_the_spans_tracing_exported_for_both_traces(
+        service: tuple[httpx.Client, str], exporter: InMemorySpanExporter) -> None:
+    http, _ = service
+    exporter.clear()
+    parked = http.post("/v1/execute", json={"code": CODE, "toolsets": ["github"]}).json()
+    approval_id = parked["pending"][0]["approval_id"]
+    assert http.post(f"/v1/approvals/{approval_id}/approve", json={}).json()["status"] == "completed"
+    exported = {format(s.context.span_id, "016x"): s for s in exporter.get_finished_spans()
+                if s.context is not None}
+
+    view = http.get(f"/v1/executions/{parked['execution_id']}/trace").json()
+    assert view["source"] == "spans"
+    shown = {s["span_id"]: s for s in view["spans"]}
+    assert set(shown) == set(exported)  # both requests' traces, every span of them
+    for span_id, span in shown.items():
+        assert span["name"] == exported[span_id].name
+        assert span["start"] == exported[span_id].start_time / 1e9  # type: ignore[operator]
+    names = [s["name"] for s in view["spans"]]
+    for expected in ("codemode.execution", "sandbox.worker.wait", "sandbox.isolate.instantiate",
+                     "sandbox.guest.run", "codemode.approval.decided"):
+        assert expected in names, names
+    fresh = [s for s in view["spans"] if s["name"] == "codemode.host_call"
+             and not s["attributes"].get("codemode.replayed")]
+    assert [s["attributes"]["codemode.method"] for s in fresh] == ["get_item", "get_item",
+                                                                   "create_issue", "create_issue"]
+    assert [s["start"] for s in view["spans"]] == sorted(s["start"] for s in view["spans"])
+
+
 def test_spans_carry_no_argument_values_or_secrets(service: tuple[httpx.Client, str],
                                                    exporter: InMemorySpanExporter) -> None:
     http, secret = service
@@ -236,6 +267,39 @@ def test_metrics_parse_and_their_counters_move_with_requests(service: tuple[http
     assert ("sandbox_worker_restarts_total", ()) in after
     assert _value(after, "sandbox_workers") == 2
     assert _value(after, "sandbox_workspace_files", workspace="default") >= 1
+
+
+def test_the_audit_logs_length_and_last_checkpoint_are_gauges(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, workers=1, guest=compiled_guest, token=TOKEN,
+                        metrics=True, sweep_interval_s=0)
+    with ServerThread(create_app(settings)) as live, httpx.Client(
+            base_url=live.url, timeout=60, headers={"Authorization": f"Bearer {TOKEN}"}) as http:
+        for code in ("1", "2"):
+            assert http.post("/v1/execute", json={"code": code}).json()["status"] == "completed"
+        unsigned = _samples(http.get("/metrics").text)
+        assert _value(unsigned, "sandbox_audit_entries") == 4  # started and finished, twice
+        assert _value(unsigned, "sandbox_audit_checkpoint_seq") == 0
+        assert ("sandbox_audit_checkpoint_age_seconds", ()) not in unsigned
+        assert _value(unsigned, "sandbox_audit_unanchored_entries") == 4
+
+        checkpoint = asyncio.run(_sign_checkpoint(settings))  # as `sandbox audit checkpoint` does
+        assert http.post("/v1/execute", json={"code": "3"}).json()["status"] == "completed"
+        signed = _samples(http.get("/metrics").text)
+        assert (_value(signed, "sandbox_audit_entries"), checkpoint.seq) == (6, 4)
+        assert _value(signed, "sandbox_audit_checkpoint_seq") == 4
+        assert _value(signed, "sandbox_audit_unanchored_entries") == 2
+        age = _value(signed, "sandbox_audit_checkpoint_age_seconds")
+        assert 0 <= age <= time.time() - checkpoint.time  # taken at the scrape, before now
+
+
+async def _sign_checkpoint(settings: Settings) -> Checkpoint:
+    log = await AuditLog.open(settings.database_path, key_file=settings.audit_key_path,
+                              checkpoints_file=settings.audit_checkpoints_path)
+    try:
+        return await log.checkpoint()
+    finally:
+        await log.close()
 
 
 def test_pending_approvals_and_decision_latency_are_metrics(service: tuple[httpx.Client, str]) -> None:

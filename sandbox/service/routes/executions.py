@@ -4,6 +4,7 @@ be done to one: give a client-resolved call its result, cancel, roll back, follo
 - ``GET    /v1/executions?workspace=&status=&since=&until=&limit=&before=``  the records,
   newest first; the next page is ``before`` = the previous page's ``next_before``
 - ``GET    /v1/executions/{id}``                              record, journal and approvals
+- ``GET    /v1/executions/{id}/trace``                        its spans, as a timeline
 - ``DELETE /v1/executions/{id}``                              only once it has ended
 - ``POST   /v1/executions/{id}/calls/{seq}/result``  ``{output}`` or ``{error: {name?, message}}``
 - ``POST   /v1/executions/{id}/cancel``  ``{reason?}``        end a running or parked execution
@@ -32,6 +33,7 @@ from codemode import EXECUTION_STATES, TERMINAL_STATES, sse_stream
 from .. import state
 from ..errors import HTTPError, documented
 from ..identity import Principal, requires
+from ..recent_spans import RecentSpans, journal_timeline
 from ..responses import SafeJSONResponse
 from .approvals import ReasonBody
 from .owned import owned_execution
@@ -132,6 +134,23 @@ async def get_execution(execution_id: str, request: Request, who: Executor) -> d
     view["approvals"] = [a.to_dict() for a in
                          await store.list_approvals(execution_id=execution_id, status=None)]
     return view
+
+
+@router.get("/{execution_id}/trace")
+async def get_trace(execution_id: str, request: Request, who: Executor) -> dict[str, Any]:
+    """The execution as a timeline of spans: the ones tracing produced (``source: "spans"``,
+    kept in memory for the last traces while tracing is on), else spans made from its journal
+    and approvals (``source: "journal"``: host calls and approval waits, no worker or guest
+    timings)."""
+    record = await owned_execution(request, who, execution_id, with_journal=True)
+    kept: RecentSpans | None = getattr(request.app.state, "recent_spans", None)
+    spans = [] if kept is None else kept.of_execution(execution_id)
+    if spans:
+        return {"execution_id": execution_id, "source": "spans", "spans": spans}
+    approvals = await state.codemode_store(request).list_approvals(
+        execution_id=execution_id, status=None)
+    return {"execution_id": execution_id, "source": "journal",
+            "tracing": kept is not None, "spans": journal_timeline(record, approvals)}
 
 
 @router.delete("/{execution_id}")

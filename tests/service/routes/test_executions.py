@@ -57,6 +57,24 @@ async def test_the_list_pages_on_with_next_before_keeping_its_filters(
     assert [e["id"] for e in last["executions"]] == [made[0]] and last["next_before"] is None
 
 
+async def test_without_tracing_the_trace_is_made_from_the_journal(
+    client: httpx.AsyncClient, store: CodeModeStore
+) -> None:
+    execution_id = await stored_execution(store)
+    record = await store.get_execution(execution_id)
+    view = (await client.get(f"/v1/executions/{execution_id}/trace")).json()
+    assert (view["source"], view["tracing"]) == ("journal", False)
+    root, call = view["spans"]
+    assert (root["name"], root["parent_id"], root["start"]) == (
+        "codemode.execution", None, record.created_at)
+    assert root["attributes"]["codemode.status"] == "completed"
+    assert (call["name"], call["parent_id"]) == ("codemode.host_call", root["span_id"])
+    assert (call["attributes"]["codemode.namespace"], call["attributes"]["codemode.method"],
+            call["attributes"]["codemode.state"]) == ("github", "create_issue", "applied")
+    assert root["start"] <= call["start"] <= call["end"] <= root["end"]
+    assert (await client.get("/v1/executions/exec_nope/trace")).status_code == 404
+
+
 @pytest.mark.parametrize(
     ("params", "status"),
     [({"status": "finished"}, 422), ({"limit": 0}, 422), ({"limit": "many"}, 422),

@@ -232,6 +232,76 @@ function timeline(journal) {
             : el("details", {}, el("summary", {}, "result"), el("pre", {}, pretty(c.result))))));
 }
 
+// ---------- trace ----------
+
+function spanLabel(span) {
+  const a = span.attributes || {};
+  if (span.name === "codemode.host_call" && a["codemode.method"]) {
+    return a["codemode.namespace"] + "." + a["codemode.method"] + " #" + a["codemode.seq"] +
+      (a["codemode.replayed"] ? " (replayed)" : a["codemode.state"] ? " (" + a["codemode.state"] + ")" : "");
+  }
+  if (span.name === "codemode.host_call") return "host call: " + (a["codemode.call"] || "?");
+  if (span.name.startsWith("codemode.approval")) {
+    return span.name.slice("codemode.".length) + (a["codemode.method"] ? " " + a["codemode.namespace"] + "." + a["codemode.method"] : "") +
+      (a["codemode.decision"] ? " → " + a["codemode.decision"] : "");
+  }
+  if (span.name === "codemode.execution") return "execution" + (a["codemode.resumed"] ? " (resumed)" : "") + (a["codemode.status"] ? " → " + a["codemode.status"] : "");
+  if (span.name === "codemode.webhook") return "webhook " + (a["codemode.tool"] || "");
+  return span.name;
+}
+
+// Depth-first by start time, so each span sits under its parent.
+function spanTree(spans) {
+  const ids = new Set(spans.map((s) => s.span_id));
+  const children = new Map();
+  for (const s of spans) {
+    const parent = s.parent_id && ids.has(s.parent_id) ? s.parent_id : null;
+    if (!children.has(parent)) children.set(parent, []);
+    children.get(parent).push(s);
+  }
+  const ordered = [];
+  const walk = (parent, depth) => {
+    for (const s of (children.get(parent) || []).sort((x, y) => x.start - y.start)) {
+      ordered.push([s, depth]);
+      if (depth < 30) walk(s.span_id, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return ordered;
+}
+
+function traceView(data) {
+  const spans = data.spans || [];
+  if (!spans.length) return el("p", { class: "empty" }, "No spans.");
+  const t0 = Math.min(...spans.map((s) => s.start));
+  const t1 = Math.max(...spans.map((s) => s.end));
+  const total = Math.max(t1 - t0, 1e-6);
+  const traces = new Set(spans.map((s) => s.trace_id).filter(Boolean)).size;
+  const source = data.source === "spans"
+    ? spans.length + " spans of " + traces + (traces === 1 ? " trace" : " traces") + ", as tracing recorded them"
+    : "from the journal's own timings (" + (data.tracing ? "its spans are no longer kept" : "tracing is off") + "): host calls and approval waits only";
+  const rows = spanTree(spans).map(([s, depth]) => {
+    const bar = el("span", { class: "span-bar" + (s.error ? " error" : "") });
+    bar.style.left = ((s.start - t0) / total * 100).toFixed(3) + "%";
+    bar.style.width = Math.max((s.end - s.start) / total * 100, 0.2).toFixed(3) + "%";
+    const name = el("span", { class: "span-name", title: s.name }, spanLabel(s));
+    name.style.paddingLeft = (depth * 14) + "px";
+    return el("div", { class: "span " + s.name.replace(/[^a-z0-9]+/gi, "-"), "data-span": s.span_id, "data-name": s.name },
+      name, el("span", { class: "span-track" }, bar),
+      el("span", { class: "span-ms" }, ((s.end - s.start) * 1000).toFixed(1) + " ms"));
+  });
+  return el("div", {}, el("p", { class: "meta", id: "trace-source" }, source + " · " + (total * 1000).toFixed(1) + " ms in all"),
+    el("div", { class: "trace" }, rows));
+}
+
+function traceSection(id) {
+  const section = el("section", { id: "trace" }, el("p", { class: "empty" }, "Loading the trace..."));
+  api("GET", "/v1/executions/" + encodeURIComponent(id) + "/trace").then((result) => {
+    section.replaceChildren(result.ok ? traceView(result.data) : el("p", { class: "error" }, errorText(result)));
+  });
+  return section;
+}
+
 async function executionPage(id) {
   const result = await api("GET", "/v1/executions/" + encodeURIComponent(id));
   if (!result.ok) { show(el("h1", {}, "Execution"), el("p", { class: "error" }, errorText(result))); return; }
@@ -255,6 +325,7 @@ async function executionPage(id) {
     actions, outcome,
     el("h2", {}, "Code"), highlighted(x.code || ""),
     el("h2", {}, "Journal"), timeline(x.journal || []),
+    el("h2", {}, "Trace"), traceSection(id),
     el("h2", {}, "Logs"), el("pre", { class: "logs" }, (x.logs || []).map((l) => typeof l === "string" ? l : pretty(l)).join("\n")),
     el("h2", {}, "Result"), x.error ? el("pre", { class: "error" }, pretty(x.error)) : el("pre", { id: "result" }, pretty(x.result)),
     el("h2", {}, "Approvals"), el("div", {}, (x.approvals || []).map(approvalCard)));
