@@ -78,13 +78,18 @@ def seam_off_ns(rounds: int = 200_000) -> float:
     return best
 
 
-def seam_on_ns(rounds: int = 20_000) -> float:
-    """ns per span while traced: the same span made by the SDK and dropped by the exporter."""
+def seam_on_ns(rounds: int = 20_000, *, keep: bool = False) -> float:
+    """ns per span while traced: the same span made by the SDK and dropped by the exporter
+    (``keep``: with the console's span keeper beside it, as the service runs it)."""
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
+    from sandbox.service.recent_spans import RecentSpans
+
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(Dropped()))
+    if keep:
+        provider.add_span_processor(RecentSpans())  # type: ignore[arg-type]
     before = tracing.tracer
     tracing.enable(provider.get_tracer("bench"))
     best = float("inf")
@@ -158,10 +163,11 @@ def main() -> None:
     print(f"seam off: {per_span:.0f} ns per span; per execute: "
           + ", ".join(f"{label} {per_span * n / 1e6:.4f} ms ({n} spans)"
                       for label, n in SPANS_PER_EXECUTE.items()))
-    traced = seam_on_ns()
-    print(f"seam traced: {traced:.0f} ns per span; per execute: "
-          + ", ".join(f"{label} {traced * (n + 1) / 1e6:.3f} ms ({n} spans + the request's)"
-                      for label, n in SPANS_PER_EXECUTE.items()))
+    for keep in (False, True):
+        traced = seam_on_ns(keep=keep)
+        print(f"seam traced{' + span keeper' if keep else ''}: {traced:.0f} ns per span; per "
+              "execute: " + ", ".join(f"{label} {traced * (n + 1) / 1e6:.3f} ms ({n} spans + "
+                                      "the request's)" for label, n in SPANS_PER_EXECUTE.items()))
     times = asyncio.run(http_rounds(args.runs))
     print(f"\nexecute over HTTP (in process, n={args.runs} each, interleaved)")
     print(f"{'program':<16}{'service':<10}{'p50 ms':>9}{'p10-p90 ms':>16}{'p50 - off':>12}"

@@ -246,6 +246,7 @@ def test_the_audit_page_shows_a_decision_with_the_approvers_name(
     row.wait_for()
     assert "approval.decided" in row.inner_text() and "frank" in row.inner_text()
     assert approval in row.inner_text()
+    assert page.inner_text("#audit-pager") == ""  # one page: nothing older
     signed = httpx.get(f"{service}/v1/audit/verify", headers={"Authorization": f"Bearer {BOOT}"}).json()
     assert f"last checkpoint at seq {signed['last_checkpoint']['seq']}, " in page.inner_text("#verify")
     _shot(page, "audit")
@@ -288,6 +289,7 @@ def test_the_executions_list_pages_newest_first_keeping_its_filters(service: str
     page.click("#executions-pager a.older")
     page.wait_for_selector(f'[data-execution="{made[0]}"]')
     assert rows() == [made[0]] and page.locator("#executions-pager a.older").count() == 0
+    assert page.inner_text("#executions-pager") == "« Newest"
     assert page.input_value("#execution-filters input[name=workspace]") == "paging"
     page.click("#executions-pager a.newest")
     page.wait_for_selector(f'[data-execution="{made[2]}"]')

@@ -119,6 +119,8 @@ async def export_audit(
         if tenant is not None and tenant != who.tenant:
             raise HTTPError(403, "forbidden", f"this token exports only tenant {who.tenant!r}")
         tenant = who.tenant
+    if since is not None and until is not None and until < since:
+        until = since  # an empty range, as the list answers it
     log = state.audit_log(request)
     if log.key is None:
         raise HTTPError(409, "conflict", "the audit log has no signing key: an export "
@@ -135,4 +137,5 @@ async def export_audit(
 
 
 def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_.T" else "_" for c in name)
+    """A file name fit for a header (ASCII; a tenant's name may be anything)."""
+    return "".join(c if (c.isascii() and c.isalnum()) or c in "-_." else "_" for c in name)

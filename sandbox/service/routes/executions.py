@@ -80,7 +80,7 @@ class ToolResultBody(RequestBody):
         return self
 
 
-CURSOR = r"^[0-9][0-9.e+-]{0,40}~[A-Za-z0-9_-]{1,200}$"
+CURSOR = r"^[0-9]{1,20}(\.[0-9]{1,20})?(e[+-]?[0-9]{1,2})?~[A-Za-z0-9_-]{1,200}$"
 """``<created_at>~<id>`` of the last execution shown (the float as Python writes it, exact)."""
 
 

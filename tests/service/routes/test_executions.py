@@ -78,7 +78,8 @@ async def test_without_tracing_the_trace_is_made_from_the_journal(
 @pytest.mark.parametrize(
     ("params", "status"),
     [({"status": "finished"}, 422), ({"limit": 0}, 422), ({"limit": "many"}, 422),
-     ({"before": "yesterday"}, 422), ({"before": "1e999~exec_x"}, 422)],
+     ({"before": "yesterday"}, 422), ({"before": "1e999~exec_x"}, 422),
+     ({"before": "75+24~exec_x"}, 422), ({"before": "1.5~../x"}, 422)],
 )
 async def test_bad_execution_queries_are_4xx_json_errors(
     client: httpx.AsyncClient, params: dict[str, Any], status: int

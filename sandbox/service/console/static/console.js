@@ -163,7 +163,7 @@ function pageLinks(section, params, key, next) {
   };
   return [params.get(key) ? el("a", { href: at(null), class: "newest" }, "« Newest") : null,
           params.get(key) && next ? " · " : null,
-          next ? el("a", { href: at(next), class: "older" }, "Older »") : null];
+          next ? el("a", { href: at(next), class: "older" }, "Older »") : null].filter((n) => n !== null);
 }
 
 function toEpoch(value) { return value ? String(Date.parse(value + "Z") / 1000) : null; }
