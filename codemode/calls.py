@@ -48,6 +48,7 @@ from .errors import (
     ReplayDivergence,
     ToolDefinitionError,
     ToolError,
+    error_attributes,
 )
 from audit import AuditEvent
 
@@ -172,6 +173,14 @@ class RunSettings:
     """When another attempt's pending ledger row may be reclaimed (None: never)."""
     always_replay: bool = False
     """Test mode: stop after every fresh call, so the run continues by replaying its journal."""
+
+
+def _error_of(failure: HostCallError) -> dict[str, Any]:
+    """A failed call's journaled error: what a replay raises again, attributes included."""
+    error: dict[str, Any] = {"name": failure.name, "message": failure.message}
+    if failure.details:
+        error["details"] = failure.details
+    return error
 
 
 def _capped_for_code(value: Any) -> Any:
@@ -319,7 +328,9 @@ class CodeModeHandler:
         if recorded.state == "error":
             self._note(recorded, state="error", error=recorded.error, replayed=True)
             error = recorded.error or {}
-            raise HostCallError(str(error.get("name", "Error")), str(error.get("message", "")))
+            details = error.get("details")
+            raise HostCallError(str(error.get("name", "Error")), str(error.get("message", "")),
+                                details=details if isinstance(details, dict) else None)
         self._note(recorded, state="applied", replayed=True)
         return recorded.result
 
@@ -371,7 +382,7 @@ class CodeModeHandler:
                                                 audit=audit))
         self._note(entry, state="error", error=error)
         self._after_fresh()
-        raise HostCallError(str(error["name"]), str(error["message"]), tool)
+        raise HostCallError(str(error["name"]), str(error["message"]), tool, error.get("details"))
 
     async def _guarded(self, write: Callable[[], Awaitable[None]]) -> None:
         """Run a journal write; an execution no longer running stops the run unrecorded."""
@@ -411,7 +422,7 @@ class CodeModeHandler:
         try:
             result = await run(entry.seq)
         except HostCallError as failure:
-            await self._fail(entry, recorded, {"name": failure.name, "message": failure.message},
+            await self._fail(entry, recorded, _error_of(failure),
                              failure.tool, audited=audited, key=key if audited else None)
         finally:
             operation_key.reset(token)
@@ -606,7 +617,7 @@ class CodeModeHandler:
         try:
             output, attachments = await self._invoke(binding, payload, args, entry.seq, key)
         except HostCallError as failure:
-            error = {"name": failure.name, "message": failure.message}
+            error = _error_of(failure)
 
             audit = self._audit_call(entry, "error", key=key.sent, error=error)
 
@@ -658,7 +669,8 @@ class CodeModeHandler:
         except ToolError as exc:
             raise HostCallError(exc.name, exc.message, tool.name) from exc
         except CodeModeError as exc:
-            raise HostCallError(type(exc).__name__, str(exc), tool.name) from exc
+            raise HostCallError(type(exc).__name__, str(exc), tool.name,
+                                error_attributes(exc)) from exc
         except Exception as exc:  # an in-process tool's own failure
             raise HostCallError(type(exc).__name__, str(exc), tool.name) from exc
 

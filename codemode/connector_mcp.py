@@ -10,7 +10,8 @@ is an anyio task group that must be left by the task that entered it.
 A call sends the idempotency key in the request's ``_meta`` (``idempotency_key``) and
 unwraps the result as the reference does: ``structuredContent``, else text content parsed as
 JSON when every part is text, else the raw text; ``isError`` raises :class:`ToolError`
-(``ToolError``) with the text. Transport failures are :class:`ToolConnectionError` and
+(``ToolError``) with the text; a result that does not match the tool's declared output schema
+is :class:`ToolResponseSchemaError`. Transport failures are :class:`ToolConnectionError` and
 :class:`ToolTimeoutError`, named after the connector's method.
 """
 
@@ -28,7 +29,13 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, RequestParamsMeta
 
-from .errors import ConnectorUnavailable, ToolConnectionError, ToolError, ToolTimeoutError
+from .errors import (
+    ConnectorUnavailable,
+    ToolConnectionError,
+    ToolError,
+    ToolResponseSchemaError,
+    ToolTimeoutError,
+)
 
 __all__ = ["IDEMPOTENCY_META_KEY", "McpSessions", "list_mcp_tools", "unwrap_result"]
 
@@ -211,6 +218,12 @@ class McpSessions:
             except (httpx2.HTTPError, OSError) as exc:
                 await self._drop(key, held)
                 raise ToolConnectionError(method, url, _reason(exc)) from None
+            except RuntimeError as exc:
+                # The SDK checks a result against the tool's output schema and says so in a
+                # RuntimeError; any other is an answer this client cannot use either.
+                if "schema" in str(exc) or "structured content" in str(exc):
+                    raise ToolResponseSchemaError(method, str(exc)[:1_000]) from None
+                raise ToolError("MCPError", f"{method}: {str(exc)[:1_000]}") from None
             except TimeoutError:
                 await self._drop(key, held)
                 raise ToolTimeoutError(method, int(timeout_s * 1000)) from None

@@ -9,7 +9,8 @@ becomes an open schema, nesting is bounded). Every connector also has the generi
 
 :func:`call_operation` sends one call with the connector's headers and an ``Idempotency-Key``
 header; a 2xx answers with its JSON (or its text, or None when empty), anything else raises
-:class:`ToolHTTPStatusError` carrying the status and the start of the body.
+:class:`ToolHTTPStatusError` whose ``status`` and ``body`` (its JSON, or its text) the code can
+read as attributes.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 MAX_REF_DEPTH = 20
 BODY_PREVIEW = 2_000
+MAX_ERROR_BODY = 20_000
+"""An error answer up to this many bytes is the error's ``body`` whole (its JSON); a longer
+one only by its first ``BODY_PREVIEW`` characters (it is journaled with the call)."""
 GENERIC_REQUEST = "request"
 
 _GENERIC: dict[str, Any] = {
@@ -294,6 +298,8 @@ async def call_operation(operation: Mapping[str, Any], args: Mapping[str, Any], 
         raise ToolConnectionError(method_name, url, f"{type(exc).__name__}: {exc}") from None
     if not 200 <= response.status_code < 300:
         preview = data[:BODY_PREVIEW].decode("utf-8", errors="replace")
+        body = (_parsed(response, data) if len(data) <= MAX_ERROR_BODY else preview) if data else ""
         raise ToolHTTPStatusError(method_name, response.status_code,
-                                  f"{method} {path}: {preview}" if preview else f"{method} {path}")
+                                  f"{method} {path}: {preview}" if preview else f"{method} {path}",
+                                  body=body)
     return _parsed(response, data)

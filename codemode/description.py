@@ -56,7 +56,8 @@ How to write the code:
 - Namespaces available as globals: {names}; `tools` holds every tool of every namespace
   (a name two namespaces define only through them). Call tools with keyword arguments, e.g.
   `tools.get_weather(city="Paris")`; an output over 20,000 characters arrives cut. A
-  failing tool raises `ToolError` (with `.name` and `.message`); invalid arguments are
+  failing tool raises `ToolError` (with `.name` and `.message`; an HTTP answer outside 2xx
+  is `ToolHTTPStatusError` with `.status` and `.body` too); invalid arguments are
   rejected before the tool runs.
 - Files persist in the workspace through `state` (a virtual filesystem).
 

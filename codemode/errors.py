@@ -16,6 +16,7 @@ everything Code Mode means to raise without catching programming errors::
     │   └── ToolResponseError        a 2xx answer that is not a usable tool response
     │       ├── ToolResponseNotJSON        the body is not JSON
     │       ├── ToolResponseShapeError     JSON, but not {"output"} or {"error": {...}}
+    │       ├── ToolResponseSchemaError    not what the tool's output schema declares
     │       └── ToolResponseTooLarge       the body exceeds the response size cap
     ├── SignatureError               verify_signature refused a request (agent-host side)
     │   ├── SignatureMismatch        the HMAC does not match the body and timestamp
@@ -90,9 +91,11 @@ __all__ = [
     "ToolHTTPStatusError",
     "ToolResponseError",
     "ToolResponseNotJSON",
+    "ToolResponseSchemaError",
     "ToolResponseShapeError",
     "ToolResponseTooLarge",
     "ToolTimeoutError",
+    "error_attributes",
     "error_details",
 ]
 
@@ -187,11 +190,16 @@ class ToolConnectionError(ToolCallError):
 
 
 class ToolHTTPStatusError(ToolCallError):
-    """The tool endpoint answered with a status outside 200-299."""
+    """The tool endpoint answered with a status outside 200-299 (``status_code``, ``body``)."""
 
-    def __init__(self, tool: str, status_code: int, body_preview: str) -> None:
+    # ``body`` is what the code reads as ``e.body``: the answer's JSON when it is JSON and
+    # small enough to journal whole, else the start of its text.
+
+    def __init__(self, tool: str, status_code: int, body_preview: str, *,
+                 body: Any = None) -> None:
         self.status_code = status_code
         self.body_preview = body_preview
+        self.body = body_preview if body is None else body
         detail = f": {body_preview}" if body_preview else ""
         super().__init__(tool, f'Tool "{tool}" endpoint answered HTTP {status_code}{detail}')
 
@@ -220,6 +228,17 @@ class ToolResponseShapeError(ToolResponseError):
             tool,
             f'Tool "{tool}" answered with JSON of the wrong shape ({reason}); expected '
             '{"output": <value>} or {"error": {"name": <str>, "message": <str>}}',
+        )
+
+
+class ToolResponseSchemaError(ToolResponseError):
+    """The answer does not match the output schema the tool declared (its peer is broken)."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(
+            tool, f'Tool "{tool}" answered with a value that does not match its declared '
+                  f"output schema: {reason}"
         )
 
 
@@ -488,3 +507,18 @@ def error_details(exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, ToolError):
         return exc.to_dict()
     return {"name": type(exc).__name__, "message": str(exc)}
+
+
+def error_attributes(exc: BaseException) -> dict[str, Any]:
+    """What code in the isolate may read off ``exc`` besides its name and message: an HTTP
+    status error's ``status`` and ``body``, a timeout's ``timeout_ms``, invalid arguments'
+    ``problems``. JSON values only; never a URL or a header (they may carry a secret)."""
+    if isinstance(exc, ToolHTTPStatusError):
+        return {"status": exc.status_code, "body": exc.body}
+    if isinstance(exc, ToolTimeoutError):
+        return {"timeout_ms": exc.timeout_ms}
+    if isinstance(exc, ToolArgumentsError):
+        return {"problems": [dict(p) for p in exc.problems]}
+    if isinstance(exc, ToolResponseTooLarge):
+        return {"limit_bytes": exc.limit_bytes}
+    return {}

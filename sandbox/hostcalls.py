@@ -27,16 +27,25 @@ from typing import Any, Callable, Mapping, Protocol
 
 
 class HostCallError(Exception):
-    """Answer the guest with a typed error: it is raised there as ``ToolError`` (``name``)."""
+    """Answer the guest with a typed error: it is raised there as ``ToolError`` (``name``).
 
-    def __init__(self, name: str, message: str, tool: str | None = None) -> None:
+    ``details`` (JSON values by attribute name) become attributes of the guest's exception,
+    so code can branch on ``e.status`` rather than parse the message.
+    """
+
+    def __init__(self, name: str, message: str, tool: str | None = None,
+                 details: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.name = name
         self.message = message
         self.tool = tool
+        self.details = dict(details) if details else None
 
     def to_json(self) -> str:
-        return json.dumps({"name": self.name, "message": self.message, "tool": self.tool})
+        error: dict[str, Any] = {"name": self.name, "message": self.message, "tool": self.tool}
+        if self.details:
+            error["details"] = self.details
+        return json.dumps(error)
 
 
 class HostAbort(BaseException):
@@ -96,7 +105,7 @@ class CallableTools:
             value = function(*args, **kwargs)
             if inspect.isawaitable(value):
                 value = await value
-        except HostAbort:
+        except (HostAbort, HostCallError):  # a tool may answer with a typed error itself
             raise
         except Exception as exc:
             raise HostCallError(type(exc).__name__, str(exc), tool_name) from exc

@@ -86,6 +86,26 @@ def bad_schema_peer() -> Any:
     return Server("broken", on_list_tools=list_tools, on_call_tool=call_tool).streamable_http_app()
 
 
+def wrong_output_peer() -> Any:
+    """An MCP server (the SDK's low-level server) whose tool ``count`` declares an integer
+    ``total`` and answers with a string there: a peer that breaks its own schema."""
+    from mcp import types
+    from mcp.server import Server
+
+    tool = types.Tool(name="count", description="Count things.", input_schema={"type": "object"},
+                      output_schema={"type": "object", "required": ["total"],
+                                     "properties": {"total": {"type": "integer"}}})
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[tool])
+
+    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:
+        return types.CallToolResult(content=[types.TextContent(text='{"total": "many"}')],
+                                    structured_content={"total": "many"})
+
+    return Server("wrong", on_list_tools=list_tools, on_call_tool=call_tool).streamable_http_app()
+
+
 class Issue(BaseModel):
     title: str
     body: str = ""

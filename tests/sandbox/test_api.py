@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sandbox import Limits, Sandbox
+from sandbox import CompiledGuest, HostCallError, Limits, Sandbox
 
 
 def test_trailing_expression_is_the_result(sandbox: Sandbox) -> None:
@@ -110,6 +110,23 @@ def test_tool_exception_is_a_typed_error_in_the_guest(sandbox: Sandbox) -> None:
         "caught"
     )
     assert sandbox.execute(code).result == ["ValueError", "bad input", True]
+
+
+async def _refuse(**_: object) -> None:
+    raise HostCallError("QuotaError", "over quota", details={
+        "status": 429, "body": {"retry_after": 3},
+        "name": "Hidden", "message": "hidden", "_private": 1, "not an identifier": 2})
+
+
+def test_a_typed_errors_details_are_attributes_of_the_guests_exception(
+        compiled_guest: CompiledGuest) -> None:
+    code = ("try:\n    tools.refuse()\nexcept ToolError as e:\n"
+            "    r = [type(e).__name__, e.name, e.message, e.status, e.body,\n"
+            "         hasattr(e, '_private'), isinstance(e, ToolError)]\nr")
+    with Sandbox(tools={"refuse": _refuse}, workers=1, guest=compiled_guest) as box:
+        result = box.execute(code).result
+    assert result == ["QuotaError", "QuotaError", "over quota", 429, {"retry_after": 3},
+                      False, True]
 
 
 def test_uncaught_tool_exception_fails_the_run_with_its_name(sandbox: Sandbox) -> None:

@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from connector_peers import McpPeer, bad_schema_peer, openapi_peer
+from connector_peers import McpPeer, bad_schema_peer, openapi_peer, wrong_output_peer
 from live_server import ServerThread
 from sandbox import CompiledGuest
 from sandbox.service import Settings, create_app
@@ -236,6 +236,17 @@ def test_a_tool_whose_schema_is_not_a_schema_is_a_502_and_nothing_is_stored(http
     assert http.get("/v1/connectors/broken").status_code == 404
 
 
+def test_an_answer_that_breaks_the_tools_output_schema_is_a_schema_error(http: httpx.Client) -> None:
+    with ServerThread(wrong_output_peer()) as live:
+        http.put("/v1/connectors/wrong", json={"type": "mcp", "url": f"{live.url}/mcp"}).raise_for_status()
+        outcome = run(http, "try:\n    wrong.count()\nexcept ToolError as e:\n"
+                            "    r = (type(e).__name__, 'output schema' in str(e))\nr", "wrong")
+    assert outcome["result"] == ["ToolResponseSchemaError", True], outcome
+    record = http.get(f"/v1/executions/{outcome['execution_id']}").json()
+    assert [(e["method"], e["state"]) for e in record["journal"]] == [("count", "error")]
+    http.delete("/v1/connectors/wrong")
+
+
 def test_a_server_gone_after_storing_is_a_connection_error_in_the_guest(http: httpx.Client) -> None:
     with ServerThread(McpPeer().app()) as live:
         http.put("/v1/connectors/flaky", json={"type": "mcp", "url": f"{live.url}/mcp"}).raise_for_status()
@@ -251,9 +262,9 @@ def test_a_call_past_the_connectors_timeout_is_a_timeout_error(
         http: httpx.Client, mcp_peer: tuple[McpPeer, str]) -> None:
     _, url = mcp_peer
     http.put("/v1/connectors/hurried", json={"type": "mcp", "url": url, "timeout_ms": 300}).raise_for_status()
-    outcome = run(http, "try:\n    hurried.slow(seconds=3)\nexcept ToolError as e:\n    r = type(e).__name__\nr",
-                  "hurried")
-    assert outcome["result"] == "ToolTimeoutError", outcome
+    outcome = run(http, "try:\n    hurried.slow(seconds=3)\nexcept ToolError as e:\n"
+                        "    r = (type(e).__name__, e.timeout_ms)\nr", "hurried")
+    assert outcome["result"] == ["ToolTimeoutError", 300], outcome
     assert outcome["calls"][0]["state"] == "error"
     # The connector still works afterwards: a fresh session is opened.
     assert run(http, "hurried.greeting(name='z')", "hurried")["result"] == "hello, z"
@@ -324,13 +335,47 @@ def test_the_request_body_schema_is_resolved_from_its_ref(http: httpx.Client, ho
     assert "$ref" not in types and "title" in types
 
 
+STATUS_ERROR_CODE = """
+try:
+    hosting.deleteRepo(owner='octo', repo='old')
+except ToolError as e:
+    seen = [type(e).__name__, e.status, e.body, str(e)]
+"""
+
+
 def test_a_status_outside_2xx_is_a_typed_error_with_status_and_body(
         http: httpx.Client, hosting: list[dict[str, Any]]) -> None:
-    code = ("try:\n    hosting.deleteRepo(owner='octo', repo='old')\nexcept ToolError as e:\n"
-            "    r = (type(e).__name__, str(e))\nr")
-    name, message = run(http, code, "hosting")["result"]
-    assert name == "ToolHTTPStatusError"
+    outcome = run(http, STATUS_ERROR_CODE + "seen", "hosting")
+    name, status, body, message = outcome["result"]
+    assert (name, status, body) == ("ToolHTTPStatusError", 403,
+                                    {"detail": "archived repositories cannot be deleted"})
     assert "403" in message and "archived repositories cannot be deleted" in message
+    record = http.get(f"/v1/executions/{outcome['execution_id']}").json()
+    assert [(e["method"], e["state"]) for e in record["journal"]] == [("deleteRepo", "error")]
+
+
+def test_a_replayed_status_error_has_the_same_status_and_body(
+        http: httpx.Client, api_peer: tuple[list[dict[str, Any]], str]) -> None:
+    seen, url = api_peer
+    http.put("/v1/connectors/hosting", json={
+        "type": "openapi", "spec_url": f"{url}/openapi.json",
+        "approval": {"createIssue": "durable"}}).raise_for_status()
+    try:
+        before = len(seen)
+        paused = run(http, STATUS_ERROR_CODE + "hosting.createIssue(owner='o', repo='r', "
+                           "body={'title': 't'})\nseen", "hosting")
+        assert paused["status"] == "paused", paused
+        resumed = http.post(f"/v1/approvals/{paused['pending'][0]['approval_id']}/approve",
+                            json={}).json()
+        assert resumed["status"] == "completed", resumed
+        assert resumed["result"][:3] == ["ToolHTTPStatusError", 403,
+                                         {"detail": "archived repositories cannot be deleted"}]
+        # The resumed run got the error from the journal: the API saw one delete.
+        assert [s["op"] for s in seen[before:]] == ["deleteRepo", "createIssue"]
+    finally:
+        http.put("/v1/connectors/hosting", json={
+            "type": "openapi", "spec_url": f"{url}/openapi.json",
+            "headers": {"Authorization": "Bearer hosting-secret-456"}}).raise_for_status()
 
 
 def test_the_generic_request_reaches_any_path(http: httpx.Client, hosting: list[dict[str, Any]]) -> None:

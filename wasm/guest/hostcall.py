@@ -88,17 +88,28 @@ def decode_value(value: Any) -> Any:
     return value
 
 
-def make_error(name: str, message: str, tool: str | None = None) -> BaseException:
+_RESERVED_DETAILS = frozenset({"name", "message", "tool", "args", "with_traceback", "add_note"})
+"""Attributes a host's ``details`` may not set: the error's own and the exception protocol's."""
+
+
+def make_error(name: str, message: str, tool: str | None = None,
+               details: dict[str, Any] | None = None) -> BaseException:
     """The guest-side exception for a host failure called ``name``.
 
     Filesystem errors (the ``OSError`` family: ``FileNotFoundError``...) are raised as the
     builtin itself, so ``except FileNotFoundError`` works for ``state.*``; every other
-    failure is a ``ToolError`` (see ``error_class``).
+    failure is a ``ToolError`` (see ``error_class``), with each of ``details`` as an
+    attribute (``e.status``, ``e.body`` of an HTTP status error).
     """
     builtin = getattr(builtins, name, None)
     if isinstance(builtin, type) and issubclass(builtin, OSError):
         return builtin(message)
-    return error_class(name)(name, message, tool)
+    error = error_class(name)(name, message, tool)
+    for key, value in (details or {}).items():
+        if isinstance(key, str) and key.isidentifier() and not key.startswith("_") \
+                and key not in _RESERVED_DETAILS:
+            setattr(error, key, decode_value(value))
+    return error
 
 
 class HostChannel:
@@ -122,7 +133,8 @@ class HostChannel:
             answer = self._raw_call(name, encoded)
         except self._err_type as err:
             info = _decode_error(getattr(err, "value", str(err)))
-            raise make_error(info["name"], info["message"], info.get("tool")) from None
+            raise make_error(info["name"], info["message"], info.get("tool"),
+                             info.get("details")) from None
         return decode_value(_loads(answer))
 
 
@@ -134,8 +146,9 @@ def _decode_error(raw: object) -> dict[str, Any]:
     if not isinstance(info, dict):
         return {"name": "ToolError", "message": str(raw)}
     name = info.get("name") if isinstance(info.get("name"), str) else "ToolError"
+    details = info.get("details")
     return {"name": name or "ToolError", "message": str(info.get("message", "")),
-            "tool": info.get("tool")}
+            "tool": info.get("tool"), "details": details if isinstance(details, dict) else None}
 
 
 class Namespace:
