@@ -7,7 +7,8 @@ session per connector (server URL and headers) open across executions, so a call
 call opens a fresh one. Each session lives in a task of its own, because the SDK's transport
 is an anyio task group that must be left by the task that entered it.
 
-A call sends the idempotency key in the request's ``_meta`` (``idempotency_key``) and
+A call sends the idempotency key in the request's ``_meta`` (``idempotency_key``, beside the
+trace context: ``traceparent``, ``tracestate``) and
 unwraps the result as the reference does: ``structuredContent``, else text content parsed as
 JSON when every part is text, else the raw text; ``isError`` raises :class:`ToolError`
 (``ToolError``) with the text; a result that does not match the tool's declared output schema
@@ -186,8 +187,9 @@ class McpSessions:
 
     async def call(self, owner: str, url: str, headers: Mapping[str, str], tool: str,
                    method: str, args: Mapping[str, Any], *, idempotency_key: str,
-                   timeout_s: float) -> Any:
-        """Call ``tool`` with ``args``; the unwrapped result, or a typed error."""
+                   timeout_s: float, meta: Mapping[str, str] | None = None) -> Any:
+        """Call ``tool`` with ``args``; the unwrapped result, or a typed error. ``meta``
+        joins the request's ``_meta`` (the trace context)."""
         key = (owner, url, json.dumps(dict(headers), sort_keys=True))
         for attempt in (1, 2):
             held = await self._session(key, url, headers)
@@ -202,7 +204,9 @@ class McpSessions:
                 await self._drop(key, held)
                 raise ToolConnectionError(method, url, _reason(exc)) from None
             try:
-                result = await self._call(session, tool, args, idempotency_key, timeout_s)
+                result = await self._call(session, tool, args,
+                                          {**(meta or {}), IDEMPOTENCY_META_KEY: idempotency_key},
+                                          timeout_s)
             except MCPError as exc:
                 if exc.code == REQUEST_TIMEOUT:
                     await self._drop(key, held)
@@ -231,8 +235,8 @@ class McpSessions:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _call(self, session: ClientSession, tool: str, args: Mapping[str, Any],
-                    idempotency_key: str, timeout_s: float) -> types.CallToolResult:
-        meta = cast(RequestParamsMeta, {IDEMPOTENCY_META_KEY: idempotency_key})
+                    sent_meta: Mapping[str, str], timeout_s: float) -> types.CallToolResult:
+        meta = cast(RequestParamsMeta, dict(sent_meta))
         if timeout_s <= 0:
             return await session.call_tool(tool, dict(args), meta=meta)
         # The SDK's own read timeout answers the request; the outer one covers a transport

@@ -20,7 +20,9 @@ rest or given as ``env:NAME`` (:mod:`codemode.connector_secrets`) and never show
 tools when one is stored or refreshed (nothing is stored when that fails), and binds them to
 an execution: each method becomes a :class:`ToolDef` whose call goes through the connector,
 so validation, approval, the journal, replay and the idempotency key (``<execution>:<seq>``,
-the same on every retry and replay) are those of every host call.
+the same on every retry and replay) are those of every host call. Each call is a client span
+(``codemode.connector``) whose W3C trace context the peer receives (MCP: ``_meta``;
+OpenAPI: headers), as a webhook's does.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 import httpx
+
+from sandbox import tracing
 
 from .connector_mcp import McpSessions, list_mcp_tools
 from .connector_openapi import call_operation, fetch_document, operations_of
@@ -334,14 +338,22 @@ class Connectors:
 
         async def call(tool: ToolDef, args: Mapping[str, Any], idempotency_key: str) -> Any:
             sent = resolve_headers(headers, row.name)
-            if row.type == "mcp":
-                return await self.sessions.call(
-                    owner, str(row.definition["url"]), sent, tool.name, tool.identifier, args,
-                    idempotency_key=idempotency_key, timeout_s=timeout_s)
-            return await call_operation(by_name[tool.name], args,
-                                        base_url=str(row.definition["base_url"]), headers=sent,
-                                        idempotency_key=idempotency_key, http=self.http,
-                                        timeout_s=timeout_s)
+            with tracing.span("codemode.connector", {"codemode.connector": row.name,
+                                                     "codemode.connector.type": row.type,
+                                                     "codemode.tool": tool.name}, kind="client"):
+                # The peer's own spans for this call nest under ours: MCP carries the trace
+                # context in the request's _meta (the session's HTTP requests are sent by
+                # the SDK's own task, not this one), OpenAPI in the request's headers.
+                trace = tracing.outgoing_headers()
+                if row.type == "mcp":
+                    return await self.sessions.call(
+                        owner, str(row.definition["url"]), sent, tool.name, tool.identifier,
+                        args, idempotency_key=idempotency_key, timeout_s=timeout_s, meta=trace)
+                return await call_operation(by_name[tool.name], args,
+                                            base_url=str(row.definition["base_url"]),
+                                            headers={**sent, **trace},
+                                            idempotency_key=idempotency_key, http=self.http,
+                                            timeout_s=timeout_s)
         return call
 
     async def close(self) -> None:

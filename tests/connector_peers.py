@@ -124,9 +124,10 @@ def openapi_peer() -> tuple[FastAPI, list[dict[str, Any]]]:
 
     @app.get("/repos/{owner}/{repo}", operation_id="getRepo", response_model=Repo)
     async def get_repo(owner: str, repo: str, page: int = 1,
-                       idempotency_key: str | None = Header(None)) -> Repo:
+                       idempotency_key: str | None = Header(None),
+                       traceparent: str | None = Header(None)) -> Repo:
         seen.append({"op": "getRepo", "owner": owner, "repo": repo, "page": page,
-                     "idempotency_key": idempotency_key})
+                     "idempotency_key": idempotency_key, "traceparent": traceparent})
         return Repo(owner=owner, name=repo, page=page)
 
     @app.post("/repos/{owner}/{repo}/issues", operation_id="createIssue", status_code=201)
