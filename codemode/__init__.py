@@ -73,6 +73,7 @@ from .errors import (
     ApprovalNotFound,
     ApprovalRejected,
     CodeModeError,
+    ConnectorHostRefused,
     ConnectorNotFound,
     ConnectorSecretError,
     ConnectorUnavailable,
@@ -228,6 +229,7 @@ from .description import (
     CODEMODE_DOC,
     execute_description,
 )
+from .connector_hosts import HostAllowlist
 from .connectors import (
     CONNECTOR_TYPES,
     BoundConnector,
@@ -280,6 +282,7 @@ __all__ = [
     "BoundConnector",
     "CONNECTOR_TYPES",
     "Connectors",
+    "HostAllowlist",
     # the in-process API
     "CodeMode",
     # durable executions: the driver and the per-call decision
@@ -347,6 +350,7 @@ __all__ = [
     "ApprovalNotFound",
     "ApprovalRejected",
     "CodeModeError",
+    "ConnectorHostRefused",
     "ConnectorNotFound",
     "ConnectorSecretError",
     "ConnectorUnavailable",

@@ -1,6 +1,8 @@
 """OpenAPI connectors: an OpenAPI 3.0 or 3.1 document's operations as one namespace.
 
-:func:`operations_of` reads a document into operations, one method each, named by
+:func:`parse_document` reads a document given as JSON or YAML (YAML's safe subset, without
+aliases, made the JSON it would be). :func:`operations_of` reads it into operations, one
+method each, named by
 ``operationId`` or else ``<method>_<path>`` (made an identifier): path, query and header
 parameters become keyword arguments (path-level parameters included, the operation's own
 winning), the JSON request body the argument ``body``; local ``$ref``s are resolved (a cycle
@@ -16,6 +18,7 @@ read as attributes.
 from __future__ import annotations
 
 import copy
+import datetime
 import json
 import re
 from collections.abc import Mapping
@@ -23,6 +26,7 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+import yaml
 
 from .errors import (
     ConnectorUnavailable,
@@ -33,12 +37,13 @@ from .errors import (
     ToolTimeoutError,
 )
 
-__all__ = ["GENERIC_REQUEST", "call_operation", "fetch_document", "operations_of"]
+__all__ = ["GENERIC_REQUEST", "call_operation", "fetch_document", "operations_of", "parse_document"]
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 MAX_REF_DEPTH = 20
+MAX_DOCUMENT_DEPTH = 200
 BODY_PREVIEW = 2_000
 MAX_ERROR_BODY = 20_000
 """An error answer up to this many bytes is the error's ``body`` whole (its JSON); a longer
@@ -77,13 +82,55 @@ async def fetch_document(connector: str, url: str, http: httpx.AsyncClient,
     if not 200 <= response.status_code < 300:
         raise ConnectorUnavailable(connector, f"fetching the OpenAPI document at {url} answered "
                                               f"HTTP {response.status_code}")
+    return parse_document(connector, body.decode("utf-8", errors="replace"), f"the document at {url}")
+
+
+class _NoAliases(yaml.SafeLoader):  # type: ignore[misc]  # yaml ships no types
+    """YAML's safe loader without aliases: ``*ref`` can make a small text a huge document
+    (every later copy of it, for the resolver and the store, multiplies), and OpenAPI has
+    ``$ref`` for sharing."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not accepted "
+                                              "in an OpenAPI document; use $ref",
+                                              event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def _as_json(node: Any, depth: int = 0) -> Any:
+    """A YAML value as the JSON it would be: keys as strings, dates as ISO text."""
+    if depth > MAX_DOCUMENT_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_DOCUMENT_DEPTH} levels")
+    if isinstance(node, dict):
+        return {str(k).lower() if isinstance(k, bool) else str(k): _as_json(v, depth + 1)
+                for k, v in node.items()}
+    if isinstance(node, (list, tuple, set)):
+        return [_as_json(v, depth + 1) for v in node]
+    if isinstance(node, (datetime.date, datetime.datetime)):
+        return node.isoformat()
+    if isinstance(node, bytes):
+        return node.decode("utf-8", errors="replace")
+    if isinstance(node, float) and node != node:
+        return None
+    return node
+
+
+def parse_document(connector: str, text: str, what: str) -> dict[str, Any]:
+    """An OpenAPI document given as JSON or YAML text; :class:`ConnectorUnavailable` when it
+    is neither, or not an object."""
     try:
-        document = json.loads(body)
-    except ValueError:
-        raise ConnectorUnavailable(connector, f"the document at {url} is not JSON (OpenAPI "
-                                              "documents are read as JSON)") from None
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        try:
+            document = _as_json(yaml.load(text, Loader=_NoAliases))  # noqa: S506 (safe + no aliases)
+        except (yaml.YAMLError, ValueError, RecursionError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ConnectorUnavailable(connector, f"{what} is neither JSON nor YAML: "
+                                                  f"{reason[:300]}") from None
     if not isinstance(document, dict):
-        raise ConnectorUnavailable(connector, f"the document at {url} is not a JSON object")
+        raise ConnectorUnavailable(connector, f"{what} is not an object (a JSON or YAML mapping)")
     return document
 
 

@@ -7,14 +7,17 @@ Two kinds, each a JSON body of ``PUT /v1/connectors/{name}``:
     every tool of the MCP server at ``url`` (Streamable HTTP) is a method with the tool's
     input schema (:mod:`codemode.connector_mcp`).
 ``{"type": "openapi", "spec" | "spec_url", "base_url"?, "headers"?, "approval"?, "timeout_ms"?}``
-    every operation of the OpenAPI 3.0/3.1 document is a method, and ``request`` sends any
-    request (:mod:`codemode.connector_openapi`); ``base_url`` defaults to the document's
-    first absolute ``servers`` URL.
+    every operation of the OpenAPI 3.0/3.1 document (JSON or YAML: ``spec`` as an object or
+    as text, or fetched from ``spec_url``) is a method, and ``request`` sends any request
+    (:mod:`codemode.connector_openapi`); ``base_url`` defaults to the document's first
+    absolute ``servers`` URL.
 
 ``approval`` maps a tool's name (or ``"*"``, every tool) to a policy: ``"durable"``,
 ``"inline"``, ``"never"``, or a tool definition's approval object (``{"mode", "when"?,
 "summary"?, "risk"?}``). ``headers`` are sent with every call; their values are sealed at
-rest or given as ``env:NAME`` (:mod:`codemode.connector_secrets`) and never shown back.
+rest or given as ``env:NAME`` (:mod:`codemode.connector_secrets`) and never shown back. An
+operator's allowlist (:mod:`codemode.connector_hosts`) bounds the hosts they may name: checked
+before anything is fetched and again at every call.
 
 :class:`Connectors` stores them (per tenant, :mod:`codemode.connector_store`), fetches their
 tools when one is stored or refreshed (nothing is stored when that fails), and binds them to
@@ -39,7 +42,7 @@ import httpx
 from sandbox import tracing
 
 from .connector_mcp import McpSessions, list_mcp_tools
-from .connector_openapi import call_operation, fetch_document, operations_of
+from .connector_openapi import call_operation, fetch_document, operations_of, parse_document
 from .connector_secrets import (
     SecretBox,
     env_reference_problem,
@@ -47,7 +50,13 @@ from .connector_secrets import (
     resolve_headers,
 )
 from .connector_store import ConnectorRow, delete_row, list_rows, read_row, write_row
-from .errors import ConnectorNotFound, ConnectorUnavailable, ToolDefinitionError
+from .connector_hosts import HostAllowlist
+from .errors import (
+    ConnectorHostRefused,
+    ConnectorNotFound,
+    ConnectorUnavailable,
+    ToolDefinitionError,
+)
 from .names import ensure_unique, sanitise_name
 from .records import now
 from .tooldefs import ToolDef, Toolset
@@ -161,8 +170,9 @@ def _definition_problems(kind: str, definition: Mapping[str, Any]) -> list[str]:
     else:
         if ("spec" in definition) == ("spec_url" in definition):
             problems.append("give exactly one of spec (the document) and spec_url")
-        if "spec" in definition and not isinstance(definition["spec"], Mapping):
-            problems.append("spec must be the OpenAPI document as a JSON object")
+        if "spec" in definition and not isinstance(definition["spec"], (Mapping, str)):
+            problems.append("spec must be the OpenAPI document: a JSON object, or its JSON or "
+                            "YAML text")
         for label in ("spec_url", "base_url"):
             if (problem := _url_problem(definition.get(label), label)) is not None:
                 problems.append(problem)
@@ -221,11 +231,13 @@ def tool_defs(row: ConnectorRow) -> list[ToolDef]:
 class Connectors:
     """Stored connectors of every tenant: store, fetch, bind to executions, call."""
 
-    def __init__(self, store: "CodeModeStore", key_dir: Path, http: httpx.AsyncClient) -> None:
+    def __init__(self, store: "CodeModeStore", key_dir: Path, http: httpx.AsyncClient,
+                 allowed_hosts: HostAllowlist | None = None) -> None:
         self.store = store
         self.http = http
         self.box = SecretBox(key_dir)
         self.sessions = McpSessions()
+        self.allowed_hosts = allowed_hosts or HostAllowlist(None)
 
     # --- storing ----------------------------------------------------------------------
 
@@ -262,14 +274,26 @@ class Connectors:
         await self.sessions.forget(_owner(tenant, name))
         return self.view(fresh, headers)
 
+    def _check_hosts(self, name: str, definition: Mapping[str, Any],
+                     labels: Sequence[str] = ("url", "spec_url", "base_url")) -> None:
+        """Refuse a definition whose ``labels`` URLs name a host outside the allowlist."""
+        problems = [problem for label in labels
+                    if isinstance(definition.get(label), str)
+                    and (problem := self.allowed_hosts.problem(str(definition[label]), label))]
+        if problems:
+            raise ConnectorHostRefused(name, problems)
+
     async def _fetch(self, name: str, kind: str, definition: dict[str, Any],
                      headers: Mapping[str, str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        self._check_hosts(name, definition)
         timeout_s = min(int(definition["timeout_ms"]), 30_000) / 1000
         sent = resolve_headers(headers, name)
         if kind == "mcp":
             return await list_mcp_tools(name, str(definition["url"]), sent, timeout_s), definition
-        if "spec" in definition:
-            document: dict[str, Any] = dict(definition["spec"])
+        if isinstance(definition.get("spec"), str):
+            document = parse_document(name, str(definition["spec"]), "the spec given")
+        elif "spec" in definition:
+            document = dict(definition["spec"])
         else:
             document = await fetch_document(name, str(definition["spec_url"]), self.http,
                                             sent, timeout_s)
@@ -277,6 +301,7 @@ class Connectors:
         definition = dict(definition)
         if "base_url" not in definition:
             definition["base_url"] = _base_url(name, document, definition.get("spec_url"))
+            self._check_hosts(name, definition)  # the document's own server, too
         return operations, definition
 
     async def _row(self, tenant: str, name: str) -> ConnectorRow | None:
@@ -337,6 +362,8 @@ class Connectors:
         by_name = {str(t["name"]): t for t in row.tools}
 
         async def call(tool: ToolDef, args: Mapping[str, Any], idempotency_key: str) -> Any:
+            # The setting may be newer than the row: the peer is checked again, each call.
+            self._check_hosts(row.name, row.definition, ("url", "base_url"))
             sent = resolve_headers(headers, row.name)
             with tracing.span("codemode.connector", {"codemode.connector": row.name,
                                                      "codemode.connector.type": row.type,

@@ -40,6 +40,7 @@ everything Code Mode means to raise without catching programming errors::
     ├── MissingConnector             a resume needs a toolset or tool that is gone
     ├── ConnectorNotFound            no connector of that name is stored (for the tenant)
     ├── ConnectorUnavailable         a connector's peer could not be asked for its tools
+    ├── ConnectorHostRefused         a connector names a host outside the allowlist
     └── ConnectorSecretError         a connector's headers cannot be opened or resolved
 
     Exception
@@ -63,6 +64,7 @@ __all__ = [
     "ApprovalNotFound",
     "ApprovalRejected",
     "CodeModeError",
+    "ConnectorHostRefused",
     "ConnectorNotFound",
     "ConnectorSecretError",
     "ConnectorUnavailable",
@@ -489,6 +491,15 @@ class ConnectorUnavailable(CodeModeError):
         self.connector = name
         self.reason = reason
         super().__init__(f'connector "{name}": {reason}')
+
+
+class ConnectorHostRefused(CodeModeError):
+    """A connector names a host outside the service's connector allowlist (nothing was sent)."""
+
+    def __init__(self, name: str, problems: Sequence[str]) -> None:
+        self.connector = name
+        self.problems: tuple[str, ...] = tuple(problems)
+        super().__init__(f'connector "{name}": ' + "; ".join(self.problems))
 
 
 class ConnectorSecretError(CodeModeError):

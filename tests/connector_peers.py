@@ -1,11 +1,13 @@
 """Real peers for connector tests: an MCP server built with the SDK (Streamable HTTP) and a
-FastAPI service with its own ``/openapi.json``. Each records what it was sent, so a test can
+FastAPI service with its own ``/openapi.json`` (and the same as YAML, ``/openapi.yaml``). Each records what it was sent, so a test can
 say what reached the peer and how often."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
+
+import yaml
 
 from fastapi import FastAPI, Header, Response
 from mcp.server.mcpserver import Context, MCPServer
@@ -143,5 +145,9 @@ def openapi_peer() -> tuple[FastAPI, list[dict[str, Any]]]:
         seen.append({"op": "deleteRepo", "owner": owner, "repo": repo})
         return Response(status_code=403, content='{"detail": "archived repositories cannot be deleted"}',
                         media_type="application/json")
+
+    @app.get("/openapi.yaml", include_in_schema=False)
+    async def openapi_yaml() -> Response:
+        return Response(yaml.safe_dump(app.openapi(), sort_keys=False), media_type="application/yaml")
 
     return app, seen

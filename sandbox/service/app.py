@@ -31,7 +31,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from audit import AuditLog, CheckpointPolicy
-from codemode import CodeModeStore, Connectors, EventBus, Executions
+from codemode import CodeModeStore, Connectors, EventBus, Executions, HostAllowlist
 from workspace import WorkspaceStore, sweep_materialised
 
 from .. import AsyncSandbox, __version__
@@ -85,7 +85,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.inline_tool_secret = (settings.inline_tool_secret
                                         or _stored_secret(settings.data_dir / "inline_tool_secret"))
         bus = EventBus()
-        connectors = Connectors(codemode_store, settings.key_dir, http)
+        connectors = Connectors(codemode_store, settings.key_dir, http,
+                                HostAllowlist(settings.connector_hosts))
         app.state.connectors = connectors
         executions = Executions(sandbox, codemode_store, store, http, settings=settings.durable,
                                 inline_secret=app.state.inline_tool_secret, publish=bus.publish,

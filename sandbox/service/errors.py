@@ -24,6 +24,7 @@ from starlette.routing import Match
 
 from codemode import (
     CodeModeError,
+    ConnectorHostRefused,
     ConnectorNotFound,
     ConnectorSecretError,
     ConnectorUnavailable,
@@ -230,6 +231,7 @@ ERROR_MAP: dict[type[Exception], ErrorRule] = {
     MissingConnector: ErrorRule(409, "missing_connector"),
     ConnectorNotFound: ErrorRule(404, "not_found"),
     ConnectorUnavailable: ErrorRule(502, "connector_unavailable"),
+    ConnectorHostRefused: ErrorRule(403, "connector_host_refused", lambda e: list(e.problems)),
     ConnectorSecretError: ErrorRule(409, "connector_secret"),
     CodeModeError: ErrorRule(400, lambda e: type(e).__name__),
     # the isolate core: the service cannot run code right now

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codemode import DurableSettings
+from codemode import DurableSettings, HostAllowlist
 from workspace import Quotas
 
 from .. import CompiledGuest, CompiledScience, Limits
@@ -111,6 +111,11 @@ class Settings:
     mcp_allowed_origins: tuple[str, ...] = ()
     """``Origin`` values ``/mcp`` accepts besides loopback ones (``SANDBOX_MCP_ALLOWED_ORIGINS``);
     a request without an Origin (not from a browser) is not affected. Others get 403."""
+    connector_hosts: tuple[str, ...] | None = None
+    """The hosts connectors may name and reach (``SANDBOX_CONNECTOR_HOSTS``, comma-separated:
+    ``host``, ``host:port``, ``*.domain``; see :class:`codemode.HostAllowlist`). A connector
+    outside it is refused when stored (403 ``connector_host_refused``) and its calls are
+    refused if the list changed since; None (unset) allows every host."""
     disabled_tools: frozenset[str] = frozenset()
     """Tools this service refuses (``execute``, ``bash``): from ``SANDBOX_DISABLED_TOOLS``
     (comma-separated) or ``serve --disable``. A refused call is a 403 ``tool_disabled``."""
@@ -150,6 +155,10 @@ class Settings:
     (``SANDBOX_METRICS_ADDR``); metrics are collected when either is set."""
 
     def __post_init__(self) -> None:
+        try:
+            HostAllowlist(self.connector_hosts)
+        except ValueError as exc:
+            raise ConfigError(f"SANDBOX_CONNECTOR_HOSTS: {exc}") from None
         unknown = set(self.disabled_tools) - set(TOOLS)
         if unknown:
             raise ConfigError(f"unknown tools to disable: {', '.join(sorted(unknown))}; "
@@ -164,6 +173,7 @@ class Settings:
             "quotas": quotas_from_env(),
             "mcp_allowed_hosts": _env_list("SANDBOX_MCP_ALLOWED_HOSTS"),
             "mcp_allowed_origins": _env_list("SANDBOX_MCP_ALLOWED_ORIGINS"),
+            "connector_hosts": _env_list("SANDBOX_CONNECTOR_HOSTS") or None,
             "disabled_tools": frozenset(name.strip() for name in
                                         os.environ.get("SANDBOX_DISABLED_TOOLS", "").split(",")
                                         if name.strip()),

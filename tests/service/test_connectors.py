@@ -407,6 +407,50 @@ def test_an_inline_30_document_with_refs_and_no_operation_ids(
     http.delete("/v1/connectors/hosting30")
 
 
+def test_a_yaml_document_is_read_from_its_url_or_given_as_text(
+        http: httpx.Client, api_peer: tuple[list[dict[str, Any]], str]) -> None:
+    _, url = api_peer
+    fetched = http.put("/v1/connectors/hosting_yaml", json={
+        "type": "openapi", "spec_url": f"{url}/openapi.yaml"})
+    assert fetched.status_code == 201, fetched.text
+    assert {"getRepo", "createIssue", "deleteRepo", "request"} <= {t["name"] for t in fetched.json()["tools"]}
+    outcome = run(http, "hosting_yaml.getRepo(owner='y', repo='z')", "hosting_yaml")
+    assert outcome["result"] == {"owner": "y", "name": "z", "page": 1}
+    text = f"""
+openapi: 3.1.0
+info: {{title: inline, version: "1"}}
+servers: [{{url: "{url}"}}]
+paths:
+  /repos/{{owner}}/{{repo}}:
+    get:
+      operationId: fetchRepo
+      parameters:
+        - {{name: owner, in: path, required: true, schema: {{type: string}}}}
+        - {{name: repo, in: path, required: true, schema: {{type: string}}}}
+      responses:
+        200: {{description: the repository}}
+"""
+    given = http.put("/v1/connectors/hosting_yaml", json={"type": "openapi", "spec": text})
+    assert given.status_code == 200, given.text
+    assert {t["name"] for t in given.json()["tools"]} == {"fetchRepo", "request"}
+    assert run(http, "hosting_yaml.fetchRepo(owner='a', repo='b')['name']", "hosting_yaml")["result"] == "b"
+    http.delete("/v1/connectors/hosting_yaml")
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("openapi: 3.1.0\ninfo: &i {title: t, version: '1'}\nx: *i\npaths: {}\n", "aliases"),
+    ("openapi: [3.1.0\n", "neither JSON nor YAML"),
+    ("- just\n- a list\n", "not an object"),
+])
+def test_a_yaml_document_that_cannot_be_read_is_a_502_naming_why(
+        http: httpx.Client, api_peer: tuple[list[dict[str, Any]], str], text: str, problem: str) -> None:
+    response = http.put("/v1/connectors/bad_yaml", json={"type": "openapi", "spec": text,
+                                                        "base_url": api_peer[1]})
+    assert response.status_code == 502, response.text
+    assert problem in response.json()["error"]["message"]
+    assert http.get("/v1/connectors/bad_yaml").status_code == 404
+
+
 def test_a_document_that_is_not_openapi_3_is_a_502(http: httpx.Client, api_peer: tuple[list[dict[str, Any]], str]) -> None:
     response = http.put("/v1/connectors/swagger", json={
         "type": "openapi", "spec": {"swagger": "2.0", "paths": {}}, "base_url": api_peer[1]})

@@ -2,7 +2,9 @@
 their typed declarations, and refreshing their tools.
 
 Storing a connector fetches its tools (the MCP server's tool list, the OpenAPI document's
-operations); when that fails nothing is stored (502 ``connector_unavailable``). Header values
+operations); when that fails nothing is stored (502 ``connector_unavailable``), nor when a
+URL names a host outside the operator's allowlist (403 ``connector_host_refused``, nothing
+asked). Header values
 are never shown back: GET lists header names with ``<hidden>`` (an ``env:NAME`` reference is
 shown, it is no secret).
 """
@@ -40,9 +42,11 @@ class ConnectorBody(RequestBody):
     type: Literal["mcp", "openapi"]
     url: str | None = Field(None, max_length=2_000, pattern="^https?://[^/?#]",
                             description="mcp: the server's Streamable HTTP endpoint.")
-    spec: dict[str, Any] | None = Field(None, description="openapi: the OpenAPI 3.0/3.1 document.")
+    spec: dict[str, Any] | str | None = Field(
+        None, description="openapi: the OpenAPI 3.0/3.1 document, as an object or as its JSON "
+                          "or YAML text.")
     spec_url: str | None = Field(None, max_length=2_000, pattern="^https?://[^/?#]",
-                                 description="openapi: where to fetch the document (JSON).")
+                                 description="openapi: where to fetch the document (JSON or YAML).")
     base_url: str | None = Field(None, max_length=2_000, pattern="^https?://[^/?#]",
                                  description="openapi: where requests go (default: the "
                                              "document's first absolute server URL).")
@@ -61,7 +65,7 @@ def _not_found(name: str) -> HTTPError:
 
 @router.put("/{name}", responses={
     201: {"description": "Created; its tools were fetched."},
-    **documented(502)})
+    **documented(403, 502)})
 async def put_connector(name: ConnectorPath, body: ConnectorBody, request: Request,
                         who: Writer) -> SafeJSONResponse:
     given = body.model_dump(exclude_none=True)
@@ -88,7 +92,7 @@ async def get_connector(name: ConnectorPath, request: Request, who: Reader) -> d
     return view
 
 
-@router.post("/{name}/refresh", responses=documented(502))
+@router.post("/{name}/refresh", responses=documented(403, 502))
 async def refresh_connector(name: ConnectorPath, request: Request, who: Writer) -> dict[str, Any]:
     """Fetch the connector's tools again (a changed server or document)."""
     return await state.connectors(request).refresh(who.tenant, name)
