@@ -19,9 +19,10 @@ import wit_world
 from componentize_py_types import Err
 from wit_world.imports import host
 
-import bash_entry
-
 preload.load()  # the standard library and the bundled packages, into the snapshot
+# after the bundled packages: the bash guest's git is built on one of them (dulwich)
+import bash_entry  # noqa: E402
+
 tzmemory.install()
 distributions.install()
 guard.block_modules()

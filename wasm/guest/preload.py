@@ -115,10 +115,10 @@ def _ctypes_sizeof(ctype: Any) -> int:
     return size
 
 
-STAND_INS = ("bz2", "lzma", "ctypes")
+STAND_INS = ("bz2", "lzma", "ctypes", "mmap")
 """Unavailable modules some bundled packages import at their top (networkx: bz2; sympy:
-ctypes) without needing them for what runs in here: they get an ``AbsentModule`` while the
-build imports them. Afterwards ``guard.block_modules`` drops these from ``sys.modules``,
+ctypes; dulwich: mmap, whose use the bash guest's git switches off) without needing them
+for what runs in here: they get an ``AbsentModule`` while the build imports them. Afterwards ``guard.block_modules`` drops these from ``sys.modules``,
 so ``import bz2`` in the code still says why it is absent."""
 
 

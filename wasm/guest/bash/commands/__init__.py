@@ -1,7 +1,7 @@
 """The registry of bash commands: every family module contributes its ``COMMANDS`` table.
 
 A family (a module, or a package whose ``__init__`` is its way in: ``awk``, ``jq``, ``sed``,
-``files``, ``text``, ``data``) holds related commands behind the one protocol of ``base.py`` and
+``files``, ``text``, ``data``, ``git``) holds related commands behind the one protocol of ``base.py`` and
 exports ``COMMANDS: dict[str, Command]``. This module merges them; a name defined twice is a bug
 and fails at import (so at guest build time, not in a user's script).
 """
@@ -9,10 +9,10 @@ and fails at import (so at guest build time, not in a user's script).
 from __future__ import annotations
 
 from .. import builtins
-from . import awk, data, files, jq, sed, text
+from . import awk, data, files, git, jq, sed, text
 from .base import Command, CommandContext, CommandResult
 
-FAMILIES = (builtins, files, text, awk, sed, jq, data)
+FAMILIES = (builtins, files, text, awk, sed, jq, data, git)
 
 
 def _merge() -> dict[str, Command]:
