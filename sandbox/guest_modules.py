@@ -173,6 +173,7 @@ PACKAGES: tuple[str, ...] = (
     'bashlex',
     'bs4',
     'dateutil',
+    'dulwich',
     'et_xmlfile',
     'html5lib',
     'idna',

@@ -73,7 +73,10 @@ def git_command(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return 1
     git = Git(ctx, overrides)
     try:
-        status = sub(git, rest)
+        try:
+            status = sub(git, rest)
+        finally:
+            git.close()
     except GitError as exc:
         if git.out:
             yield b"".join(git.out)

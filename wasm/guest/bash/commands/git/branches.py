@@ -6,6 +6,9 @@ from __future__ import annotations
 import os
 import re
 
+from dulwich.objects import ObjectID
+from dulwich.refs import Ref
+
 from .repo import DEFAULT_BRANCH, FileState, GitError, Repository, dec
 from .session import Git, split_flags
 from .worktree import collect, restore_paths
@@ -271,7 +274,7 @@ def switch_to(git: Git, name: str, start: str | None, *, create: bool, quiet: bo
         if sha is None:
             raise GitError(f"error: pathspec '{name}' did not match any file(s) known to git", 1)
         _move_worktree(git, head, sha)
-        repo.refs.set_if_equals(b"HEAD", None, sha.encode())
+        repo.refs.set_if_equals(Ref(b"HEAD"), None, ObjectID(sha.encode()))
         if not quiet:
             subject = repo.commit(sha).message.decode("utf-8", "replace").split("\n")[0]
             git.warn(f"Note: switching to '{name}'.\n\nYou are in 'detached HEAD' state.\n\n"

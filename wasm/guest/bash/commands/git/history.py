@@ -76,7 +76,7 @@ def format_commit(git: Git, fmt: str, sha: str, commit: Commit) -> str:
     }
 
     def fill(m: re.Match[str]) -> str:
-        return values.get(m.group(1), m.group(0))
+        return str(values.get(m.group(1), m.group(0)))
 
     return re.sub(r"%(an|ae|cn|ce|ad|cd|at|ct|[HhTtPpsbBn%])", fill, fmt)
 

@@ -24,8 +24,8 @@ from dulwich.config import ConfigFile
 from dulwich.ignore import IgnoreFilterManager
 from dulwich.index import Index, IndexEntry, commit_tree
 from dulwich.object_store import DiskObjectStore, iter_tree_contents
-from dulwich.objects import Blob, Commit, Tree
-from dulwich.refs import DiskRefsContainer
+from dulwich.objects import Blob, Commit, ObjectID, Tree
+from dulwich.refs import DiskRefsContainer, Ref
 
 # dulwich maps pack files with mmap when it can; the guest has no mmap (its module is a
 # stand-in there), and this switch is dulwich's own way to read them into memory instead.
@@ -54,6 +54,14 @@ def enc(path: str) -> bytes:
 
 def dec(path: bytes) -> str:
     return path.decode("utf-8", "surrogateescape")
+
+
+def oid(sha: str) -> ObjectID:
+    return ObjectID(enc(sha))
+
+
+def ref(name: str) -> Ref:
+    return Ref(enc(name))
 
 
 def blob_sha(data: bytes) -> str:
@@ -90,6 +98,10 @@ class Repository:
         self.refs = DiskRefsContainer(self.gitdir)
         self._index: Index | None = None
 
+    def close(self) -> None:
+        """Let go of the pack files the object store opened."""
+        self.store.close()
+
     # -- creating and finding -----------------------------------------------------------
     @staticmethod
     def init(top: str, top_virtual: str, branch: str) -> tuple[Repository, bool]:
@@ -113,7 +125,7 @@ class Repository:
     # -- refs ----------------------------------------------------------------------------
     def head_ref(self) -> str | None:
         """The branch HEAD names (``refs/heads/x``), or None when HEAD is detached."""
-        target = self.refs.read_ref(b"HEAD")
+        target = self.refs.read_ref(Ref(b"HEAD"))
         if target is not None and target.startswith(b"ref: "):
             return dec(target[5:].strip())
         return None
@@ -125,45 +137,45 @@ class Repository:
     def head(self) -> str | None:
         """The commit HEAD points at, or None before the first commit."""
         try:
-            return dec(self.refs[b"HEAD"])
+            return dec(self.refs[Ref(b"HEAD")])
         except KeyError:
             return None
 
     def branches(self) -> list[str]:
-        return sorted(dec(name) for name in self.refs.keys(base=b"refs/heads/"))
+        return sorted(dec(name) for name in self.refs.keys(base=Ref(b"refs/heads/")))
 
     def branch_commit(self, name: str) -> str | None:
         try:
-            return dec(self.refs[enc("refs/heads/" + name)])
+            return dec(self.refs[ref("refs/heads/" + name)])
         except KeyError:
             return None
 
-    def set_ref(self, ref: str, sha: str) -> None:
-        self.refs[enc(ref)] = enc(sha)
+    def set_ref(self, name: str, sha: str) -> None:
+        self.refs[ref(name)] = oid(sha)
 
     def delete_branch(self, name: str) -> None:
-        self.refs.remove_if_equals(enc("refs/heads/" + name), None)
+        self.refs.remove_if_equals(ref("refs/heads/" + name), None)
 
     def set_head_branch(self, name: str) -> None:
-        self.refs.set_symbolic_ref(b"HEAD", enc("refs/heads/" + name))
+        self.refs.set_symbolic_ref(Ref(b"HEAD"), ref("refs/heads/" + name))
 
     def update_head(self, sha: str) -> None:
         """Move the current branch (or a detached HEAD) to ``sha``."""
-        ref = self.head_ref()
-        self.set_ref(ref if ref is not None else "HEAD", sha)
+        current = self.head_ref()
+        self.set_ref(current if current is not None else "HEAD", sha)
 
     # -- objects -------------------------------------------------------------------------
     def commit(self, sha: str) -> Commit:
-        obj = self.store[enc(sha)]
+        obj = self.store[oid(sha)]
         if not isinstance(obj, Commit):
             raise GitError(f"fatal: {sha} is not a commit")
         return obj
 
     def object(self, sha: str) -> object:
-        return self.store[enc(sha)]
+        return self.store[oid(sha)]
 
     def has(self, sha: str) -> bool:
-        return enc(sha) in self.store
+        return oid(sha) in self.store
 
     def add_blob(self, data: bytes) -> str:
         blob = Blob.from_string(data)
@@ -171,7 +183,7 @@ class Repository:
         return dec(blob.id)
 
     def blob_data(self, sha: str) -> bytes:
-        obj = self.store[enc(sha)]
+        obj = self.store[oid(sha)]
         assert isinstance(obj, Blob)
         return bytes(obj.data)
 
@@ -180,7 +192,7 @@ class Repository:
         if tree_sha is None:
             return {}
         files: dict[str, FileState] = {}
-        for entry in iter_tree_contents(self.store, enc(tree_sha)):
+        for entry in iter_tree_contents(self.store, oid(tree_sha)):
             if entry.path is not None and entry.sha is not None and entry.mode is not None:
                 files[dec(entry.path)] = (entry.mode, dec(entry.sha))
         return files
@@ -189,7 +201,7 @@ class Repository:
         return {} if sha is None else self.tree_files(dec(self.commit(sha).tree))
 
     def write_tree(self, files: dict[str, FileState]) -> str:
-        blobs = [(enc(path), enc(sha), mode) for path, (mode, sha) in sorted(files.items())]
+        blobs = [(enc(path), oid(sha), mode) for path, (mode, sha) in sorted(files.items())]
         if not blobs:
             tree = Tree()
             self.store.add_object(tree)
@@ -199,8 +211,8 @@ class Repository:
     def make_commit(self, tree: str, parents: list[str], author: Identity, committer: Identity,
                     message: bytes) -> str:
         commit = Commit()
-        commit.tree = enc(tree)
-        commit.parents = [enc(p) for p in parents]
+        commit.tree = oid(tree)
+        commit.parents = [oid(p) for p in parents]
         commit.author = author.line()
         commit.committer = committer.line()
         commit.author_time, commit.author_timezone = author.when, author.tz
@@ -243,7 +255,7 @@ class Repository:
             dev = ino = uid = gid = size = 0
         self.index[key] = IndexEntry(ctime=now[0], mtime=now[1], dev=dev & 0xFFFFFFFF,
                                      ino=ino & 0xFFFFFFFF, mode=mode, uid=uid & 0xFFFFFFFF,
-                                     gid=gid & 0xFFFFFFFF, size=size & 0xFFFFFFFF, sha=enc(sha))
+                                     gid=gid & 0xFFFFFFFF, size=size & 0xFFFFFFFF, sha=oid(sha))
 
     def write_index(self) -> None:
         self.index.write()

@@ -14,10 +14,11 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from dulwich.config import ConfigFile
 from dulwich.objects import Blob, Commit, Tag, Tree
 
 from ..base import CommandContext
-from .repo import GitError, Identity, Repository, dec, enc, find_repository
+from .repo import GitError, Identity, Repository, dec, enc, find_repository, ref
 
 DEFAULT_NAME = "sandbox"
 DEFAULT_EMAIL = "sandbox@localhost"
@@ -34,6 +35,10 @@ class Git:
     """``-c name=value`` settings, by lower-cased ``section.key``."""
     out: list[bytes] = field(default_factory=list)
     _repo: Repository | None = None
+
+    def close(self) -> None:
+        if self._repo is not None:
+            self._repo.close()
 
     # -- output --------------------------------------------------------------------------
     def print(self, text: str = "") -> None:
@@ -89,7 +94,7 @@ class Git:
         if key in self.overrides:
             return self.overrides[key]
         section, _, option = name.rpartition(".")
-        files = []
+        files: list[ConfigFile] = []
         if self._repo is not None or self._find_quietly():
             files.append(self.repo.config())
         files.extend(self._global_configs())
@@ -108,9 +113,7 @@ class Git:
             return False
         return True
 
-    def _global_configs(self) -> list[object]:
-        from dulwich.config import ConfigFile
-
+    def _global_configs(self) -> list[ConfigFile]:
         found = []
         home = self.ctx.env.get("HOME", "/")
         for path in (os.path.join(home, ".gitconfig"), os.path.join(home, ".config/git/config")):
@@ -168,9 +171,9 @@ class Git:
         repo = self.repo
         if name in ("HEAD", "@"):
             return repo.head()
-        for ref in (f"refs/heads/{name}", f"refs/tags/{name}", f"refs/{name}", name):
+        for name_ in (f"refs/heads/{name}", f"refs/tags/{name}", f"refs/{name}", name):
             try:
-                sha = dec(repo.refs[enc(ref)])
+                sha = dec(repo.refs[ref(name_)])
             except (KeyError, ValueError):
                 continue
             return self._peel(sha)

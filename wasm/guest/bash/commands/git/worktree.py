@@ -488,25 +488,25 @@ def config(git: Git, args: list[str]) -> int:
         path = os.path.join(git.repo.gitdir, "config")
     conf = ConfigFile.from_path(path) if os.path.isfile(path) else ConfigFile()
     if listing:
-        for section, values in conf.items():
-            for key, value in values.items():
+        for section in conf.sections():
+            for key, value in conf.items(section):
                 name = ".".join(dec(s) for s in section) + "." + dec(key)
                 git.print(f"{name.lower()}={dec(value)}")
         return 0
     if not rest or not re.fullmatch(r"[A-Za-z][\w-]*(\.[^.]+)*\.[A-Za-z][\w-]*", rest[0]):
         raise GitError(f"error: key does not contain a section: {rest[0] if rest else ''}", 1 if rest else 129)
-    section, _, key = rest[0].rpartition(".")
-    head, _, sub = section.partition(".")
+    dotted, _, option = rest[0].rpartition(".")
+    head, _, sub = dotted.partition(".")
     sect = (head.encode(), sub.encode()) if sub else (head.encode(),)
     if get or len(rest) == 1:
-        value = git.setting(rest[0]) if not scope_global else _get(conf, sect, key)
-        if value is None:
+        found = git.setting(rest[0]) if not scope_global else _get(conf, sect, option)
+        if found is None:
             return 1
-        git.print(value)
+        git.print(found)
         return 0
     if unset:
         raise GitError("error: --unset is not supported by the sandbox's git", 1)
-    conf.set(sect, key.encode(), rest[1].encode("utf-8", "surrogateescape"))
+    conf.set(sect, option.encode(), rest[1].encode("utf-8", "surrogateescape"))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     conf.write_to_path(path)
     return 0
