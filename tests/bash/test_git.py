@@ -8,10 +8,14 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bash import run_script
+
+if TYPE_CHECKING:
+    from sandbox import Sandbox
 
 ENV = {"GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.com", "GIT_COMMITTER_NAME": "Ada",
        "GIT_COMMITTER_EMAIL": "ada@example.com", "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
@@ -138,3 +142,20 @@ def test_git_dir_contents_are_ordinary_workspace_files(tmp_path: Path) -> None:
     names = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
     assert {".git/HEAD", ".git/config", ".git/index", ".git/refs/heads/master"} <= names
     assert all(not os.path.islink(tmp_path / n) for n in names)
+
+
+@pytest.mark.slow
+def test_in_the_isolate_a_committed_executable_stays_clean_in_the_next_call(sandbox: "Sandbox", tmp_path: Path) -> None:
+    """The isolate's files carry no permission bits: the mode the index records holds for
+    a file no chmod touched in this call (git's ``core.fileMode = false``)."""
+    from sandbox import Limits
+
+    def run(script: str) -> dict[str, object]:
+        return sandbox.run_bash({"script": script, "cwd": "/", "env": ENV, "limits": {"timeout_ms": 20000}},
+                                str(tmp_path), Limits(deadline_s=30))
+
+    first = run("git init -q; echo 'echo hi' > run.sh; chmod +x run.sh; git add .; git commit -q -m one;"
+                " git ls-files 2>/dev/null; git log --format=%s")
+    assert first["exit_code"] == 0 and first["stdout"] == "one\n"
+    second = run("git status --porcelain; git show --format= HEAD | head -2")
+    assert second["stdout"] == "diff --git a/run.sh b/run.sh\nnew file mode 100755\n"

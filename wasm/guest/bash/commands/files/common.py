@@ -399,6 +399,12 @@ def effective_mode(ctx: CommandContext, real: str, info: os.stat_result) -> int:
     return info.st_mode
 
 
+def mode_set_by_script(ctx: CommandContext, real: str) -> bool:
+    """Whether ``chmod`` in this run set the bits of ``real`` (kept in the overlay)."""
+    table = _mode_table(ctx, create=False)
+    return table is not None and os.path.normpath(real) in table
+
+
 def set_mode(ctx: CommandContext, real: str, bits: int) -> None:
     """chmod ``real`` (into the overlay inside the isolate, where modes do not exist)."""
     if WASI:

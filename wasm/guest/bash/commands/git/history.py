@@ -159,7 +159,9 @@ def log(git: Git, args: list[str]) -> int:
         if paths and not _touches(git, sha, paths):
             continue
         commit = repo.commit(sha)
-        if fmt is not None and separator:
+        if fmt == "":
+            pass
+        elif fmt is not None and separator:
             git.write((("\n" if shown else "") + format_commit(git, fmt, sha, commit)).encode("utf-8", "surrogateescape"))
         elif fmt is not None:
             git.print(format_commit(git, fmt, sha, commit))
@@ -168,7 +170,8 @@ def log(git: Git, args: list[str]) -> int:
                 git.print()
             _header(git, sha, commit)
         if patches:
-            git.print()
+            if fmt != "":
+                git.print()
             git.out.extend(_commit_patch(git, commit, paths))
         shown += 1
     return 0
@@ -217,13 +220,15 @@ def show(git: Git, args: list[str]) -> int:
         commit = git.repo.commit(sha)
         if n:
             git.print()
-        if fmt is not None:
+        if fmt == "":
+            pass  # an empty format shows no header at all, not even an empty line
+        elif fmt is not None:
             git.print(format_commit(git, fmt, sha, commit))
         else:
             _header(git, sha, commit)
         if not no_patch:
             body = _commit_patch(git, commit, [])
-            if body and not oneline:
+            if body and not oneline and fmt != "":
                 git.print()
             git.out.extend(body)
     return 0

@@ -17,7 +17,7 @@ import os
 import stat
 import time
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import dulwich.pack
 from dulwich.config import ConfigFile
@@ -74,6 +74,12 @@ def mode_of(st: os.stat_result) -> int:
     return 0o100755 if st.st_mode & 0o111 else 0o100644
 
 
+ModeOf = Callable[[str, os.stat_result, "int | None"], int]
+"""How a working-tree file's mode is read: (real path, its lstat, the mode the index
+records or None) -> the git mode."""
+SetExecutable = Callable[[str, bool], None]
+
+
 @dataclass
 class Identity:
     name: str
@@ -97,6 +103,8 @@ class Repository:
         self.store = DiskObjectStore(os.path.join(self.gitdir, "objects"))
         self.refs = DiskRefsContainer(self.gitdir)
         self._index: Index | None = None
+        self.mode_of: ModeOf = lambda _real, st, _recorded: mode_of(st)
+        self.set_executable: SetExecutable = lambda real, on: os.chmod(real, 0o755 if on else 0o644)
 
     def close(self) -> None:
         """Let go of the pack files the object store opened."""
@@ -278,7 +286,8 @@ class Repository:
                 data = handle.read()
         else:
             return None
-        return (mode_of(st), blob_sha(data)), data
+        recorded = self.index_files().get(path)
+        return (self.mode_of(real, st, recorded[0] if recorded else None), blob_sha(data)), data
 
     def walk_worktree(self) -> Iterator[str]:
         """Every file of the working tree (``.git`` left out), sorted as git sorts paths."""
@@ -322,7 +331,7 @@ class Repository:
             return
         with open(real, "wb") as handle:
             handle.write(data)
-        os.chmod(real, 0o755 if mode & 0o111 else 0o644)
+        self.set_executable(real, bool(mode & 0o111))
 
     def remove_worktree_file(self, path: str) -> None:
         real = self.real(path)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -18,6 +19,7 @@ from dulwich.config import ConfigFile
 from dulwich.objects import Blob, Commit, Tag, Tree
 
 from ..base import CommandContext
+from ..files.common import WASI, effective_mode, mode_set_by_script, set_mode
 from .repo import GitError, Identity, Repository, dec, enc, find_repository, ref
 
 DEFAULT_NAME = "sandbox"
@@ -60,8 +62,25 @@ class Git:
             found = find_repository(self.cwd_real(), self.ctx.cwd, self.ctx.host_path("/"))
             if found is None:
                 raise GitError("fatal: not a git repository (or any of the parent directories): .git")
+            found.mode_of = self._mode_of
+            found.set_executable = self._set_executable
             self._repo = found
         return self._repo
+
+    def _mode_of(self, real: str, st: os.stat_result, recorded: int | None) -> int:
+        """The file's git mode, with the permission bits the script set by ``chmod`` (the
+        isolate's files have none); a file no ``chmod`` touched in this run keeps the mode
+        the index records there, as git does on a filesystem without modes
+        (``core.fileMode = false``)."""
+        if stat.S_ISLNK(st.st_mode):
+            return 0o120000
+        if WASI and recorded in (0o100644, 0o100755) and not mode_set_by_script(self.ctx, real):
+            return recorded
+        bits = effective_mode(self.ctx, real, st)
+        return 0o100755 if bits & 0o111 else 0o100644
+
+    def _set_executable(self, real: str, on: bool) -> None:
+        set_mode(self.ctx, real, 0o755 if on else 0o644)
 
     def prefix(self) -> str:
         """The current directory relative to the top of the working tree ('' at the top)."""
