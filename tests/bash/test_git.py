@@ -159,3 +159,10 @@ def test_in_the_isolate_a_committed_executable_stays_clean_in_the_next_call(sand
     assert first["exit_code"] == 0 and first["stdout"] == "one\n"
     second = run("git status --porcelain; git show --format= HEAD | head -2")
     assert second["stdout"] == "diff --git a/run.sh b/run.sh\nnew file mode 100755\n"
+
+
+def test_amend_replaces_the_last_commit_keeping_its_author_date(tmp_path: Path) -> None:
+    sh(tmp_path, "git init -q; echo a > a; git add a; git commit -q -m first; echo b > b; git add b")
+    result = run_script("git commit -q --amend -m better; git log --format='%s|%ad|%cd'",
+                        root=str(tmp_path), env={**ENV, "GIT_COMMITTER_DATE": "2026-03-01T00:00:00Z"})
+    assert result.stdout.decode() == "better|Thu Jan 1 00:00:00 2026 +0000|Sun Mar 1 00:00:00 2026 +0000\n"
