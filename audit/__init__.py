@@ -16,7 +16,7 @@ Modules (other packages import only from this package root):
 
 - ``errors``: the exceptions; ``canonical``: canonical JSON (what is hashed and signed).
 - ``schema``: the tables, their append-only triggers, the ``audit`` migrations.
-- ``chain``: ``AuditEvent``, ``AuditEntry``, the row hash, ``append``.
+- ``chain``: ``AuditEvent``, ``AuditEntry``, the row hash, ``append`` (and ``append_now`` on the database thread).
 - ``signing``: the Ed25519 key file, ``Checkpoint``, the checkpoints JSON Lines file.
 - ``verify``: the streaming verifier and ``VerifyReport``.
 - ``export``: filtered export with a signed manifest, and its offline check.
@@ -26,7 +26,7 @@ This unit imports only the ``workspace`` root (for the migration runner and the 
 """
 
 from .canonical import canonical_json
-from .chain import GENESIS, AuditEntry, AuditEvent, append, entry_hash
+from .chain import GENESIS, AuditEntry, AuditEvent, append, append_now, entry_hash
 from .errors import AuditError, AuditQueryError, AuditValueError
 from .export import export_archive, export_log, verify_export
 from .log import AuditLog, CheckpointPolicy
@@ -36,6 +36,7 @@ from .verify import VerifyReport, verify_database
 
 __all__ = [
     "append",
+    "append_now",
     "AUDIT_MIGRATIONS",
     "AuditEntry",
     "AuditError",

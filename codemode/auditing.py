@@ -135,9 +135,14 @@ class ExecutionSubject:
             principal=safe_text(by), approval_id=approval_id)
 
     def approval_refused(self, approval_id: str, attempted: str, by: str, status: str | None,
-                         decided_by: str | None, tenant: str | None) -> AuditEvent:
-        """A decision refused (late, duplicate, racing): what was tried and what it met."""
-        return self.event("approval.refused", {
+                         decided_by: str | None, tenant: str | None,
+                         reason: str | None = None) -> AuditEvent:
+        """A decision refused (late, duplicate, racing, or asking to widen the run's
+        permissions, which ``reason`` then says): what was tried and what it met."""
+        body: dict[str, Any] = {
             "attempted": attempted, "by_tenant": tenant, "found": status,
-            "decided_by": None if decided_by is None else safe_text(decided_by)},
-            principal=safe_text(by), approval_id=approval_id)
+            "decided_by": None if decided_by is None else safe_text(decided_by)}
+        if reason is not None:
+            body["reason"] = safe_text(reason)
+        return self.event("approval.refused", body, principal=safe_text(by),
+                          approval_id=approval_id)

@@ -74,6 +74,7 @@ from .replay import check_step, first_unconsumed, replayable
 from .search import CodeIndex, SnippetInfo
 from .state import (
     READ_ONLY_STATE_METHODS,
+    StateOperation,
     STATE_DOC,
     os_error_name,
     stat_json,
@@ -235,7 +236,7 @@ class CodeModeHandler:
         """Attachments of this execution's applied calls, recorded and new, in call order."""
         self._open_step: str | None = None
         """The name of a ``codemode.step`` whose function is running (no host calls then)."""
-        self._state = state_operations(workspace)
+        self._state_operations: dict[str, StateOperation] | None = None
 
     # --- dispatch ---------------------------------------------------------------------
 
@@ -698,7 +699,9 @@ class CodeModeHandler:
 
     async def _state_call(self, payload: dict[str, Any]) -> Any:
         method = str(payload.get("method"))
-        operation = self._state.get(method)
+        if self._state_operations is None:  # built on first use: most runs never call state.*
+            self._state_operations = state_operations(self.workspace)
+        operation = self._state_operations.get(method)
         if operation is None:
             raise HostCallError("AttributeError", f"state has no method {method!r}")
         # The guest sends bytes as {"$bytes": base64}; the workspace wants real bytes.

@@ -68,7 +68,7 @@ from .remote import call_remote_revert
 from .calls import CodeModeHandler, ExecutionPlan, RunSettings
 from .connectors import BoundConnector, Connectors
 from .state import STATE_METHODS
-from .store import CodeModeStore
+from .store import CodeModeStore, RunEnd
 from .tooldefs import ToolDef
 
 __all__ = [
@@ -403,19 +403,11 @@ class Executions:
             if divergence is not None:
                 status, result = "error", None
                 error = {"name": "ReplayDivergence", "message": str(divergence)}
-        # The end, its audit entry and retention commit together: pruning never deletes
-        # an execution whose end is not yet recorded.
-        async with self.store.transaction() as tx:
-            finished = await tx.finish_execution(record.id, status=status, result=result,
-                                                 error=error, logs=outcome.logs,
-                                                 only_if=("running",))
-            if finished and status != "completed":
-                await tx.revert_pending(record.id)
-            if finished:
-                await tx.audit(ExecutionSubject.of(record).finished(status, error,
-                                                                   len(handler.calls)))
-            await tx.prune_executions(record.workspace, keep=self.settings.keep_executions,
-                                      tenant=record.tenant)
+        finished = await self.store.end_run(RunEnd(
+            execution_id=record.id, workspace=record.workspace, tenant=record.tenant,
+            status=status, result=result, error=error, logs=outcome.logs,
+            audit=ExecutionSubject.of(record).finished(status, error, len(handler.calls)),
+            keep=self.settings.keep_executions))
         if not finished:
             # Someone ended it while it ran (cancelled, expired): that decision stands.
             current = await self.store.get_execution(record.id, with_journal=False)
@@ -472,7 +464,14 @@ class Executions:
         record = await self.store.get_execution(approval.execution_id, with_journal=False)
         if record is None:
             raise ExecutionNotFound(approval.execution_id)
-        _check_narrowing(record, granted_permissions)
+        try:
+            _check_narrowing(record, granted_permissions)
+        except PermissionWidening as refused:
+            async with self.store.transaction() as tx:  # refused attempts are on record too
+                await tx.audit(ExecutionSubject.of(record).approval_refused(
+                    approval_id, "approved", by, approval.status, approval.decided_by, tenant,
+                    reason=str(refused)))
+            raise
         plan = None
         if record.status == "paused":
             plan = await self._plan_for_resume(record)  # missing connector: nothing consumed

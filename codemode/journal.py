@@ -35,6 +35,7 @@ from codemode.errors import (
     ExecutionNotRunning,
 )
 from codemode.records import ENTRY_STATES, JournalEntry, now
+from storage import on_thread
 
 __all__ = [
     "JOURNAL_COLUMNS",
@@ -48,6 +49,7 @@ __all__ = [
     "read",
     "replace_entry",
     "revert_pending",
+    "revert_pending_now",
     "settle",
 ]
 
@@ -223,14 +225,17 @@ async def append_next(conn: aiosqlite.Connection, entry: JournalEntry) -> int:
     return entry.seq
 
 
-async def revert_pending(conn: aiosqlite.Connection, execution_id: str) -> int:
+def revert_pending_now(db: sqlite3.Connection, execution_id: str) -> int:
     """Entries still ``pending`` become ``reverted`` (their execution ended without them);
-    returns how many."""
-    cur = await conn.execute(
+    returns how many. On the database's thread (``workspace.on_thread``)."""
+    return int(db.execute(
         "UPDATE codemode_journal SET state = 'reverted', updated_at = ?"
-        " WHERE execution_id = ? AND state = 'pending'", (now(), execution_id),
-    )
-    return int(cur.rowcount)
+        " WHERE execution_id = ? AND state = 'pending'", (now(), execution_id)).rowcount)
+
+
+async def revert_pending(conn: aiosqlite.Connection, execution_id: str) -> int:
+    """:func:`revert_pending_now` from the event loop."""
+    return await on_thread(conn, revert_pending_now, execution_id)
 
 
 async def delete(conn: aiosqlite.Connection, execution_id: str) -> None:

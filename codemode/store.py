@@ -47,6 +47,7 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,7 @@ import aiosqlite
 
 from audit import AuditEvent
 from audit import append as _audit_append
+from audit import append_now
 from audit import migrate as _audit_migrate
 from codemode import journal as _journal
 from codemode.auditing import ExecutionSubject
@@ -83,18 +85,39 @@ from codemode.records import (
     valid_snippet_name,
 )
 from codemode.tooldefs import Toolset, schema_problems
+from storage import immediately, on_thread
 from workspace import DEFAULT_TENANT, apply_migrations, configure_connection
 
 __all__ = [
     "CODEMODE_MIGRATIONS",
     "DEFAULT_KEEP",
     "CodeModeStore",
+    "RunEnd",
     "StoreTransaction",
 ]
 
 DEFAULT_KEEP = 50
 """Terminal executions kept per workspace by :meth:`CodeModeStore.prune_executions`."""
 _MAX_ERROR_MESSAGE = 10_000
+
+
+
+@dataclass(frozen=True)
+class RunEnd:
+    """How a run ended: what :meth:`CodeModeStore.end_run` records in one transaction."""
+
+    execution_id: str
+    workspace: str
+    tenant: str
+    status: str
+    result: Any
+    error: dict[str, Any] | None
+    logs: list[str]
+    audit: AuditEvent
+    """The ``execution.finished`` event, appended only if this end is the one recorded."""
+    keep: int = DEFAULT_KEEP
+    """Terminal executions of the workspace to keep (retention runs in the same commit)."""
+
 
 _EXECUTION_COLUMNS = (
     "id, workspace, code, status, result, result_recorded, error, logs, namespaces, "
@@ -227,8 +250,8 @@ async def _decide_approval(
     return cur.rowcount > 0
 
 
-async def _finish(
-    conn: aiosqlite.Connection,
+def _finish_now(
+    db: sqlite3.Connection,
     execution_id: str,
     *,
     status: str,
@@ -237,6 +260,7 @@ async def _finish(
     logs: list[str] | None,
     only_if: Collection[str] | None,
 ) -> bool:
+    """Record a new status (on the database thread); whether the guard let it through."""
     _check_status(status)
     result_text, recorded = (None, True) if result is None else _result_for_record(result)
     error_text = _error_for_record(error)
@@ -247,7 +271,7 @@ async def _finish(
     ownership = "" if status == "running" else ", owner = NULL, lease_until = NULL"
     if status not in ("running", "dead_letter"):
         ownership += ", attempts = 0"
-    cur = await conn.execute(
+    cur = db.execute(
         "UPDATE codemode_executions SET status = ?, result = ?, result_recorded = ?,"
         f" error = ?, logs = COALESCE(?, logs), updated_at = ?{ownership}"
         f" WHERE id = ?{guard}",
@@ -256,12 +280,60 @@ async def _finish(
     )
     if cur.rowcount > 0:
         return True
-    async with conn.execute(
-        "SELECT 1 FROM codemode_executions WHERE id = ?", (execution_id,)
-    ) as found:
-        if await found.fetchone() is None:
-            raise ExecutionNotFound(execution_id)
+    if db.execute("SELECT 1 FROM codemode_executions WHERE id = ?",
+                  (execution_id,)).fetchone() is None:
+        raise ExecutionNotFound(execution_id)
     return False
+
+
+def _revert_pending_now(db: sqlite3.Connection, execution_id: str) -> int:
+    """Entries still ``pending`` become ``reverted`` and their approvals ``cancelled``."""
+    reverted = _journal.revert_pending_now(db, execution_id)
+    db.execute(
+        "UPDATE codemode_approvals SET status = 'cancelled', decided_at = ?"
+        " WHERE execution_id = ? AND status = 'pending'", (now(), execution_id))
+    return reverted
+
+
+def _prune_now(db: sqlite3.Connection, workspace: str, keep: int, tenant: str) -> int:
+    """Delete the terminal executions of ``workspace`` beyond the newest ``keep``."""
+    if keep < 0:
+        raise ValueError("keep must be zero or more")
+    terminal = sorted(TERMINAL_STATES)
+    marks = ", ".join("?" for _ in terminal)
+    # The journal rows and approvals of the deleted executions go with them by ON
+    # DELETE CASCADE; the audit log has no such tie, and records each deletion.
+    rows = db.execute(
+        "DELETE FROM codemode_executions WHERE id IN (SELECT id FROM codemode_executions"
+        f" WHERE tenant = ? AND workspace = ? AND status IN ({marks})"
+        " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)"
+        " RETURNING id, status, principal",
+        (tenant, workspace, *terminal, keep)).fetchall()
+    if rows:
+        append_now(db, [ExecutionSubject(str(r[0]), workspace, tenant, str(r[2]))
+                        .pruned(str(r[1]), keep) for r in rows], at=now())
+    return len(rows)
+
+
+def _insert_execution_now(db: sqlite3.Connection, values: tuple[Any, ...],
+                           audit: Sequence[AuditEvent]) -> None:
+    try:
+        db.execute(f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+    except sqlite3.IntegrityError as exc:  # the primary key refuses a duplicate id
+        raise ValueError(f"execution {values[0]} already exists") from exc
+    append_now(db, audit, at=now())
+
+
+def _end_run_now(db: sqlite3.Connection, end: RunEnd) -> bool:
+    finished = _finish_now(db, end.execution_id, status=end.status, result=end.result,
+                           error=end.error, logs=end.logs, only_if=("running",))
+    if finished:
+        if end.status != "completed":
+            _revert_pending_now(db, end.execution_id)
+        append_now(db, [end.audit], at=now())
+    _prune_now(db, end.workspace, end.keep, end.tenant)
+    return finished
 
 
 async def _claim(
@@ -318,8 +390,9 @@ class StoreTransaction:
         logs: list[str] | None = None,
         only_if: Collection[str] | None = None,
     ) -> bool:
-        return await _finish(self._conn, execution_id, status=status, result=result,
-                             error=error, logs=logs, only_if=only_if)
+        return await on_thread(self._conn, lambda db: _finish_now(
+            db, execution_id, status=status, result=result, error=error, logs=logs,
+            only_if=only_if))
 
     async def claim_execution(
         self, execution_id: str, *, owner: str, lease_until: float,
@@ -347,23 +420,7 @@ class StoreTransaction:
     async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP,
                                tenant: str = DEFAULT_TENANT) -> int:
         """See :meth:`CodeModeStore.prune_executions`; here inside a larger transaction."""
-        if keep < 0:
-            raise ValueError("keep must be zero or more")
-        terminal = sorted(TERMINAL_STATES)
-        marks = ", ".join("?" for _ in terminal)
-        # The journal rows and approvals of the deleted executions go with them by ON
-        # DELETE CASCADE; the audit log has no such tie, and records each deletion.
-        deleted = await self._conn.execute_fetchall(
-            "DELETE FROM codemode_executions WHERE id IN (SELECT id FROM codemode_executions"
-            f" WHERE tenant = ? AND workspace = ? AND status IN ({marks})"
-            " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)"
-            " RETURNING id, status, principal",
-            (tenant, workspace, *terminal, keep))
-        rows = list(deleted)
-        if rows:
-            await self.audit(*(ExecutionSubject(str(r[0]), workspace, tenant, str(r[2]))
-                               .pruned(str(r[1]), keep) for r in rows))
-        return len(rows)
+        return await on_thread(self._conn, _prune_now, workspace, keep, tenant)
 
     async def decide_approval(
         self, approval_id: str, *, status: str, by: str | None = None, reason: str | None = None,
@@ -400,12 +457,7 @@ class StoreTransaction:
     async def revert_pending(self, execution_id: str) -> int:
         """Entries still ``pending`` become ``reverted`` and their approvals ``cancelled``:
         the execution ended without them, so no one should be asked about them."""
-        reverted = await _journal.revert_pending(self._conn, execution_id)
-        await self._conn.execute(
-            "UPDATE codemode_approvals SET status = 'cancelled', decided_at = ?"
-            " WHERE execution_id = ? AND status = 'pending'", (now(), execution_id),
-        )
-        return reverted
+        return await on_thread(self._conn, _revert_pending_now, execution_id)
 
     async def set_owner(
         self, execution_id: str, owner: str | None, lease_until: float | None, *,
@@ -613,22 +665,26 @@ class CodeModeStore:
             durable_value_json("The execution options", record.options),
             record.owner, record.lease_until, record.attempts, record.tenant, record.principal,
         )
-        # Without audit events, one INSERT is its own transaction. The primary key refuses
-        # a duplicate id.
-        async with (self.transaction() if audit else self.autocommit()) as tx:
-            try:
-                await tx.connection.execute(
-                    f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
-            except sqlite3.IntegrityError as exc:
-                raise ValueError(f"execution {record.id} already exists") from exc
-            await tx.audit(*audit)
+        async with self._lock:
+            self._check_open()
+            await on_thread(self._conn, immediately, _insert_execution_now, values, audit)
 
     async def set_option(self, execution_id: str, key: str, value: str) -> None:
         """Set one of the execution's ``options`` (a short text: the trace that parked it)."""
         async with self._write() as conn:
             await conn.execute("UPDATE codemode_executions SET options = json_set(options, ?, ?)"
                                " WHERE id = ?", (f"$.{key}", value, execution_id))
+
+    async def end_run(self, end: RunEnd) -> bool:
+        """Record the end of a run still ``running``: its status, result and logs, its
+        audit entry, pending calls reverted if it did not complete, and the workspace's
+        retention, all in one commit and one round trip (the hot path of every execute).
+        Pruning therefore never deletes an execution whose end is not recorded. Returns
+        False when someone else ended it first (cancelled, expired): that decision stands.
+        """
+        async with self._lock:
+            self._check_open()
+            return await on_thread(self._conn, immediately, _end_run_now, end)
 
     async def finish_execution(
         self,
@@ -648,8 +704,9 @@ class CodeModeStore:
         of two racing decisions exactly one wins; returns whether it was made.
         """
         async with self._write() as conn:
-            return await _finish(conn, execution_id, status=status, result=result, error=error,
-                                 logs=logs, only_if=only_if)
+            return await on_thread(conn, lambda db: _finish_now(
+                db, execution_id, status=status, result=result, error=error, logs=logs,
+                only_if=only_if))
 
     async def get_execution(
         self, execution_id: str, *, with_journal: bool = True

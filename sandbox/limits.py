@@ -31,19 +31,21 @@ class Limits:
     default: ClassVar["Limits"]
 
     def __post_init__(self) -> None:
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
+        for name in _FIELD_NAMES:
+            value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"limit {field.name} must be a positive number, got {value!r}")
+                raise ValueError(f"limit {name} must be a positive number, got {value!r}")
 
     def replace(self, **changes: Any) -> "Limits":
         """A copy with ``changes`` applied; ``None`` values keep the current setting."""
         return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        # Every field is a number: no need for asdict's deep copy (sent with every run).
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
 
+_FIELD_NAMES = tuple(field.name for field in dataclasses.fields(Limits))
 Limits.default = Limits()
 
 MAX_DEADLINE_S = 600.0

@@ -26,7 +26,7 @@ from .interface import (
     StorageError,
 )
 from .migrations import Migration, apply_migrations
-from .sqlite import SQLiteDatabase
+from .sqlite import SQLiteDatabase, immediately, on_thread
 
 __all__ = [
     "apply_migrations",
@@ -34,9 +34,11 @@ __all__ = [
     "Connection",
     "Database",
     "Dialect",
+    "immediately",
     "IntegrityError",
     "is_postgresql",
     "Migration",
+    "on_thread",
     "open_database",
     "POSTGRESQL",
     "Record",

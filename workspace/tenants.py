@@ -13,7 +13,7 @@ import re
 
 from .errors import InvalidArgument
 
-__all__ = ["DEFAULT_TENANT", "TENANT_NAME", "check_tenant", "storage_key"]
+__all__ = ["DEFAULT_TENANT", "TENANT_NAME", "check_tenant", "storage_key", "tenant_of_key"]
 
 DEFAULT_TENANT = "default"
 """The tenant of everything made without one (a local, token-less service; old data)."""
@@ -35,3 +35,8 @@ def check_tenant(tenant: str) -> str:
 def storage_key(tenant: str, name: str) -> str:
     """The ``workspaces.name`` of workspace ``name`` of ``tenant`` (both already checked)."""
     return name if tenant == DEFAULT_TENANT else f"{tenant}/{name}"
+
+
+def tenant_of_key(key: str) -> str:
+    """The tenant of a :func:`storage_key` (a workspace name itself never holds ``/``)."""
+    return key.split("/", 1)[0] if "/" in key else DEFAULT_TENANT

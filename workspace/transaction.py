@@ -40,7 +40,7 @@ from .entries import (
 )
 from .errors import LimitExceeded, NotDirectory, QuotaExceeded, SymlinkLoop, WorkspaceError
 from .quotas import CallBudget
-from .tenants import DEFAULT_TENANT
+from .tenants import tenant_of_key
 
 __all__ = ["Transaction", "operation_key"]
 
@@ -129,7 +129,7 @@ class Transaction:
         now = time.time()
         found = await self.conn.fetchone(
             "INSERT INTO workspaces (name, tenant, created_at, seq) VALUES (?, ?, ?, 0) RETURNING id",
-            (self.name, self.name.split("/", 1)[0] if "/" in self.name else DEFAULT_TENANT, now)
+            (self.name, tenant_of_key(self.name), now)
         )
         assert found is not None
         self.ws_id = int(found[0])

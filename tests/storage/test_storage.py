@@ -4,8 +4,11 @@ on SQLite and on PostgreSQL, each test run against both real backends."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
+from pathlib import Path
 
+import aiosqlite
 import pytest
 
 import storage
@@ -161,3 +164,31 @@ async def test_the_url_never_shows_a_password(postgres_url: str) -> None:
 async def test_an_unreachable_server_is_a_storage_error() -> None:
     with pytest.raises(storage.StorageError, match="could not connect"):
         await storage.open_database("postgresql://nobody@127.0.0.1:1/none")
+
+
+async def test_on_thread_runs_a_whole_transaction_in_one_hop_on_the_connections_thread(
+        tmp_path: Path) -> None:
+    # on_thread leans on aiosqlite's private _execute and _conn; an upgrade that moves
+    # them must fail here, not in production.
+    conn = await aiosqlite.connect(tmp_path / "t.db", isolation_level=None)
+    try:
+        await conn.execute("CREATE TABLE t (v INTEGER)")
+
+        def two_rows(db: sqlite3.Connection, first: int) -> int:
+            db.execute("INSERT INTO t VALUES (?)", (first,))
+            db.execute("INSERT INTO t VALUES (?)", (first + 1,))
+            return int(db.execute("SELECT count(*) FROM t").fetchone()[0])
+
+        assert await storage.on_thread(conn, storage.immediately, two_rows, 1) == 2
+        assert not conn.in_transaction
+
+        def half_then_fail(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO t VALUES (9)")
+            raise RuntimeError("second statement failed")
+
+        with pytest.raises(RuntimeError):
+            await storage.on_thread(conn, storage.immediately, half_then_fail)
+        async with conn.execute("SELECT v FROM t ORDER BY v") as cur:
+            assert [r[0] for r in await cur.fetchall()] == [1, 2]  # nothing of the failed one
+    finally:
+        await conn.close()

@@ -14,14 +14,21 @@ decided then is the same in every run unless it is redone here, at the start of 
   before it reports; this one raises ``SystemExit`` and records the status, so the run still
   reports its logs and the status stands even if the code catches what it raised.
 
-Not redone: the string hash seed. CPython fixes it at start-up and every string and dict in
-the snapshot already holds hashes made with it, so a new seed would break them; ``hash()``
-of a string is therefore the same in every run of one build (as with ``PYTHONHASHSEED``
-fixed), and differs between builds.
+- ``hash()`` is keyed per run. CPython fixes its string hash secret at start-up and every
+  string and dict in the snapshot holds hashes made with it, so the secret itself cannot be
+  redone without breaking them. What code sees of it is ``hash()``: the builtin is replaced
+  by the interpreter's hash passed through a bijection keyed from WASI's entropy at the
+  start of each run, so equal objects still hash equal within a run, distinct hashes stay
+  distinct, and a value differs from run to run as with a random ``PYTHONHASHSEED``.
+  Numbers keep their documented hashes (``hash(7) == 7``), which no seed changes in CPython
+  either. Left as built: the iteration order of sets of strings, which follows the
+  interpreter's own hashes (it is the same in every run of one build).
 """
 
 from __future__ import annotations
 
+import builtins
+import numbers
 import os
 import posix
 import random
@@ -45,6 +52,38 @@ def process_time_ns() -> int:
     return _perf_counter_ns() - _started_ns
 
 
+_interpreter_hash = builtins.hash
+_HASH_BITS = sys.hash_info.width
+_HASH_MASK = (1 << _HASH_BITS) - 1
+_NUMBER_TYPES = (int, float, complex, bool)
+_hash_xor, _hash_multiplier = 0, 1
+
+
+def keyed_hash(obj: object, /) -> int:
+    """``hash(obj)`` for this run (see the module docstring)."""
+    value = _interpreter_hash(obj)
+    if type(obj) in _NUMBER_TYPES or isinstance(obj, numbers.Number):
+        return value
+    # xor, multiply by an odd number and fold the high half down: each step is a bijection
+    # of the hash width, so the mapping neither merges nor splits hash values.
+    mixed = (((value & _HASH_MASK) ^ _hash_xor) * _hash_multiplier) & _HASH_MASK
+    mixed ^= mixed >> (_HASH_BITS // 2)
+    if mixed >> (_HASH_BITS - 1):
+        mixed -= 1 << _HASH_BITS
+    return -2 if mixed == -1 else mixed  # as CPython: -1 is never a hash
+
+
+keyed_hash.__name__ = keyed_hash.__qualname__ = "hash"
+keyed_hash.__doc__ = _interpreter_hash.__doc__
+
+
+def _new_hash_key() -> None:
+    global _hash_xor, _hash_multiplier
+    key = int.from_bytes(os.urandom(2 * _HASH_BITS // 8), "little")
+    _hash_xor = key & _HASH_MASK
+    _hash_multiplier = (key >> _HASH_BITS) | 1
+
+
 def hard_exit(status: int) -> NoReturn:
     """``os._exit``: end the run with ``status`` (an int, as the real one requires)."""
     global _exit_code
@@ -65,6 +104,7 @@ def install() -> None:
     time.process_time_ns = process_time_ns
     os._exit = hard_exit
     posix._exit = hard_exit
+    builtins.hash = keyed_hash
 
 
 def begin_run() -> None:
@@ -72,6 +112,7 @@ def begin_run() -> None:
     global _started, _started_ns, _exit_code
     _started, _started_ns, _exit_code = _perf_counter(), _perf_counter_ns(), None
     random.seed()
+    _new_hash_key()
     # The component's start-up sets argv from WASI's (empty) arguments after the snapshot,
     # so it is set here; argparse and usage messages read argv[0].
     sys.argv = ["main.py"]

@@ -19,16 +19,21 @@ NO_NATIVE = "the sandbox loads no native code and has no OS-level controls"
 NOT_BUILT = ("this interpreter (componentize-py's CPython for WASI) is built without it; "
              "for compression use zlib, gzip, zipfile or tarfile (deflate), for a database sqlite3 "
              "or dbm.dumb")
+NO_EVENT_LOOP = ("asyncio's event loop runs on sockets and select, and the sandbox has no "
+                 "network; nothing here needs one: tools.* and state.* calls return their "
+                 "results directly (call them without await), and a lone `async def main()` "
+                 "is run for you")
 WINDOWS = "Windows only"
 NO_INSTALLS = "the sandbox installs no packages"
 
 UNAVAILABLE: dict[str, str] = {
     **dict.fromkeys((
-        "socket", "_socket", "ssl", "_ssl", "select", "selectors", "asyncio", "_asyncio",
+        "socket", "_socket", "ssl", "_ssl", "select", "selectors",
         "ftplib", "imaplib", "poplib", "smtplib", "socketserver", "http.client", "http.server",
         "urllib.request", "urllib.robotparser", "xmlrpc", "webbrowser", "wsgiref.simple_server",
         "http.cookiejar", "antigravity",
     ), NO_NETWORK),
+    **dict.fromkeys(("asyncio", "_asyncio"), NO_EVENT_LOOP),
     **dict.fromkeys((
         "subprocess", "_posixsubprocess", "multiprocessing", "_multiprocessing",
         "concurrent.futures.process", "pty",
