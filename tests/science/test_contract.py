@@ -111,6 +111,14 @@ def test_random_state_is_fresh_in_every_run(science: Sandbox) -> None:
     assert all(a != b for a, b in zip(first, second))
 
 
+@pytest.mark.parametrize("engine", ["standard", "science"])
+def test_hash_is_keyed_per_run_on_both_engines(science: Sandbox, engine: str) -> None:
+    code = "[hash('abc'), hash(('abc', 1)), hash('ab' + 'c') == hash('abc'), hash(7)]"
+    first, second = (science.execute(code, engine=engine).result for _ in range(2))
+    assert first[0] != second[0] and first[1] != second[1]  # each 1 in 2**32 to collide
+    assert first[2:] == second[2:] == [True, 7]
+
+
 def test_seeding_still_reproduces_within_a_run(science: Sandbox) -> None:
     done = science.execute("import numpy as np\nnp.random.seed(3)\na = np.random.rand()\n"
                            "np.random.seed(3)\na == np.random.rand()")
