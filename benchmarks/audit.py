@@ -39,7 +39,8 @@ import httpx
 
 from audit import GENESIS, AuditEvent, canonical_json, entry_hash, migrate, verify_database
 from codemode import CodeModeStore, ExecuteOptions, ExecutionPlan, ExecutionRecord, Executions
-from codemode import ExecutionSubject, StoreTransaction, new_execution_id
+from codemode import ExecutionSubject, RunEnd, StoreTransaction, new_execution_id
+from codemode import store as codemode_store
 from sandbox import AsyncSandbox
 from workspace import WorkspaceStore
 
@@ -55,23 +56,24 @@ def row(name: str, value: str, target: str = "") -> None:
 
 @contextmanager
 def audit_off() -> Iterator[None]:
-    """Code Mode as it was without the audit trail (for the comparison only)."""
+    """Code Mode as it would be without the audit trail (for the comparison only): every
+    append, on the event loop or on the database's thread, does nothing."""
     original_audit = StoreTransaction.audit
-    original_create = CodeModeStore.create_execution
+    original_append = codemode_store.append_now
 
     async def no_audit(self: StoreTransaction, *events: AuditEvent) -> None:
         return None
 
-    async def create(self: CodeModeStore, record: ExecutionRecord, audit: Any = ()) -> None:
-        await original_create(self, record)
+    def no_append(db: sqlite3.Connection, events: Any, *, at: float) -> list[int]:
+        return []
 
     StoreTransaction.audit = no_audit  # type: ignore[method-assign]
-    CodeModeStore.create_execution = create  # type: ignore[method-assign]
+    codemode_store.append_now = no_append
     try:
         yield
     finally:
         StoreTransaction.audit = original_audit  # type: ignore[method-assign]
-        CodeModeStore.create_execution = original_create  # type: ignore[method-assign]
+        codemode_store.append_now = original_append
 
 
 async def paired(pairs: int, once: Callable[[], Awaitable[None]]) -> tuple[list[float], list[float]]:
@@ -120,15 +122,14 @@ async def execution_cost(data: Path, pairs: int) -> None:
         on, off = await paired(pairs, execute)
         report("execute '1 + 1' end to end", on, off)
 
-        async def store_only() -> None:
+        async def store_only() -> None:  # what Executions.start does around the isolate
             record = ExecutionRecord(id=new_execution_id(), workspace="bench", code="1 + 1")
             subject = ExecutionSubject.of(record)
             await store.create_execution(record, audit=[subject.started(record)])
-            async with store.transaction() as tx:
-                await tx.finish_execution(record.id, status="completed", result=2, logs=[],
-                                          only_if=("running",))
-                await tx.audit(subject.finished("completed", None, 0))
-                await tx.prune_executions("bench", keep=50)
+            await store.end_run(RunEnd(
+                execution_id=record.id, workspace="bench", tenant=record.tenant,
+                status="completed", result=2, error=None, logs=[],
+                audit=subject.finished("completed", None, 0), keep=50))
 
         on, off = await paired(pairs * 3, store_only)
         report("the store alone (create, finish, retention)", on, off)

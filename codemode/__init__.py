@@ -195,6 +195,7 @@ from .store import (
     CODEMODE_MIGRATIONS,
     CodeModeStore,
     DEFAULT_KEEP,
+    RunEnd,
     StoreTransaction,
 )
 from .state import (
@@ -307,6 +308,7 @@ __all__ = [
     "JournalEntry",
     "PARKED_STATES",
     "RUNTIME_VERSION",
+    "RunEnd",
     "Snippet",
     "StoreTransaction",
     "TERMINAL_STATES",
