@@ -5,7 +5,10 @@ A route that names no scope fails the first test, and a route this file knows no
 for fails the matrix, so a new route cannot be left out. Tenant ``acme`` holds one of
 everything (a workspace with a file, a toolset, a connector, a snippet, a completed and a parked
 execution); tenant ``beta``'s admin must find none of it: a lookup by id or name is a 404, a
-listing leaves it out, and nothing of acme's changes whatever beta does.
+listing leaves it out, and nothing of acme's changes whatever beta does. The guarded routes
+outside ``/v1`` (the console's API, ``/metrics``, ``/mcp``), read from the app's own route
+table, meet the same revoked, expired and unscoped tokens, and beta's console sees none of
+acme's approvals.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +29,10 @@ from live_server import ServerThread, read_body, send_json, serve_lifespan
 from sandbox.engine import CompiledGuest
 from sandbox.service import IdentityStore, Settings, create_app
 from sandbox.service.identity import Requires
+from sandbox.service.app import CONSOLE_API
+from sandbox.service.mcp import MCP_PATH
 from sandbox.service.routes import ROUTERS
+from sandbox.service.telemetry import METRICS_PATH
 
 OPERATOR = "tenancy-operator-token"
 SECRET = "acme-secret-contents-4b1d"
@@ -87,6 +93,8 @@ class World:
     tokens: dict[str, str]
     ids: dict[str, str]
     db: Path
+    outside_v1: list[tuple[str, str, APIRoute | None]] = field(default_factory=list)
+    """The guarded routes the app serves outside ``/v1`` (console API, metrics, MCP)."""
 
     def client(self, token: str) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=60,
@@ -162,11 +170,37 @@ def _populate(world: World, hook_url: str) -> None:
 @pytest.fixture(scope="module")
 def world(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     data = tmp_path_factory.mktemp("tenancy")
-    settings = Settings(data_dir=data, workers=2, guest=compiled_guest, token=OPERATOR)
-    with ServerThread(Webhook()) as hook, ServerThread(create_app(settings)) as live:
-        world = World(live.url, {"operator": OPERATOR}, {}, settings.database_path)
+    settings = Settings(data_dir=data, workers=2, guest=compiled_guest, token=OPERATOR,
+                        metrics=True)
+    app = create_app(settings)
+    with ServerThread(Webhook()) as hook, ServerThread(app) as live:
+        world = World(live.url, {"operator": OPERATOR}, {}, settings.database_path,
+                      _guarded_outside_v1(app.routes))
         _populate(world, hook.url)
         yield world
+
+
+def _flattened(routes: list[Any]) -> Iterator[Any]:
+    """The app's routes with each included router opened (FastAPI keeps those whole)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _flattened(inner.routes)
+        else:
+            yield route
+
+
+def _guarded_outside_v1(routes: list[Any]) -> list[tuple[str, str, APIRoute | None]]:
+    """Every route of the app the guard holds to a token besides ``/v1``: read from the
+    app's own route table, so a console or metrics route added later is tried too."""
+    found: list[tuple[str, str, APIRoute | None]] = []
+    for route in _flattened(routes):
+        path = getattr(route, "path", "")
+        if isinstance(route, APIRoute) and (path.startswith(CONSOLE_API) or path == METRICS_PATH):
+            found += [(method, path, route) for method in sorted(route.methods)]
+        elif path == MCP_PATH and not isinstance(route, APIRoute):
+            found.append(("POST", path, None))
+    return found
 
 
 def _send(client: httpx.Client, world: World, method: str, path: str) -> httpx.Response:
@@ -278,3 +312,29 @@ def test_listings_hold_only_the_callers_tenant(world: World) -> None:
         assert beta.get("/v1/approvals").json()["approvals"] == []
         assert all(t["tenant"] == "beta" for t in beta.get("/v1/admin/tokens").json()["tokens"])
         assert beta.get("/v1/admin/tokens", params={"tenant": "acme"}).status_code == 404
+
+
+def test_the_guarded_routes_outside_v1_hold_to_the_same_tokens_and_tenants(world: World) -> None:
+    paths = {path for _, path, _ in world.outside_v1}
+    assert {"/console/api/session", "/console/api/approvals/events", METRICS_PATH,
+            MCP_PATH} <= paths, paths
+    for method, path, route in world.outside_v1:
+        for token in ("revoked", "expired"):
+            with world.client(token) as client:
+                refused = client.request(method, path, json={})
+            assert refused.status_code == 401, (method, path, token, refused.text)
+            assert refused.json()["error"]["code"] == "unauthorized"
+        needs = _required(route) if route is not None else ()
+        if needs and "bash" not in needs:
+            with world.client("bash") as client:
+                assert client.request(method, path).status_code == 403, (method, path)
+    with world.client("beta_admin") as beta:
+        assert beta.get("/console/api/session").json()["principal"]["tenant"] == "beta"
+        with beta.stream("GET", "/console/api/approvals/events") as events:
+            first = next(line for line in events.iter_lines() if line.startswith("data:"))
+        assert json.loads(first[5:]) == {"approvals": []}  # acme's parked approval is not there
+        assert beta.get(METRICS_PATH).status_code == 403  # metrics are the operator's
+    with world.client("acme_admin") as acme, acme.stream(
+            "GET", "/console/api/approvals/events") as events:
+        first = next(line for line in events.iter_lines() if line.startswith("data:"))
+    assert world.ids["approval"] in first
