@@ -41,7 +41,7 @@ def cmd_bash(args: argparse.Namespace) -> int:
 
     async def run() -> dict[str, Any]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        store = await WorkspaceStore.open(settings.database_path, settings.blob_dir)
+        store = await WorkspaceStore.open(settings.database, settings.workspace_blob_dir)
         try:
             async with AsyncSandbox(workers=1, guest=guest) as sandbox:
                 return await run_bash(sandbox, store.workspace(args.workspace), script, options)

@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from audit import AuditEvent, AuditLog
+from storage import StorageError
 
-from ..service import SCOPES, HTTPError, IdentityStore, default_data_dir
+from ..service import SCOPES, ConfigError, HTTPError, IdentityStore, Settings, default_data_dir
 
 __all__ = ["parse_duration", "register"]
 
@@ -120,9 +121,10 @@ def _runner(command: str, handler: Handler) -> Callable[[argparse.Namespace], in
 
         async def go() -> int:
             data_dir.mkdir(parents=True, exist_ok=True)
-            database = data_dir / "sandbox.db"
-            async with await IdentityStore.open(database) as store:
-                log = await AuditLog.open(database)
+            settings = Settings.from_env(data_dir=data_dir)
+            # Tokens live where the service keeps them: on PostgreSQL when it has a URL.
+            async with await IdentityStore.open(settings.database) as store:
+                log = await AuditLog.open(settings.database_path)
                 try:
                     return await handler(store, Recorder(log), args)
                 finally:
@@ -130,7 +132,7 @@ def _runner(command: str, handler: Handler) -> Callable[[argparse.Namespace], in
 
         try:
             return asyncio.run(go())
-        except HTTPError as exc:
+        except (HTTPError, StorageError, ConfigError) as exc:
             sys.stderr.write(f"sandbox {command}: {exc}\n")
             return 1
 

@@ -40,6 +40,9 @@ def add_service_arguments(parser: argparse.ArgumentParser) -> None:
     :func:`serve_settings`."""
     parser.add_argument("--data-dir", help="database and blobs (default $SANDBOX_DATA_DIR, "
                         "$XDG_DATA_HOME/sandbox or ~/.local/share/sandbox)")
+    parser.add_argument("--database", metavar="URL",
+                        help="a postgresql:// URL for the stores that can live there "
+                        "(default $SANDBOX_DATABASE_URL; unset: SQLite in the data directory)")
     parser.add_argument("--workers", type=int, help="worker processes (default: CPUs + 1)")
     parser.add_argument("--disable", action="append", choices=TOOLS, default=None,
                         help="turn a tool off (repeatable; also SANDBOX_DISABLED_TOOLS=bash,...)")
@@ -50,7 +53,7 @@ def serve_settings(args: argparse.Namespace) -> Settings:
     environment (ConfigError); ``serve`` and ``mcp`` both run on them."""
     durable, sweep_interval_s = durable_overrides_from_env()
     return Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
-                             workers=args.workers, sweep_interval_s=sweep_interval_s,
+                             database_url=args.database, workers=args.workers, sweep_interval_s=sweep_interval_s,
                              durable=DurableSettings.from_env(**durable),
                              disabled_tools=frozenset(args.disable) if args.disable else None)
 

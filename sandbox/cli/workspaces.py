@@ -2,7 +2,8 @@
 
 ``register(subparsers)`` adds ``ws`` to the service's argparse command tree; each
 subcommand sets ``func`` so the caller runs ``args.func(args)`` and exits with its result.
-The store is ``<data-dir>/sandbox.db`` with blobs in ``<data-dir>/blobs``; ``--data-dir``
+The store is the service's: ``<data-dir>/sandbox.db`` with blobs in ``<data-dir>/blobs``,
+or PostgreSQL when ``$SANDBOX_DATABASE_URL`` is set (see ``Settings``); ``--data-dir``
 defaults to the service's (:func:`sandbox.service.default_data_dir`: ``$SANDBOX_DATA_DIR``,
 ``$XDG_DATA_HOME/sandbox`` or ``~/.local/share/sandbox``).
 
@@ -22,9 +23,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from storage import StorageError
 from workspace import DEFAULT_TENANT, TOOL_NAMES, Workspace, WorkspaceError, WorkspaceStore, call_tool
 
-from ..service import default_data_dir
+from ..service import ConfigError, Settings, default_data_dir
 from .output import os_error
 
 __all__ = ["register"]
@@ -146,7 +148,10 @@ def _creates(args: argparse.Namespace) -> bool:
 
 async def _run(args: argparse.Namespace, handler: Handler) -> int:
     data_dir = Path(getattr(args, "data_dir", None) or default_data_dir()).expanduser()
-    async with await WorkspaceStore.open(data_dir / "sandbox.db", data_dir / "blobs", orphan_grace_s=None) as store:
+    settings = Settings.from_env(data_dir=data_dir)
+    # The workspaces the service keeps: on PostgreSQL when it has a URL.
+    async with await WorkspaceStore.open(settings.database, settings.workspace_blob_dir,
+                                         orphan_grace_s=None) as store:
         ws = store.workspace(getattr(args, "workspace", None) or "default",
                              tenant=getattr(args, "tenant", None) or DEFAULT_TENANT)
         if args.ws_command not in ("list", "drop") and not _creates(args) \
@@ -159,7 +164,7 @@ def _runner(handler: Handler) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
             return asyncio.run(_run(args, handler))
-        except WorkspaceError as exc:
+        except (WorkspaceError, StorageError, ConfigError) as exc:
             sys.stderr.write(f"sandbox ws: {exc}\n")
             return 1
         except OSError as exc:

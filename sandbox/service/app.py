@@ -44,7 +44,7 @@ from .requests import (JSON_ALIASES, request_id_for, reset_request_id, reset_ten
                        set_tenant)
 from .routes import ROUTERS
 from .routes.console import install_console
-from .settings import Settings
+from .settings import POSTGRESQL_STORES, Settings
 from .tokens import IdentityStore
 from .telemetry import METRICS_PATH, Telemetry
 
@@ -67,9 +67,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                cache_dir=settings.cache_dir, guest=settings.guest,
                                science=settings.science, science_workers=settings.science_workers)
         await sandbox.start()
-        store = await WorkspaceStore.open(settings.database_path, settings.blob_dir, quotas=settings.quotas)
+        if settings.database_url:
+            log.info("on %s: %s; still in %s: the rest", settings.database_url.split("@")[-1],
+                     ", ".join(POSTGRESQL_STORES), settings.database_path)
+        store = await WorkspaceStore.open(settings.database, settings.workspace_blob_dir,
+                                          quotas=settings.quotas)
         codemode_store = await CodeModeStore.open(settings.database_path)
-        identity = await IdentityStore.open(settings.database_path)
+        identity = await IdentityStore.open(settings.database)
         app.state.identity = identity
         audit_log = await AuditLog.open(
             settings.database_path, key_file=settings.audit_key_path,

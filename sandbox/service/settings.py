@@ -13,9 +13,21 @@ from pathlib import Path
 from typing import Any
 
 from codemode import DurableSettings, HostAllowlist
+from storage import is_postgresql
 from workspace import Quotas
 
 from .. import CompiledGuest, CompiledScience, Limits
+
+
+POSTGRESQL_STORES = ("workspaces", "tenants and tokens")
+"""The stores that move to PostgreSQL with a database URL; the others (executions, journal,
+ledger, approvals, snippets, toolsets, connectors, the audit log) stay in the data
+directory's SQLite file until they are on the storage seam too."""
+
+
+def _env_path(name: str) -> Path | None:
+    raw = os.environ.get(name)
+    return Path(raw).expanduser() if raw else None
 
 
 def default_data_dir() -> Path:
@@ -71,6 +83,13 @@ class Settings:
 
     data_dir: Path = field(default_factory=default_data_dir)
     """SQLite database (``sandbox.db``) and blob directory (``blobs/``) live here."""
+    database_url: str | None = None
+    """A ``postgresql://`` URL (``$SANDBOX_DATABASE_URL``, ``--database``): the stores on the
+    storage seam keep their tables there instead of in ``<data_dir>/sandbox.db`` (see
+    :data:`POSTGRESQL_STORES`; the others stay in the SQLite file for now)."""
+    shared_blob_dir: Path | None = None
+    """With PostgreSQL: where large workspace files spill (``$SANDBOX_SHARED_BLOB_DIR``), a
+    directory every process on the database mounts. Unset, their bytes stay in the database."""
     token: str | None = None
     """If set, every ``/v1`` request needs ``Authorization: Bearer <token>``."""
     workers: int | None = None
@@ -159,6 +178,9 @@ class Settings:
             HostAllowlist(self.connector_hosts)
         except ValueError as exc:
             raise ConfigError(f"SANDBOX_CONNECTOR_HOSTS: {exc}") from None
+        if self.database_url is not None and not is_postgresql(self.database_url):
+            raise ConfigError("the database URL must start with postgresql:// (SQLite, the "
+                              "default, needs no URL: it lives in the data directory)")
         unknown = set(self.disabled_tools) - set(TOOLS)
         if unknown:
             raise ConfigError(f"unknown tools to disable: {', '.join(sorted(unknown))}; "
@@ -168,6 +190,8 @@ class Settings:
     def from_env(cls, **overrides: object) -> "Settings":
         values: dict[str, object] = {
             "token": os.environ.get("SANDBOX_TOKEN") or None,
+            "database_url": os.environ.get("SANDBOX_DATABASE_URL") or None,
+            "shared_blob_dir": _env_path("SANDBOX_SHARED_BLOB_DIR"),
             "inline_tool_secret": os.environ.get("SANDBOX_INLINE_TOOL_SECRET") or None,
             "caps": Caps.from_env(),
             "quotas": quotas_from_env(),
@@ -188,7 +212,18 @@ class Settings:
 
     @property
     def database_path(self) -> Path:
+        """The SQLite file: every store's tables without a database URL, the rest's with one."""
         return self.data_dir / "sandbox.db"
+
+    @property
+    def database(self) -> str:
+        """What the stores of :data:`POSTGRESQL_STORES` open: the URL, else the SQLite file."""
+        return self.database_url or str(self.database_path)
+
+    @property
+    def workspace_blob_dir(self) -> Path | None:
+        """Where the workspace store spills large files (see :attr:`shared_blob_dir`)."""
+        return self.shared_blob_dir if self.database_url else self.blob_dir
 
     @property
     def blob_dir(self) -> Path:

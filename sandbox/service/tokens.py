@@ -1,4 +1,4 @@
-"""Tenants and bearer tokens, stored in the service's one SQLite file (component ``identity``).
+"""Tenants and bearer tokens, stored in the service's database (component ``identity``).
 
 ``identity_tenants``
     one row per tenant; ``default`` always exists.
@@ -8,26 +8,25 @@
     tokens, so the name the audit log records names one token at a time (rotate by revoking
     the old one).
 
-:class:`IdentityStore` owns its own ``aiosqlite`` connection, so the command line
-(``sandbox tenants``, ``sandbox tokens``) can bootstrap a data directory before the service
-runs, and a token made there is valid at once in a running service on the same file.
+:class:`IdentityStore` owns its own database handle (``storage``: the SQLite file, or
+PostgreSQL), so the command line (``sandbox tenants``, ``sandbox tokens``) can bootstrap a
+data directory or a database before the service runs, and a token made there is valid at
+once in every running service on the same database. Each change is one statement, so it
+needs no transaction around it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
+import os
 import re
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from workspace import WorkspaceError, apply_migrations, check_tenant, configure_connection
+import storage
+from workspace import WorkspaceError, check_tenant
 
 from .errors import HTTPError
 from .identity import SCOPES, Principal, hash_token, new_token
@@ -38,33 +37,35 @@ TOKEN_NAME = r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$"
 """A token's name: the principal the audit log and decisions record."""
 _TOKEN_NAME = re.compile(TOKEN_NAME.replace("$", r"\Z"))
 
-IDENTITY_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
-    (
-        1,
-        (
-            """
-            CREATE TABLE identity_tenants (
-                name       TEXT PRIMARY KEY,
-                created_at REAL NOT NULL
-            )
-            """,
-            "INSERT INTO identity_tenants (name, created_at) VALUES ('default', 0)",
-            """
-            CREATE TABLE identity_tokens (
-                id         TEXT PRIMARY KEY,
-                hash       TEXT NOT NULL UNIQUE,
-                tenant     TEXT NOT NULL REFERENCES identity_tenants(name),
-                name       TEXT NOT NULL,
-                scopes     TEXT NOT NULL,
-                created_at REAL NOT NULL,
-                expires_at REAL,
-                revoked_at REAL
-            )
-            """,
-            "CREATE UNIQUE INDEX identity_tokens_live_name ON identity_tokens (tenant, name)"
-            " WHERE revoked_at IS NULL",
-        ),
-    ),
+def _v1(d: storage.Dialect) -> tuple[str, ...]:
+    return (
+        f"""
+        CREATE TABLE identity_tenants (
+            name       {d.key_text} PRIMARY KEY,
+            created_at {d.real} NOT NULL
+        )
+        """,
+        "INSERT INTO identity_tenants (name, created_at) VALUES ('default', 0)",
+        f"""
+        CREATE TABLE identity_tokens (
+            id         TEXT PRIMARY KEY,
+            hash       TEXT NOT NULL UNIQUE,
+            tenant     {d.key_text} NOT NULL REFERENCES identity_tenants(name),
+            name       {d.key_text} NOT NULL,
+            scopes     TEXT NOT NULL,
+            created_at {d.real} NOT NULL,
+            expires_at {d.real},
+            revoked_at {d.real}
+        )
+        """,
+        "CREATE UNIQUE INDEX identity_tokens_live_name ON identity_tokens (tenant, name)"
+        " WHERE revoked_at IS NULL",
+    )
+
+
+# Append new versions; never edit a released one.
+IDENTITY_MIGRATIONS: Sequence[storage.Migration] = (
+    storage.Migration(1, _v1(storage.SQLITE), _v1(storage.POSTGRESQL)),
 )
 
 
@@ -121,33 +122,32 @@ def _info(row: Any) -> TokenInfo:
 
 
 class IdentityStore:
-    """Tenants and tokens over one connection; one lock serialises its use."""
+    """Tenants and tokens in one database (a SQLite file's path or a ``postgresql://`` URL)."""
 
     LIVE_TOKENS_TTL_S = 1.0
     """How long an answer of :meth:`has_live_tokens` is reused. A token created or revoked
     through this store takes effect at once; one created by another process (``sandbox
-    tokens create`` while the service runs) within this long."""
+    tokens create`` while the service runs, or another service on the same PostgreSQL)
+    within this long."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
+    def __init__(self, db: storage.Database) -> None:
+        self._db = db
         # (monotonic time checked, answer): every request without a token asks, and a
         # query per request was 0.15 ms of a 1+1 execute.
         self._live: tuple[float, bool] | None = None
 
     @classmethod
-    async def open(cls, db_path: str | Path) -> IdentityStore:
-        conn = await aiosqlite.connect(str(db_path), isolation_level=None)
+    async def open(cls, database: str | os.PathLike[str]) -> IdentityStore:
+        db = await storage.open_database(database)
         try:
-            await configure_connection(conn)
-            await apply_migrations(conn, "identity", IDENTITY_MIGRATIONS)
+            await storage.apply_migrations(db, "identity", IDENTITY_MIGRATIONS)
         except BaseException:
-            await conn.close()
+            await db.close()
             raise
-        return cls(conn)
+        return cls(db)
 
     async def close(self) -> None:
-        await self._conn.close()
+        await self._db.close()
 
     async def __aenter__(self) -> IdentityStore:
         return self
@@ -156,14 +156,12 @@ class IdentityStore:
         await self.close()
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._lock:
-            async with self._conn.execute(sql, tuple(params)) as cur:
-                return list(await cur.fetchall())
+        async with self._db.session() as conn:
+            return await conn.fetchall(sql, params)
 
     async def _change(self, sql: str, params: Sequence[Any]) -> int:
-        async with self._lock:
-            cur = await self._conn.execute(sql, tuple(params))
-            return cur.rowcount
+        async with self._db.session() as conn:
+            return await conn.execute(sql, params)
 
     # --- tenants ------------------------------------------------------------------------
 
@@ -172,7 +170,7 @@ class IdentityStore:
         try:
             await self._change("INSERT INTO identity_tenants (name, created_at) VALUES (?, ?)",
                                (_tenant(name), stamp))
-        except sqlite3.IntegrityError as exc:
+        except storage.IntegrityError as exc:
             raise HTTPError(409, "conflict", f"tenant {name!r} already exists") from exc
         return {"name": name, "created_at": stamp}
 
@@ -199,7 +197,7 @@ class IdentityStore:
                 f"INSERT INTO identity_tokens ({_COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (info.id, info.tenant, info.name, json.dumps(list(info.scopes)),
                  info.created_at, info.expires_at, None, digest))
-        except sqlite3.IntegrityError as exc:
+        except storage.IntegrityError as exc:
             raise HTTPError(409, "conflict", f"tenant {tenant!r} already has a live token named "
                             f"{name!r}; revoke it first") from exc
         self._live = None
