@@ -8,7 +8,8 @@ Where things are: ``parse.py`` (the command grammar) builds the tree of ``syntax
 ``words.py`` parses a word's quotes and ``$`` constructs, ``expand.py`` expands them
 (with ``arith.py``, ``braces.py``, ``pattern.py`` and ``escapes.py``); ``evaluate.py``
 (``Shell``) runs the tree, with ``redirects.py`` (descriptors and redirections),
-``invoke.py`` (running a command by name) and ``substitute.py`` (``$(...)``, ``<(...)``);
+``invoke.py`` (running a command by name), ``substitute.py`` (``$(...)``) and ``procsub.py``
+(``<(...)``, ``>(...)``);
 ``state.py`` holds variables, options and the working directory, ``streams.py`` the
 channels and sinks output flows through, ``limits.py`` the ``BashLimits``, ``unparse.py``
 prints functions back; ``builtins/`` are the builtins that work on the shell,
@@ -24,6 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Generator
 
+from . import procsub
 from .background import Scheduler
 from .errors import BashError, ControlFlow, ExitShell, LimitExceeded, TimeoutExpired
 from .evaluate import Shell
@@ -188,6 +190,7 @@ def run_script(
                 pass
         except ExitShell as exc:
             status = exc.status
+        procsub.end_of_script(counters)
         _finish_background_jobs(counters)
     except TimeoutExpired as exc:
         stderr.write(f"bash: {exc.message}\n".encode())

@@ -44,10 +44,17 @@ class Job:
     busy: bool = False
     """Being stepped right now (its frames are on the stack: it cannot be stepped again)."""
     reported: bool = False
+    ready: Callable[[], bool] | None = None
+    """Whether the job can run now (a process substitution's list waiting for its pipe
+    says no); None: always."""
 
     @property
     def done(self) -> bool:
         return self.status is not None
+
+    @property
+    def runnable(self) -> bool:
+        return not self.busy and not self.done and (self.ready is None or self.ready())
 
 
 @dataclass
@@ -149,7 +156,7 @@ class Scheduler:
         progressed = False
         self.wake_hint = None
         for job in list(self.live):
-            if job.busy or job.done:
+            if not job.runnable:
                 continue
             self.counters.check_time()
             progressed = self._step(job) or progressed
@@ -169,7 +176,7 @@ class Scheduler:
         while not finished():
             if until is not None and time.monotonic() >= until:
                 return
-            runnable = [j for j in self.live if not j.busy]
+            runnable = [j for j in self.live if j.runnable]
             if not runnable:
                 if until is None:
                     return

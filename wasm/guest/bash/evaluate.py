@@ -23,6 +23,7 @@ from typing import Callable, Generator
 
 from . import pattern as patterns
 from .background import Job, JobTable, scheduler_of
+from .procsub import feeds_substitution, readable, run_writer, writable
 from .builtins import OperandError, binary_test, unary_test
 from .errors import (
     AbortCommand, BashError, BreakLoop, ContinueLoop, ControlFlow, ExitShell, ExpansionError, FatalExpansionError,
@@ -68,9 +69,8 @@ class Shell:
         self.cond_depth = 0
         self.cur_io: IO | None = None
         self.cleanups: list[Callable[[], None]] = []
-        self.procsub_counter = 0
-        self.procsub_made_tmp = False
-        """Whether process substitution created /tmp (so its last cleanup removes it)."""
+        self.procsubs: dict[int, Job] = {}
+        """This shell's process substitutions' lists, by pid (what ``wait $!`` finds)."""
         self.decl_arrays: dict[int, list[str]] = {}
         """The unexpanded ``name=(...)`` arguments of the declaration builtin being run, by argv index."""
         self.persistent: list[object] = []
@@ -110,6 +110,13 @@ class Shell:
                 continue
             parts.append(seg)
         return "/" + "/".join(parts)
+
+    def open_pipe(self, path: str, mode: str) -> object | None:
+        """``path`` opened when it names a live process substitution's pipe (``/dev/fd/N``):
+        chunks to read (mode ``r``) or a sink to write (``w``); None otherwise."""
+        if mode == "r":
+            return readable(self.state.counters, self.resolve(path))
+        return writable(self.state.counters, self.resolve(path))
 
     def host_path(self, path: str) -> str:
         virtual = self.resolve(path)
@@ -355,6 +362,8 @@ class Shell:
     # -- commands ----------------------------------------------------------------------
     def exec_command(self, cmd: Command, io: IO) -> Gen:
         if isinstance(cmd, Simple):
+            if feeds_substitution([w.raw for w in cmd.words], [r.target for r in cmd.redirs]):
+                return (yield from run_writer(self, lambda: self.exec_simple(cmd, io)))
             return (yield from self.exec_simple(cmd, io))
         if isinstance(cmd, FuncDef):
             self.state.functions[cmd.name] = cmd

@@ -5,7 +5,7 @@ an ``IO``, and closing what they opened."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, BinaryIO, Iterator, Protocol, cast
 
 from .errors import BashError, LimitExceeded
 from .streams import Channel, ClosedFd, FileSink, InputStream, NullSink, read_file_chunks
@@ -63,6 +63,11 @@ def open_target(shell: Shell, path: str, mode: str, io: IO) -> object:
     special = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
     if path in special:
         return io.fds.get(special[path], ClosedFd())
+    pipe = shell.open_pipe(path, "r" if mode == "r" else "w") if path.startswith("/dev/fd/") else None
+    if pipe is not None:
+        if mode == "r":
+            return InputStream(cast("Iterator[bytes]", pipe))  # closed by the redirection
+        return FileSink(cast(BinaryIO, pipe), path)  # its close lets go of the pipe
     if path.startswith("/dev/fd/") and path[8:].isdigit():
         return io.fds.get(int(path[8:]), ClosedFd())
     if path == "":

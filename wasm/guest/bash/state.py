@@ -97,6 +97,8 @@ class RunCounters:
     next_pid: int = 1000
     scheduler: object | None = None
     """The run's ``background.Scheduler``, made by the first ``&``."""
+    pipes: object | None = None
+    """The run's ``procsub.PipeTable``, made by the first process substitution."""
     skipped_notes: dict[str, str] = field(default_factory=dict)
     """Workspace files the snapshot left out (path -> the note explaining why); ``ls`` of
     their directory says so on stderr, once per file per run."""

@@ -1,11 +1,11 @@
-"""Command substitution (``$(...)``, backticks, ``$(< file)``) and process substitution
-(``<(...)``, ``>(...)``): running a list in a forked shell and capturing what it writes."""
+"""Command substitution (``$(...)``, backticks, ``$(< file)``): running a list in a forked
+shell and capturing what it writes; process substitution's entry (``procsub.py`` runs it)."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
+from . import procsub
 from .background import scheduler_of
 from .errors import BashError, BreakLoop, ContinueLoop, ExitShell, LimitExceeded, ReturnFromFunction, ShellSyntaxError
 from .parse import parse_cached
@@ -100,39 +100,9 @@ def _finish_jobs(child: Shell) -> None:
 
 
 def process_subst(shell: Shell, source: str, direction: str) -> str:
-    """``<(cmd)``: cmd's output in a scratch file under /tmp, removed after the command.
-    ``>(cmd)``: an empty scratch file; once the command is done, cmd reads what was
-    written there and its output goes to our standard output (bash runs it
-    concurrently; in the isolate it runs afterwards)."""
-    data = command_subst_bytes(shell, source) if direction == "<" else b""
-    shell.procsub_counter += 1
-    tmp_dir = os.path.join(shell.root, "tmp") if shell.root not in ("", "/") else "/tmp"
-    if not os.path.isdir(tmp_dir):
-        shell.procsub_made_tmp = True
-    created_dir = shell.procsub_made_tmp
-    os.makedirs(tmp_dir, exist_ok=True)
-    name = f".bash-procsub-{id(shell):x}-{shell.procsub_counter}"  # no getpid() under WASI
-    host = os.path.join(tmp_dir, name)
-    with open(host, "wb") as handle:
-        handle.write(data)
-
-    def cleanup() -> None:
-        try:
-            if direction == ">":
-                with open(host, "rb") as written:
-                    fed = written.read()
-                output = command_subst_bytes(shell, source, stdin_data=fed)
-                if shell.cur_io is not None:
-                    shell.cur_io.out(1).write(output)
-            os.unlink(host)
-            if created_dir:
-                os.rmdir(tmp_dir)
-                shell.procsub_made_tmp = False
-        except OSError:
-            pass
-
-    shell.cleanups.append(cleanup)
-    return "/tmp/" + name
+    """``<(cmd)`` / ``>(cmd)``: cmd runs alongside the command, joined to it by a pipe the
+    command sees as ``/dev/fd/N`` (``procsub.py``)."""
+    return procsub.start(shell, source, direction)
 
 
 def _lone_input_redirect(node: ListNode) -> str | None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator, cast
 
 from ..errors import ExitShell, LimitExceeded, ReturnFromFunction, ShellSyntaxError
 from ..invoke import invoke, run_child_script
@@ -36,11 +36,15 @@ def run_source(sh: Shell, argv: list[str], io: IO) -> Gen:
         return 2
     path = argv[1]
     host = sh.host_path(path)
-    if not os.path.isfile(host):
+    pipe = sh.open_pipe(path, "r")
+    if pipe is not None:  # source <(...)
+        source = b"".join(cast("Iterator[bytes]", pipe)).decode("utf-8", "surrogateescape")
+    elif not os.path.isfile(host):
         print_error(io, f"{path}: No such file or directory")
         return 1
-    with open(host, "rb") as handle:
-        source = handle.read().decode("utf-8", "surrogateescape")
+    else:
+        with open(host, "rb") as handle:
+            source = handle.read().decode("utf-8", "surrogateescape")
     st = sh.state
     if st.call_depth >= sh.limits.max_call_depth:
         raise LimitExceeded(f"{argv[0]}: maximum nesting level exceeded ({sh.limits.max_call_depth})")

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 def _wait_one(sh: Shell, spec: str, io: IO) -> int:
     sched = scheduler_of(sh.state.counters)
     job = sh.jobs.find(spec)
+    if job is None and spec.isdigit() and int(spec) in sh.procsubs:
+        substitution = sh.procsubs.pop(int(spec))
+        sched.run_until(lambda: substitution.done)
+        return substitution.status if substitution.status is not None else 127
     if job is None:
         if spec.isdigit() and int(spec) in sh.reaped:
             return sh.reaped[int(spec)]
@@ -67,6 +71,10 @@ def run_wait(sh: Shell, argv: list[str], io: IO) -> int:
         args = args[1:]
     if not args:
         mine = list(sh.jobs.jobs.values())
+        # bash 5.1 on: also the last process substitution, while $! is its pid
+        last = sh.procsubs.get(sh.state.last_bg_pid or -1)
+        if last is not None:
+            sched.run_until(lambda: last.done)
         sched.run_until(lambda: all(j.done for j in mine))
         for job in mine:
             _reap(sh, job, io)

@@ -74,6 +74,15 @@ class CommandContext:
             return virtual
         return os.path.join(self.root, virtual.lstrip("/")) if virtual != "/" else self.root
 
+    def open_pipe(self, path: str, mode: str) -> object | None:
+        """``path`` when it is a live process substitution's ``/dev/fd/N``, opened through
+        the interpreter in ``extras["shell"]``: an iterator of chunks for ``r``, a sink with
+        ``write``/``close`` for ``w``; None for any other path."""
+        if not path.startswith("/dev/fd/"):
+            return None
+        opener = getattr(self.extras.get("shell"), "open_pipe", None)
+        return opener(path, mode) if callable(opener) else None
+
     def error(self, message: str) -> None:
         """Write ``message`` and a newline to standard error."""
         self.stderr.write(message.encode("utf-8", "surrogateescape") + b"\n")

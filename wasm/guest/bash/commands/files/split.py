@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Callable, Iterator
+from typing import IO, Callable, Iterator, cast
 
 from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
@@ -304,6 +304,10 @@ def tee(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         if where == "/dev/stderr":
             to_stderr += 1
+            continue
+        pipe = ctx.open_pipe(where, "w")
+        if pipe is not None:  # >(...): a process substitution's pipe
+            handles.append(cast("IO[bytes]", pipe))
             continue
         # GNU tee writes an operand "-" to a file of that name, not to stdout.
         try:

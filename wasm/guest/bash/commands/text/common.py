@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, cast
 
 from ..base import CommandContext
 
@@ -94,6 +94,9 @@ def special_device(ctx: CommandContext, name: str) -> Iterator[bytes] | None:
     if name in ("/dev/stdin", "/dev/fd/0"):
         return stdin_chunks(ctx)
     if name.startswith("/dev/fd/") and name[8:].isdigit():
+        pipe = ctx.open_pipe(name, "r")
+        if pipe is not None:
+            return cast("Iterator[bytes]", pipe)  # a process substitution's chunks
         fds = getattr(ctx.extras.get("io"), "fds", None)
         stream = fds.get(int(name[8:])) if isinstance(fds, dict) else None
         chunks = getattr(stream, "chunks", None)
