@@ -85,6 +85,14 @@ async def main(runs: int) -> None:
                 times = await timed(5, lambda: run_bash(box, empty, "sleep 1 & sleep 1 & wait"))
                 row("sleep 1 & sleep 1 & wait (jobs run side by side)",
                     f"median {statistics.median(times):.0f} / max {max(times):.0f} ms", "about 1,000 ms")
+
+                times = await timed(5, lambda: run_bash(box, empty, "diff <(sleep 1; echo a) <(sleep 1; echo b)"))
+                row("diff <(sleep 1; echo a) <(sleep 1; echo b) (lists side by side)",
+                    f"median {statistics.median(times):.0f} / max {max(times):.0f} ms", "about 1,000 ms")
+                script = "f() { echo a; sleep 1; echo b; }; f > >(sleep 1; cat > /dev/null); wait $!"
+                times = await timed(5, lambda: run_bash(box, empty, script))
+                row(">(...) list beside a writer, each sleeping 1 s",
+                    f"median {statistics.median(times):.0f} / max {max(times):.0f} ms", "about 1,000 ms")
         finally:
             await store.close()
 

@@ -44,6 +44,8 @@ class Job:
     busy: bool = False
     """Being stepped right now (its frames are on the stack: it cannot be stepped again)."""
     reported: bool = False
+    steps: int = 0
+    """How many times the scheduler has stepped it."""
     ready: Callable[[], bool] | None = None
     """Whether the job can run now (a process substitution's list waiting for its pipe
     says no); None: always."""
@@ -115,6 +117,7 @@ class Scheduler:
         assert job.gen is not None
         outer, self.current = self.current, job
         job.busy = True
+        job.steps += 1
         try:
             chunk = next(job.gen)
         except StopIteration as stop:

@@ -473,12 +473,18 @@ class Shell:
         child.cond_depth = self.cond_depth
         if child.state.in_subshell > self.limits.max_substitution_depth:
             raise LimitExceeded(f"subshell nesting limit exceeded ({self.limits.max_substitution_depth})")
+        held = len(self.persistent)
         try:
-            status = yield from child.exec_list(body, io)
+            # its own descriptor table: `exec >file` inside must not redirect the parent
+            status = yield from child.exec_list(body, io.copy())
         except ExitShell as exc:
             status = exc.status
         child.state.last_status = status
         yield from child.run_exit_trap(io)
+        # what `exec >file` opened in the subshell closes when it exits (a >(...) list
+        # then sees the end of its input)
+        close_all(self.persistent[held:])
+        del self.persistent[held:]
         self.state.last_status = status
         return status
 
@@ -870,6 +876,10 @@ class Shell:
             except BashError as exc:
                 self.error(io, exc.message)
                 status = 1
+        # a <(...) in an assignment lives as long as the assignment, as in bash
+        for cleanup in self.cleanups:
+            cleanup()
+        self.cleanups.clear()
         st.last_status = status
         return status
 

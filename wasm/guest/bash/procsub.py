@@ -104,12 +104,18 @@ class Pipe:
             sched.idle(None)
 
     def ready(self) -> bool:
-        """Whether the list's job can run without waiting on something that cannot move."""
+        """Whether the list's job can run without waiting on something that cannot move.
+        A ``>(...)`` list waits for input inside its step, stepping its writer: so it runs
+        only while its writer is a job that is not beneath it on the stack (or has closed
+        the pipe), and starts only once there is input."""
         if self.direction == "<":
             return len(self.buf) < HIGH_WATER
         if self.write_closed:
             return True
-        return bool(self.buf) and self.writer is not None and not self.writer.busy and not self.writer.done
+        writer, job = self.writer, self.job
+        if writer is None or writer.busy or writer.done:
+            return False
+        return bool(self.buf) or (job is not None and job.steps > 0)
 
 
 class PipeReading:

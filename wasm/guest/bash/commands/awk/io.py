@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from .array import MawkArray
 from .value import d_to_int, mkfield, to_num
@@ -52,8 +52,11 @@ class IO(State):
     def open_input(self, name: str) -> RecordReader | None:
         if name in self.inputs:
             return self.inputs[name]
+        pipe = self.ctx.open_pipe(self.ctx.resolve(argv_text(name)), "r")
         if name in ("-", "/dev/stdin"):
             reader: RecordReader | None = RecordReader(self.ctx.stdin)
+        elif pipe is not None:  # getline < "/dev/fd/63" of a <(...)
+            reader = RecordReader(cast("Iterator[bytes]", pipe))
         else:
             path = self.ctx.host_path(argv_text(name))
             try:
@@ -170,6 +173,10 @@ class IO(State):
             self.g["FNR"] = 0.0
             if text == "-" or text == "/dev/stdin":
                 self.main_reader = RecordReader(self.ctx.stdin)
+                return True
+            pipe = self.ctx.open_pipe(self.ctx.resolve(argv_text(text)), "r")
+            if pipe is not None:  # <(...)
+                self.main_reader = RecordReader(cast("Iterator[bytes]", pipe))
                 return True
             path = self.ctx.host_path(argv_text(text))
             try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import IO, Callable, Iterator
+from typing import IO, Callable, Iterator, cast
 
 from ...flagspec import FlagSpec, UsageError, parse_flags
 from .parse import Addr, Cmd, Parser, Regex, Repl, SedError
@@ -140,6 +140,9 @@ class _Sed:
     def open_input(self, name: str) -> Iterator[tuple[str, bool]] | None:
         if name == "-" and self.in_place is None:
             return self.split_lines(self.ctx.stdin)
+        pipe = self.ctx.open_pipe(self.ctx.resolve(name), "r") if self.in_place is None else None
+        if pipe is not None:  # <(...)
+            return self.split_lines(cast("Iterator[bytes]", pipe))
         path = self.ctx.host_path(name)
         if os.path.isdir(path):
             if self.in_place is not None:
