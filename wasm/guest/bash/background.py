@@ -155,15 +155,22 @@ class Scheduler:
         self._finish(job, status)
 
     def run_round(self) -> bool:
-        """Step each runnable job once; True if any made progress."""
+        """Step each runnable job once (a job started during the round included: a process
+        substitution a job expands gets its first turn at once); True if any made
+        progress."""
         progressed = False
         self.wake_hint = None
-        for job in list(self.live):
-            if not job.runnable:
-                continue
-            self.counters.check_time()
-            progressed = self._step(job) or progressed
-        return progressed
+        stepped: set[int] = set()
+        while True:
+            pending = [j for j in self.live if id(j) not in stepped]
+            if not pending:
+                return progressed
+            for job in pending:
+                stepped.add(id(job))
+                if not job.runnable:
+                    continue
+                self.counters.check_time()
+                progressed = self._step(job) or progressed
 
     def idle(self, until: float | None) -> None:
         """Nothing can progress: sleep until the earliest wake-up (or ``until``), briefly."""
