@@ -362,7 +362,7 @@ class Shell:
     # -- commands ----------------------------------------------------------------------
     def exec_command(self, cmd: Command, io: IO) -> Gen:
         if isinstance(cmd, Simple):
-            if feeds_substitution([w.raw for w in cmd.words], [r.target for r in cmd.redirs]):
+            if feeds_substitution(cmd):
                 return (yield from run_writer(self, lambda: self.exec_simple(cmd, io)))
             return (yield from self.exec_simple(cmd, io))
         if isinstance(cmd, FuncDef):

@@ -30,6 +30,7 @@ from .streams import Channel, InputStream
 if TYPE_CHECKING:
     from .evaluate import Shell
     from .state import RunCounters
+    from .syntax import Simple
 
 FIRST_FD = 63
 HIGH_WATER = 1 << 16
@@ -257,9 +258,16 @@ def _body(child: Shell, source: str, io: IO, line: int) -> Gen:
     return status
 
 
-def feeds_substitution(words: list[str], targets: list[str]) -> bool:
-    """Whether a simple command may hold a ``>(...)`` (and so runs as a writer job)."""
-    return any(">(" in w for w in words) or any(">(" in t for t in targets)
+def feeds_substitution(cmd: Simple) -> bool:
+    """Whether a simple command may hold a ``>(...)`` (and so runs as a writer job): a
+    quick look at its raw text, on every command's path."""
+    for word in cmd.words:
+        if ">(" in word.raw:
+            return True
+    for redir in cmd.redirs:
+        if ">(" in redir.target:
+            return True
+    return False
 
 
 def run_writer(shell: Shell, body: Callable[[], Gen]) -> Gen:
