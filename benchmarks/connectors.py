@@ -11,7 +11,8 @@ round so the machine's noise falls on all alike:
 - the peer's own time: ``ping`` through a warm SDK session straight to the MCP server, and
   ``GET /ping`` straight to the FastAPI service (httpx);
 - ``POST /v1/execute`` of ``None`` with the connectors (an execute that calls nothing);
-- ``POST /v1/execute`` of ``mcp_peer.ping()`` and of ``api_peer.ping()``;
+- ``POST /v1/execute`` of ``mcp_peer.ping()``, of ``mcp_peer.peek()`` (the same tool annotated
+  ``readOnlyHint``: a read, journaled once) and of ``api_peer.ping()`` (a GET: a read);
 - ``tools/call execute`` of ``mcp_peer.ping()`` to ``/mcp`` through the SDK's ClientSession.
 
 Overhead of a call = median(execute with the call) - median(execute without) - median(the
@@ -60,11 +61,18 @@ def serve_mcp_peer(port: int) -> None:
     import uvicorn
     from mcp.server.mcpserver import MCPServer
 
+    from mcp.types import ToolAnnotations
+
     server = MCPServer("bench-peer")
 
     @server.tool()
     def ping() -> str:
         """Answer at once."""
+        return "pong"
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def peek() -> str:
+        """Answer at once; annotated read-only (journaled once, after it ran)."""
         return "pong"
 
     uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
@@ -131,6 +139,8 @@ async def measure(service: str, mcp_url: str, api_url: str, runs: int) -> dict[s
                     "OpenAPI peer direct (httpx)": api_direct,
                     "/v1/execute, no call": lambda: execute("None", None),
                     "/v1/execute, mcp_peer.ping()": lambda: execute("mcp_peer.ping()", {"result": "pong"}),
+                    "/v1/execute, mcp_peer.peek() (read-only)": lambda: execute("mcp_peer.peek()",
+                                                                               {"result": "pong"}),
                     "/v1/execute, api_peer.ping()": lambda: execute("api_peer.ping()", {"answer": "pong"}),
                     "/mcp execute, mcp_peer.ping() (SDK)": via_mcp,
                 }
@@ -151,18 +161,29 @@ async def measure(service: str, mcp_url: str, api_url: str, runs: int) -> dict[s
 def report(times: dict[str, list[float]], runs: int) -> None:
     med = {name: statistics.median(values) for name, values in times.items()}
     print(f"n={runs} each, interleaved in one run")
-    print(f"| {'way':<38} | {'median':>8} | {'p10-p90':>15} | {'IQR':>7} |")
-    print(f"|{'-' * 40}|{'-' * 10}|{'-' * 17}|{'-' * 9}|")
+    print(f"| {'way':<42} | {'median':>8} | {'p10-p90':>15} | {'IQR':>7} |")
+    print(f"|{'-' * 44}|{'-' * 10}|{'-' * 17}|{'-' * 9}|")
     for name, values in times.items():
         spread = f"{pct(values, 10):.2f}-{pct(values, 90):.2f}"
         iqr = pct(values, 75) - pct(values, 25)
-        print(f"| {name:<38} | {med[name]:>6.2f}ms | {spread:>13}ms | {iqr:>5.2f}ms |")
+        print(f"| {name:<42} | {med[name]:>6.2f}ms | {spread:>13}ms | {iqr:>5.2f}ms |")
     base = med["/v1/execute, no call"]
     mcp_over = med["/v1/execute, mcp_peer.ping()"] - base - med["MCP peer direct (SDK session)"]
+    read_over = med["/v1/execute, mcp_peer.peek() (read-only)"] - base - med["MCP peer direct (SDK session)"]
     api_over = med["/v1/execute, api_peer.ping()"] - base - med["OpenAPI peer direct (httpx)"]
     ratio = med["/mcp execute, mcp_peer.ping() (SDK)"] / med["/v1/execute, mcp_peer.ping()"]
     print(f"overhead of one MCP connector call beyond the peer's own time: {mcp_over:.2f} ms (target <= 1 ms)")
+    print(f"overhead of one read-only MCP connector call (readOnlyHint): {read_over:.2f} ms")
     print(f"overhead of one OpenAPI connector call beyond the peer's own time: {api_over:.2f} ms")
+    # Paired within each round (the same seconds of machine noise on all three), which a
+    # busy machine moves far less than a difference of medians.
+    for label, way, peer in (("MCP", "/v1/execute, mcp_peer.ping()", "MCP peer direct (SDK session)"),
+                             ("MCP read-only", "/v1/execute, mcp_peer.peek() (read-only)",
+                              "MCP peer direct (SDK session)"),
+                             ("OpenAPI", "/v1/execute, api_peer.ping()", "OpenAPI peer direct (httpx)")):
+        paired = [c - b - p for c, b, p in zip(times[way], times["/v1/execute, no call"], times[peer])]
+        print(f"  paired per round, {label}: median {statistics.median(paired):.2f} ms, "
+              f"IQR {pct(paired, 25):.2f} to {pct(paired, 75):.2f} ms")
     print(f"/mcp execute vs /v1/execute with one MCP connector call: {ratio:.2f}x (target <= 1.5x)")
 
 

@@ -67,7 +67,7 @@ from .ledger import claim as ledger_claim
 from .ledger import discard as ledger_discard
 from .ledger import settle as ledger_settle
 from .codec import decode_value
-from .connectors import BoundConnector, ConnectorCall
+from .connectors import BoundConnector, ConnectorCall, ConnectorReads
 from .records import Approval, JournalEntry, new_approval_id
 from .remote import call_remote_tool_reply
 from .replay import check_step, first_unconsumed, replayable
@@ -110,6 +110,8 @@ class ToolBinding:
     secret: str
     connector: ConnectorCall | None = None
     """How a connector's method is called (MCP, OpenAPI); None for a toolset's tool."""
+    reads: ConnectorReads | None = None
+    """Which of a connector's calls only read (journaled once, after they ran)."""
 
 
 @dataclass
@@ -131,20 +133,21 @@ class ExecutionPlan:
         bindings: dict[tuple[str, str], ToolBinding] = {}
 
         def add(namespace: str, tools: Sequence[ToolDef], secret: str,
-                connector: ConnectorCall | None = None) -> None:
+                connector: ConnectorCall | None = None,
+                reads: ConnectorReads | None = None) -> None:
             if namespace in namespaces:
                 raise ToolDefinitionError("execution", [f"namespace {namespace!r} is given twice"])
             namespaces[namespace] = list(tools)
             for tool in tools:
                 bindings[(namespace, tool.identifier)] = ToolBinding(tool, namespace, secret,
-                                                                     connector)
+                                                                     connector, reads)
 
         if inline:
             add("tools", inline, inline_secret)
         for toolset in toolsets:
             add(toolset.namespace, toolset.tools, toolset.secret)
         for bound in connectors:
-            add(bound.namespace, bound.tools, "", bound.call)
+            add(bound.namespace, bound.tools, "", bound.call, bound.reads)
         return cls(namespaces, bindings, [t.name for t in toolsets],
                    [c.name for c in connectors], tenant)
 
@@ -578,10 +581,12 @@ class CodeModeHandler:
         """Claim the key (explicit keys: the ledger decides), run the tool, settle both."""
         tool = binding.tool
         outcome: dict[str, Any] = {}
+        # A connector's read is journaled once, after it ran: after a crash it runs again.
+        read = digest is None and binding.reads is not None and binding.reads(tool, args)
 
         async def claim_and_mark() -> None:
             if digest is None:
-                if recorded is None or recorded.state != "executing":
+                if not read and (recorded is None or recorded.state != "executing"):
                     await self._write(entry, recorded, state="executing")
                 return
             async with self.store.transaction() as tx:
@@ -614,7 +619,7 @@ class CodeModeHandler:
             self._note(entry, state="applied", ledger_replayed=True)
             self._after_fresh()
             return outcome["replayed"]
-        executing = replace(entry, state="executing")
+        executing = recorded if read else replace(entry, state="executing")
         try:
             output, attachments = await self._invoke(binding, payload, args, entry.seq, key)
         except HostCallError as failure:

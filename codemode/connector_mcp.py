@@ -91,6 +91,8 @@ async def _all_tools(connector: str, session: ClientSession) -> list[dict[str, A
                                      "input_schema": dict(tool.input_schema)}
             if tool.output_schema:
                 entry["output_schema"] = dict(tool.output_schema)
+            if tool.annotations is not None and tool.annotations.read_only_hint is True:
+                entry["read_only"] = True
             tools.append(entry)
         cursor = page.next_cursor
         if not cursor:

@@ -37,7 +37,8 @@ from .errors import (
     ToolTimeoutError,
 )
 
-__all__ = ["GENERIC_REQUEST", "call_operation", "fetch_document", "operations_of", "parse_document"]
+__all__ = ["GENERIC_REQUEST", "SAFE_METHODS", "call_operation", "fetch_document", "is_read",
+           "operations_of", "parse_document"]
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
@@ -49,6 +50,8 @@ MAX_ERROR_BODY = 20_000
 """An error answer up to this many bytes is the error's ``body`` whole (its JSON); a longer
 one only by its first ``BODY_PREVIEW`` characters (it is journaled with the call)."""
 GENERIC_REQUEST = "request"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""HTTP's safe methods: an operation using one is a read (journaled once, after it ran)."""
 
 _GENERIC: dict[str, Any] = {
     "name": GENERIC_REQUEST, "http_method": None, "path": None, "parameters": [],
@@ -158,6 +161,13 @@ def operations_of(connector: str, document: Mapping[str, Any]) -> list[dict[str,
     return operations
 
 
+def is_read(operation: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
+    """Whether a call of ``operation`` with ``args`` only reads (a safe HTTP method)."""
+    if operation.get("name") == GENERIC_REQUEST and operation.get("path") is None:
+        return str(args.get("method", "")).upper() in SAFE_METHODS
+    return operation.get("read_only") is True
+
+
 def _operation_name(path: str, method: str, operation: Mapping[str, Any]) -> str:
     operation_id = operation.get("operationId")
     if isinstance(operation_id, str) and operation_id.strip():
@@ -196,6 +206,7 @@ def _operation(resolver: "_Resolver", path: str, method: str, operation: Mapping
     description = operation.get("description")
     text = "\n\n".join(str(t) for t in (summary, description) if isinstance(t, str) and t.strip())
     return {"name": _operation_name(path, method, operation), "http_method": method.upper(),
+            "read_only": method.upper() in SAFE_METHODS,
             "path": path, "parameters": parameters, "description": text or f"{method.upper()} {path}",
             "input_schema": {"type": "object", "properties": properties,
                              **({"required": sorted(set(required))} if required else {})}}

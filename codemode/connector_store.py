@@ -19,7 +19,8 @@ import aiosqlite
 
 from .codec import json_text
 
-__all__ = ["CONNECTOR_MIGRATIONS", "ConnectorRow", "delete_row", "list_rows", "read_row", "write_row"]
+__all__ = ["CONNECTOR_MIGRATIONS", "ConnectorRow", "delete_row", "list_rows", "read_row",
+           "read_stamp", "write_row"]
 
 CONNECTOR_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
     (
@@ -76,6 +77,15 @@ async def read_row(conn: aiosqlite.Connection, tenant: str, name: str) -> Connec
                             " WHERE tenant = ? AND name = ?", (tenant, name)) as cur:
         raw = await cur.fetchone()
     return None if raw is None else _row(raw)
+
+
+async def read_stamp(conn: aiosqlite.Connection, tenant: str, name: str
+                     ) -> tuple[float, float] | None:
+    """``(updated_at, refreshed_at)`` of a connector: whether a copy read earlier is current."""
+    async with conn.execute("SELECT updated_at, refreshed_at FROM codemode_connectors"
+                            " WHERE tenant = ? AND name = ?", (tenant, name)) as cur:
+        raw = await cur.fetchone()
+    return None if raw is None else (float(raw[0]), float(raw[1]))
 
 
 async def list_rows(conn: aiosqlite.Connection, tenant: str) -> list[ConnectorRow]:

@@ -42,14 +42,14 @@ import httpx
 from sandbox import tracing
 
 from .connector_mcp import McpSessions, list_mcp_tools
-from .connector_openapi import call_operation, fetch_document, operations_of, parse_document
+from .connector_openapi import call_operation, fetch_document, is_read, operations_of, parse_document
 from .connector_secrets import (
     SecretBox,
     env_reference_problem,
     masked_headers,
     resolve_headers,
 )
-from .connector_store import ConnectorRow, delete_row, list_rows, read_row, write_row
+from .connector_store import ConnectorRow, delete_row, list_rows, read_row, read_stamp, write_row
 from .connector_hosts import HostAllowlist
 from .errors import (
     ConnectorHostRefused,
@@ -68,6 +68,7 @@ __all__ = [
     "CONNECTOR_TYPES",
     "BoundConnector",
     "ConnectorCall",
+    "ConnectorReads",
     "Connectors",
 ]
 
@@ -81,6 +82,11 @@ _KEYS = {"mcp": {"type", "url", "headers", "approval", "timeout_ms"},
 
 ConnectorCall = Callable[[ToolDef, Mapping[str, Any], str], Awaitable[Any]]
 """How a bound connector runs one method: ``(tool, args, idempotency_key) -> value``."""
+ConnectorReads = Callable[[ToolDef, Mapping[str, Any]], bool]
+"""Whether a call of a bound connector's method with these arguments only reads: an MCP tool
+annotated ``readOnlyHint``, an OpenAPI operation with a safe method (GET, HEAD, OPTIONS). A
+read is journaled once, after it ran (no ``executing`` row first): run again after a crash,
+it changes nothing, and it carries the same idempotency key."""
 
 
 def _name_problem(name: str) -> str | None:
@@ -200,6 +206,7 @@ class BoundConnector:
     namespace: str
     tools: tuple[ToolDef, ...]
     call: ConnectorCall
+    reads: ConnectorReads | None = None
 
 
 def _endpoint(row: ConnectorRow) -> str:
@@ -238,6 +245,7 @@ class Connectors:
         self.box = SecretBox(key_dir)
         self.sessions = McpSessions()
         self.allowed_hosts = allowed_hosts or HostAllowlist(None)
+        self._bound: dict[tuple[str, str], tuple[tuple[float, float], BoundConnector]] = {}
 
     # --- storing ----------------------------------------------------------------------
 
@@ -346,14 +354,27 @@ class Connectors:
     async def bind(self, tenant: str, names: Sequence[str]) -> list[BoundConnector]:
         """The named connectors ready for an execution; :class:`ConnectorNotFound` for one
         that is not stored."""
-        bound: list[BoundConnector] = []
-        for name in names:
-            row = await self._row(tenant, name)
-            if row is None:
-                raise ConnectorNotFound(name)
-            bound.append(BoundConnector(name=name, namespace=sanitise_name(name),
-                                        tools=tuple(tool_defs(row)), call=self._caller(row)))
-        return bound
+        return [await self._bind_one(tenant, name) for name in names]
+
+    async def _bind_one(self, tenant: str, name: str) -> BoundConnector:
+        # Binding is most of what naming a connector costs an execute (its row, its
+        # headers opened, a ToolDef per method, each schema checked): a bound connector is
+        # kept while its row's stamps say it is unchanged, which any writer (this process
+        # or another on the same database) moves.
+        key = (tenant, name)
+        async with self.store.reading() as conn:
+            stamp = await read_stamp(conn, tenant, name)
+            kept = self._bound.get(key)
+            if stamp is not None and kept is not None and kept[0] == stamp:
+                return kept[1]
+            row = await read_row(conn, tenant, name) if stamp is not None else None
+        if row is None:
+            self._bound.pop(key, None)
+            raise ConnectorNotFound(name)
+        one = BoundConnector(name=name, namespace=sanitise_name(name), tools=tuple(tool_defs(row)),
+                             call=self._caller(row), reads=_reads_of(row))
+        self._bound[key] = ((row.updated_at, row.refreshed_at), one)
+        return one
 
     def _caller(self, row: ConnectorRow) -> ConnectorCall:
         headers = self.box.open(row.sealed_headers, row.name)
@@ -385,6 +406,13 @@ class Connectors:
 
     async def close(self) -> None:
         await self.sessions.close()
+
+
+def _reads_of(row: ConnectorRow) -> ConnectorReads:
+    by_name = {str(t["name"]): t for t in row.tools}
+    if row.type == "mcp":
+        return lambda tool, args: by_name.get(tool.name, {}).get("read_only") is True
+    return lambda tool, args: tool.name in by_name and is_read(by_name[tool.name], args)
 
 
 def _owner(tenant: str, name: str) -> str:

@@ -5,6 +5,7 @@ say what reached the peer and how often."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -12,6 +13,7 @@ import yaml
 from fastapi import FastAPI, Header, Response
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 from pydantic import BaseModel
 
 
@@ -21,12 +23,18 @@ class McpPeer:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
         self.headers: list[dict[str, str]] = []
+        self.probe: Callable[[str], Any] | None = None
+        """Called with each call's idempotency key while the call runs (what the caller's
+        journal holds then); its answers are kept in ``probed``."""
+        self.probed: list[Any] = []
         self.server = MCPServer("tracker")
         self._register()
 
     def _seen(self, ctx: Context, tool: str, args: dict[str, Any]) -> None:
         meta = ctx.request_context.meta or {}
         self.calls.append((tool, args, dict(meta)))
+        if self.probe is not None:
+            self.probed.append(self.probe(str(meta.get("idempotency_key"))))
         request = getattr(ctx.request_context, "request", None)
         if request is not None:
             self.headers.append({k.lower(): v for k, v in request.headers.items()})
@@ -40,7 +48,7 @@ class McpPeer:
             self._seen(ctx, "create_issue", {"title": title, "labels": labels})
             return {"number": len(self.calls), "title": title}
 
-        @tool(structured_output=False)
+        @tool(structured_output=False, annotations=ToolAnnotations(read_only_hint=True))
         def issue_json(number: int, ctx: Context) -> str:
             """An issue as JSON text (no structured content)."""
             self._seen(ctx, "issue_json", {"number": number})

@@ -105,6 +105,27 @@ def test_text_content_is_parsed_as_json_else_returned_as_text(http: httpx.Client
     assert outcome["result"] == [{"number": 7, "state": "open"}, "hello, Ada"]
 
 
+def test_a_read_only_tool_is_journaled_once_after_it_ran_and_others_before_they_run(
+        http: httpx.Client, tracker: McpPeer, service: tuple[ServerThread, Settings]) -> None:
+    # Asked from inside each call: what the caller's journal holds while the call runs.
+    with httpx.Client(base_url=service[0].url, headers=AUTH, timeout=60) as probe:
+        tracker.probe = lambda key: [(e["method"], e["state"]) for e in probe.get(
+            f"/v1/executions/{key.split(':')[0]}").json()["journal"]]
+        tracker.probed.clear()
+        try:
+            outcome = run(http, "tracker.issue_json(number=1)\ntracker.greeting(name='p')", "tracker")
+        finally:
+            tracker.probe = None
+    assert tracker.probed == [[], [("issue_json", "applied"), ("greeting", "executing")]]
+    record = http.get(f"/v1/executions/{outcome['execution_id']}").json()
+    assert [(e["method"], e["state"]) for e in record["journal"]] == [
+        ("issue_json", "applied"), ("greeting", "applied")]
+    with sqlite3.connect(service[1].database_path) as db:  # a read is audited like any call
+        audited = db.execute("SELECT COUNT(*) FROM audit_log WHERE event = 'call.completed'"
+                             " AND subject LIKE ?", (f"%{outcome['execution_id']}%",)).fetchone()
+    assert audited == (2,)
+
+
 def test_tools_holds_a_connectors_methods_as_it_holds_every_namespaces(
         http: httpx.Client, tracker: McpPeer) -> None:
     assert run(http, "tools.greeting(name='via tools')", "tracker")["result"] == "hello, via tools"
