@@ -126,6 +126,25 @@ def test_a_read_only_tool_is_journaled_once_after_it_ran_and_others_before_they_
     assert audited == (2,)
 
 
+def test_an_approved_read_runs_once_and_is_settled_from_its_pending_row(
+        http: httpx.Client, mcp_peer: tuple[McpPeer, str]) -> None:
+    peer, url = mcp_peer
+    http.put("/v1/connectors/gated_read", json={"type": "mcp", "url": url,
+                                                "approval": {"issue_json": "durable"}}).raise_for_status()
+    try:
+        before = len(peer.calls)
+        paused = run(http, "tracker_issue = gated_read.issue_json(number=9)\ntracker_issue", "gated_read")
+        assert paused["status"] == "paused" and len(peer.calls) == before
+        resumed = http.post(f"/v1/approvals/{paused['pending'][0]['approval_id']}/approve",
+                            json={}).json()
+        assert resumed["status"] == "completed" and resumed["result"] == {"number": 9, "state": "open"}
+        assert [c[0] for c in peer.calls[before:]] == ["issue_json"]
+        record = http.get(f"/v1/executions/{paused['execution_id']}").json()
+        assert [(e["method"], e["state"]) for e in record["journal"]] == [("issue_json", "applied")]
+    finally:
+        http.delete("/v1/connectors/gated_read")
+
+
 def test_tools_holds_a_connectors_methods_as_it_holds_every_namespaces(
         http: httpx.Client, tracker: McpPeer) -> None:
     assert run(http, "tools.greeting(name='via tools')", "tracker")["result"] == "hello, via tools"
