@@ -44,7 +44,8 @@ GATED = {"name": "deploy", "description": "Deploy.", "input_schema": {"type": "o
          "approval": {"mode": "durable", "summary": "Deploy", "risk": "low"}}
 PAGES = {"approvals": ("#/approvals", {"approvals": "[data-approval]"}),
          "executions": ("#/executions", {"executions": "[data-execution]"}),
-         "execution": ("#/executions/{id}", {"execution": "#execution-status"}),
+         "execution": ("#/executions/{id}", {"execution": "#execution-status",
+                                             "execution (trace)": "#trace [data-span]"}),
          "audit": ("#/audit", {"audit": "[data-seq]", "audit (verified)": "#verify.ok"})}
 """Each page: its address, and what must be on screen for it to count as shown."""
 AUDIT_ENTRIES = 10_000
@@ -89,6 +90,9 @@ SLOWEST_CALL = """() => Math.max(0, ...performance.getEntriesByType("resource")
     .map((e) => e.responseEnd - e.requestStart))"""
 """The slowest API call of the page as the browser saw it (request sent -> last byte)."""
 
+DATA_IN = """() => (performance.getEntriesByName("console:data")[0] || {startTime: -1}).startTime"""
+"""When the page's data arrived (its own mark): the rest, to shown, is the browser drawing it."""
+
 WATCH = """(selectors) => {
   // In the page before its own scripts: the first frame in which each selector matches,
   // on the page's clock (so the driver's round trips do not count).
@@ -128,23 +132,32 @@ def browser_loads(url: str, execution: str, loads: int) -> dict[str, list[float]
                     timings.setdefault(label, []).append(float(at.json_value()))
                 timings.setdefault(f"{name} (slowest API call)", []).append(
                     page.evaluate(SLOWEST_CALL))
+                timings.setdefault(f"{name} (data in)", []).append(page.evaluate(DATA_IN))
         browser.close()
     return timings
 
 
 def api_times(url: str, execution: str, loads: int) -> dict[str, list[float]]:
+    """The calls the pages make, from a plain client: with the bearer token, and with a
+    console session's cookie as the page sends them (the session lookup included)."""
     paths = {"GET /v1/approvals?status=pending": "/v1/approvals",
-             "GET /v1/executions?limit=200": "/v1/executions?limit=200",
+             "GET /v1/executions?limit=50": "/v1/executions?limit=50",
              "GET /v1/executions/{id}": f"/v1/executions/{execution}",
-             "GET /v1/audit?limit=500": "/v1/audit?limit=500",
+             "GET /v1/executions/{id}/trace": f"/v1/executions/{execution}/trace",
+             "GET /v1/audit?order=desc&limit=100": "/v1/audit?order=desc&limit=100",
              "GET /v1/audit/verify": "/v1/audit/verify"}
-    found: dict[str, list[float]] = {name: [] for name in paths}
-    with httpx.Client(base_url=url, headers=AUTH) as client:
+    found: dict[str, list[float]] = {}
+    with httpx.Client(base_url=url, headers=AUTH) as bearer, httpx.Client(base_url=url) as cookie:
+        form = cookie.get("/console/login").text
+        nonce = form.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+        cookie.post("/console/login", data={"token": TOKEN, "csrf": nonce})
         for _ in range(loads):
             for name, path in paths.items():
-                start = time.perf_counter()
-                client.get(path).raise_for_status()
-                found[name].append((time.perf_counter() - start) * 1000)
+                for how, client in (("bearer", bearer), ("cookie", cookie)):
+                    start = time.perf_counter()
+                    client.get(path).raise_for_status()
+                    found.setdefault(f"{name} ({how})", []).append(
+                        (time.perf_counter() - start) * 1000)
     return found
 
 
@@ -166,9 +179,9 @@ def main() -> None:
             print("page in the browser (navigation start -> content shown):")
             for name, samples in browser_loads(live.url, last, options.loads).items():
                 print(f"  {name:<34} {spread(samples)}")
-            print("the API call behind it (plain HTTP client):")
+            print("the API calls behind them (plain HTTP client):")
             for name, samples in api_times(live.url, last, options.loads).items():
-                print(f"  {name:<34} {spread(samples)}")
+                print(f"  {name:<48} {spread(samples)}")
 
 
 if __name__ == "__main__":

@@ -90,37 +90,44 @@ class SessionStore:
         self._clock = clock
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._opening = asyncio.Lock()
 
     async def close(self) -> None:
-        async with self._lock:
+        async with self._opening, self._lock:
             if self._conn is not None:
                 conn, self._conn = self._conn, None
                 await conn.close()
 
+    async def _connection(self) -> aiosqlite.Connection:
+        if self._conn is None:
+            async with self._opening:
+                if self._conn is None:
+                    self.db_path.parent.mkdir(parents=True, exist_ok=True)
+                    conn = await aiosqlite.connect(self.db_path, isolation_level=None)
+                    try:
+                        await configure_connection(conn)
+                        await apply_migrations(conn, "console", SESSION_MIGRATIONS)
+                    except BaseException:
+                        await conn.close()
+                        raise
+                    self._conn = conn
+        return self._conn
+
     @asynccontextmanager
     async def _transaction(self, begin: str) -> AsyncIterator[aiosqlite.Connection]:
+        conn = await self._connection()
         async with self._lock:
-            if self._conn is None:
-                self.db_path.parent.mkdir(parents=True, exist_ok=True)
-                conn = await aiosqlite.connect(self.db_path, isolation_level=None)
-                try:
-                    await configure_connection(conn)
-                    await apply_migrations(conn, "console", SESSION_MIGRATIONS)
-                except BaseException:
-                    await conn.close()
-                    raise
-                self._conn = conn
             try:
-                await self._conn.execute(begin)
+                await conn.execute(begin)
             except BaseException:  # cancelled mid-BEGIN: never leave a transaction open
-                await asyncio.shield(self._conn.rollback())
+                await asyncio.shield(conn.rollback())
                 raise
             try:
-                yield self._conn
+                yield conn
             except BaseException:
-                await asyncio.shield(self._conn.rollback())
+                await asyncio.shield(conn.rollback())
                 raise
-            await self._conn.commit()
+            await conn.commit()
 
     async def create(self, kind: Kind, token_hash: str | None) -> Session:
         now = self._clock()
@@ -143,10 +150,14 @@ class SessionStore:
         if not session_id:
             return None
         key = _id_hash(session_id)
-        async with self._transaction("BEGIN") as conn:
-            async with conn.execute("SELECT kind, token_hash, csrf, expires_at FROM"
-                                    " console_sessions WHERE id_hash = ?", (key,)) as cur:
-                row = await cur.fetchone()
+        conn = await self._connection()
+        # One statement on its own (no BEGIN/COMMIT): one trip to the database thread, on
+        # every console request; the lock keeps it out of a write transaction in progress.
+        async with self._lock:
+            rows = list(await conn.execute_fetchall(
+                "SELECT kind, token_hash, csrf, expires_at FROM console_sessions"
+                " WHERE id_hash = ?", (key,)))
+        row = rows[0] if rows else None
         if row is None or str(row[0]) not in KINDS:
             return None
         if float(row[3]) <= self._clock():
