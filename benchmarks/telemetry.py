@@ -11,7 +11,9 @@ Two measures:
    ``httpx.ASGITransport``, its own worker pool each), interleaved round by round so the
    machine's noise falls on all of them alike: telemetry off; traced (every span made by the
    OpenTelemetry SDK and handed to an exporter that drops it, so the figure is the
-   instrumentation's cost, not a collector's); metrics on. Two programs: ``1 + 1``, and two
+   instrumentation's cost, not a collector's; ``SANDBOX_TRACE_KEEP=0``); traced and kept
+   (the default: the console's span keeper too; ``kept-traced`` is its paired difference
+   from traced); metrics on. Two programs: ``1 + 1``, and two
    journaled ``state.*`` calls. Prints each one's median and p10-p90, and each median's
    difference from "off" with the spread of the paired differences (round by round).
 
@@ -129,28 +131,32 @@ async def http_rounds(runs: int) -> dict[str, dict[str, list[float]]]:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
         async with contextlib.AsyncExitStack() as stack:
-            # Tracing is one seam per process: the traced service turns it on for all three,
-            # so "off" and "metrics" switch it off around their own requests.
-            clients = {
-                "off": await stack.enter_async_context(service("off", data)),
-                "traced": await stack.enter_async_context(
-                    service("traced", data, span_exporter=Dropped())),
-                "metrics": await stack.enter_async_context(service("metrics", data, metrics=True)),
-            }
-            tracer = tracing.tracer
+            # Tracing is one seam per process: each traced service turns it on with its own
+            # tracer, so every request runs with its service's (or none, or the listeners).
+            clients: dict[str, httpx.AsyncClient] = {}
+            tracers: dict[str, Any] = {}
+            for kind, extra in (("off", {}),
+                                ("traced", {"span_exporter": Dropped(), "trace_keep": 0}),
+                                ("kept", {"span_exporter": Dropped()}),
+                                ("metrics", {"metrics": True})):
+                before = tracing.tracer
+                clients[kind] = await stack.enter_async_context(service(kind, data, **extra))
+                tracers[kind] = tracing.tracer if tracing.tracer is not before else None
+            last_tracer = tracing.tracer
             listeners = tracing.listeners
             for label, code in PROGRAMS.items():
                 for kind in clients:
                     times[label][kind] = []
                 for _ in range(5):  # warm each up
-                    for client in clients.values():
+                    for kind, client in clients.items():
+                        tracing.enable(tracers[kind])
                         await one(client, code)
                 for _ in range(runs):
                     for kind, client in clients.items():
-                        tracing.enable(tracer if kind == "traced" else None)
+                        tracing.enable(tracers[kind])
                         tracing.listeners = listeners if kind == "metrics" else ()
                         times[label][kind].append(await one(client, code))
-            tracing.enable(tracer)
+            tracing.enable(last_tracer)
             tracing.listeners = listeners
     return times
 
@@ -174,7 +180,9 @@ def main() -> None:
           f"{'paired diff p25..p75':>24}")
     for label, kinds in times.items():
         base = kinds["off"]
-        for kind, values in kinds.items():
+        for kind, values in [*kinds.items(), ("kept-traced", kinds["kept"])]:
+            if kind == "kept-traced":  # what keeping spans for the console adds to tracing
+                base = kinds["traced"]
             diffs = [a - b for a, b in zip(values, base)]
             delta = statistics.median(values) - statistics.median(base)
             print(f"{label:<16}{kind:<10}{statistics.median(values):>9.3f}"

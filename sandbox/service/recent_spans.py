@@ -1,8 +1,8 @@
 """The spans of recent executions, kept in the service's memory for the console's trace view.
 
 While tracing is on, :class:`RecentSpans` sits on the tracer provider beside the exporter as
-one more span processor: each span that ends is appended, by reference, to its trace's list
-(no copy, no serialising, no lock held past an append), and a span naming an execution
+one more span processor: each span that ends is appended to its trace's list as a tuple of
+its strings and numbers (no serialising, no lock held past an append), and a span naming an execution
 (``sandbox.execution_id``) ties that trace to it. An execution may have several traces: the
 request that ran it until it parked, the one that decided its approval and resumed it.
 Bounded twice: the newest ``max_traces`` traces, and ``max_spans`` spans in each.
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 __all__ = ["RecentSpans", "journal_timeline"]
 
 EXECUTION_ATTRIBUTE = "sandbox.execution_id"
+MAX_TRACES_PER_EXECUTION = 20
+"""An execution parked and resumed many times keeps its last 20 traces."""
 
 
 class RecentSpans:
@@ -38,8 +40,9 @@ class RecentSpans:
     def __init__(self, *, max_traces: int = 1000, max_spans: int = 500) -> None:
         self.max_traces = max_traces
         self.max_spans = max_spans
-        self._traces: OrderedDict[int, list[ReadableSpan]] = OrderedDict()
-        self._of_execution: OrderedDict[str, list[int]] = OrderedDict()
+        self._traces: OrderedDict[int, list[Kept]] = OrderedDict()
+        self._of_execution: OrderedDict[str, dict[int, None]] = OrderedDict()
+        """Each execution's trace ids, in the order they came (a dict: ordered, O(1) in)."""
         self._lock = threading.Lock()
 
     # --- the SpanProcessor interface (duck-typed: importing the SDK here would cost every
@@ -64,15 +67,17 @@ class RecentSpans:
                 while len(self._traces) > self.max_traces:
                     self._traces.popitem(last=False)
             if len(kept) < self.max_spans:
-                kept.append(span)
+                kept.append(_compact(span))
             if isinstance(execution, str):
                 traces = self._of_execution.get(execution)
                 if traces is None:
-                    traces = self._of_execution[execution] = []
+                    traces = self._of_execution[execution] = {}
                     while len(self._of_execution) > self.max_traces:
                         self._of_execution.popitem(last=False)
                 if trace_id not in traces:
-                    traces.append(trace_id)
+                    traces[trace_id] = None
+                    if len(traces) > MAX_TRACES_PER_EXECUTION:  # the oldest go first
+                        del traces[next(iter(traces))]
 
     def shutdown(self) -> None:
         with self._lock:
@@ -92,19 +97,29 @@ class RecentSpans:
         return sorted((_view(span) for span in spans), key=lambda s: (s["start"], s["end"]))
 
 
-def _view(span: ReadableSpan) -> dict[str, Any]:
+Kept = tuple[str, int, int, int | None, int, int, bool, tuple[tuple[str, Any], ...]]
+"""``(name, trace_id, span_id, parent span_id, start_ns, end_ns, error, attributes)``: only
+strings and numbers, which the garbage collector stops tracking. Holding the SDK's span
+objects themselves (each with its attributes, lock, events, links, resource) made every
+later span slower as the collector walked them."""
+
+
+def _compact(span: ReadableSpan) -> Kept:
     context, parent = span.context, span.parent
-    start, end = span.start_time or 0, span.end_time or span.start_time or 0
-    return {"name": span.name, "trace_id": format(context.trace_id, "032x") if context else None,
-            "span_id": format(context.span_id, "016x") if context else None,
-            "parent_id": format(parent.span_id, "016x") if parent is not None else None,
-            "start": start / 1e9, "end": end / 1e9,
-            "error": span.status.status_code.name == "ERROR",
-            "attributes": {key: _plain(value) for key, value in (span.attributes or {}).items()}}
+    start = span.start_time or 0
+    return (span.name, context.trace_id if context else 0, context.span_id if context else 0,
+            parent.span_id if parent is not None else None, start, span.end_time or start,
+            span.status.status_code.name == "ERROR",
+            tuple((key, value) for key, value in (span.attributes or {}).items()))
 
 
-def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
+def _view(kept: Kept) -> dict[str, Any]:
+    name, trace_id, span_id, parent_id, start, end, error, attributes = kept
+    return {"name": name, "trace_id": format(trace_id, "032x"), "span_id": format(span_id, "016x"),
+            "parent_id": None if parent_id is None else format(parent_id, "016x"),
+            "start": start / 1e9, "end": end / 1e9, "error": error,
+            "attributes": {key: list(value) if isinstance(value, tuple) else value
+                           for key, value in attributes}}
 
 
 def journal_timeline(record: ExecutionRecord,

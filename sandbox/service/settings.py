@@ -167,6 +167,9 @@ class Settings:
     trace_arguments: bool = False
     """Put each host call's arguments on its span (``SANDBOX_TRACE_ARGUMENTS=1``); off,
     spans carry names, counts and states, never argument values."""
+    trace_keep: int = 1000
+    """While tracing, keep this many recent traces' spans in memory for the console's trace
+    view (``SANDBOX_TRACE_KEEP``; 0: keep none, the view is made from the journal)."""
     metrics: bool = False
     """Serve Prometheus metrics at ``/metrics`` behind the token (``SANDBOX_METRICS=1``)."""
     metrics_address: str | None = None
@@ -203,6 +206,7 @@ class Settings:
                                         if name.strip()),
             "tracing": tracing_from_env(),
             "trace_arguments": _env_flag("SANDBOX_TRACE_ARGUMENTS"),
+            "trace_keep": _env_number("SANDBOX_TRACE_KEEP", int, minimum=0),
             "metrics": _env_flag("SANDBOX_METRICS"),
             "metrics_address": metrics_address_from_env(),
         }

@@ -89,9 +89,10 @@ class Telemetry:
         if self.provider is not None:
             # The console's trace view reads the last traces from here (references to the
             # ended spans, bounded; see recent_spans).
-            self.recent = RecentSpans()
-            self.provider.add_span_processor(self.recent)  # type: ignore[arg-type]
-            app.state.recent_spans = self.recent
+            if self.settings.trace_keep > 0:
+                self.recent = RecentSpans(max_traces=self.settings.trace_keep)
+                self.provider.add_span_processor(self.recent)  # type: ignore[arg-type]
+                app.state.recent_spans = self.recent
             self.tracer = self.provider.get_tracer("sandbox", __version__)
             # The seam is one per process: another app's tracer (tests, embedding) comes back
             # when this one closes.

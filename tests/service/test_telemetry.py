@@ -29,6 +29,7 @@ from audit import AuditLog, Checkpoint
 from sandbox import tracing
 from sandbox.engine import CompiledGuest
 from sandbox.service import ConfigError, Settings, create_app
+from sandbox.service.recent_spans import MAX_TRACES_PER_EXECUTION, RecentSpans
 
 from live_server import ServerThread, free_port, read_body, send_json, serve_lifespan
 
@@ -496,3 +497,48 @@ def test_a_json_log_line_names_its_request_tenant_trace_and_execution() -> None:
     assert line["request_id"] == "req_7" and line["execution_id"] == "exec_7"
     assert line["tenant"] == "acme"
     assert line["trace_id"] == format(span.get_span_context().trace_id, "032x")
+
+
+def _traced_into(keeper: RecentSpans) -> Any:
+    from opentelemetry.sdk.trace import TracerProvider
+
+    provider = TracerProvider()
+    provider.add_span_processor(keeper)  # type: ignore[arg-type]
+    return provider.get_tracer("test")
+
+
+def test_the_span_keeper_holds_the_newest_traces_and_a_bounded_number_of_spans_each() -> None:
+    keeper = RecentSpans(max_traces=2, max_spans=3)
+    tracer = _traced_into(keeper)
+    for execution in ("exec_a", "exec_b", "exec_c"):
+        with tracer.start_as_current_span("request"):
+            for seq in range(4):
+                with tracer.start_as_current_span("call", attributes={
+                        "sandbox.execution_id": execution, "codemode.seq": seq}):
+                    pass
+    assert keeper.of_execution("exec_a") == []  # the oldest trace went first
+    kept = keeper.of_execution("exec_c")
+    assert [s["attributes"]["codemode.seq"] for s in kept] == [0, 1, 2]  # 3 spans a trace
+    assert {s["trace_id"] for s in kept} == {kept[0]["trace_id"]}
+    assert keeper.of_execution("exec_unknown") == []
+
+
+def test_an_execution_keeps_its_last_traces_only() -> None:
+    keeper = RecentSpans()
+    tracer = _traced_into(keeper)
+    for _ in range(MAX_TRACES_PER_EXECUTION + 5):
+        with tracer.start_as_current_span("resume", attributes={"sandbox.execution_id": "exec_x"}):
+            pass
+    assert len(keeper.of_execution("exec_x")) == MAX_TRACES_PER_EXECUTION
+
+
+def test_trace_keep_zero_keeps_no_spans_and_the_view_comes_from_the_journal(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, workers=1, guest=compiled_guest, token=TOKEN,
+                        span_exporter=InMemorySpanExporter(), trace_keep=0, sweep_interval_s=0)
+    with ServerThread(create_app(settings)) as live, httpx.Client(
+            base_url=live.url, timeout=60, headers={"Authorization": f"Bearer {TOKEN}"}) as http:
+        ran = http.post("/v1/execute", json={"code": "state.write_file('/k.txt', 'x')"}).json()
+        view = http.get(f"/v1/executions/{ran['execution_id']}/trace").json()
+    assert (view["source"], view["kept"]) == ("journal", False)
+    assert [s["name"] for s in view["spans"]] == ["codemode.execution", "codemode.host_call"]

@@ -150,7 +150,7 @@ async def get_trace(execution_id: str, request: Request, who: Executor) -> dict[
     approvals = await state.codemode_store(request).list_approvals(
         execution_id=execution_id, status=None)
     return {"execution_id": execution_id, "source": "journal",
-            "tracing": kept is not None, "spans": journal_timeline(record, approvals)}
+            "kept": kept is not None, "spans": journal_timeline(record, approvals)}
 
 
 @router.delete("/{execution_id}")

@@ -63,7 +63,7 @@ async def test_without_tracing_the_trace_is_made_from_the_journal(
     execution_id = await stored_execution(store)
     record = await store.get_execution(execution_id)
     view = (await client.get(f"/v1/executions/{execution_id}/trace")).json()
-    assert (view["source"], view["tracing"]) == ("journal", False)
+    assert (view["source"], view["kept"]) == ("journal", False)
     root, call = view["spans"]
     assert (root["name"], root["parent_id"], root["start"]) == (
         "codemode.execution", None, record.created_at)

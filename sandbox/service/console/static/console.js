@@ -284,7 +284,7 @@ function traceView(data) {
   const traces = new Set(spans.map((s) => s.trace_id).filter(Boolean)).size;
   const source = data.source === "spans"
     ? spans.length + " spans of " + traces + (traces === 1 ? " trace" : " traces") + ", as tracing recorded them"
-    : "from the journal's own timings (" + (data.tracing ? "its spans are no longer kept" : "tracing is off") + "): host calls and approval waits only";
+    : "from the journal's own timings (" + (data.kept ? "its spans are no longer kept" : "no spans are kept: tracing is off, or SANDBOX_TRACE_KEEP=0") + "): host calls and approval waits only";
   const rows = spanTree(spans).map(([s, depth]) => {
     const bar = el("span", { class: "span-bar" + (s.error ? " error" : "") });
     bar.style.left = ((s.start - t0) / total * 100).toFixed(3) + "%";
