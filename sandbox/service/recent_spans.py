@@ -1,41 +1,65 @@
 """The spans of recent executions, kept in the service's memory for the console's trace view.
 
-While tracing is on, :class:`RecentSpans` sits on the tracer provider beside the exporter as
-one more span processor: each span that ends is appended to its trace's list as a tuple of
-its strings and numbers (no serialising, no lock held past an append), and a span naming an execution
-(``sandbox.execution_id``) ties that trace to it. An execution may have several traces: the
-request that ran it until it parked, the one that decided its approval and resumed it.
-Bounded twice: the newest ``max_traces`` traces, and ``max_spans`` spans in each.
+While tracing is on, the spans are kept where they leave: :class:`KeepingExporter` wraps the
+service's span exporter and hands each batch to :class:`RecentSpans` before passing it on.
+With the OTLP exporter that happens on the batch processor's own thread, after the requests
+are answered, so keeping them adds nothing to a request's path (a span processor of its own
+would run inside every span's end: measured, that made each traced span about a fifth
+slower). The spans therefore appear once exported (``OTEL_BSP_SCHEDULE_DELAY``, 5 s by
+default). Each span is kept as a tuple of its strings and numbers, under its trace; a span
+naming an execution (``sandbox.execution_id``) ties that trace to it. An execution may have
+several traces: the request that ran it until it parked, the one that decided its approval
+and resumed it. Bounded three times: the newest ``max_traces`` traces, ``max_spans`` spans in
+each, an execution's last ``MAX_TRACES_PER_EXECUTION`` traces.
 
-While tracing is off nothing is kept and nothing is added to any request: the trace view is
-built from the execution's own journal instead (:func:`journal_timeline`), which has the
-times of every host call and approval but not the worker wait, the instantiation or the
-guest run.
+While tracing is off (or ``SANDBOX_TRACE_KEEP=0``) nothing is kept and nothing is added to
+any request: the trace view is built from the execution's own journal instead
+(:func:`journal_timeline`), which has the times of every host call and approval but not the
+worker wait, the instantiation or the guest run.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Iterable
 
 if TYPE_CHECKING:
-    from opentelemetry.context import Context
-    from opentelemetry.sdk.trace import ReadableSpan, Span
+    from opentelemetry.sdk.trace import ReadableSpan
+    from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
     from codemode import Approval, ExecutionRecord
 
-__all__ = ["RecentSpans", "journal_timeline"]
+__all__ = ["KeepingExporter", "RecentSpans", "journal_timeline"]
 
 EXECUTION_ATTRIBUTE = "sandbox.execution_id"
 MAX_TRACES_PER_EXECUTION = 20
 """An execution parked and resumed many times keeps its last 20 traces."""
 
 
-class RecentSpans:
-    """An OpenTelemetry span processor that keeps the last traces (see the module docstring).
+class KeepingExporter:
+    """A span exporter that keeps each batch in ``kept`` and passes it on to ``inner``
+    (duck-typed: the SDK's processors call exactly these; importing the SDK here would cost
+    every process that never traces)."""
 
-    Only ``on_end`` does anything; the SDK calls it on the thread that ended the span."""
+    def __init__(self, inner: SpanExporter, kept: RecentSpans) -> None:
+        self.inner = inner
+        self.kept = kept
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        self.kept.add(spans)
+        return self.inner.export(spans)
+
+    def shutdown(self) -> None:
+        self.inner.shutdown()
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool:
+        return bool(self.inner.force_flush(timeout_millis))
+
+
+class RecentSpans:
+    """The last traces' spans (see the module docstring)."""
 
     def __init__(self, *, max_traces: int = 1000, max_spans: int = 500) -> None:
         self.max_traces = max_traces
@@ -45,49 +69,32 @@ class RecentSpans:
         """Each execution's trace ids, in the order they came (a dict: ordered, O(1) in)."""
         self._lock = threading.Lock()
 
-    # --- the SpanProcessor interface (duck-typed: importing the SDK here would cost every
-    # process that never traces; the SDK's multi-processor calls exactly these) ------------
-
-    def on_start(self, span: Span, parent_context: Context | None = None) -> None:
-        return None
-
-    def _on_ending(self, span: Span) -> None:
-        return None
-
-    def on_end(self, span: ReadableSpan) -> None:
-        context = span.context
-        if context is None:
-            return
-        trace_id = context.trace_id
-        execution = (span.attributes or {}).get(EXECUTION_ATTRIBUTE)
+    def add(self, spans: Iterable[ReadableSpan]) -> None:
+        compact = [_compact(span) for span in spans if span.context is not None]
         with self._lock:
-            kept = self._traces.get(trace_id)
-            if kept is None:
-                kept = self._traces[trace_id] = []
-                while len(self._traces) > self.max_traces:
-                    self._traces.popitem(last=False)
-            if len(kept) < self.max_spans:
-                kept.append(_compact(span))
-            if isinstance(execution, str):
-                traces = self._of_execution.get(execution)
-                if traces is None:
-                    traces = self._of_execution[execution] = {}
-                    while len(self._of_execution) > self.max_traces:
-                        self._of_execution.popitem(last=False)
-                if trace_id not in traces:
-                    traces[trace_id] = None
-                    if len(traces) > MAX_TRACES_PER_EXECUTION:  # the oldest go first
-                        del traces[next(iter(traces))]
+            for kept in compact:
+                self._keep(kept)
 
-    def shutdown(self) -> None:
-        with self._lock:
-            self._traces.clear()
-            self._of_execution.clear()
-
-    def force_flush(self, timeout_millis: int = 30000) -> bool:
-        return True
-
-    # --- reading ------------------------------------------------------------------------
+    def _keep(self, kept: Kept) -> None:
+        trace_id = kept[1]
+        spans = self._traces.get(trace_id)
+        if spans is None:
+            spans = self._traces[trace_id] = []
+            while len(self._traces) > self.max_traces:
+                self._traces.popitem(last=False)
+        if len(spans) < self.max_spans:
+            spans.append(kept)
+        execution = next((value for key, value in kept[7] if key == EXECUTION_ATTRIBUTE), None)
+        if isinstance(execution, str):
+            traces = self._of_execution.get(execution)
+            if traces is None:
+                traces = self._of_execution[execution] = {}
+                while len(self._of_execution) > self.max_traces:
+                    self._of_execution.popitem(last=False)
+            if trace_id not in traces:
+                traces[trace_id] = None
+                if len(traces) > MAX_TRACES_PER_EXECUTION:  # the oldest go first
+                    del traces[next(iter(traces))]
 
     def of_execution(self, execution_id: str) -> list[dict[str, Any]]:
         """The kept spans of every trace that touched the execution, oldest first."""

@@ -9,7 +9,8 @@ One :class:`Telemetry` per app (``create_app`` makes it from the settings) owns 
   spans become OpenTelemetry spans; every HTTP request gets a server span whose parent is
   the request's ``traceparent``, so an agent host's trace continues through the sandbox;
 - **the console's trace view**: while tracing is on, the spans of the last traces are also
-  kept in memory (:mod:`.recent_spans`) for ``GET /v1/executions/{id}/trace``;
+  kept in memory as they are exported (:mod:`.recent_spans`) for
+  ``GET /v1/executions/{id}/trace``;
 - **metrics** (``Settings.metrics`` or ``metrics_address``; off by default): see
   :mod:`.metrics`, served at ``/metrics`` behind the service's token or on a separate
   listener of its own.
@@ -35,7 +36,7 @@ from workspace import TOOL_NAMES
 
 from .. import __version__, tracing
 from .identity import requires
-from .recent_spans import RecentSpans
+from .recent_spans import KeepingExporter, RecentSpans
 from .requests import current_request_id, current_tenant
 from .settings import ConfigError, Settings
 
@@ -85,14 +86,13 @@ class Telemetry:
                               dependencies=[Depends(requires("operator"))])
 
     async def start(self, app: FastAPI) -> None:
-        self.provider = _tracer_provider(self.settings)
+        # The console's trace view reads the last traces from here (kept as they are
+        # exported, bounded; see recent_spans).
+        keep = self.settings.trace_keep
+        self.recent = RecentSpans(max_traces=keep) if keep > 0 else None
+        self.provider = _tracer_provider(self.settings, self.recent)
         if self.provider is not None:
-            # The console's trace view reads the last traces from here (references to the
-            # ended spans, bounded; see recent_spans).
-            if self.settings.trace_keep > 0:
-                self.recent = RecentSpans(max_traces=self.settings.trace_keep)
-                self.provider.add_span_processor(self.recent)  # type: ignore[arg-type]
-                app.state.recent_spans = self.recent
+            app.state.recent_spans = self.recent
             self.tracer = self.provider.get_tracer("sandbox", __version__)
             # The seam is one per process: another app's tracer (tests, embedding) comes back
             # when this one closes.
@@ -121,8 +121,9 @@ class Telemetry:
             await asyncio.to_thread(self.provider.shutdown)
 
 
-def _tracer_provider(settings: Settings) -> TracerProvider | None:
-    """The SDK provider the settings ask for (None: tracing off)."""
+def _tracer_provider(settings: Settings, keep: RecentSpans | None) -> TracerProvider | None:
+    """The SDK provider the settings ask for (None: tracing off); ``keep`` gets every span
+    as it is exported."""
     exporter = settings.span_exporter
     if exporter is None and not settings.tracing:
         return None
@@ -139,10 +140,16 @@ def _tracer_provider(settings: Settings) -> TracerProvider | None:
         if not isinstance(exporter, SpanExporter):
             raise ConfigError("span_exporter must be an OpenTelemetry SpanExporter")
         # Handed in (a test's in-memory exporter): every span is there as soon as it ends.
-        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        provider.add_span_processor(SimpleSpanProcessor(_kept(exporter, keep)))
         return provider
-    provider.add_span_processor(BatchSpanProcessor(_exporter_from_env()))
+    provider.add_span_processor(BatchSpanProcessor(_kept(_exporter_from_env(), keep)))
     return provider
+
+
+def _kept(exporter: SpanExporter, keep: RecentSpans | None) -> SpanExporter:
+    if keep is None:
+        return exporter
+    return KeepingExporter(exporter, keep)  # type: ignore[return-value]
 
 
 def _exporter_from_env() -> SpanExporter:

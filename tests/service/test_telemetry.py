@@ -29,7 +29,7 @@ from audit import AuditLog, Checkpoint
 from sandbox import tracing
 from sandbox.engine import CompiledGuest
 from sandbox.service import ConfigError, Settings, create_app
-from sandbox.service.recent_spans import MAX_TRACES_PER_EXECUTION, RecentSpans
+from sandbox.service.recent_spans import MAX_TRACES_PER_EXECUTION, KeepingExporter, RecentSpans
 
 from live_server import ServerThread, free_port, read_body, send_json, serve_lifespan
 
@@ -501,9 +501,11 @@ def test_a_json_log_line_names_its_request_tenant_trace_and_execution() -> None:
 
 def _traced_into(keeper: RecentSpans) -> Any:
     from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
     provider = TracerProvider()
-    provider.add_span_processor(keeper)  # type: ignore[arg-type]
+    provider.add_span_processor(SimpleSpanProcessor(
+        KeepingExporter(InMemorySpanExporter(), keeper)))  # type: ignore[arg-type]
     return provider.get_tracer("test")
 
 
