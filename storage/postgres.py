@@ -115,12 +115,13 @@ class PostgresSession:
         await self.execute("COMMIT")
 
     async def rollback(self) -> bool:
-        if self.conn.is_closed() or not self.conn.is_in_transaction():
-            return False
         try:
+            if self.conn.is_closed() or not self.conn.is_in_transaction():
+                return False
             await self.conn.execute("ROLLBACK")
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-            # A broken connection has no transaction left to end; the pool replaces it.
+            # A lost connection has no transaction left to end (the server rolled it back);
+            # the pool has already let go of it and opens another.
             return False
         return True
 

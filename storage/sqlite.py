@@ -170,12 +170,14 @@ class SQLiteDatabase:
         db.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(db, isolation_level=None)
         try:
+            # The timeout first: switching a new file to WAL takes a lock another process
+            # opening it at the same moment may hold.
+            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
             # WAL: readers never block the writer. NORMAL in WAL mode survives a process
             # crash; only an OS crash may lose the last commit.
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         except BaseException:
             await conn.close()
             raise

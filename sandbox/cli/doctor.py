@@ -10,6 +10,7 @@ a warning (a cold cache, little disk) never fails the command.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import shutil
 import sqlite3
@@ -22,6 +23,8 @@ from typing import Literal
 
 from rich.console import Console
 from rich.table import Table
+
+import storage
 
 from .. import cache_state, science_state
 from ..service import default_data_dir
@@ -143,6 +146,25 @@ def _database(path: Path) -> Check:
     return Check("database", "ok", f"{path} ({tables} tables, answered a query)")
 
 
+def _postgres(url: str) -> Check:
+    """The PostgreSQL database of ``$SANDBOX_DATABASE_URL``: reachable, and answering."""
+    async def probe() -> str:
+        db = await storage.open_database(url)
+        try:
+            async with db.session() as conn:
+                found = await conn.fetchone("SHOW server_version")
+            return f"{db.url} (PostgreSQL {found[0] if found else '?'}, answered a query)"
+        finally:
+            await db.close()
+
+    try:
+        return Check("postgresql", "ok", asyncio.run(probe()))
+    except storage.StorageError as exc:
+        return Check("postgresql", "fail", str(exc),
+                     "start the server, or correct SANDBOX_DATABASE_URL (user, password, host, "
+                     "port, database); unset it to keep everything in the data directory")
+
+
 def _information() -> list[Check]:
     token = bool(os.environ.get("SANDBOX_TOKEN"))
     browser = next((found for name in BROWSERS if (found := shutil.which(name))), None)
@@ -160,7 +182,9 @@ def checks(cache_dir: Path | None, data_dir: Path) -> tuple[list[Check], dict[st
     found = [_python(), _packages(), *_guest(state), _science(cache_dir),
              _writable("cache directory", Path(str(state["cache_dir"])), "SANDBOX_CACHE_DIR"),
              _writable("data directory", data_dir, "SANDBOX_DATA_DIR"),
-             _free_disk(data_dir), _database(data_dir / "sandbox.db"), *_information()]
+             _free_disk(data_dir), _database(data_dir / "sandbox.db"),
+             *([_postgres(url)] if (url := os.environ.get("SANDBOX_DATABASE_URL")) else []),
+             *_information()]
     return found, state
 
 

@@ -38,6 +38,7 @@ from codemode import (
     ToolDefinitionError,
 )
 from audit import AuditError, AuditQueryError
+from storage import IntegrityError, StorageError
 from workspace import WorkspaceError
 
 from .. import SandboxError
@@ -239,6 +240,9 @@ ERROR_MAP: dict[type[Exception], ErrorRule] = {
     # the audit log: a bad filter is the caller's; anything else, the log's own trouble
     AuditQueryError: ErrorRule(422, "invalid_request"),
     AuditError: ErrorRule(503, "audit_unavailable"),
+    # the database under a store (a PostgreSQL server down or restarting): retry later
+    IntegrityError: ErrorRule(409, "conflict"),
+    StorageError: ErrorRule(503, "database_unavailable"),
 }
 
 

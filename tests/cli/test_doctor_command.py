@@ -17,8 +17,8 @@ CHECKS = ["python", "packages", "guest component", "guest compiled", "science en
           "data directory", "free disk", "database", "token", "browser"]
 
 
-def _doctor(*args: str, cache: Path) -> tuple[int, str, str]:
-    env = {**os.environ, "SANDBOX_CACHE_DIR": str(cache)}
+def _doctor(*args: str, cache: Path, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    env = {**os.environ, "SANDBOX_CACHE_DIR": str(cache), **(env or {})}
     done = subprocess.run([sys.executable, "-m", "sandbox.cli", "doctor", *args], env=env,
                           capture_output=True, text=True, timeout=120)
     return done.returncode, done.stdout, done.stderr
@@ -87,3 +87,20 @@ def test_a_real_database_answers_its_query(compiled_guest: CompiledGuest, tmp_pa
     db.close()
     status, out, _ = _doctor("--json", "--data-dir", str(tmp_path), cache=compiled_guest.path.parent)
     assert status == 0 and "1 tables, answered a query" in _checks(out)["database"]["detail"]
+
+
+async def test_a_postgresql_url_is_checked_by_a_query(compiled_guest: CompiledGuest, tmp_path: Path,
+                                                     postgres_url: str) -> None:
+    status, out, _ = _doctor("--json", "--data-dir", str(tmp_path), cache=compiled_guest.path.parent,
+                             env={"SANDBOX_DATABASE_URL": postgres_url})
+    check = _checks(out)["postgresql"]
+    assert status == 0 and check["status"] == "ok" and "answered a query" in check["detail"]
+
+
+def test_an_unreachable_postgresql_fails_with_its_fix(compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    status, out, _ = _doctor("--json", "--data-dir", str(tmp_path), cache=compiled_guest.path.parent,
+                             env={"SANDBOX_DATABASE_URL": "postgresql://nobody:hidden@127.0.0.1:1/none"})
+    check = _checks(out)["postgresql"]
+    assert status == 1 and check["status"] == "fail"
+    assert "could not connect" in check["detail"] and "hidden" not in check["detail"]
+    assert "SANDBOX_DATABASE_URL" in check["fix"]

@@ -1,4 +1,5 @@
-"""Crash safety: a process killed during large writes leaves a sound database and whole files."""
+"""Crash safety: a process killed during large writes leaves a sound database and whole files,
+on a SQLite file and on PostgreSQL."""
 
 import asyncio
 import os
@@ -32,12 +33,12 @@ asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
 """
 
 
-async def _prepare(db: Path, blobs: Path | None, threshold: int) -> None:
+async def _prepare(db: Path | str, blobs: Path | None, threshold: int) -> None:
     async with await WorkspaceStore.open(db, blobs, spill_threshold=threshold) as store:
         await store.workspace().write_bytes("/big.bin", b"@" * SIZE)
 
 
-def _run_and_kill(db: Path, blobs: Path | None, threshold: int, delay: float) -> None:
+def _run_and_kill(db: Path | str, blobs: Path | None, threshold: int, delay: float) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(db), str(blobs or ""), str(threshold), str(SIZE)],
         cwd=REPO,
@@ -54,10 +55,11 @@ def _run_and_kill(db: Path, blobs: Path | None, threshold: int, delay: float) ->
     proc.stdout.close()
 
 
-async def _check(db: Path, blobs: Path | None, threshold: int) -> int:
-    async with aiosqlite.connect(db) as conn:
-        async with conn.execute("PRAGMA integrity_check") as cur:
-            assert [tuple(r) for r in await cur.fetchall()] == [("ok",)]
+async def _check(db: Path | str, blobs: Path | None, threshold: int) -> int:
+    if isinstance(db, Path):
+        async with aiosqlite.connect(db) as conn:
+            async with conn.execute("PRAGMA integrity_check") as cur:
+                assert [tuple(r) for r in await cur.fetchall()] == [("ok",)]
     async with await WorkspaceStore.open(db, blobs, spill_threshold=threshold, orphan_grace_s=None) as store:
         ws = store.workspace()
         # A negative age puts the cutoff in the future: every unreferenced blob goes,
@@ -85,4 +87,15 @@ def test_killed_writer_leaves_old_or_new_file_never_a_mix(tmp_path: Path, spill:
     for delay in (0.05, 0.17, 0.31):
         _run_and_kill(db, blobs, threshold, delay)
         seen.add(asyncio.run(_check(db, blobs, threshold)))
+    assert seen - {ord("@")}, "the writer's commits were lost"
+
+
+@pytest.mark.slow
+async def test_a_writer_killed_mid_write_on_postgresql_leaves_old_or_new_never_a_mix(postgres_url: str) -> None:
+    threshold = SIZE * 2  # inline: the bytes are in the row (bytea), all or nothing
+    await _prepare(postgres_url, None, threshold)
+    seen = set()
+    for delay in (0.05, 0.17, 0.31):
+        await asyncio.to_thread(_run_and_kill, postgres_url, None, threshold, delay)
+        seen.add(await _check(postgres_url, None, threshold))
     assert seen - {ord("@")}, "the writer's commits were lost"

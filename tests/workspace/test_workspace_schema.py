@@ -93,3 +93,16 @@ async def test_a_failing_legacy_migration_leaves_no_trace(tmp_path: Path) -> Non
             assert await cur.fetchall() == []
         async with conn.execute("SELECT count(*) FROM schema_migrations WHERE component = 'broken'") as cur:
             assert await cur.fetchone() == (0,)
+
+
+async def test_stores_opening_at_once_on_a_fresh_database_migrate_it_once(database: str, tmp_path: Path) -> None:
+    import asyncio
+
+    stores = await asyncio.gather(*(WorkspaceStore.open(database, None) for _ in range(4)))
+    try:
+        await stores[0].workspace().write_file("/a.txt", "one")
+        assert await stores[3].workspace().read_file("/a.txt") == "one"
+    finally:
+        for store in stores:
+            await store.close()
+    assert await _recorded(database) == [("workspace", m.version) for m in WORKSPACE_MIGRATIONS]
