@@ -193,22 +193,3 @@ async def test_on_thread_runs_a_whole_transaction_in_one_hop_on_the_connections_
     finally:
         await conn.close()
 
-
-async def test_a_connection_lost_mid_transaction_is_a_storage_error_and_the_pool_recovers(
-    postgres_url: str,
-) -> None:
-    db = await storage.open_database(postgres_url)
-    try:
-        await storage.apply_migrations(db, "test", SCHEMA)
-        with pytest.raises(storage.StorageError, match="connection"):
-            async with db.transaction(write=True) as conn:
-                await conn.execute("INSERT INTO things (id, name) VALUES (1, 'lost')")
-                found = await conn.fetchone("SELECT pg_backend_pid()")
-                assert found is not None
-                async with db.session() as other:
-                    await other.execute("SELECT pg_terminate_backend(?)", (found[0],))
-                await conn.execute("INSERT INTO things (id, name) VALUES (2, 'lost')")
-        async with db.transaction(write=False) as conn:
-            assert await conn.fetchall("SELECT id FROM things") == []
-    finally:
-        await db.close()

