@@ -131,7 +131,7 @@ def _run_insert(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[int
 
 def append_now(db: sqlite3.Connection, events: Sequence[AuditEvent], *, at: float) -> list[int]:
     """:func:`append` on the raw connection, for code already on the database's thread
-    (``workspace.on_thread``): a transaction that also appends stays one round trip."""
+    (``storage.on_thread``): a transaction that also appends stays one round trip."""
     if not events:
         return []
     if not db.in_transaction:

@@ -227,7 +227,7 @@ async def append_next(conn: aiosqlite.Connection, entry: JournalEntry) -> int:
 
 def revert_pending_now(db: sqlite3.Connection, execution_id: str) -> int:
     """Entries still ``pending`` become ``reverted`` (their execution ended without them);
-    returns how many. On the database's thread (``workspace.on_thread``)."""
+    returns how many. On the database's thread (``storage.on_thread``)."""
     return int(db.execute(
         "UPDATE codemode_journal SET state = 'reverted', updated_at = ?"
         " WHERE execution_id = ? AND state = 'pending'", (now(), execution_id)).rowcount)

@@ -101,7 +101,6 @@ DEFAULT_KEEP = 50
 _MAX_ERROR_MESSAGE = 10_000
 
 
-
 @dataclass(frozen=True)
 class RunEnd:
     """How a run ended: what :meth:`CodeModeStore.end_run` records in one transaction."""
