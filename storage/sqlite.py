@@ -105,11 +105,8 @@ class SQLiteSession:
         self.conn = conn
 
     async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        def call() -> _T:
-            # aiosqlite's connection object, read in its own thread where it is used.
-            return fn(self.conn._conn, *args)
         try:
-            return cast(_T, await self.conn._execute(call))  # type: ignore[no-untyped-call]
+            return await on_thread(self.conn, fn, *args)
         except sqlite3.Error as exc:
             raise _translated(exc) from exc
 
