@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import re
@@ -99,9 +100,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.executions = executions
         sweeper = asyncio.get_running_loop().create_task(_sweep_forever(executions, settings))
         signer = asyncio.get_running_loop().create_task(_checkpoint_forever(audit_log))
+        # Everything alive now lives as long as the service: out of the collector's sight,
+        # a full collection no longer walks it (one took 130 ms, every request stalled).
+        gc.freeze()
         try:
             yield
         finally:
+            gc.unfreeze()  # a process that starts services again (tests) gets its memory back
             for task in (sweeper, signer):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

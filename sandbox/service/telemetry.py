@@ -184,24 +184,12 @@ class _RequestTelemetry:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        tracer, metrics = self.telemetry.tracer, self.telemetry.metrics
+        traced, metrics = self.telemetry.tracer is not None, self.telemetry.metrics
         method = str(scope.get("method", "GET"))
         if method not in METHODS:
             method = "other"  # any token is a method to the HTTP parser: keep the labels bounded
         status = 500
         started = time.perf_counter()
-        span: trace.Span | None = None
-        token: object = None
-        if tracer is not None:
-            from opentelemetry import context as otel_context
-            from opentelemetry import propagate, trace
-
-            parent = propagate.extract(Headers(scope=scope))
-            span = tracer.start_span(method, context=parent, kind=trace.SpanKind.SERVER,
-                                     attributes={"http.request.method": method,
-                                                 "sandbox.request_id": current_request_id() or "",
-                                                 "sandbox.tenant": current_tenant() or ""})
-            token = otel_context.attach(trace.set_span_in_context(span, parent))
 
         async def sending(message: Message) -> None:
             nonlocal status
@@ -210,22 +198,25 @@ class _RequestTelemetry:
             await send(message)
 
         try:
-            await self.app(scope, receive, sending)
+            if not traced:
+                await self.app(scope, receive, sending)
+                return
+            # The caller's traceparent (if any) is the parent: the agent host's trace goes on.
+            with tracing.span(method, {"http.request.method": method,
+                                       "sandbox.request_id": current_request_id() or "",
+                                       "sandbox.tenant": current_tenant() or ""},
+                              kind="server", remote=Headers(scope=scope)) as span:
+                try:
+                    await self.app(scope, receive, sending)
+                finally:
+                    route = _route_of(scope)
+                    span.rename(f"{method} {route}")
+                    span.update({"http.route": route, "http.response.status_code": status})
+                    if status >= 500:
+                        span.fail()
         finally:
-            route = _route_of(scope)
-            if span is not None:
-                from opentelemetry import context as otel_context
-                from opentelemetry import trace
-
-                span.update_name(f"{method} {route}")
-                span.set_attribute("http.route", route)
-                span.set_attribute("http.response.status_code", status)
-                if status >= 500:
-                    span.set_status(trace.Status(trace.StatusCode.ERROR))
-                span.end()
-                otel_context.detach(token)  # type: ignore[arg-type]
             if metrics is not None:
-                metrics.http(method, route, status, time.perf_counter() - started)
+                metrics.http(method, _route_of(scope), status, time.perf_counter() - started)
 
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -238,19 +229,14 @@ MCP_TOOLS = frozenset({"execute", "bash", *TOOL_NAMES})
 def mcp_tool_span(tool: str, meta: Mapping[str, Any] | None) -> Iterator[None]:
     """A span for one MCP tool call. Its parent is the call's ``_meta.traceparent`` when it
     has one (stdio has no headers to carry it), else the HTTP request's span."""
-    tracer = tracing.tracer
-    if tracer is None:
+    if tracing.tracer is None:
         yield
         return
-    from opentelemetry import propagate, trace
-
     carrier = {key: value for key, value in (meta or {}).items()
                if key in ("traceparent", "tracestate") and isinstance(value, str)}
-    parent = propagate.extract(carrier) if "traceparent" in carrier else None
     name = tool if tool in MCP_TOOLS else "unknown"
-    with tracer.start_as_current_span(f"mcp tools/call {name}", context=parent,
-                                      kind=trace.SpanKind.SERVER,
-                                      attributes={"mcp.tool": name}):
+    with tracing.span(f"mcp tools/call {name}", {"mcp.tool": name}, kind="server",
+                      remote=carrier if "traceparent" in carrier else None):
         yield
 
 
