@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Iterator
@@ -258,3 +259,12 @@ def test_a_json_body_sent_as_a_form_is_json_whatever_the_names_in_the_path(clien
     form = {"content-type": "application/x-www-form-urlencoded"}
     r = client.put("/v1/toolsets/files", content=b'{"tools": []}', headers=form)
     assert r.status_code in (200, 201) and r.json()["name"] == "files"
+
+
+def test_a_started_service_keeps_its_heap_out_of_the_collectors_walk(
+        server: LiveServer, compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    assert gc.get_freeze_count() > 0, "a full collection would walk every object of the service"
+    settings = Settings(data_dir=tmp_path, workers=1, guest=compiled_guest)
+    with LiveServer(settings):
+        pass
+    assert gc.get_freeze_count() > 0, "another service stopping thaws nothing while one runs"
