@@ -21,9 +21,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# Run as a script, this file's directory comes first on sys.path and its name would hide
-# the audit package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 
 import argparse
 import asyncio
@@ -44,10 +45,7 @@ from codemode import store as codemode_store
 from sandbox import AsyncSandbox
 from workspace import WorkspaceStore
 
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+from measuring import pct
 
 
 def row(name: str, value: str, target: str = "") -> None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# Run as a script, this file's directory comes first on sys.path and its name would hide
-# the codemode package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import tempfile
@@ -32,20 +32,11 @@ import uvicorn
 
 from codemode import ToolDef, render_declarations
 
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+from measuring import free_port, pct
 
 
 def row(name: str, value: str, target: str = "") -> None:
     print(f"| {name:<48} | {value:>24} | {target:<16} |")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def tool_app(scope: dict[str, Any], receive: Any, send: Any) -> None:

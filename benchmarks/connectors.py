@@ -25,18 +25,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# Run as a script, this file's directory comes first on sys.path (keep it off: a module here
-# could hide a package of the same name).
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 
 import argparse
 import asyncio
 import os
-import socket
 import statistics
 import subprocess
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -45,16 +44,7 @@ import httpx2
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+from measuring import free_port, interleaved, pct
 
 
 def serve_mcp_peer(port: int) -> None:
@@ -144,18 +134,7 @@ async def measure(service: str, mcp_url: str, api_url: str, runs: int) -> dict[s
                     "/v1/execute, api_peer.ping()": lambda: execute("api_peer.ping()", {"answer": "pong"}),
                     "/mcp execute, mcp_peer.ping() (SDK)": via_mcp,
                 }
-                times: dict[str, list[float]] = {name: [] for name in ways}
-                for _ in range(20):  # warm up every path
-                    for way in ways.values():
-                        await way()
-                for round_no in range(runs):
-                    order = list(ways.items())
-                    order = order[round_no % len(order):] + order[:round_no % len(order)]
-                    for name, way in order:
-                        started = time.perf_counter()
-                        await way()
-                        times[name].append((time.perf_counter() - started) * 1000)
-                return times
+                return await interleaved(ways, runs)
 
 
 def report(times: dict[str, list[float]], runs: int) -> None:

@@ -28,9 +28,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# Run as a script, this file's directory comes first on sys.path and its name would hide
-# the codemode package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 
 import argparse
 import asyncio
@@ -47,6 +48,8 @@ from codemode.driver import DurableSettings
 from codemode.callables import tool_from_callable
 from sandbox import AsyncSandbox, CompiledGuest, Limits
 from sandbox.engine import ensure_compiled
+
+from measuring import pct
 
 APPROVE_TARGETS_MS = {10: 20.0, 100: 60.0}
 """N recorded calls -> p50 target for approve-to-completed (issue 6)."""
@@ -90,11 +93,6 @@ def approval_code(calls: int) -> str:
 def loop_code(calls: int, *, through_tool: bool) -> str:
     call = "tools.read(key=i)" if through_tool else "(lambda key: {'key': key, 'value': key * 2})(i)"
     return f"for i in range({calls}):\n    {call}"
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def row(name: str, value: str, target: str = "", judged: str = "") -> None:

@@ -10,17 +10,22 @@ execute <= 5 ms through the Python API and <= 3 ms over HTTP; host-call round tr
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
+
 import argparse
 import asyncio
 import os
 import shutil
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-from pathlib import Path
 
 import httpx
 
@@ -28,10 +33,7 @@ from sandbox import AsyncSandbox, Limits
 from sandbox.build import ensure_component
 from sandbox.engine import ensure_compiled, load_compiled, make_engine
 
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+from measuring import free_port, pct
 
 
 def row(name: str, value: str, target: str = "") -> None:
@@ -120,12 +122,6 @@ def service_cpu(pid: int) -> tuple[float, float]:
     """CPU seconds of the service process and of its worker processes."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     return cpu_seconds(pid), sum(cpu_seconds(int(c)) for c in children)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def measure_http(runs: int) -> None:

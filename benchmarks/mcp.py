@@ -16,18 +16,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# Run as a script, this file's directory comes first on sys.path and its name would hide
-# the mcp package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 
 import argparse
 import asyncio
 import os
-import socket
 import statistics
 import subprocess
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -36,18 +35,9 @@ import httpx2
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from measuring import free_port, interleaved, pct
+
 CODE = "1 + 1"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 async def wait_healthy(client: httpx.AsyncClient) -> None:
@@ -93,19 +83,7 @@ async def measure(url: str, runs: int) -> dict[str, list[float]]:
                     "/mcp tools/call, plain JSON-RPC (httpx)": mcp_raw,
                     "/mcp tools/call, SDK ClientSession": mcp_sdk,
                 }
-                times: dict[str, list[float]] = {name: [] for name in ways}
-                for _ in range(20):  # warm up every path
-                    for way in ways.values():
-                        await way()
-                for round_no in range(runs):
-                    order = list(ways.items())
-                    # Rotate who goes first, so no way always follows another.
-                    order = order[round_no % len(order):] + order[:round_no % len(order)]
-                    for name, way in order:
-                        started = time.perf_counter()
-                        await way()
-                        times[name].append((time.perf_counter() - started) * 1000)
-                return times
+                return await interleaved(ways, runs)
 
 
 def report(times: dict[str, list[float]], runs: int) -> None:

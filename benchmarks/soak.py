@@ -58,9 +58,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# Run as a script, this file's directory comes first on sys.path and its sibling
-# benchmarks/codemode.py would hide the codemode package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 
 import argparse
 import asyncio
@@ -69,7 +70,6 @@ import inspect
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import tempfile
@@ -81,6 +81,8 @@ from typing import Any
 
 import httpx
 import uvicorn
+
+from measuring import free_port
 
 # Looked up at run time: a type checker run on this file would take benchmarks/codemode.py
 # for the package. The agent host checks each call as a real one would, with the
@@ -127,12 +129,6 @@ class Failed(Exception):
 def check(condition: bool, what: str, response: Any) -> None:
     if not condition:
         raise Failed(f"{what}: {str(response)[:300]}")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def pct(values: list[float], p: float) -> float:

@@ -17,6 +17,12 @@ Two measures:
    journaled ``state.*`` calls. Prints each one's median and p10-p90, and each median's
    difference from "off" with the spread of the paired differences (round by round).
 
+3. **Exporting as deployed**: tracing turned on by the ``OTEL_*`` variables, spans batched
+   and sent over OTLP/HTTP to a receiver in another process (a stand-in collector that
+   answers 200). The batch processor encodes and sends on a thread of its own, off the
+   request's path, so its cost is CPU, not latency: the service process's CPU over blocks
+   of executes (flushed at the end of each block), against the same blocks untraced.
+
 Target: off adds nothing measurable; traced adds <= 0.2 ms per execute.
 """
 
@@ -25,14 +31,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# Run as a script, this file's directory comes first on sys.path, and benchmarks/codemode.py
-# would hide the codemode package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 
 import argparse
 import asyncio
 import contextlib
+import os
 import statistics
+import subprocess
 import tempfile
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -44,6 +53,8 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
 from sandbox import ensure_compiled, tracing
 from sandbox.service import Settings, create_app
+
+from measuring import pct
 
 PROGRAMS = {
     "1 + 1": "1 + 1",
@@ -59,11 +70,6 @@ class Dropped(SpanExporter):
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         return SpanExportResult.SUCCESS
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def seam_off_ns(rounds: int = 200_000) -> float:
@@ -168,6 +174,75 @@ async def http_rounds(runs: int) -> dict[str, dict[str, list[float]]]:
     return times
 
 
+RECEIVER = """
+import http.server, sys
+class Sink(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""
+"""A stand-in collector: takes every OTLP/HTTP export and answers 200, in its own process."""
+
+
+@contextlib.contextmanager
+def otlp_receiver() -> Any:
+    receiver = subprocess.Popen([sys.executable, "-c", RECEIVER], stdout=subprocess.PIPE,
+                                text=True)
+    try:
+        assert receiver.stdout is not None
+        port = int(receiver.stdout.readline())
+        yield f"http://127.0.0.1:{port}/v1/traces"
+    finally:
+        receiver.kill()
+        receiver.wait()
+
+
+async def export_cpu(blocks: int, per_block: int) -> tuple[list[float], list[float]]:
+    """CPU ms per execute of this process (every thread), untraced and traced-and-exported,
+    block by block alternately; each traced block ends with the batch flushed."""
+    code = PROGRAMS["1 + 1"]
+    off_cpu: list[float] = []
+    exported_cpu: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp, otlp_receiver() as endpoint:
+        os.environ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = endpoint
+        data = Path(tmp)
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                off = await stack.enter_async_context(service("off", data))
+                before = tracing.tracer
+                exported = await stack.enter_async_context(
+                    service("exported", data, tracing=True, trace_keep=0))
+                tracer = tracing.tracer
+                assert tracer is not before and tracer is not None
+                flush = getattr(tracer, "span_processor").force_flush
+                for client, kind in ((off, None), (exported, tracer)):
+                    tracing.enable(kind)
+                    for _ in range(10):
+                        await one(client, code)
+                for block in range(blocks * 2):
+                    traced = block % 2 == 1
+                    tracing.enable(tracer if traced else None)
+                    started = time.process_time()
+                    for _ in range(per_block):
+                        await one(exported if traced else off, code)
+                    if traced:
+                        await asyncio.to_thread(flush)
+                    took = (time.process_time() - started) * 1000 / per_block
+                    (exported_cpu if traced else off_cpu).append(took)
+                tracing.enable(before)
+        finally:
+            del os.environ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
+    return off_cpu, exported_cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=300)
@@ -195,6 +270,16 @@ def main() -> None:
             print(f"{label:<16}{kind:<10}{statistics.median(values):>9.3f}"
                   f"{pct(values, 10):>8.2f}-{pct(values, 90):<7.2f}"
                   f"{delta:>+12.3f}{pct(diffs, 25):>+13.3f}..{pct(diffs, 75):<+9.3f}")
+    blocks, per_block = 8, max(50, args.runs // 4)
+    off_cpu, exported_cpu = asyncio.run(export_cpu(blocks, per_block))
+    diffs = [a - b for a, b in zip(exported_cpu, off_cpu)]
+    print(f"\nCPU per execute of the service process, 1 + 1, {blocks} blocks of {per_block} "
+          "each way, alternating")
+    print(f"  off: median {statistics.median(off_cpu):.3f} ms ({min(off_cpu):.3f}-"
+          f"{max(off_cpu):.3f}); traced and exported over OTLP: median "
+          f"{statistics.median(exported_cpu):.3f} ms ({min(exported_cpu):.3f}-"
+          f"{max(exported_cpu):.3f}); paired difference median {statistics.median(diffs):+.3f} "
+          f"ms ({min(diffs):+.3f}..{max(diffs):+.3f})")
 
 
 if __name__ == "__main__":

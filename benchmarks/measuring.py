@@ -1,0 +1,43 @@
+"""What the benchmarks share: percentiles, a free local port, and ways timed in rotating
+rounds so the machine's noise falls on all of them alike.
+
+Imported by the scripts in this directory, each of which puts the directory last on
+``sys.path`` (a script here, ``codemode.py`` say, must not hide the package of its name).
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Awaitable, Callable, Mapping
+
+
+def pct(values: list[float], p: float) -> float:
+    """The ``p``-th percentile of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 nothing listens on (at the moment of asking)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def interleaved(ways: Mapping[str, Callable[[], Awaitable[None]]], runs: int, *,
+                      warm_up: int = 20) -> dict[str, list[float]]:
+    """Milliseconds of each way, ``runs`` times each: every round runs every way once, each
+    round starting one way further on, so no way always follows the same other one."""
+    for _ in range(warm_up):
+        for way in ways.values():
+            await way()
+    times: dict[str, list[float]] = {name: [] for name in ways}
+    order = list(ways.items())
+    for round_no in range(runs):
+        shift = round_no % len(order)
+        for name, way in order[shift:] + order[:shift]:
+            started = time.perf_counter()
+            await way()
+            times[name].append((time.perf_counter() - started) * 1000)
+    return times
