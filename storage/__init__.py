@@ -6,12 +6,14 @@ a file path, PostgreSQL (``storage.postgres``, over an asyncpg pool, the scale-o
 for a ``postgresql://`` URL. A store writes its SQL once (``?`` placeholders, ``ON CONFLICT``,
 ``RETURNING``) and its DDL per backend as versioned :class:`Migration` entries.
 
-Modules: ``interface`` (the protocols, the dialect facts, the errors), ``sqlite``,
+Modules: ``interface`` (the protocols, the dialect facts, the errors), ``body``
+(transaction bodies: SQL as a generator of statements, one hop on SQLite), ``sqlite``,
 ``postgres``, ``migrations`` (the versioned runner), ``connect`` (choosing and opening).
 This package imports nothing else of ours: it is the bottom layer under workspace, Code
 Mode and the audit log.
 """
 
+from .body import Body, BodyFn, Execute, ExecuteMany, FetchAll, FetchOne, Lock, Statement, run_now
 from .connect import is_postgresql, open_database
 from .interface import (
     POSTGRESQL,
@@ -30,20 +32,29 @@ from .sqlite import SQLiteDatabase, immediately, on_thread
 
 __all__ = [
     "apply_migrations",
+    "Body",
+    "BodyFn",
     "BusyError",
     "Connection",
     "Database",
     "Dialect",
+    "Execute",
+    "ExecuteMany",
+    "FetchAll",
+    "FetchOne",
     "immediately",
     "IntegrityError",
     "is_postgresql",
+    "Lock",
     "Migration",
     "on_thread",
     "open_database",
     "POSTGRESQL",
     "Record",
+    "run_now",
     "Session",
     "SQLITE",
     "SQLiteDatabase",
+    "Statement",
     "StorageError",
 ]

@@ -14,7 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from .body import BodyFn
+
+_T = TypeVar("_T")
 
 __all__ = [
     "BusyError",
@@ -104,6 +109,14 @@ class Connection(Protocol):
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
         """Every row of a query."""
 
+    async def lock(self, name: str) -> None:
+        """Take the write lock ``name`` as well, to the end of the open write transaction
+        (SQLite: nothing more to take, its one lock per file is already held)."""
+
+    async def run(self, fn: BodyFn[_T], *args: Any) -> _T:
+        """Drive the body ``fn(*args)`` (see ``storage.body``) in the open transaction: on
+        SQLite in one hop to the connection's thread."""
+
 
 class Session(Connection, Protocol):
     """A connection held exclusively, outside any transaction until ``begin``."""
@@ -143,5 +156,12 @@ class Database(Protocol):
         """A session in one transaction, committed when the body ends and rolled back if it
         raises. ``consistent=False`` reads need no transaction at all: each statement runs on
         its own (the cheapest read there is)."""
+
+    async def run(self, fn: BodyFn[_T], *args: Any, write: bool = True,
+                  lock: str = "database") -> _T:
+        """The body ``fn(*args)`` (see ``storage.body``) in a transaction of its own, under
+        the write lock ``lock`` when ``write``; its return value. On SQLite the whole
+        transaction is one hop to the connection's thread; on PostgreSQL one await per
+        statement."""
 
     async def close(self) -> None: ...

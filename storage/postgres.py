@@ -14,15 +14,18 @@ import functools
 import hashlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from . import _transaction
+from .body import BodyFn, drive
 from .interface import POSTGRESQL, BusyError, Connection, Dialect, IntegrityError, Record, StorageError
 
 __all__ = ["PostgresDatabase", "PostgresSession", "lock_key", "positional"]
+
+_T = TypeVar("_T")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -102,6 +105,13 @@ class PostgresSession:
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise _translated(exc) from exc
 
+    async def lock(self, name: str) -> None:
+        await self.execute(f"SELECT pg_advisory_xact_lock({lock_key(name)})")
+
+    async def run(self, fn: BodyFn[_T], *args: Any) -> _T:
+        """The body ``fn(*args)`` in the open transaction, one await per statement."""
+        return await drive(self, fn, *args)
+
     async def begin(self, *, write: bool, lock: str = "database", consistent: bool = True) -> None:
         if write:
             # One round trip: the simple protocol runs both; the key is ours, never input.
@@ -174,6 +184,13 @@ class PostgresDatabase:
     def transaction(self, *, write: bool, lock: str = "database",
                     consistent: bool = True) -> AbstractAsyncContextManager[Connection]:
         return _transaction.transaction(self, write=write, lock=lock, consistent=consistent)
+
+    async def run(self, fn: BodyFn[_T], *args: Any, write: bool = True,
+                  lock: str = "database") -> _T:
+        """``fn(*args)`` in a transaction of its own (under the advisory lock ``lock`` to
+        write, READ COMMITTED; a REPEATABLE READ snapshot to read)."""
+        async with self.transaction(write=write, lock=lock) as conn:
+            return await drive(conn, fn, *args)
 
     async def close(self) -> None:
         if not self._closed:

@@ -20,19 +20,12 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from . import _transaction
-from .interface import SQLITE, BusyError, Connection, Dialect, IntegrityError, Record, StorageError
+from .body import BodyFn, run_now, sqlite_error
+from .interface import SQLITE, Connection, Dialect, Record, StorageError
 
 __all__ = ["SQLiteDatabase", "SQLiteSession", "immediately", "on_thread"]
 
 _T = TypeVar("_T")
-
-
-def _translated(exc: sqlite3.Error) -> Exception:
-    if isinstance(exc, sqlite3.IntegrityError):
-        return IntegrityError(str(exc))
-    if isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc)):
-        return BusyError(f"the database is busy: {exc}")
-    return exc
 
 
 def _fetchone(raw: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Any:
@@ -79,6 +72,19 @@ def on_thread(conn: aiosqlite.Connection, fn: Callable[..., _T], *args: Any) -> 
     return execute(call)
 
 
+def _transact_now(raw: sqlite3.Connection, write: bool, fn: BodyFn[_T], args: tuple[Any, ...]) -> _T:
+    """A body in a transaction of its own, begun, driven and committed on the thread."""
+    raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    try:
+        result = run_now(raw, fn, *args)
+    except BaseException:
+        if raw.in_transaction:
+            raw.execute("ROLLBACK")
+        raise
+    raw.execute("COMMIT")
+    return result
+
+
 def immediately(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) -> _T:
     """``fn(db, *args)`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error.
 
@@ -108,7 +114,7 @@ class SQLiteSession:
         try:
             return await on_thread(self.conn, fn, *args)
         except sqlite3.Error as exc:
-            raise _translated(exc) from exc
+            raise sqlite_error(exc) from exc
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         return await self._run(_execute, sql, params)
@@ -121,6 +127,13 @@ class SQLiteSession:
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
         return cast("list[Record]", await self._run(_fetchall, sql, params))
+
+    async def lock(self, name: str) -> None:
+        del name  # BEGIN IMMEDIATE already holds the file's one write lock
+
+    async def run(self, fn: BodyFn[_T], *args: Any) -> _T:
+        """The body ``fn(*args)`` in the open transaction: all of it in one hop."""
+        return await self._run(run_now, fn, *args)
 
     async def begin(self, *, write: bool, lock: str = "database", consistent: bool = True) -> None:
         # One lock per file: the name only matters to backends with finer locks.
@@ -190,6 +203,15 @@ class SQLiteDatabase:
     def transaction(self, *, write: bool, lock: str = "database",
                     consistent: bool = True) -> AbstractAsyncContextManager[Connection]:
         return _transaction.transaction(self, write=write, lock=lock, consistent=consistent)
+
+    async def run(self, fn: BodyFn[_T], *args: Any, write: bool = True,
+                  lock: str = "database") -> _T:
+        """``fn(*args)`` in a transaction of its own: ``BEGIN`` (``IMMEDIATE`` to write), the
+        body and ``COMMIT`` on the connection's thread in one hop. A cancelled caller cannot
+        leave it half done: the thread finishes it either way."""
+        del lock  # one lock per file
+        async with self.session() as session:
+            return await session._run(_transact_now, write, fn, args)
 
     async def close(self) -> None:
         if not self._closed:
