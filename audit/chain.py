@@ -7,9 +7,10 @@ is the previous entry's ``row_hash`` (:data:`GENESIS` for seq 1). Because each h
 its seq and its predecessor's hash, an edited, removed or reordered entry breaks the chain
 at that point.
 
-:func:`append` runs inside a write transaction its caller already opened, so Code Mode
-records an event in the very commit that makes the change it describes: both land or
-neither does, with no extra commit.
+:func:`appending` is a transaction body (``storage.body``) run inside a write transaction
+its caller already opened, so Code Mode records an event in the very commit that makes the
+change it describes: both land or neither does, with no extra commit. The hashes are
+computed in Python on both backends, so a chain written on one verifies the same anywhere.
 """
 
 from __future__ import annotations
@@ -20,14 +21,12 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-import aiosqlite
-
-from storage import on_thread
+from storage import Body, Connection, Execute, ExecuteMany, FetchOne, Lock, run_now
 
 from .canonical import canonical_json, canonical_row
 from .errors import AuditValueError
 
-__all__ = ["GENESIS", "AuditEntry", "AuditEvent", "append", "append_now", "entry_hash"]
+__all__ = ["GENESIS", "AuditEntry", "AuditEvent", "append", "append_now", "appending", "entry_hash"]
 
 GENESIS = "0" * 64
 """The ``prev_hash`` of the first entry."""
@@ -102,60 +101,52 @@ def entry_hash(prev_hash: str, seq: int, at: float, tenant: str, principal: str,
     return hashlib.sha256(bytes.fromhex(prev_hash) + row.encode()).hexdigest()
 
 
-_HASH_FUNCTION = "audit_row_hash"
-# The head is read and the row written in one statement: seq = last + 1, prev_hash = the
-# last row_hash, row_hash computed by the function below, so an append is one round trip
-# to the database thread. Both lookups are on the rowid, O(log n).
-_INSERT = (
-    "INSERT INTO audit_log (seq, time, tenant, principal, event, subject, body, prev_hash,"
-    f" row_hash) SELECT h.seq + 1, ?1, ?2, ?3, ?4, ?5, ?6, h.hash, {_HASH_FUNCTION}(h.hash,"
-    " h.seq + 1, ?1, ?2, ?3, ?4, ?5, ?6) FROM (SELECT"
-    " COALESCE((SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1), 0) AS seq,"
-    f" COALESCE((SELECT row_hash FROM audit_log ORDER BY seq DESC LIMIT 1), '{GENESIS}')"
-    " AS hash) AS h")
+_INSERT = ("INSERT INTO audit_log (seq, time, tenant, principal, event, subject, body,"
+           " prev_hash, row_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_LOCK = "audit"
 
 
-def _sql_row_hash(prev_hash: str, seq: int, at: float, tenant: str, principal: str,
-                  event: str, subject: str, body: str) -> str:
-    return entry_hash(prev_hash, seq, float(at), tenant, principal, event, subject, body)
+def appending(events: Sequence[AuditEvent], at: float) -> Body[list[int]]:
+    """The transaction body of an append: ``events`` in order at time ``at``; their seqs.
 
-
-def _run_insert(db: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[int]:
+    Run it inside a write transaction (``yield from appending(...)`` in a larger body, or
+    ``conn.run(appending, ...)``): the head is read and the rows written under the audit
+    lock, which is what keeps ``seq`` gap-free with writers in several processes. The row
+    hashes are computed here in Python, so both backends store the same chain.
+    """
+    if not events:
+        return []
+    stamp = float(at)
+    encoded = [(e.tenant, e.principal, e.event, *e.encoded()) for e in events]
+    yield Lock(_LOCK)
+    head = yield FetchOne("SELECT seq, row_hash FROM audit_log ORDER BY seq DESC LIMIT 1")
+    seq, prev = (0, GENESIS) if head is None else (int(head[0]), str(head[1]))
+    rows: list[tuple[Any, ...]] = []
+    for tenant, principal, event, subject, body in encoded:
+        seq += 1
+        row_hash = entry_hash(prev, seq, stamp, tenant, principal, event, subject, body)
+        rows.append((seq, stamp, tenant, principal, event, subject, body, prev, row_hash))
+        prev = row_hash
     if len(rows) == 1:
-        return [int(db.execute(_INSERT, rows[0]).lastrowid or 0)]
-    db.executemany(_INSERT, rows)
-    last = db.execute("SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1").fetchone()
-    top = int(last[0]) if last is not None else 0
-    return list(range(top - len(rows) + 1, top + 1))
+        yield Execute(_INSERT, rows[0])
+    else:
+        yield ExecuteMany(_INSERT, rows)
+    return [int(row[0]) for row in rows]
 
 
 def append_now(db: sqlite3.Connection, events: Sequence[AuditEvent], *, at: float) -> list[int]:
-    """:func:`append` on the raw connection, for code already on the database's thread
-    (``storage.on_thread``): a transaction that also appends stays one round trip."""
-    if not events:
-        return []
-    if not db.in_transaction:
+    """:func:`appending` on a raw ``sqlite3`` connection, for code already on the database's
+    thread (``storage.on_thread``): a transaction that also appends stays one round trip."""
+    if events and not db.in_transaction:
         raise AuditValueError("audit.append needs the caller's open write transaction")
-    stamp = float(at)
-    rows = [(stamp, e.tenant, e.principal, e.event, *e.encoded()) for e in events]
-    try:
-        return _run_insert(db, rows)
-    except sqlite3.OperationalError as exc:
-        if f"no such function: {_HASH_FUNCTION}" not in str(exc):
-            raise
-    # First append on this connection: teach it the hash (the failed statement wrote nothing).
-    db.create_function(_HASH_FUNCTION, 8, _sql_row_hash, deterministic=True)
-    return _run_insert(db, rows)
+    return run_now(db, appending, events, at)
 
 
-async def append(conn: aiosqlite.Connection, events: Sequence[AuditEvent], *,
-                 at: float) -> list[int]:
+async def append(conn: Connection, events: Sequence[AuditEvent], *, at: float) -> list[int]:
     """Append ``events`` in order inside the caller's open write transaction; their seqs.
 
-    The transaction must be a write (``BEGIN IMMEDIATE``) one: the head is read and the
-    rows written under its lock, which is what keeps ``seq`` gap-free across processes.
     Nothing is committed here; a rollback of the caller's transaction takes these rows too.
     """
     if not events:
         return []
-    return await on_thread(conn, lambda db: append_now(db, events, at=at))
+    return await conn.run(appending, events, at)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import sqlite3
 import tarfile
 import tempfile
 import time
@@ -34,9 +33,9 @@ from .canonical import canonical_json
 from .chain import GENESIS, entry_hash
 from .errors import AuditError, AuditQueryError
 from .signing import Checkpoint, SigningKey, VerifyKey
-from .verify import VerifyReport, _readonly
+from .verify import LogReader, SQLiteReader, VerifyReport, _readonly
 
-__all__ = ["EXPORT_FORMAT", "export_archive", "export_log", "verify_export"]
+__all__ = ["EXPORT_FORMAT", "export_archive", "export_log", "export_reader", "verify_export"]
 
 EXPORT_FORMAT = "wasm-sandbox-audit-export/1"
 ENTRIES = "entries.jsonl"
@@ -46,7 +45,9 @@ MANIFEST = "manifest.json"
 def _where(tenant: str | None, since: float | None, until: float | None) -> tuple[str, list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
-    for clause, value in (("tenant = ?", tenant), ("time >= ?", since), ("time < ?", until)):
+    for clause, value in (("tenant = ?", tenant),
+                          ("time >= ?", None if since is None else float(since)),
+                          ("time < ?", None if until is None else float(until))):
         if value is not None:
             clauses.append(clause)
             params.append(value)
@@ -55,38 +56,51 @@ def _where(tenant: str | None, since: float | None, until: float | None) -> tupl
 
 def export_log(db_path: Path, out_dir: Path, key: SigningKey, *, tenant: str | None = None,
                since: float | None = None, until: float | None = None) -> dict[str, Any]:
-    """Write the entries matching the filters and the signed manifest; the manifest."""
-    if since is not None and until is not None and until < since:
-        raise AuditQueryError("until is before since")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if (out_dir / MANIFEST).exists():
-        raise AuditQueryError(f"{out_dir} already holds an export")
-    where, params = _where(tenant, since, until)
+    """Write the entries of the SQLite file ``db_path`` matching the filters, and the signed
+    manifest; the manifest."""
+    _check_filters(out_dir, since, until)
     conn = _readonly(db_path)
-    digest = hashlib.sha256()
-    count, first, last, head = 0, None, None, GENESIS
     try:
         conn.execute("BEGIN")
-        log_head = conn.execute(
-            "SELECT seq, row_hash FROM audit_log ORDER BY seq DESC LIMIT 1").fetchone()
-        checkpoint = conn.execute("SELECT seq, head_hash, time, key_id, signature"
-                                  " FROM audit_checkpoints ORDER BY id DESC LIMIT 1").fetchone()
-        with (out_dir / ENTRIES).open("wb") as out:
-            for row in conn.execute(
-                    "SELECT seq, time, tenant, principal, event, subject, body, prev_hash,"
-                    f" row_hash FROM audit_log{where} ORDER BY seq", params):
-                line = (canonical_json({
-                    "seq": row[0], "time": row[1], "tenant": row[2], "principal": row[3],
-                    "event": row[4], "subject": json.loads(row[5]), "body": json.loads(row[6]),
-                    "prev_hash": row[7], "row_hash": row[8]}) + "\n").encode()
-                out.write(line)
-                digest.update(line)
-                count += 1
-                first = row[0] if first is None else first
-                last, head = row[0], row[8]
-        conn.execute("ROLLBACK")
+        try:
+            return export_reader(SQLiteReader(conn), out_dir, key, tenant=tenant, since=since,
+                                 until=until)
+        finally:
+            conn.execute("ROLLBACK")
     finally:
         conn.close()
+
+
+def _check_filters(out_dir: Path, since: float | None, until: float | None) -> None:
+    if since is not None and until is not None and until < since:
+        raise AuditQueryError("until is before since")
+    if (out_dir / MANIFEST).exists():
+        raise AuditQueryError(f"{out_dir} already holds an export")
+
+
+def export_reader(reader: LogReader, out_dir: Path, key: SigningKey, *,
+                  tenant: str | None = None, since: float | None = None,
+                  until: float | None = None) -> dict[str, Any]:
+    """:func:`export_log` from any backend's reader (the caller holds one read snapshot)."""
+    _check_filters(out_dir, since, until)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    where, params = _where(tenant, since, until)
+    digest = hashlib.sha256()
+    count, first, last, head = 0, None, None, GENESIS
+    log_head = reader.one("SELECT seq, row_hash FROM audit_log ORDER BY seq DESC LIMIT 1")
+    checkpoint = reader.one("SELECT seq, head_hash, time, key_id, signature"
+                            " FROM audit_checkpoints ORDER BY id DESC LIMIT 1")
+    with (out_dir / ENTRIES).open("wb") as out:
+        for row in reader.rows(where, params):
+            line = (canonical_json({
+                "seq": row[0], "time": row[1], "tenant": row[2], "principal": row[3],
+                "event": row[4], "subject": json.loads(row[5]), "body": json.loads(row[6]),
+                "prev_hash": row[7], "row_hash": row[8]}) + "\n").encode()
+            out.write(line)
+            digest.update(line)
+            count += 1
+            first = row[0] if first is None else first
+            last, head = row[0], row[8]
     manifest: dict[str, Any] = {
         "format": EXPORT_FORMAT, "count": count, "first_seq": first, "last_seq": last,
         "head_hash": head, "entries_sha256": digest.hexdigest(),

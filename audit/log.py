@@ -1,10 +1,13 @@
-"""``AuditLog``: the service's handle on the audit log, on a connection of its own.
+"""``AuditLog``: the service's handle on the audit log, on a ``storage.Database`` of its own
+(a SQLite file or a PostgreSQL URL).
 
 It records service events (``record``), answers queries (filters, paging by seq), signs
 checkpoints (on demand and by policy: every ``every_entries`` new entries or every
 ``every_s`` seconds when anything is new, checked by :meth:`AuditLog.tick`), verifies and
-exports. Code Mode does not go through it: it appends with :func:`audit.append` inside its
-own transactions, on its own connection to the same file.
+exports. Code Mode does not go through it: it appends with :func:`audit.appending` inside
+its own transactions, on its own connection to the same database. Verify and export run in
+a worker thread: on SQLite over a read-only file connection of their own (the fastest
+pass), on PostgreSQL through the seam in one snapshot.
 """
 
 from __future__ import annotations
@@ -15,22 +18,23 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from collections.abc import Callable
+from typing import Any, Sequence, TypeVar
 
-import aiosqlite
+import storage
+from storage import Body, Database, Execute, FetchOne, Lock
 
-from workspace import configure_connection
-
-from .chain import GENESIS, AuditEntry, AuditEvent, append
+from .chain import GENESIS, AuditEntry, AuditEvent, appending
 from .errors import AuditError, AuditQueryError
-from .export import export_log, verify_export
+from .export import export_log, export_reader, verify_export
 from .schema import migrate
 from .signing import Checkpoint, SigningKey, VerifyKey, append_checkpoint_line
-from .verify import VerifyReport, verify_database
+from .verify import SeamReader, VerifyReport, verify_database, verify_reader
 
 __all__ = ["AuditLog", "CheckpointPolicy"]
 
 _SUBJECT_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+_R = TypeVar("_R")
 MAX_LIMIT = 1000
 VERIFY_REUSE_S = 30.0
 """Longest a verification report is reused for, however unchanged the files look."""
@@ -46,6 +50,22 @@ class CheckpointPolicy:
     """After this long since the last checkpoint, if any entry is new (0: never by time)."""
 
 
+_HEAD = "SELECT seq, row_hash FROM audit_log ORDER BY seq DESC LIMIT 1"
+_LAST_CHECKPOINT = "SELECT seq, time FROM audit_checkpoints ORDER BY id DESC LIMIT 1"
+
+
+def _signed_checkpoint(key: SigningKey) -> Body[Checkpoint]:
+    """Sign the head as it is under the audit lock, and store the checkpoint."""
+    yield Lock("audit")
+    row = yield FetchOne(_HEAD)
+    seq, head = (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
+    cp = key.checkpoint(seq, head)
+    yield Execute("INSERT INTO audit_checkpoints (seq, head_hash, time, key_id, signature)"
+                  " VALUES (?, ?, ?, ?, ?)",
+                  (cp.seq, cp.head_hash, cp.time, cp.key_id, cp.signature))
+    return cp
+
+
 def _entry(row: Sequence[Any]) -> AuditEntry:
     return AuditEntry(seq=int(row[0]), time=float(row[1]), tenant=row[2], principal=row[3],
                       event=row[4], subject=json.loads(row[5]), body=json.loads(row[6]),
@@ -53,59 +73,61 @@ def _entry(row: Sequence[Any]) -> AuditEntry:
 
 
 class AuditLog:
-    """The audit log in one SQLite file, with its signing key and checkpoints file."""
+    """The audit log in one database, with its signing key and checkpoints file."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, key: SigningKey | None,
-                 checkpoints_file: Path | None, policy: CheckpointPolicy) -> None:
-        self._conn = conn
-        self.path = path
+    def __init__(self, db: Database, key: SigningKey | None, checkpoints_file: Path | None,
+                 policy: CheckpointPolicy) -> None:
+        self._db = db
         self.key = key
         self.checkpoints_file = checkpoints_file
         self.policy = policy
-        self._lock = asyncio.Lock()
         self._last_checkpoint: tuple[int, float] | None = None
         self._writes = 0
         self._verified: tuple[tuple[Any, ...], float, VerifyReport] | None = None
 
+    @property
+    def path(self) -> Path | None:
+        """The SQLite file, or None on PostgreSQL."""
+        return self._db.path if isinstance(self._db, storage.SQLiteDatabase) else None
+
+    @property
+    def database(self) -> Database:
+        return self._db
+
     @classmethod
-    async def open(cls, db_path: str | Path, *, key_file: Path | None = None,
+    async def open(cls, database: str | Path | Database, *, key_file: Path | None = None,
                    checkpoints_file: Path | None = None,
                    policy: CheckpointPolicy = CheckpointPolicy()) -> "AuditLog":
-        """Open (creating and migrating) the log in ``db_path``; the key is created if new."""
-        path = Path(db_path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        """Open (creating and migrating) the log in ``database``: a SQLite file, a
+        ``postgresql://`` URL, or an open database (then closed with the log). The key is
+        created if new."""
         key = None if key_file is None else SigningKey.load_or_create(key_file)
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        db = database if not isinstance(database, (str, Path)) else (
+            await storage.open_database(database))
         try:
-            await configure_connection(conn)
-            await migrate(conn)
+            await migrate(db)
         except BaseException:
-            await conn.close()
+            await db.close()
             raise
-        return cls(conn, path, key, checkpoints_file, policy)
+        return cls(db, key, checkpoints_file, policy)
 
     async def close(self) -> None:
-        await self._conn.close()
+        await self._db.close()
 
     async def record(self, events: Sequence[AuditEvent], *, at: float | None = None) -> list[int]:
         """Append ``events`` in one transaction of their own; their seqs."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                seqs = await append(self._conn, events, at=time.time() if at is None else at)
-            except BaseException:
-                await self._conn.rollback()
-                raise
-            await self._conn.commit()
-            self._writes += 1
+        seqs = await self._db.run(appending, events, time.time() if at is None else at,
+                                  lock="audit")
+        self._writes += 1
         return seqs
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any] | None:
+        async with self._db.transaction(write=False, consistent=False) as conn:
+            return await conn.fetchone(sql, params)
 
     async def head(self) -> tuple[int, str]:
         """``(seq, row_hash)`` of the last entry; ``(0, GENESIS)`` for an empty log."""
-        async with self._lock:
-            async with self._conn.execute(
-                    "SELECT seq, row_hash FROM audit_log ORDER BY seq DESC LIMIT 1") as cur:
-                row = await cur.fetchone()
+        row = await self._one(_HEAD)
         return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
     async def length(self) -> int:
@@ -115,21 +137,15 @@ class AuditLog:
     async def tenant_head(self, tenant: str) -> tuple[int, str]:
         """``(entries, row_hash of the newest)`` of one tenant (the tenant index, no scan of
         other tenants' rows); ``(0, GENESIS)`` when it has none."""
-        async with self._lock:
-            async with self._conn.execute(
-                    "SELECT count(*), (SELECT row_hash FROM audit_log WHERE tenant = ?1"
-                    " ORDER BY seq DESC LIMIT 1) FROM audit_log WHERE tenant = ?1",
-                    (tenant,)) as cur:
-                row = await cur.fetchone()
+        row = await self._one(
+            "SELECT count(*), (SELECT row_hash FROM audit_log WHERE tenant = ?"
+            " ORDER BY seq DESC LIMIT 1) FROM audit_log WHERE tenant = ?", (tenant, tenant))
         if row is None or not row[0]:
             return 0, GENESIS
         return int(row[0]), str(row[1])
 
     async def tenant_of(self, seq: int) -> str | None:
-        async with self._lock:
-            async with self._conn.execute("SELECT tenant FROM audit_log WHERE seq = ?",
-                                          (seq,)) as cur:
-                row = await cur.fetchone()
+        row = await self._one("SELECT tenant FROM audit_log WHERE seq = ?", (seq,))
         return None if row is None else str(row[0])
 
     async def query(self, *, tenant: str | None = None, event: str | None = None,
@@ -153,7 +169,8 @@ class AuditLog:
             clauses.append("seq < ?")
             params.append(int(before_seq))
         for clause, value in (("tenant = ?", tenant), ("principal = ?", principal),
-                              ("time >= ?", since), ("time < ?", until)):
+                              ("time >= ?", None if since is None else float(since)),
+                              ("time < ?", None if until is None else float(until))):
             if value is not None:
                 clauses.append(clause)
                 params.append(value)
@@ -167,15 +184,19 @@ class AuditLog:
         for name, value in (subject or {}).items():
             if not _SUBJECT_KEY.fullmatch(name):
                 raise AuditQueryError(f"bad subject key {name!r}")
-            clauses.append(f"json_extract(subject, '$.{name}') = ?")
+            clauses.append(f"CAST(subject AS jsonb) ->> '{name}' = ?" if self._on_postgresql
+                           else f"json_extract(subject, '$.{name}') = ?")
             params.append(value)
         sql = ("SELECT seq, time, tenant, principal, event, subject, body, prev_hash, row_hash"
                f" FROM audit_log WHERE {' AND '.join(clauses)}"
                f" ORDER BY seq{' DESC' if newest_first else ''} LIMIT ?")
-        async with self._lock:
-            async with self._conn.execute(sql, (*params, limit)) as cur:
-                rows = await cur.fetchall()
+        async with self._db.transaction(write=False, consistent=False) as conn:
+            rows = await conn.fetchall(sql, (*params, limit))
         return [_entry(row) for row in rows]
+
+    @property
+    def _on_postgresql(self) -> bool:
+        return self._db.dialect.name == "postgresql"
 
     # --- checkpoints ------------------------------------------------------------------
 
@@ -186,24 +207,8 @@ class AuditLog:
 
     async def checkpoint(self) -> Checkpoint:
         """Sign the current head now; stored in the database and appended to the file."""
-        key = self._signing_key()
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                async with self._conn.execute(
-                        "SELECT seq, row_hash FROM audit_log ORDER BY seq DESC LIMIT 1") as cur:
-                    row = await cur.fetchone()
-                seq, head = (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
-                cp = key.checkpoint(seq, head)
-                await self._conn.execute(
-                    "INSERT INTO audit_checkpoints (seq, head_hash, time, key_id, signature)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (cp.seq, cp.head_hash, cp.time, cp.key_id, cp.signature))
-            except BaseException:
-                await self._conn.rollback()
-                raise
-            await self._conn.commit()
-            self._writes += 1
+        cp = await self._db.run(_signed_checkpoint, self._signing_key(), lock="audit")
+        self._writes += 1
         if self.checkpoints_file is not None:
             await asyncio.to_thread(append_checkpoint_line, self.checkpoints_file, cp)
         self._last_checkpoint = (cp.seq, cp.time)
@@ -212,21 +217,13 @@ class AuditLog:
     async def last_checkpoint(self) -> tuple[int, float] | None:
         """``(seq, time)`` of the newest checkpoint in the database."""
         if self._last_checkpoint is None:
-            async with self._lock:
-                async with self._conn.execute(
-                        "SELECT seq, time FROM audit_checkpoints ORDER BY id DESC LIMIT 1") as cur:
-                    row = await cur.fetchone()
-            if row is not None:
-                self._last_checkpoint = (int(row[0]), float(row[1]))
+            self._last_checkpoint = await self.stored_checkpoint()
         return self._last_checkpoint
 
     async def stored_checkpoint(self) -> tuple[int, float] | None:
         """``(seq, time)`` of the newest checkpoint as the database has it now (one signed by
         another process, ``sandbox audit checkpoint``, included); one indexed row."""
-        async with self._lock:
-            async with self._conn.execute(
-                    "SELECT seq, time FROM audit_checkpoints ORDER BY id DESC LIMIT 1") as cur:
-                row = await cur.fetchone()
+        row = await self._one(_LAST_CHECKPOINT)
         return None if row is None else (int(row[0]), float(row[1]))
 
     async def tick(self, *, now: float | None = None, force: bool = False) -> Checkpoint | None:
@@ -254,9 +251,10 @@ class AuditLog:
         """Verify the whole chain against the database's and the file's checkpoints.
 
         The last report is reused while nothing can have changed since it was made (at most
-        ``VERIFY_REUSE_S``): no commit by any connection (SQLite's ``data_version`` and this
-        log's own writes), and the database, its WAL and the checkpoints file unchanged on
-        disk (so even a byte edited outside SQLite walks the chain again)."""
+        ``VERIFY_REUSE_S``). On SQLite: no commit by any connection (``data_version`` and
+        this log's own writes), and the database, its WAL and the checkpoints file unchanged
+        on disk (so even a byte edited outside SQLite walks the chain again). On PostgreSQL:
+        the same head, newest checkpoint and own writes, and the file unchanged."""
         files = [f for f in (checkpoints_file or self.checkpoints_file,) if f is not None
                  and f.exists()]
         state = await self._fingerprint(files)
@@ -265,31 +263,50 @@ class AuditLog:
             seen, at, report = self._verified
             if seen == state and now - at < VERIFY_REUSE_S:
                 return report
-        report = await asyncio.to_thread(verify_database, self.path, key=self._verify_key(),
-                                         checkpoint_files=files)
+        key = self._verify_key()
+        if self.path is not None:
+            report = await asyncio.to_thread(verify_database, self.path, key=key,
+                                             checkpoint_files=files)
+        else:
+            report = await self._in_snapshot(
+                lambda reader: verify_reader(reader, key=key, checkpoint_files=files))
         self._verified = (state, now, report)
         return report
 
+    async def _in_snapshot(self, work: Callable[[SeamReader], _R]) -> _R:
+        """``work`` in a worker thread, reading through one consistent snapshot."""
+        async with self._db.transaction(write=False) as conn:
+            reader = SeamReader(conn, asyncio.get_running_loop())
+            return await asyncio.to_thread(work, reader)
+
     async def _fingerprint(self, files: Sequence[Path]) -> tuple[Any, ...]:
-        async with self._lock:
-            async with self._conn.execute("PRAGMA data_version") as cur:
-                row = await cur.fetchone()
-            writes = self._writes
+        if self.path is None:
+            marks: Sequence[Any] = (await self._one(
+                "SELECT (SELECT max(seq) FROM audit_log), (SELECT row_hash FROM audit_log"
+                " ORDER BY seq DESC LIMIT 1), (SELECT max(id) FROM audit_checkpoints)"),)
+            on_disk: list[Path] = list(files)
+        else:
+            marks = (await self._one("PRAGMA data_version"),)
+            on_disk = [self.path, Path(f"{self.path}-wal"), *files]
         stats: list[Any] = []
-        for path in (self.path, Path(f"{self.path}-wal"), *files):
+        for path in on_disk:
             try:
                 found = path.stat()
             except FileNotFoundError:
                 stats.append(None)
                 continue
             stats.append((str(path), found.st_ino, found.st_size, found.st_mtime_ns))
-        return (None if row is None else row[0], writes, *stats)
+        return (*(None if m is None else tuple(m) for m in marks), self._writes, *stats)
 
     async def export(self, out_dir: Path, *, tenant: str | None = None,
                      since: float | None = None, until: float | None = None) -> dict[str, Any]:
         """Write a signed export (see :mod:`audit.export`); its manifest."""
-        return await asyncio.to_thread(export_log, self.path, out_dir, self._signing_key(),
-                                       tenant=tenant, since=since, until=until)
+        key = self._signing_key()
+        if self.path is not None:
+            return await asyncio.to_thread(export_log, self.path, out_dir, key,
+                                           tenant=tenant, since=since, until=until)
+        return await self._in_snapshot(lambda reader: export_reader(
+            reader, out_dir, key, tenant=tenant, since=since, until=until))
 
     def verify_export(self, out_dir: Path) -> VerifyReport:
         return verify_export(out_dir, self._verify_key())

@@ -14,26 +14,34 @@ stops at the first entry that is wrong and names it with the reason:
   recomputed; only an anchor outside the database can tell);
 - ``bad signature``: a checkpoint not signed by the audit key.
 
-Plain :mod:`sqlite3` (read-only, one read transaction) in batches: this is the hot loop
-of a million-entry check, so it stays free of per-row object building.
+On SQLite, plain :mod:`sqlite3` (read-only, one read transaction) in batches: this is the
+hot loop of a million-entry check, so it stays free of per-row object building. On
+PostgreSQL the same pass reads through the storage seam in one REPEATABLE READ snapshot,
+paging by seq (:class:`SeamReader`), from a worker thread.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import sqlite3
-from datetime import datetime, timezone
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar, cast
+
+from storage import Connection
 
 from .canonical import json_string
 from .chain import GENESIS
 from .errors import AuditError
 from .signing import Checkpoint, VerifyKey, read_checkpoint_lines
 
-__all__ = ["CheckpointSource", "VerifyReport", "verify_database", "verify_rows"]
+__all__ = ["CheckpointSource", "LogReader", "SQLiteReader", "SeamReader", "VerifyReport",
+           "verify_database", "verify_reader", "verify_rows"]
+
+_R = TypeVar("_R")
 
 _BATCH = 20_000
 Row = tuple[int, float, str, str, str, str, str, str, str]
@@ -198,6 +206,100 @@ def _explain_broken_link(seq: int, row_prev: str,
                         f"entry {bad} (that one was rewritten with a recomputed hash)")
 
 
+class LogReader(Protocol):
+    """The few reads verification and export make, from a worker thread, in one snapshot."""
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any] | None: ...
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
+
+    def rows(self, where: str, params: Sequence[Any]) -> Iterable[Row]:
+        """The log's rows matching ``where`` (a ``WHERE ...`` clause or ""), in seq order."""
+
+    def high_water(self) -> int | None:
+        """The highest seq the database remembers writing, where it keeps one (SQLite)."""
+
+
+_ROW = "seq, time, tenant, principal, event, subject, body, prev_hash, row_hash"
+
+
+class SQLiteReader:
+    """A read-only ``sqlite3`` connection to the file, streaming one cursor in batches."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any] | None:
+        return cast("Sequence[Any] | None", self.conn.execute(sql, params).fetchone())
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def rows(self, where: str, params: Sequence[Any]) -> Iterable[Row]:
+        cur = self.conn.execute(f"SELECT {_ROW} FROM audit_log{where} ORDER BY seq", params)
+        while True:
+            batch = cur.fetchmany(_BATCH)
+            if not batch:
+                return
+            yield from batch
+
+    def high_water(self) -> int | None:
+        found = self.one("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'")
+        return None if found is None else int(found[0])
+
+
+class SeamReader:
+    """Reads through a ``storage.Connection`` owned by the event loop, from a worker thread
+    (each read handed to the loop and waited for), paging by seq in batches."""
+
+    def __init__(self, conn: Connection, loop: asyncio.AbstractEventLoop) -> None:
+        self.conn = conn
+        self.loop = loop
+
+    def _wait(self, coro: Coroutine[Any, Any, _R]) -> _R:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any] | None:
+        return self._wait(self.conn.fetchone(sql, params))
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        return list(self._wait(self.conn.fetchall(sql, params)))
+
+    def rows(self, where: str, params: Sequence[Any]) -> Iterable[Row]:
+        after = 0
+        clause = f"{where} AND seq > ?" if where else " WHERE seq > ?"
+        while True:
+            batch = self._wait(self.conn.fetchall(
+                f"SELECT {_ROW} FROM audit_log{clause} ORDER BY seq LIMIT {_BATCH}",
+                (*params, after)))
+            if not batch:
+                return
+            for row in batch:
+                yield cast(Row, tuple(row))
+            after = int(batch[-1][0])
+
+    def high_water(self) -> int | None:
+        return None  # PostgreSQL's TRUNCATE and DELETE triggers stand in for it
+
+
+def verify_reader(reader: LogReader, *, key: VerifyKey | None = None,
+                  checkpoint_files: Sequence[Path] = ()) -> VerifyReport:
+    """Verify the log ``reader`` sees (streaming; the caller holds one read snapshot)."""
+    stored = CheckpointSource("the database")
+    for found in reader.all("SELECT seq, head_hash, time, key_id, signature"
+                            " FROM audit_checkpoints ORDER BY id"):
+        stored.checkpoints.append(Checkpoint(int(found[0]), str(found[1]), float(found[2]),
+                                             str(found[3]), str(found[4])))
+    sources = [stored, *(CheckpointSource.from_file(p) for p in checkpoint_files)]
+
+    def seq_of_hash(row_hash: str) -> int | None:
+        hit = reader.one("SELECT seq FROM audit_log WHERE row_hash = ?", (row_hash,))
+        return None if hit is None else int(hit[0])
+
+    return verify_rows(reader.rows("", ()), sources=sources, key=key,
+                       high_water=reader.high_water(), seq_of_hash=seq_of_hash)
+
+
 def _readonly(db_path: Path) -> sqlite3.Connection:
     if not db_path.is_file():
         raise AuditError(f"no database at {db_path}")
@@ -214,23 +316,7 @@ def verify_database(db_path: Path, *, key: VerifyKey | None = None,
     try:
         conn.execute("BEGIN")
         try:
-            stored = CheckpointSource("the database")
-            for row in conn.execute("SELECT seq, head_hash, time, key_id, signature"
-                                    " FROM audit_checkpoints ORDER BY id"):
-                stored.checkpoints.append(Checkpoint(int(row[0]), str(row[1]), float(row[2]),
-                                                     str(row[3]), str(row[4])))
-            sources = [stored, *(CheckpointSource.from_file(p) for p in checkpoint_files)]
-            found = conn.execute(
-                "SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'").fetchone()
-
-            def seq_of_hash(row_hash: str) -> int | None:
-                hit = conn.execute("SELECT seq FROM audit_log WHERE row_hash = ?",
-                                   (row_hash,)).fetchone()
-                return None if hit is None else int(hit[0])
-
-            return verify_rows(_batches(conn), sources=sources, key=key,
-                               high_water=None if found is None else int(found[0]),
-                               seq_of_hash=seq_of_hash)
+            return verify_reader(SQLiteReader(conn), key=key, checkpoint_files=checkpoint_files)
         finally:
             conn.execute("ROLLBACK")
     except sqlite3.OperationalError as exc:
@@ -239,13 +325,3 @@ def verify_database(db_path: Path, *, key: VerifyKey | None = None,
         raise
     finally:
         conn.close()
-
-
-def _batches(conn: sqlite3.Connection) -> Iterable[Row]:
-    cur = conn.execute("SELECT seq, time, tenant, principal, event, subject, body, prev_hash,"
-                       " row_hash FROM audit_log ORDER BY seq")
-    while True:
-        batch = cur.fetchmany(_BATCH)
-        if not batch:
-            return
-        yield from batch

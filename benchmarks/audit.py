@@ -43,6 +43,8 @@ from codemode import CodeModeStore, ExecuteOptions, ExecutionPlan, ExecutionReco
 from codemode import ExecutionSubject, RunEnd, StoreTransaction, new_execution_id
 from codemode import store as codemode_store
 from sandbox import AsyncSandbox
+import storage
+from storage import Body
 from workspace import WorkspaceStore
 
 from measuring import pct
@@ -57,21 +59,22 @@ def audit_off() -> Iterator[None]:
     """Code Mode as it would be without the audit trail (for the comparison only): every
     append, on the event loop or on the database's thread, does nothing."""
     original_audit = StoreTransaction.audit
-    original_append = codemode_store.append_now
+    original_append = codemode_store.appending
 
     async def no_audit(self: StoreTransaction, *events: AuditEvent) -> None:
         return None
 
-    def no_append(db: sqlite3.Connection, events: Any, *, at: float) -> list[int]:
+    def no_append(events: Any, at: float) -> Body[list[int]]:
         return []
+        yield  # a body that issues no statement
 
     StoreTransaction.audit = no_audit  # type: ignore[method-assign]
-    codemode_store.append_now = no_append
+    codemode_store.appending = no_append
     try:
         yield
     finally:
         StoreTransaction.audit = original_audit  # type: ignore[method-assign]
-        codemode_store.append_now = original_append
+        codemode_store.appending = original_append
 
 
 async def paired(pairs: int, once: Callable[[], Awaitable[None]]) -> tuple[list[float], list[float]]:
@@ -143,9 +146,11 @@ def write_log(path: Path, entries: int) -> float:
     started = time.perf_counter()
 
     async def tables() -> None:
-        import aiosqlite
-        async with aiosqlite.connect(path, isolation_level=None) as conn:
-            await migrate(conn)
+        db = await storage.open_database(path)
+        try:
+            await migrate(db)
+        finally:
+            await db.close()
 
     asyncio.run(tables())
     conn = sqlite3.connect(path, isolation_level=None)

@@ -35,7 +35,7 @@ from codemode.errors import (
     ExecutionNotRunning,
 )
 from codemode.records import ENTRY_STATES, JournalEntry, now
-from storage import on_thread
+from storage import Body, Execute, on_thread, run_now
 
 __all__ = [
     "JOURNAL_COLUMNS",
@@ -50,6 +50,7 @@ __all__ = [
     "replace_entry",
     "revert_pending",
     "revert_pending_now",
+    "reverting",
     "settle",
 ]
 
@@ -225,17 +226,22 @@ async def append_next(conn: aiosqlite.Connection, entry: JournalEntry) -> int:
     return entry.seq
 
 
-def revert_pending_now(db: sqlite3.Connection, execution_id: str) -> int:
-    """Entries still ``pending`` become ``reverted`` (their execution ended without them);
-    returns how many. On the database's thread (``storage.on_thread``)."""
-    return int(db.execute(
+def reverting(execution_id: str) -> Body[int]:
+    """The body that turns entries still ``pending`` into ``reverted`` (their execution
+    ended without them); returns how many (see ``storage.body``)."""
+    return int((yield Execute(
         "UPDATE codemode_journal SET state = 'reverted', updated_at = ?"
-        " WHERE execution_id = ? AND state = 'pending'", (now(), execution_id)).rowcount)
+        " WHERE execution_id = ? AND state = 'pending'", (now(), execution_id))))
+
+
+def revert_pending_now(db: sqlite3.Connection, execution_id: str) -> int:
+    """:func:`reverting` on the database's thread (``storage.on_thread``)."""
+    return run_now(db, reverting, execution_id)
 
 
 async def revert_pending(conn: aiosqlite.Connection, execution_id: str) -> int:
-    """:func:`revert_pending_now` from the event loop."""
-    return await on_thread(conn, revert_pending_now, execution_id)
+    """:func:`reverting` from the event loop, in one hop."""
+    return await on_thread(conn, run_now, reverting, execution_id)
 
 
 async def delete(conn: aiosqlite.Connection, execution_id: str) -> None:

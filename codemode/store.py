@@ -44,18 +44,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Awaitable, Collection, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
-from audit import AuditEvent
-from audit import append as _audit_append
-from audit import append_now
+from audit import AuditEvent, appending
 from audit import migrate as _audit_migrate
 from codemode import journal as _journal
 from codemode.auditing import ExecutionSubject
@@ -85,8 +82,9 @@ from codemode.records import (
     valid_snippet_name,
 )
 from codemode.tooldefs import Toolset, schema_problems
-from storage import immediately, on_thread
-from workspace import DEFAULT_TENANT, apply_migrations, configure_connection
+from storage import (Body, BodyFn, Execute, FetchAll, FetchOne, IntegrityError, SQLiteDatabase,
+                     on_thread, run_now)
+from workspace import DEFAULT_TENANT, apply_migrations
 
 __all__ = [
     "CODEMODE_MIGRATIONS",
@@ -95,6 +93,8 @@ __all__ = [
     "RunEnd",
     "StoreTransaction",
 ]
+
+_T = TypeVar("_T")
 
 DEFAULT_KEEP = 50
 """Terminal executions kept per workspace by :meth:`CodeModeStore.prune_executions`."""
@@ -249,17 +249,15 @@ async def _decide_approval(
     return cur.rowcount > 0
 
 
-def _finish_now(
-    db: sqlite3.Connection,
+def _finish(
     execution_id: str,
-    *,
     status: str,
     result: Any,
     error: dict[str, Any] | None,
     logs: list[str] | None,
     only_if: Collection[str] | None,
-) -> bool:
-    """Record a new status (on the database thread); whether the guard let it through."""
+) -> Body[bool]:
+    """Record a new status; whether the guard let it through."""
     _check_status(status)
     result_text, recorded = (None, True) if result is None else _result_for_record(result)
     error_text = _error_for_record(error)
@@ -270,31 +268,30 @@ def _finish_now(
     ownership = "" if status == "running" else ", owner = NULL, lease_until = NULL"
     if status not in ("running", "dead_letter"):
         ownership += ", attempts = 0"
-    cur = db.execute(
+    changed = yield Execute(
         "UPDATE codemode_executions SET status = ?, result = ?, result_recorded = ?,"
         f" error = ?, logs = COALESCE(?, logs), updated_at = ?{ownership}"
         f" WHERE id = ?{guard}",
         (status, result_text, int(recorded), error_text, logs_text, now(), execution_id,
          *guard_params),
     )
-    if cur.rowcount > 0:
+    if changed > 0:
         return True
-    if db.execute("SELECT 1 FROM codemode_executions WHERE id = ?",
-                  (execution_id,)).fetchone() is None:
+    if (yield FetchOne("SELECT 1 FROM codemode_executions WHERE id = ?", (execution_id,))) is None:
         raise ExecutionNotFound(execution_id)
     return False
 
 
-def _revert_pending_now(db: sqlite3.Connection, execution_id: str) -> int:
+def _revert_pending(execution_id: str) -> Body[int]:
     """Entries still ``pending`` become ``reverted`` and their approvals ``cancelled``."""
-    reverted = _journal.revert_pending_now(db, execution_id)
-    db.execute(
+    reverted = yield from _journal.reverting(execution_id)
+    yield Execute(
         "UPDATE codemode_approvals SET status = 'cancelled', decided_at = ?"
         " WHERE execution_id = ? AND status = 'pending'", (now(), execution_id))
     return reverted
 
 
-def _prune_now(db: sqlite3.Connection, workspace: str, keep: int, tenant: str) -> int:
+def _prune(workspace: str, keep: int, tenant: str) -> Body[int]:
     """Delete the terminal executions of ``workspace`` beyond the newest ``keep``."""
     if keep < 0:
         raise ValueError("keep must be zero or more")
@@ -302,37 +299,41 @@ def _prune_now(db: sqlite3.Connection, workspace: str, keep: int, tenant: str) -
     marks = ", ".join("?" for _ in terminal)
     # The journal rows and approvals of the deleted executions go with them by ON
     # DELETE CASCADE; the audit log has no such tie, and records each deletion.
-    rows = db.execute(
+    rows = yield FetchAll(
         "DELETE FROM codemode_executions WHERE id IN (SELECT id FROM codemode_executions"
         f" WHERE tenant = ? AND workspace = ? AND status IN ({marks})"
         " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)"
         " RETURNING id, status, principal",
-        (tenant, workspace, *terminal, keep)).fetchall()
+        (tenant, workspace, *terminal, keep))
     if rows:
-        append_now(db, [ExecutionSubject(str(r[0]), workspace, tenant, str(r[2]))
-                        .pruned(str(r[1]), keep) for r in rows], at=now())
+        yield from appending([ExecutionSubject(str(r[0]), workspace, tenant, str(r[2]))
+                              .pruned(str(r[1]), keep) for r in rows], now())
     return len(rows)
 
 
-def _insert_execution_now(db: sqlite3.Connection, values: tuple[Any, ...],
-                           audit: Sequence[AuditEvent]) -> None:
+def _insert_execution(values: tuple[Any, ...], audit: Sequence[AuditEvent]) -> Body[None]:
     try:
-        db.execute(f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
-    except sqlite3.IntegrityError as exc:  # the primary key refuses a duplicate id
+        yield Execute(f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+    except IntegrityError as exc:  # the primary key refuses a duplicate id
         raise ValueError(f"execution {values[0]} already exists") from exc
-    append_now(db, audit, at=now())
+    yield from appending(audit, now())
 
 
-def _end_run_now(db: sqlite3.Connection, end: RunEnd) -> bool:
-    finished = _finish_now(db, end.execution_id, status=end.status, result=end.result,
-                           error=end.error, logs=end.logs, only_if=("running",))
+def _end_run(end: RunEnd) -> Body[bool]:
+    finished = yield from _finish(end.execution_id, end.status, end.result, end.error,
+                                  end.logs, ("running",))
     if finished:
         if end.status != "completed":
-            _revert_pending_now(db, end.execution_id)
-        append_now(db, [end.audit], at=now())
-    _prune_now(db, end.workspace, end.keep, end.tenant)
+            yield from _revert_pending(end.execution_id)
+        yield from appending([end.audit], now())
+    yield from _prune(end.workspace, end.keep, end.tenant)
     return finished
+
+
+def _on(conn: aiosqlite.Connection, fn: BodyFn[_T], *args: Any) -> Awaitable[_T]:
+    """The body ``fn(*args)`` in ``conn``'s open transaction, in one hop to its thread."""
+    return on_thread(conn, run_now, fn, *args)
 
 
 async def _claim(
@@ -389,9 +390,8 @@ class StoreTransaction:
         logs: list[str] | None = None,
         only_if: Collection[str] | None = None,
     ) -> bool:
-        return await on_thread(self._conn, lambda db: _finish_now(
-            db, execution_id, status=status, result=result, error=error, logs=logs,
-            only_if=only_if))
+        return await _on(self._conn, _finish, execution_id, status, result, error, logs,
+                         only_if)
 
     async def claim_execution(
         self, execution_id: str, *, owner: str, lease_until: float,
@@ -406,7 +406,7 @@ class StoreTransaction:
 
     async def audit(self, *events: AuditEvent) -> None:
         """Append ``events`` to the audit log in this transaction: they commit with it."""
-        await _audit_append(self._conn, events, at=now())
+        await _on(self._conn, appending, events, now())
 
     async def subject_of(self, execution_id: str) -> ExecutionSubject | None:
         """Whose execution ``execution_id`` is, for its audit events; None if there is none."""
@@ -419,7 +419,7 @@ class StoreTransaction:
     async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP,
                                tenant: str = DEFAULT_TENANT) -> int:
         """See :meth:`CodeModeStore.prune_executions`; here inside a larger transaction."""
-        return await on_thread(self._conn, _prune_now, workspace, keep, tenant)
+        return await _on(self._conn, _prune, workspace, keep, tenant)
 
     async def decide_approval(
         self, approval_id: str, *, status: str, by: str | None = None, reason: str | None = None,
@@ -456,7 +456,7 @@ class StoreTransaction:
     async def revert_pending(self, execution_id: str) -> int:
         """Entries still ``pending`` become ``reverted`` and their approvals ``cancelled``:
         the execution ended without them, so no one should be asked about them."""
-        return await on_thread(self._conn, _revert_pending_now, execution_id)
+        return await _on(self._conn, _revert_pending, execution_id)
 
     async def set_owner(
         self, execution_id: str, owner: str | None, lease_until: float | None, *,
@@ -472,34 +472,35 @@ class StoreTransaction:
 class CodeModeStore:
     """Executions, journals, toolsets and snippets in SQLite; safe to share between tasks."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
-        self._conn = conn
-        self.path = path
-        self._lock = asyncio.Lock()
+    def __init__(self, db: SQLiteDatabase) -> None:
+        self._db = db
+        self._conn = db.conn
+        self.path = db.path
+        # The database's own lock: its one-hop bodies (``db.run``) and the transactions
+        # opened here exclude each other.
+        self._lock = db.lock
         self._closed = False
 
     @classmethod
     async def open(cls, db_path: str | Path) -> CodeModeStore:
         """Open (creating and migrating) the database at ``db_path``."""
-        path = Path(db_path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         # Autocommit mode: transactions are explicit, so BEGIN IMMEDIATE means what it says.
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        db = await SQLiteDatabase.open(db_path)
         try:
-            await configure_connection(conn)
+            conn = db.conn
             await apply_migrations(conn, "codemode", CODEMODE_MIGRATIONS)
             await apply_migrations(conn, "ledger", LEDGER_MIGRATIONS)
-            await _audit_migrate(conn)
+            await _audit_migrate(db)
             await apply_migrations(conn, "connectors", CONNECTOR_MIGRATIONS)
         except BaseException:
-            await conn.close()
+            await db.close()
             raise
-        return cls(conn, path)
+        return cls(db)
 
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
-            await self._conn.close()
+            await self._db.close()
 
     async def __aenter__(self) -> CodeModeStore:
         return self
@@ -664,9 +665,8 @@ class CodeModeStore:
             durable_value_json("The execution options", record.options),
             record.owner, record.lease_until, record.attempts, record.tenant, record.principal,
         )
-        async with self._lock:
-            self._check_open()
-            await on_thread(self._conn, immediately, _insert_execution_now, values, audit)
+        self._check_open()
+        await self._db.run(_insert_execution, values, audit)
 
     async def set_option(self, execution_id: str, key: str, value: str) -> None:
         """Set one of the execution's ``options`` (a short text: the trace that parked it)."""
@@ -681,9 +681,8 @@ class CodeModeStore:
         Pruning therefore never deletes an execution whose end is not recorded. Returns
         False when someone else ended it first (cancelled, expired): that decision stands.
         """
-        async with self._lock:
-            self._check_open()
-            return await on_thread(self._conn, immediately, _end_run_now, end)
+        self._check_open()
+        return await self._db.run(_end_run, end)
 
     async def finish_execution(
         self,
@@ -702,10 +701,8 @@ class CodeModeStore:
         made only while the execution is in one of those statuses, as one statement, so
         of two racing decisions exactly one wins; returns whether it was made.
         """
-        async with self._write() as conn:
-            return await on_thread(conn, lambda db: _finish_now(
-                db, execution_id, status=status, result=result, error=error, logs=logs,
-                only_if=only_if))
+        self._check_open()
+        return await self._db.run(_finish, execution_id, status, result, error, logs, only_if)
 
     async def get_execution(
         self, execution_id: str, *, with_journal: bool = True
@@ -780,8 +777,8 @@ class CodeModeStore:
             if rows:
                 subject = ExecutionSubject(execution_id, str(rows[0][0]), str(rows[0][2]),
                                            str(rows[0][3]))
-                await _audit_append(conn, [subject.deleted(str(rows[0][1]), principal=principal)],
-                                    at=now())
+                await _on(conn, appending, [subject.deleted(str(rows[0][1]),
+                                                            principal=principal)], now())
             return bool(rows)
 
     async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP,

@@ -8,8 +8,9 @@ import math
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
 import pytest
+
+import storage
 
 from audit import (
     GENESIS,
@@ -18,6 +19,7 @@ from audit import (
     AuditQueryError,
     AuditValueError,
     append,
+    append_now,
     canonical_json,
     entry_hash,
     migrate,
@@ -59,22 +61,35 @@ async def test_entries_chain_from_genesis_with_gap_free_seqs(log: AuditLog) -> N
                                         '{"toolset":"crm1"}', '{"n":1}')
 
 
-async def test_append_needs_the_callers_open_transaction(tmp_path: Path) -> None:
-    async with aiosqlite.connect(tmp_path / "s.db", isolation_level=None) as conn:
-        await migrate(conn)
+def test_append_on_sqlites_thread_needs_the_callers_open_transaction(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "s.db", isolation_level=None)
+    try:
         with pytest.raises(AuditValueError, match="open write transaction"):
-            await append(conn, [event(1)], at=1.0)
+            append_now(conn, [event(1)], at=1.0)
+    finally:
+        conn.close()
 
 
-async def test_append_rolls_back_with_the_callers_transaction_leaving_no_gap(tmp_path: Path) -> None:
-    async with aiosqlite.connect(tmp_path / "s.db", isolation_level=None) as conn:
-        await migrate(conn)
-        await conn.execute("BEGIN IMMEDIATE")
-        assert await append(conn, [event(1), event(2)], at=1.0) == [1, 2]
-        await conn.rollback()
-        await conn.execute("BEGIN IMMEDIATE")
-        assert await append(conn, [event(3)], at=2.0) == [1]
-        await conn.commit()
+async def test_append_rolls_back_with_the_callers_transaction_leaving_no_gap(database: str) -> None:
+    db = await storage.open_database(database)
+    try:
+        await migrate(db)
+        with pytest.raises(RuntimeError):
+            async with db.transaction(write=True, lock="codemode") as conn:
+                assert await append(conn, [event(1), event(2)], at=1.0) == [1, 2]
+                raise RuntimeError("the caller's change failed")
+        async with db.transaction(write=True, lock="codemode") as conn:
+            assert await append(conn, [event(3)], at=2.0) == [1]
+    finally:
+        await db.close()
+
+
+def test_a_chain_hashes_alike_on_both_backends() -> None:
+    # The hash is computed in Python from the stored parts: a float time hashes by its repr,
+    # which PostgreSQL's double precision and SQLite's REAL both give back unchanged.
+    parts = (GENESIS, 1, 1_700_000_000.123456, "acme", "alice", "toolset.put",
+             '{"toolset":"crm1"}', '{"n":1}')
+    assert entry_hash(*parts) == entry_hash(*parts[:2], float("1700000000.123456"), *parts[3:])
 
 
 @pytest.mark.parametrize("bad", [
@@ -100,11 +115,23 @@ async def test_an_event_that_cannot_be_recorded_is_refused_and_nothing_is_writte
 async def test_the_triggers_refuse_every_update_and_delete(log: AuditLog, statement: str) -> None:
     await fill(log, 2)
     await log.checkpoint()
-    conn = sqlite3.connect(log.path)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        conn.execute(statement)
-    conn.close()
+    with pytest.raises(storage.IntegrityError, match="append-only"):
+        async with log.database.transaction(write=True) as conn:
+            await conn.execute(statement)
     assert (await log.verify()).ok
+
+
+async def test_postgresql_refuses_truncating_the_log_too(postgres_url: str, tmp_path: Path) -> None:
+    log = await AuditLog.open(postgres_url)
+    try:
+        await fill(log, 2)
+        for table in ("audit_log", "audit_checkpoints"):
+            with pytest.raises(storage.IntegrityError, match="append-only"):
+                async with log.database.transaction(write=True) as conn:
+                    await conn.execute(f"TRUNCATE {table}")
+        assert (await log.verify()).count == 2
+    finally:
+        await log.close()
 
 
 async def test_query_filters_by_tenant_event_family_principal_subject_and_time(log: AuditLog) -> None:

@@ -1,5 +1,5 @@
 """Concurrent writers keep the chain gap-free: many connections in one process, and two
-processes on one file."""
+processes on one database, on each backend."""
 
 from __future__ import annotations
 
@@ -8,25 +8,26 @@ import subprocess
 import sys
 from pathlib import Path
 
-import aiosqlite
-
+import storage
 from audit import AuditEvent, AuditLog, append, migrate
-from workspace import configure_connection
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_many_executions_appending_on_their_own_connections_stay_gap_free(
-        log: AuditLog) -> None:
+        database: str, log: AuditLog) -> None:
+    # Code Mode appends inside transactions under its own lock names, the service under the
+    # audit's: the append's own lock keeps them from forking the chain.
     async def writer(n: int) -> None:
-        async with aiosqlite.connect(log.path, isolation_level=None) as conn:
-            await configure_connection(conn)
+        db = await storage.open_database(database)
+        try:
             for i in range(20):
-                await conn.execute("BEGIN IMMEDIATE")
-                await append(conn, [AuditEvent("acme", f"w{n}", "execution.started",
-                                               {"execution_id": f"e{n}-{i}"})], at=float(i))
-                await conn.commit()
+                async with db.transaction(write=True, lock=f"codemode:{n}") as conn:
+                    await append(conn, [AuditEvent("acme", f"w{n}", "execution.started",
+                                                   {"execution_id": f"e{n}-{i}"})], at=float(i))
                 await asyncio.sleep(0)
+        finally:
+            await db.close()
 
     await asyncio.gather(*(writer(n) for n in range(8)), log.record(
         [AuditEvent("acme", "service", "toolset.put")] * 10))
@@ -46,8 +47,8 @@ asyncio.run(main())
 """
 
 
-async def test_two_processes_on_one_file_stay_gap_free(log: AuditLog) -> None:
-    children = [subprocess.Popen([sys.executable, "-c", _CHILD, str(log.path), name],
+async def test_two_processes_on_one_database_stay_gap_free(database: str, log: AuditLog) -> None:
+    children = [subprocess.Popen([sys.executable, "-c", _CHILD, database, name],
                                  cwd=ROOT, env={"PYTHONPATH": str(ROOT)})
                 for name in ("p1", "p2")]
     await asyncio.gather(*(asyncio.to_thread(child.wait) for child in children))
@@ -58,7 +59,10 @@ async def test_two_processes_on_one_file_stay_gap_free(log: AuditLog) -> None:
     assert principals == {"p1", "p2"}
 
 
-async def test_migrating_twice_is_harmless(tmp_path: Path) -> None:
-    async with aiosqlite.connect(tmp_path / "s.db", isolation_level=None) as conn:
-        assert await migrate(conn) == 1
-        assert await migrate(conn) == 1
+async def test_migrating_twice_is_harmless(database: str) -> None:
+    db = await storage.open_database(database)
+    try:
+        assert await migrate(db) == 1
+        assert await migrate(db) == 1
+    finally:
+        await db.close()

@@ -17,6 +17,12 @@ from audit import AuditLog, Checkpoint, SigningKey, VerifyKey, canonical_json, v
 from audit_helpers import attacker, fill, rewrite_chain
 
 
+@pytest.fixture
+def log(file_log: AuditLog) -> AuditLog:
+    """The attacks edit the SQLite file itself."""
+    return file_log
+
+
 async def test_an_untouched_log_verifies_with_its_count_and_head(log: AuditLog) -> None:
     await fill(log, 10)
     await log.checkpoint()
