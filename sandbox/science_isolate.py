@@ -32,6 +32,7 @@ from .isolate import HostCall, HostCallFailed, Preopen, _CallState, _DeadlineTim
 from .build import file_sha256
 from .limits import Limits
 from .science_engine import CompiledScience, guest_wasi, make_science_engine
+from .science_memory import MemorySlots
 
 _MASK32 = 0xFFFFFFFF
 _NO_HOST, _FAULT = -1, -2
@@ -40,14 +41,22 @@ _FRAME_SLACK = 1024
 
 
 class ScienceRuntime:
-    """Everything shared by the science isolates of one process."""
+    """Everything shared by the science isolates of one process: the engine, the module,
+    the memory slots its instances live in (``sandbox.science_memory``)."""
 
     def __init__(self, compiled: CompiledScience, verify: bool = True) -> None:
         if verify and file_sha256(compiled.path) != compiled.sha256:
             raise GuestBuildError(f"compiled science snapshot {compiled.path} changed on disk; "
                                   "refusing to load it")
+        if verify and file_sha256(compiled.image) != compiled.image_sha256:
+            raise GuestBuildError(f"the science memory image {compiled.image} changed on disk; "
+                                  "refusing to load it")
         self.compiled = compiled
-        self.engine = make_science_engine()
+        try:
+            self.memories = MemorySlots(str(compiled.image))
+        except (OSError, ValueError) as exc:
+            raise GuestBuildError(f"cannot map the science memory image {compiled.image}: {exc}") from exc
+        self.engine = make_science_engine(self.memories.install)
         try:
             self.module = wasmtime.Module.deserialize_file(self.engine, str(compiled.path))
         except wasmtime.WasmtimeError as exc:

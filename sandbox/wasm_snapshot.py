@@ -10,7 +10,9 @@ half that runs the initialiser lives in ``sandbox.science_engine``):
 - ``snapshot_module`` rewrites the original module with the values read: the global
   section's initialisers become constants, the memory's minimum becomes its current size,
   and the data section becomes the non-zero stretches of the memory (zero pages are left
-  out, a fresh memory is zero there anyway).
+  out, a fresh memory is zero there anyway). With ``with_data=False`` the data section is
+  left empty: the memory's contents are then the host's to supply (the science engine maps
+  them from an image file into memory it keeps resident, ``sandbox.science_memory``).
 
 It parses only the top-level structure plus the four sections it touches (globals, exports,
 memory, data) and refuses what it does not handle (several memories, a data count section,
@@ -271,9 +273,11 @@ def _data_section(memory: bytes) -> bytes:
     return bytes(body)
 
 
-def snapshot_module(data: bytes, globals_now: Mapping[int, int | float], memory: bytes) -> bytes:
+def snapshot_module(data: bytes, globals_now: Mapping[int, int | float], memory: bytes,
+                    with_data: bool = True) -> bytes:
     """The module ``data`` rewritten to start with ``memory`` and the globals ``globals_now``
-    (by global index; every mutable defined global must be there)."""
+    (by global index; every mutable defined global must be there). ``with_data=False``
+    writes no data segments: only the memory's size is kept, its contents are the host's."""
     if len(memory) % PAGE:
         raise SnapshotError("memory is not a whole number of pages")
     pages = len(memory) // PAGE
@@ -301,7 +305,7 @@ def snapshot_module(data: bytes, globals_now: Mapping[int, int | float], memory:
         elif section_id == _MEMORY:
             out += _section(_MEMORY, _memory_section(data, start, end, pages))
         elif section_id == _DATA:
-            out += _section(_DATA, _data_section(memory))
+            out += _section(_DATA, _data_section(memory) if with_data else _enc_uleb(0))
             wrote_data = True
         else:
             out += _section(section_id, data[start:end])

@@ -1,8 +1,8 @@
 """The worker process: holds the compiled guest and runs one isolate at a time.
 
 Started by ``sandbox.workers`` as ``python -m sandbox.worker_main ARTIFACT SHA256`` (the
-science engine's: ``--science ARTIFACT SHA256 STAGE``, see ``sandbox.science_isolate``). It
-talks to the service only through the frames of ``_wire`` on its private copies of stdin and
+science engine's: ``--science ARTIFACT SHA256 STAGE IMAGE IMAGE_SHA256``, see
+``sandbox.science_isolate``). It talks to the service only through the frames of ``_wire`` on its private copies of stdin and
 stdout (fds 0 and 1 then point at /dev/null and stderr, so a stray print cannot corrupt the
 channel). It dies with its parent, and it carries cheap OS limits of its own.
 """
@@ -222,7 +222,8 @@ def main(argv: list[str]) -> int:
     _apply_os_limits()
     runtime: GuestRuntime | ScienceRuntime
     if argv[1] == "--science":
-        runtime = ScienceRuntime(CompiledScience(Path(argv[2]), argv[3], Path(argv[4])), verify=True)
+        runtime = ScienceRuntime(CompiledScience(Path(argv[2]), argv[3], Path(argv[4]), Path(argv[5]),
+                                                 argv[6]), verify=True)
     else:
         guest = CompiledGuest(Path(argv[1]), component_sha256="", fingerprint="", sha256=argv[2])
         runtime = GuestRuntime(guest, verify=True)

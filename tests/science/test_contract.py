@@ -202,9 +202,32 @@ def test_scratch_files_do_not_outlive_their_run(science: Sandbox) -> None:
     assert science.execute(NUMPY + "import os\nos.path.exists('/tmp/left.txt')").result is False
 
 
+def test_a_run_cannot_read_the_bytes_an_earlier_run_left_in_memory(science: Sandbox) -> None:
+    # Memory is reused from run to run (sandbox.science_memory) and put back to the image:
+    # np.empty hands out whatever the allocator finds there, so a page not put back would
+    # show the earlier run's 0xA5 bytes, in the heap and in what the memory grew.
+    fill = NUMPY + "a = np.full(24_000_000, 0xA5, dtype=np.uint8)\nb = np.full(300_000, 0xA5, dtype=np.uint8)\nint(a[-1])"
+    look = NUMPY + ("a = np.empty(24_000_000, dtype=np.uint8)\nb = np.empty(300_000, dtype=np.uint8)\n"
+                    "[float((a == 0xA5).mean()), float((b == 0xA5).mean())]")
+    _after_a_run_on_every_worker(science, fill, 0xA5)
+    for _ in range(WORKERS):
+        seen = science.execute(look).result
+        assert isinstance(seen, list) and all(share < 0.01 for share in seen), seen
+
+
 def test_module_state_does_not_outlive_its_run(science: Sandbox) -> None:
-    assert science.execute(NUMPY + "np.leak = 1\nnp.leak").result == 1
-    assert science.execute(NUMPY + "hasattr(np, 'leak')").result is False
+    _after_a_run_on_every_worker(science, NUMPY + "np.leak = 1\nnp.leak", 1)
+    for _ in range(WORKERS):
+        assert science.execute(NUMPY + "hasattr(np, 'leak')").result is False
+
+
+WORKERS = 2
+"""The science fixture's workers (conftest), taken in turn: runs one after another visit each."""
+
+
+def _after_a_run_on_every_worker(science: Sandbox, code: str, result: object) -> None:
+    for _ in range(WORKERS):
+        assert science.execute(code).result == result
 
 
 @pytest.mark.parametrize("engine", ["standard", "science"])

@@ -85,6 +85,25 @@ def test_the_snapshot_leaves_zero_pages_out_and_adds_no_export() -> None:
     assert [g.mutable for g in ws.module_globals(snapshot)] == [True, True, True, False]
 
 
+def test_without_data_the_memory_keeps_its_size_and_its_contents_are_the_hosts() -> None:
+    original = wasmtime.wat2wasm(COUNTER)
+    store, instance = _instance(ws.with_global_exports(original))
+    _call(instance, store, "init")
+    memory = instance.exports(store)["memory"]
+    assert isinstance(memory, wasmtime.Memory)
+    image = bytes(memory.read(store, 0, memory.data_len(store)))
+    values = {int(name[len(ws.GLOBAL_EXPORT_PREFIX):]): slot.value(store)
+              for name, slot in instance.exports(store).items()
+              if name.startswith(ws.GLOBAL_EXPORT_PREFIX) and isinstance(slot, wasmtime.Global)}
+    bare = ws.snapshot_module(original, values, image, with_data=False)
+    assert b"seed" not in bare
+    store, fresh = _instance(bare)
+    assert _call(fresh, store, "count") == -123456
+    assert _call(fresh, store, "peek", 16) == 0  # no segment wrote it
+    fresh_memory = fresh.exports(store)["memory"]
+    assert isinstance(fresh_memory, wasmtime.Memory) and fresh_memory.size(store) == 3
+
+
 def test_the_original_module_is_untouched_by_the_run() -> None:
     original = wasmtime.wat2wasm(COUNTER)
     _snapshot_after_init(COUNTER)
@@ -113,6 +132,6 @@ def test_not_a_module_is_refused() -> None:
 def test_a_compiled_snapshot_whose_bytes_changed_is_never_loaded(tmp_path: Path) -> None:
     artifact = tmp_path / "science.cwasm"
     artifact.write_bytes(b"not what was recorded")
-    compiled = CompiledScience(artifact, "0" * 64, tmp_path)
+    compiled = CompiledScience(artifact, "0" * 64, tmp_path, tmp_path / "science.mem", "0" * 64)
     with pytest.raises(GuestBuildError, match="changed on disk"):
         ScienceRuntime(compiled)
