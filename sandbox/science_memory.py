@@ -187,6 +187,7 @@ class MemorySlots:
         self.scan = self._pagemap is not None
         """Whether slots are reset page by page (``PAGEMAP_SCAN``) or mapped anew."""
         self._buffer = (_Region * _REGIONS)()
+        self._flat = memoryview(self._buffer).cast("B").cast("Q")
         # wasmtime keeps raw pointers to these: they live as long as this object.
         self._new = ffi.wasmtime_new_memory_callback_t(self._new_memory)
         self._get = ffi.wasmtime_memory_get_callback_t(self._get_memory)
@@ -219,7 +220,11 @@ class MemorySlots:
             count = _libc.ioctl(self._pagemap, _PAGEMAP_SCAN, ctypes.byref(arg))
             if count < 0:
                 return None
-            found.extend((buffer[i].start - base, buffer[i].end - base) for i in range(count))
+            # Read as one flat run of u64 (start, end, categories): a ctypes attribute read
+            # per field cost 0.2 ms for the ~1,000 regions a pandas run leaves.
+            flat = self._flat[:3 * count]
+            found.extend(zip([start - base for start in flat[0::3].tolist()],
+                             [end - base for end in flat[1::3].tolist()]))
             if arg.walk_end <= at:
                 return None  # no progress: never trust a scan that did not cover it all
             at = arg.walk_end
