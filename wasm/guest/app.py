@@ -19,6 +19,10 @@ import wit_world
 from componentize_py_types import Err
 from wit_world.imports import host
 
+# The bash interpreter before the rest of the image: low in linear memory, where the pool
+# resets pages in place and a run's writes cost no page fault (see bash_core).
+import bash_core  # noqa: E402,F401
+
 preload.load()  # the standard library and the bundled packages, into the snapshot
 # after the bundled packages: the bash guest's git is built on one of them (dulwich)
 import bash_entry  # noqa: E402

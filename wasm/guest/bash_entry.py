@@ -29,6 +29,38 @@ from bash import BashLimits
 for _module in pkgutil.walk_packages(bash.__path__, "bash."):
     importlib.import_module(_module.name)
 
+WARM_UP = (
+    ":",
+    "echo hello world; printf '%s-%s\\n' a b c d; x=5; echo $((x * 7))",
+    "for i in 1 2 3; do echo $i; done | tr '\\n' ' '",
+    "if [ -f /nonexistent ]; then echo yes; else echo no; fi",
+    "printf 'b\\na\\nb\\nerror 1\\n' | sort | uniq -c | sort -rn | head -3 | wc -l",
+    "printf 'hello world\\n' | sed 's/world/there/' | grep -c there | cat",
+    "printf 'a b\\nc d\\n' | awk '{print $1, NF}' | cut -c1-3 | tail -1",
+    "f() { local v=${1:-x}; echo \"${v%x}\"; }; f; f y; s=abc; echo ${#s} ${s^^}",
+)
+"""Scripts run once at build time, reading no file and writing none: a fresh isolate then
+starts with the bytecode of the paths a small script takes already specialised and what
+they compile cached, which every run would otherwise redo. Measured over the peers' 12
+small scripts in fresh isolates: 10-35 % fewer page faults per run (``echo hello world``
+435 -> 272) and about 15 % less time (the sum of the medians 74.7 -> 63.3 ms, loaded machine)."""
+
+
+def _warm_up() -> None:
+    root = posixpath.dirname(posixpath.abspath(__file__))
+    for script in WARM_UP:
+        bash.run_script(script, root=root)
+    # What the parser and expander cached is the warm-up's; a run starts without it.
+    from bash import arith, parse, pattern, words
+    for module in (arith, parse, pattern, words):
+        for value in vars(module).values():
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()
+
+
+_warm_up()
+
 _REASONS = {
     "size_limit": "it is larger than the per-file limit of the bash snapshot",
     "count_limit": "the bash snapshot already held its maximum number of files",

@@ -1,0 +1,34 @@
+"""The build's warm-up of the bash interpreter (``bash_entry.WARM_UP``): what every fresh
+isolate inherits from it, and what it must not leave behind."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import bash
+import bash_entry
+from bash import arith, parse, pattern, words
+
+
+@pytest.mark.parametrize("script", bash_entry.WARM_UP)
+def test_each_warm_up_script_runs_cleanly_so_the_build_warms_the_paths_it_names(
+        script: str, tmp_path: object) -> None:
+    result = bash.run_script(script, root=str(tmp_path))
+    assert (result.exit_code, result.stderr) == (0, b"")
+
+
+@pytest.mark.parametrize("script", bash_entry.WARM_UP)
+def test_a_warm_up_script_touches_no_file(script: str, tmp_path: object) -> None:
+    root = str(tmp_path)
+    bash.run_script(script, root=root)
+    assert os.listdir(root) == []
+
+
+def test_after_the_warm_up_the_parsers_caches_hold_nothing_of_it() -> None:
+    bash_entry._warm_up()
+    caches = [value for module in (arith, parse, pattern, words) for value in vars(module).values()
+              if callable(getattr(value, "cache_info", None))]
+    assert caches, "the parser and expander cache through functools.lru_cache"
+    assert [cache.cache_info().currsize for cache in caches] == [0] * len(caches)
