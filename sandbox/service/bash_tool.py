@@ -32,10 +32,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from workspace import MAX_DIR_DEPTH, LimitExceeded, QuotaExceeded, Workspace, materialise_async, measure_tree
+from workspace import (MAX_DIR_DEPTH, LimitExceeded, QuotaExceeded, Snapshot, TreeSize, Workspace, materialise,
+                       measure_tree)
 
 from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed, tracing
 
@@ -46,6 +49,11 @@ BASH_MEMORY_BYTES = 1024 * 1024 * 1024
 TREE_CHECK_INTERVAL_S = 0.1
 """How often the materialised tree is measured while a script runs (at least; a slow walk
 of a big tree spaces the checks out to twice its own time)."""
+INLINE_TREE_FILES = 64
+INLINE_TREE_BYTES = 256 * 1024
+"""A snapshot at most this big is materialised and measured on the event loop itself: a
+handful of small files on tmpfs take less time than the hops to a worker thread and back
+that larger trees are worth (0.05-0.3 ms each, more on a busy machine)."""
 
 
 @dataclass(frozen=True)
@@ -91,8 +99,7 @@ async def _run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
     write_back = True
     not_written_because = "the sandbox failed internally"
     over_quota: QuotaExceeded | None = None
-    async with materialise_async(snap) as host_dir:
-        materialised = await asyncio.to_thread(measure_tree, host_dir)
+    async with _materialised(snap) as (host_dir, materialised):
         allowed = materialised.bytes + ws.budget.quotas.tree_growth_bytes
         try:
             body = await _run_watched(sandbox.run_bash(request, host_dir, limits), host_dir, allowed)
@@ -140,6 +147,35 @@ async def _run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
     if "quota_exceeded" in report:
         result["quota_exceeded"] = report["quota_exceeded"]
     return result
+
+
+@asynccontextmanager
+async def _materialised(snap: Snapshot) -> AsyncIterator[tuple[str, TreeSize]]:
+    """The snapshot materialised (``workspace.materialise``) and what its tree measures, in
+    one step: on the event loop for a small snapshot, else in one worker thread; the tree
+    is removed afterwards whatever happened."""
+    manager = materialise(snap)
+
+    def enter() -> tuple[str, TreeSize]:
+        host_dir = manager.__enter__()
+        try:
+            return host_dir, measure_tree(host_dir)
+        except BaseException as error:
+            manager.__exit__(type(error), error, error.__traceback__)
+            raise
+
+    def leave() -> None:
+        manager.__exit__(None, None, None)
+
+    small = len(snap.files) <= INLINE_TREE_FILES and \
+        sum(f.size for f in snap.files.values()) <= INLINE_TREE_BYTES
+    entered = enter() if small else await asyncio.to_thread(enter)
+    try:
+        yield entered
+    finally:
+        # Always in a thread: removal walks whatever the script left, which may be far
+        # more than it was given.
+        await asyncio.to_thread(leave)
 
 
 def _lost_writes_note(conflicts: list[dict[str, str]]) -> str:
