@@ -466,3 +466,18 @@ def test_matches_gnu(tmp_path: Path, argv: list[str]) -> None:
         expected = b"".join(sorted(expected.splitlines(keepends=True)))
         out = b"".join(sorted(out.splitlines(keepends=True)))
     assert (out, err, status) == (expected, real.stderr, real.returncode)
+
+
+def test_find_by_name_and_type_alone_sees_the_same_types_as_a_find_that_stats(tmp_path: Path) -> None:
+    # -type and -name need no stat (the listing gives the type); -size forces one per entry.
+    (tmp_path / "d" / "e").mkdir(parents=True)
+    (tmp_path / "d" / "f.txt").write_text("x")
+    (tmp_path / "d" / "e" / "g.txt").write_text("")
+    (tmp_path / "d" / "link").symlink_to("f.txt")
+    (tmp_path / "d" / "dangling").symlink_to("missing")
+    for kind in "fdl":
+        listed = run(tmp_path, ["find", "/d", "-type", kind])
+        stated = run(tmp_path, ["find", "/d", "-type", kind, "-size", "-1000k"])
+        assert listed == stated and listed[0], kind
+    names = run(tmp_path, ["find", "/d", "-name", "*.txt", "-type", "f"])[0]
+    assert names == b"/d/e/g.txt\n/d/f.txt\n"
