@@ -481,3 +481,13 @@ def test_find_by_name_and_type_alone_sees_the_same_types_as_a_find_that_stats(tm
         assert listed == stated and listed[0], kind
     names = run(tmp_path, ["find", "/d", "-name", "*.txt", "-type", "f"])[0]
     assert names == b"/d/e/g.txt\n/d/f.txt\n"
+
+
+def test_find_keeps_an_error_after_the_names_printed_before_it(tmp_path: Path) -> None:
+    import bash
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x").write_text("")
+    result = bash.run_script("find /a /missing /a 2>&1", root=str(tmp_path))
+    assert result.stdout == (b"/a\n/a/x\nfind: \xe2\x80\x98/missing\xe2\x80\x99: No such file or directory\n"
+                             b"/a\n/a/x\n")
