@@ -4,6 +4,7 @@ isolate inherits from it, and what it must not leave behind."""
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -32,3 +33,15 @@ def test_after_the_warm_up_the_parsers_caches_hold_nothing_of_it() -> None:
               if callable(getattr(value, "cache_info", None))]
     assert caches, "the parser and expander cache through functools.lru_cache"
     assert [cache.cache_info().currsize for cache in caches] == [0] * len(caches)
+
+
+def test_the_warm_up_leaves_the_recursion_limit_as_it_found_it() -> None:
+    # An execute in the same image relies on it: past it Python raises RecursionError,
+    # where bash's raised limit let the guest's stack overflow first (a trap).
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        bash_entry._warm_up()
+        assert sys.getrecursionlimit() == 1000
+    finally:
+        sys.setrecursionlimit(before)

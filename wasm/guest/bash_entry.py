@@ -19,6 +19,7 @@ import importlib
 import json
 import pkgutil
 import posixpath
+import sys
 from typing import Any
 
 import bash
@@ -48,8 +49,15 @@ small scripts in fresh isolates: 10-35 % fewer page faults per run (``echo hello
 
 def _warm_up() -> None:
     root = posixpath.dirname(posixpath.abspath(__file__))
-    for script in WARM_UP:
-        bash.run_script(script, root=root)
+    # run_script raises the recursion limit for bash's deep generator nesting; left raised
+    # in the image, an execute's runaway recursion overflowed the guest's stack (a trap)
+    # before Python could raise RecursionError.
+    limit = sys.getrecursionlimit()
+    try:
+        for script in WARM_UP:
+            bash.run_script(script, root=root)
+    finally:
+        sys.setrecursionlimit(limit)
     # What the parser and expander cached is the warm-up's; a run starts without it.
     from bash import arith, parse, pattern, words
     for module in (arith, parse, pattern, words):
