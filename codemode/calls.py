@@ -32,6 +32,7 @@ from typing import Any, Awaitable, Callable, NoReturn, Sequence
 import httpx
 
 from sandbox import HostAbort, HostCallError, ToolSpec, tracing, uncharged_wait
+from storage import Body
 from workspace import DEFAULT_TENANT, Workspace, WorkspaceError, operation_key
 
 from .actions import approval_descriptor, approval_mode, authorize, cap_attachments
@@ -50,7 +51,7 @@ from .errors import (
     ToolError,
     error_attributes,
 )
-from audit import AuditEvent
+from audit import AuditEvent, appending
 
 from . import journal
 from .auditing import ExecutionSubject
@@ -68,7 +69,7 @@ from .ledger import discard as ledger_discard
 from .ledger import settle as ledger_settle
 from .codec import decode_value
 from .connectors import BoundConnector, ConnectorCall, ConnectorReads
-from .records import Approval, JournalEntry, new_approval_id
+from .records import Approval, JournalEntry, new_approval_id, now
 from .remote import call_remote_tool_reply
 from .replay import check_step, first_unconsumed, replayable
 from .search import CodeIndex, SnippetInfo
@@ -196,6 +197,27 @@ def _capped_for_code(value: Any) -> Any:
     if isinstance(shown, dict) and shown.get("serialized") is False:
         return value
     return shown
+
+
+def _journal_write(execution_id: str, entry: JournalEntry, recorded: JournalEntry | None,
+                   state: str, result: Any, error: dict[str, Any] | None,
+                   attachments: list[dict[str, Any]] | None,
+                   audit: AuditEvent | None) -> Callable[[], Body[None]]:
+    """The body of :meth:`CodeModeHandler._write`: the audit entry, then the row's change."""
+    def body() -> Body[None]:
+        if audit is not None:
+            yield from appending([audit], now())
+        if recorded is None:
+            yield from journal.appending(replace(entry, state=state, result=result, error=error,
+                                                 attachments=attachments or []),
+                                         require_running=True)
+        elif recorded.state == "reverted":
+            yield from journal.replacing(replace(entry, state=state, result=result, error=error,
+                                                 attachments=attachments or []))
+        else:
+            yield from journal.settling(execution_id, entry.seq, state=state, result=result,
+                                        error=error, attachments=attachments, path=entry.path)
+    return body
 
 
 class CodeModeHandler:
@@ -349,27 +371,13 @@ class CodeModeHandler:
                      attachments: list[dict[str, Any]] | None = None,
                      tx: StoreTransaction | None = None, audit: AuditEvent | None = None) -> None:
         """Record ``entry``'s new state: a new row, or the recorded row moved on (with the
-        audit event of a settled side effect, in the same transaction)."""
-        if tx is None:
-            # Appending or settling a row is one statement, atomic on its own: no
-            # BEGIN/COMMIT round trips (they were most of a journaled call's cost).
-            single = (recorded is None or recorded.state != "reverted") and audit is None
-            async with (self.store.autocommit() if single else self.store.transaction()) as own:
-                await self._write(entry, recorded, state=state, result=result, error=error,
-                                  attachments=attachments, tx=own, audit=audit)
-            return
-        if audit is not None:
-            await tx.audit(audit)
-        if recorded is None:
-            await journal.append(tx.connection, replace(entry, state=state, result=result, error=error,
-                                                        attachments=attachments or []),
-                                 require_running=True)
-        elif recorded.state == "reverted":
-            await journal.replace_entry(tx.connection, replace(entry, state=state, result=result,
-                                                               error=error, attachments=attachments or []))
-        else:
-            await journal.settle(tx.connection, self.execution_id, entry.seq, state=state, result=result,
-                                 error=error, attachments=attachments, path=entry.path)
+        audit event of a settled side effect, in the same transaction).
+
+        Without ``tx`` it is a transaction of its own: the audit entry and the journal write
+        as one body, one hop to SQLite's thread (a fresh call's cost is mostly these hops)."""
+        body = _journal_write(self.execution_id, entry, recorded, state, result, error,
+                              attachments, audit)
+        await (self.store.run(body) if tx is None else tx.run(body))
 
     def _audit_call(self, entry: JournalEntry, outcome: str, *, key: str | None = None,
                     error: dict[str, Any] | None = None) -> AuditEvent:

@@ -11,10 +11,12 @@ result over 1,000,000 characters raise :class:`~codemode.errors.DurableSizeError
 the journal unchanged.
 
 The journal owns its table, ``codemode_journal`` (:data:`JOURNAL_MIGRATIONS`), and all SQL
-that touches it. The functions take an open ``aiosqlite`` connection and run inside the
-caller's transaction: ``async with store.transaction() as tx: await journal.append(
-tx.connection, entry)`` (``store.autocommit()`` for one statement, ``store.reading()`` to
-read), so an entry commits together with the status change it belongs with.
+that touches it. Its writes are transaction bodies (``appending``, ``settling``,
+``replacing``, ``reverting``; see ``storage.body``) that a caller composes with its own
+changes into one transaction, one hop to SQLite's thread (``store.run(body)``,
+``tx.run(body)``), so an entry commits together with the status change it belongs with.
+The async functions (``append``, ``settle``, ...) run one such body inside the caller's
+open transaction on an ``aiosqlite`` connection (``tx.connection``), one hop each.
 """
 
 from __future__ import annotations
@@ -35,23 +37,26 @@ from codemode.errors import (
     ExecutionNotRunning,
 )
 from codemode.records import ENTRY_STATES, JournalEntry, now
-from storage import Body, Execute, on_thread, run_now
+from storage import Body, Execute, FetchOne, IntegrityError, on_thread, run_now
 
 __all__ = [
     "JOURNAL_COLUMNS",
     "JOURNAL_MIGRATIONS",
     "append",
     "append_next",
+    "appending",
     "canonical_args",
     "delete",
     "make_entry",
     "next_seq",
     "read",
     "replace_entry",
+    "replacing",
     "revert_pending",
     "revert_pending_now",
     "reverting",
     "settle",
+    "settling",
 ]
 
 # The journal's tables. They were released as versions 1 and 2 of the ``codemode``
@@ -153,14 +158,6 @@ def _error_json(path: str, error: dict[str, Any] | None) -> str | None:
     return durable_value_json(f"The error of {path}", error)
 
 
-async def _execution_status(conn: aiosqlite.Connection, execution_id: str) -> str | None:
-    async with conn.execute(
-        "SELECT status FROM codemode_executions WHERE id = ?", (execution_id,)
-    ) as cur:
-        row = await cur.fetchone()
-    return None if row is None else str(row[0])
-
-
 def _attachments_json(attachments: list[dict[str, Any]] | None) -> str | None:
     if not attachments:
         return None
@@ -177,25 +174,19 @@ async def next_seq(conn: aiosqlite.Connection, execution_id: str) -> int:
     return int(row[0]) if row else 0
 
 
-async def append(
-    conn: aiosqlite.Connection, entry: JournalEntry, *, require_running: bool = False
-) -> None:
-    """Insert ``entry``; :class:`DuplicateEntry` if its seq is taken, nothing changed then.
-
-    ``require_running``: refuse (:class:`ExecutionNotRunning`) unless the execution is
-    ``running``, checked in the same transaction as the insert.
-    """
+def appending(entry: JournalEntry, require_running: bool = False) -> Body[None]:
+    """The body that inserts ``entry`` (see :func:`append`), for a larger transaction."""
     _check_entry(entry)
     result = None if entry.result is None and entry.state != "applied" else durable_value_json(
         f"The result of {entry.path}", entry.result
     )
     error = _error_json(entry.path, entry.error)
     attachments = _attachments_json(entry.attachments)
-    # One statement checks the execution and inserts (a round trip to SQLite's thread
-    # costs more than the check); the reason for a refusal is looked up only then.
+    # One statement checks the execution and inserts; the reason for a refusal is looked
+    # up only then.
     running = " AND status = 'running'" if require_running else ""
     try:
-        cur = await conn.execute(
+        inserted = yield Execute(
             f"INSERT INTO codemode_journal ({JOURNAL_COLUMNS}) "
             "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
             f" (SELECT 1 FROM codemode_executions WHERE id = ?{running})",
@@ -206,13 +197,26 @@ async def append(
                 entry.execution_id,
             ),
         )
-    except sqlite3.IntegrityError as exc:
+    except IntegrityError as exc:
         raise DuplicateEntry(entry.execution_id, entry.seq) from exc
-    if cur.rowcount == 0:
-        status = await _execution_status(conn, entry.execution_id)
-        if status is None:
+    if inserted == 0:
+        row = yield FetchOne("SELECT status FROM codemode_executions WHERE id = ?",
+                             (entry.execution_id,))
+        if row is None:
             raise ExecutionNotFound(entry.execution_id)
-        raise ExecutionNotRunning(entry.execution_id, status)
+        raise ExecutionNotRunning(entry.execution_id, str(row[0]))
+
+
+async def append(
+    conn: aiosqlite.Connection, entry: JournalEntry, *, require_running: bool = False
+) -> None:
+    """Insert ``entry``; :class:`DuplicateEntry` if its seq is taken, nothing changed then.
+
+    ``require_running``: refuse (:class:`ExecutionNotRunning`) unless the execution is
+    ``running``, checked in the same transaction as the insert. One hop to the database's
+    thread.
+    """
+    await on_thread(conn, run_now, appending, entry, require_running)
 
 
 async def append_next(conn: aiosqlite.Connection, entry: JournalEntry) -> int:
@@ -249,13 +253,62 @@ async def delete(conn: aiosqlite.Connection, execution_id: str) -> None:
     await conn.execute("DELETE FROM codemode_journal WHERE execution_id = ?", (execution_id,))
 
 
+def replacing(entry: JournalEntry) -> Body[None]:
+    """The body that overwrites the row at ``entry``'s seq (a ``reverted`` call made afresh)."""
+    yield Execute("DELETE FROM codemode_journal WHERE execution_id = ? AND seq = ?",
+                  (entry.execution_id, entry.seq))
+    yield from appending(entry)
+
+
 async def replace_entry(conn: aiosqlite.Connection, entry: JournalEntry) -> None:
-    """Overwrite the row at ``entry``'s seq (a ``reverted`` call made afresh)."""
-    await conn.execute(
-        "DELETE FROM codemode_journal WHERE execution_id = ? AND seq = ?",
-        (entry.execution_id, entry.seq),
+    """:func:`replacing` in the caller's transaction, in one hop."""
+    await on_thread(conn, run_now, replacing, entry)
+
+
+def settling(
+    execution_id: str,
+    seq: int,
+    *,
+    state: str,
+    result: Any = None,
+    error: dict[str, Any] | None = None,
+    only_if: Collection[str] | None = None,
+    attachments: list[dict[str, Any]] | None = None,
+    path: str | None = None,
+) -> Body[bool]:
+    """The body of :func:`settle`, for a larger transaction."""
+    _check_state(state)
+    if path is None:
+        row = yield FetchOne(
+            "SELECT namespace, method, state FROM codemode_journal"
+            " WHERE execution_id = ? AND seq = ?", (execution_id, seq))
+        if row is None:
+            raise EntryNotFound(execution_id, seq)
+        path = f"{row[0]}.{row[1]}"
+    # An applied call's None result is a real result and is stored as JSON null; other
+    # states without a result store SQL NULL ("no result yet").
+    result_text = (
+        durable_value_json(f"The result of {path}", result)
+        if result is not None or state == "applied"
+        else None
     )
-    await append(conn, entry)
+    guard, allowed = "", []
+    if only_if is not None:
+        allowed = sorted({only_if} if isinstance(only_if, str) else set(only_if))
+        guard = f" AND state IN ({', '.join('?' for _ in allowed)})" if allowed else " AND 1 = 0"
+    changed = yield Execute(
+        "UPDATE codemode_journal SET state = ?, result = ?, error = ?, updated_at = ?,"
+        f" attachments = ? WHERE execution_id = ? AND seq = ?{guard}",
+        (state, result_text, _error_json(path, error), now(), _attachments_json(attachments),
+         execution_id, seq, *allowed),
+    )
+    if changed > 0:
+        return True
+    found = yield FetchOne("SELECT 1 FROM codemode_journal WHERE execution_id = ? AND seq = ?",
+                           (execution_id, seq))
+    if found is None:
+        raise EntryNotFound(execution_id, seq)
+    return False
 
 
 async def settle(
@@ -275,44 +328,11 @@ async def settle(
     ``path`` (``namespace.method``, for messages) saves a lookup when the caller knows it.
 
     ``only_if`` names the states the row must be in for the change to happen (the caller's
-    transaction makes check and write one step); returns whether it changed.
+    transaction makes check and write one step); returns whether it changed. One hop.
     """
-    _check_state(state)
-    if path is None:
-        async with conn.execute(
-            "SELECT namespace, method, state FROM codemode_journal"
-            " WHERE execution_id = ? AND seq = ?",
-            (execution_id, seq),
-        ) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            raise EntryNotFound(execution_id, seq)
-        path = f"{row[0]}.{row[1]}"
-    # An applied call's None result is a real result and is stored as JSON null; other
-    # states without a result store SQL NULL ("no result yet").
-    result_text = (
-        durable_value_json(f"The result of {path}", result)
-        if result is not None or state == "applied"
-        else None
-    )
-    guard, allowed = "", []
-    if only_if is not None:
-        allowed = sorted({only_if} if isinstance(only_if, str) else set(only_if))
-        guard = f" AND state IN ({', '.join('?' for _ in allowed)})" if allowed else " AND 0"
-    cur = await conn.execute(
-        "UPDATE codemode_journal SET state = ?, result = ?, error = ?, updated_at = ?,"
-        f" attachments = ? WHERE execution_id = ? AND seq = ?{guard}",
-        (state, result_text, _error_json(path, error), now(), _attachments_json(attachments),
-         execution_id, seq, *allowed),
-    )
-    if cur.rowcount > 0:
-        return True
-    async with conn.execute(
-        "SELECT 1 FROM codemode_journal WHERE execution_id = ? AND seq = ?", (execution_id, seq)
-    ) as found:
-        if await found.fetchone() is None:
-            raise EntryNotFound(execution_id, seq)
-    return False
+    return await on_thread(conn, lambda db: run_now(db, lambda: settling(
+        execution_id, seq, state=state, result=result, error=error, only_if=only_if,
+        attachments=attachments, path=path)))
 
 
 def _entry_from_row(row: Any, *, strict: bool = True) -> JournalEntry:

@@ -401,6 +401,10 @@ class StoreTransaction:
         return await _claim(self._conn, execution_id, owner=owner, lease_until=lease_until,
                             from_status=from_status, count_attempt=count_attempt)
 
+    async def run(self, fn: BodyFn[_T], *args: Any) -> _T:
+        """The body ``fn(*args)`` (``storage.body``) in this transaction, in one hop."""
+        return await _on(self._conn, fn, *args)
+
     async def add_approval(self, approval: Approval) -> None:
         await _insert_approval(self._conn, approval)
 
@@ -560,6 +564,12 @@ class CodeModeStore:
         """
         async with self._write() as conn:
             yield StoreTransaction(conn)
+
+    async def run(self, fn: BodyFn[_T], *args: Any) -> _T:
+        """The body ``fn(*args)`` (``storage.body``) in a write transaction of its own:
+        ``BEGIN IMMEDIATE``, the body and ``COMMIT`` in one hop to the database's thread."""
+        self._check_open()
+        return await self._db.run(fn, *args, lock="codemode")
 
     @asynccontextmanager
     async def autocommit(self) -> AsyncIterator[StoreTransaction]:
