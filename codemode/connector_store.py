@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
 
 from .codec import json_text
+from storage import Connection
 
 __all__ = ["CONNECTOR_MIGRATIONS", "ConnectorRow", "delete_row", "list_rows", "read_row",
            "read_stamp", "write_row"]
@@ -72,33 +72,30 @@ def _row(raw: Any) -> ConnectorRow:
                         updated_at=float(raw[7]), refreshed_at=float(raw[8]))
 
 
-async def read_row(conn: aiosqlite.Connection, tenant: str, name: str) -> ConnectorRow | None:
-    async with conn.execute(f"SELECT {_COLUMNS} FROM codemode_connectors"
-                            " WHERE tenant = ? AND name = ?", (tenant, name)) as cur:
-        raw = await cur.fetchone()
+async def read_row(conn: Connection, tenant: str, name: str) -> ConnectorRow | None:
+    raw = await conn.fetchone(f"SELECT {_COLUMNS} FROM codemode_connectors"
+                              " WHERE tenant = ? AND name = ?", (tenant, name))
     return None if raw is None else _row(raw)
 
 
-async def read_stamp(conn: aiosqlite.Connection, tenant: str, name: str
+async def read_stamp(conn: Connection, tenant: str, name: str
                      ) -> tuple[float, float] | None:
     """``(updated_at, refreshed_at)`` of a connector: whether a copy read earlier is current."""
-    async with conn.execute("SELECT updated_at, refreshed_at FROM codemode_connectors"
-                            " WHERE tenant = ? AND name = ?", (tenant, name)) as cur:
-        raw = await cur.fetchone()
+    raw = await conn.fetchone("SELECT updated_at, refreshed_at FROM codemode_connectors"
+                              " WHERE tenant = ? AND name = ?", (tenant, name))
     return None if raw is None else (float(raw[0]), float(raw[1]))
 
 
-async def list_rows(conn: aiosqlite.Connection, tenant: str) -> list[ConnectorRow]:
-    async with conn.execute(f"SELECT {_COLUMNS} FROM codemode_connectors"
-                            " WHERE tenant = ? ORDER BY name", (tenant,)) as cur:
-        return [_row(raw) for raw in await cur.fetchall()]
+async def list_rows(conn: Connection, tenant: str) -> list[ConnectorRow]:
+    rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM codemode_connectors"
+                               " WHERE tenant = ? ORDER BY name", (tenant,))
+    return [_row(raw) for raw in rows]
 
 
-async def write_row(conn: aiosqlite.Connection, row: ConnectorRow) -> bool:
+async def write_row(conn: Connection, row: ConnectorRow) -> bool:
     """Insert or replace ``row`` (keeping its first ``created_at``); True when it is new."""
-    async with conn.execute("SELECT 1 FROM codemode_connectors WHERE tenant = ? AND name = ?",
-                            (row.tenant, row.name)) as cur:
-        created = await cur.fetchone() is None
+    created = await conn.fetchone("SELECT 1 FROM codemode_connectors WHERE tenant = ? AND name = ?",
+                                  (row.tenant, row.name)) is None
     await conn.execute(
         f"INSERT INTO codemode_connectors ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (tenant, name) DO UPDATE SET type = excluded.type,"
@@ -109,7 +106,7 @@ async def write_row(conn: aiosqlite.Connection, row: ConnectorRow) -> bool:
     return created
 
 
-async def delete_row(conn: aiosqlite.Connection, tenant: str, name: str) -> bool:
-    cur = await conn.execute("DELETE FROM codemode_connectors WHERE tenant = ? AND name = ?",
+async def delete_row(conn: Connection, tenant: str, name: str) -> bool:
+    changed = await conn.execute("DELETE FROM codemode_connectors WHERE tenant = ? AND name = ?",
                              (tenant, name))
-    return cur.rowcount > 0
+    return changed > 0

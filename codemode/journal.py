@@ -16,7 +16,7 @@ that touches it. Its writes are transaction bodies (``appending``, ``settling``,
 changes into one transaction, one hop to SQLite's thread (``store.run(body)``,
 ``tx.run(body)``), so an entry commits together with the status change it belongs with.
 The async functions (``append``, ``settle``, ...) run one such body inside the caller's
-open transaction on an ``aiosqlite`` connection (``tx.connection``), one hop each.
+open transaction on its ``storage.Connection`` (``tx.connection``), one hop each.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import sqlite3
 from collections.abc import Collection
 from typing import Any
 
-import aiosqlite
 
 from codemode.codec import check_durable_text, decode_json, durable_value_json
 from codemode.errors import (
@@ -37,7 +36,7 @@ from codemode.errors import (
     ExecutionNotRunning,
 )
 from codemode.records import ENTRY_STATES, JournalEntry, now
-from storage import Body, Execute, FetchOne, IntegrityError, on_thread, run_now
+from storage import Body, Connection, Execute, FetchOne, IntegrityError, run_now
 
 __all__ = [
     "JOURNAL_COLUMNS",
@@ -164,13 +163,12 @@ def _attachments_json(attachments: list[dict[str, Any]] | None) -> str | None:
     return durable_value_json("The attachments", attachments)
 
 
-async def next_seq(conn: aiosqlite.Connection, execution_id: str) -> int:
+async def next_seq(conn: Connection, execution_id: str) -> int:
     """The seq the next entry of ``execution_id`` takes: one past the highest recorded."""
-    async with conn.execute(
+    row = await conn.fetchone(
         "SELECT COALESCE(MAX(seq) + 1, 0) FROM codemode_journal WHERE execution_id = ?",
         (execution_id,),
-    ) as cur:
-        row = await cur.fetchone()
+    )
     return int(row[0]) if row else 0
 
 
@@ -208,7 +206,7 @@ def appending(entry: JournalEntry, require_running: bool = False) -> Body[None]:
 
 
 async def append(
-    conn: aiosqlite.Connection, entry: JournalEntry, *, require_running: bool = False
+    conn: Connection, entry: JournalEntry, *, require_running: bool = False
 ) -> None:
     """Insert ``entry``; :class:`DuplicateEntry` if its seq is taken, nothing changed then.
 
@@ -216,10 +214,10 @@ async def append(
     ``running``, checked in the same transaction as the insert. One hop to the database's
     thread.
     """
-    await on_thread(conn, run_now, appending, entry, require_running)
+    await conn.run(appending, entry, require_running)
 
 
-async def append_next(conn: aiosqlite.Connection, entry: JournalEntry) -> int:
+async def append_next(conn: Connection, entry: JournalEntry) -> int:
     """Record ``entry`` at the next free seq of its execution (ignoring ``entry.seq``).
 
     For callers that do not track seq themselves; inside one write transaction the choice
@@ -239,16 +237,16 @@ def reverting(execution_id: str) -> Body[int]:
 
 
 def revert_pending_now(db: sqlite3.Connection, execution_id: str) -> int:
-    """:func:`reverting` on the database's thread (``storage.on_thread``)."""
+    """:func:`reverting` on a raw ``sqlite3`` connection, on the database's thread."""
     return run_now(db, reverting, execution_id)
 
 
-async def revert_pending(conn: aiosqlite.Connection, execution_id: str) -> int:
+async def revert_pending(conn: Connection, execution_id: str) -> int:
     """:func:`reverting` from the event loop, in one hop."""
-    return await on_thread(conn, run_now, reverting, execution_id)
+    return await conn.run(reverting, execution_id)
 
 
-async def delete(conn: aiosqlite.Connection, execution_id: str) -> None:
+async def delete(conn: Connection, execution_id: str) -> None:
     """Remove every entry of ``execution_id`` (its execution is being deleted)."""
     await conn.execute("DELETE FROM codemode_journal WHERE execution_id = ?", (execution_id,))
 
@@ -260,9 +258,9 @@ def replacing(entry: JournalEntry) -> Body[None]:
     yield from appending(entry)
 
 
-async def replace_entry(conn: aiosqlite.Connection, entry: JournalEntry) -> None:
+async def replace_entry(conn: Connection, entry: JournalEntry) -> None:
     """:func:`replacing` in the caller's transaction, in one hop."""
-    await on_thread(conn, run_now, replacing, entry)
+    await conn.run(replacing, entry)
 
 
 def settling(
@@ -312,7 +310,7 @@ def settling(
 
 
 async def settle(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     execution_id: str,
     seq: int,
     *,
@@ -330,9 +328,9 @@ async def settle(
     ``only_if`` names the states the row must be in for the change to happen (the caller's
     transaction makes check and write one step); returns whether it changed. One hop.
     """
-    return await on_thread(conn, lambda db: run_now(db, lambda: settling(
+    return await conn.run(lambda: settling(
         execution_id, seq, state=state, result=result, error=error, only_if=only_if,
-        attachments=attachments, path=path)))
+        attachments=attachments, path=path))
 
 
 def _entry_from_row(row: Any, *, strict: bool = True) -> JournalEntry:
@@ -363,16 +361,15 @@ def _entry_from_row(row: Any, *, strict: bool = True) -> JournalEntry:
 
 
 async def read(
-    conn: aiosqlite.Connection, execution_id: str, *, strict: bool = True
+    conn: Connection, execution_id: str, *, strict: bool = True
 ) -> list[JournalEntry]:
     """Every entry of ``execution_id`` in seq order (empty for an unknown execution).
 
     ``strict`` (replay): an unreadable row raises :class:`CorruptEntry`; otherwise (the
     audit view) it is returned with a ``CorruptEntry`` error and no result.
     """
-    async with conn.execute(
+    rows = await conn.fetchall(
         f"SELECT {JOURNAL_COLUMNS} FROM codemode_journal WHERE execution_id = ? ORDER BY seq",
         (execution_id,),
-    ) as cur:
-        rows = await cur.fetchall()
+    )
     return [_entry_from_row(row, strict=strict) for row in rows]

@@ -24,7 +24,7 @@ rendered over the input gives ``action:<tool>:<rendered>``; without one the key 
 ``tool:<execution_id>:<seq>``. ``LedgerKey.sent`` is what the tool endpoint receives as its
 idempotency key on every attempt.
 
-The database functions take an open ``aiosqlite`` connection and run inside the caller's
+The database functions take an open ``storage.Connection`` and run inside the caller's
 transaction (like :mod:`codemode.journal`); a claim is only safe when its read and write
 are one ``BEGIN IMMEDIATE`` transaction. :class:`KeyLocks` is the in-process half: calls
 that arrive together with one key take turns, so the later ones replay the first one's
@@ -45,7 +45,6 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
 
 from codemode.errors import (
     ActionKeyConflict,
@@ -56,6 +55,7 @@ from codemode.errors import (
 )
 from codemode.codec import canonical_json, decode_json, durable_value_json, encode_value, sqlite_safe_json
 from codemode.records import now as _now
+from storage import Connection
 
 __all__ = [
     "DEFAULT_LEASE_MS",
@@ -317,12 +317,11 @@ def _row(row: Any) -> LedgerRow:
     )
 
 
-async def get(conn: aiosqlite.Connection, key: str) -> LedgerRow | None:
+async def get(conn: Connection, key: str) -> LedgerRow | None:
     """The row stored under ``key``, or None."""
-    async with conn.execute(
+    row = await conn.fetchone(
         f"SELECT {_COLUMNS} FROM codemode_ledger WHERE key = ?", (key,)
-    ) as cur:
-        row = await cur.fetchone()
+    )
     return None if row is None else _row(row)
 
 
@@ -333,7 +332,7 @@ def _lease_expired(updated_at: float, lease_ms: int | None, at: float) -> bool:
 
 
 async def claim(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     key: LedgerKey,
     *,
     action: str,
@@ -350,12 +349,11 @@ async def claim(
     explicit-key rows. Raises :class:`ActionKeyConflict` or :class:`ActionPendingError`.
     """
     at = _now() if now is None else now
-    async with conn.execute(
+    row = await conn.fetchone(
         "SELECT action, input_hash, status, result, execution_id, seq, updated_at"
         " FROM codemode_ledger WHERE key = ?",
         (key.key,),
-    ) as cur:
-        row = await cur.fetchone()
+    )
     if row is None:
         await conn.execute(
             f"INSERT INTO codemode_ledger ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, 'pending', NULL, ?, ?, ?)",
@@ -384,7 +382,7 @@ async def claim(
     return Execute(reclaimed=True)
 
 
-async def settle(conn: aiosqlite.Connection, key: str, result: Any, *, now: float | None = None) -> bool:
+async def settle(conn: Connection, key: str, result: Any, *, now: float | None = None) -> bool:
     """Record ``result`` on the pending row ``key``; False when it was not recorded.
 
     A result with no durable form (or over the durable size limit) deletes the row, so
@@ -397,24 +395,24 @@ async def settle(conn: aiosqlite.Connection, key: str, result: Any, *, now: floa
         await discard(conn, key)
         return False
     at = _now() if now is None else now
-    cur = await conn.execute(
+    changed = await conn.execute(
         "UPDATE codemode_ledger SET status = 'settled', result = ?, updated_at = ?"
         " WHERE key = ? AND status = 'pending'",
         (text, at, key),
     )
-    return cur.rowcount == 1
+    return changed == 1
 
 
-async def discard(conn: aiosqlite.Connection, key: str) -> bool:
+async def discard(conn: Connection, key: str) -> bool:
     """Delete the pending row ``key`` (the call raised or timed out); settled rows stay."""
-    cur = await conn.execute(
+    changed = await conn.execute(
         "DELETE FROM codemode_ledger WHERE key = ? AND status = 'pending'", (key,)
     )
-    return cur.rowcount == 1
+    return changed == 1
 
 
 async def sweep(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     *,
     settled_max_age_s: float = SETTLED_MAX_AGE_S,
     pending_max_age_s: float = PENDING_MAX_AGE_S,
@@ -423,12 +421,12 @@ async def sweep(
     """Delete settled rows older than ``settled_max_age_s`` and pending ones older than
     ``pending_max_age_s`` (by last update); return how many were deleted."""
     at = _now() if now is None else now
-    cur = await conn.execute(
+    changed = await conn.execute(
         "DELETE FROM codemode_ledger WHERE (status = 'settled' AND updated_at < ?)"
         " OR (status = 'pending' AND updated_at < ?)",
         (at - settled_max_age_s, at - pending_max_age_s),
     )
-    return max(cur.rowcount, 0)
+    return changed
 
 
 # --- coalescing -------------------------------------------------------------------------

@@ -3,9 +3,11 @@ connection and transactions the journal and the ledger write through.
 
 Everything lives in the service's one SQLite file, next to the workspace tables, under
 migrations of the component ``codemode`` (see ``workspace.schema.apply_migrations``).
-:class:`CodeModeStore` owns its own ``aiosqlite`` connection; one ``asyncio.Lock``
-serialises its use, and every write is one ``BEGIN IMMEDIATE`` transaction, so another
-process on the same file waits (busy timeout) instead of interleaving.
+:class:`CodeModeStore` owns a ``storage.SQLiteDatabase`` of its own and speaks only the
+storage seam (``storage.Connection``, transaction bodies): its lock serialises the
+connection's use, and every write is one ``BEGIN IMMEDIATE`` transaction, so another process
+on the same file waits (busy timeout) instead of interleaving. The hot transactions are
+bodies (``storage.body``), one hop to the database's thread each.
 
 Tables:
 
@@ -42,15 +44,12 @@ written; a final result over that size is replaced by a note; logs over 1 MB are
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Collection, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
-
-import aiosqlite
 
 from audit import AuditEvent, appending
 from audit import migrate as _audit_migrate
@@ -82,8 +81,8 @@ from codemode.records import (
     valid_snippet_name,
 )
 from codemode.tooldefs import Toolset, schema_problems
-from storage import (Body, BodyFn, Execute, FetchAll, FetchOne, IntegrityError, SQLiteDatabase,
-                     on_thread, run_now)
+from storage import (Body, BodyFn, Connection, Execute, FetchAll, FetchOne, IntegrityError,
+                     SQLiteDatabase)
 from workspace import DEFAULT_TENANT, apply_migrations
 
 __all__ = [
@@ -95,6 +94,7 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+_LOCK = "codemode"
 
 DEFAULT_KEEP = 50
 """Terminal executions kept per workspace by :meth:`CodeModeStore.prune_executions`."""
@@ -208,7 +208,7 @@ def _approval_from_row(row: Any) -> Approval:
     )
 
 
-async def _insert_approval(conn: aiosqlite.Connection, approval: Approval) -> None:
+async def _insert_approval(conn: Connection, approval: Approval) -> None:
     await conn.execute(
         # The tenant is its execution's, read in the same statement.
         f"INSERT INTO codemode_approvals ({_APPROVAL_COLUMNS})"
@@ -226,27 +226,26 @@ async def _insert_approval(conn: aiosqlite.Connection, approval: Approval) -> No
 
 
 async def _select_approvals(
-    conn: aiosqlite.Connection, where: str, params: Sequence[Any]
+    conn: Connection, where: str, params: Sequence[Any]
 ) -> list[Approval]:
-    async with conn.execute(
+    return [_approval_from_row(row) for row in await conn.fetchall(
         f"SELECT {_APPROVAL_COLUMNS} FROM codemode_approvals {where}", tuple(params)
-    ) as cur:
-        return [_approval_from_row(row) for row in await cur.fetchall()]
+    )]
 
 
 async def _decide_approval(
-    conn: aiosqlite.Connection, approval_id: str, *, status: str, by: str | None,
+    conn: Connection, approval_id: str, *, status: str, by: str | None,
     reason: str | None, only_if: Collection[str] = ("pending",), tenant: str | None = None,
 ) -> bool:
     if status not in APPROVAL_STATES:
         raise ValueError(f"unknown approval status {status!r}")
     guard, params = _status_guard("status", only_if)
-    cur = await conn.execute(
+    changed = await conn.execute(
         "UPDATE codemode_approvals SET status = ?, decided_by = ?, decided_at = ?, reason = ?,"
         f" decided_tenant = ? WHERE id = ?{guard}",
         (status, by, now(), reason, tenant, approval_id, *params),
     )
-    return cur.rowcount > 0
+    return changed > 0
 
 
 def _finish(
@@ -331,13 +330,13 @@ def _end_run(end: RunEnd) -> Body[bool]:
     return finished
 
 
-def _on(conn: aiosqlite.Connection, fn: BodyFn[_T], *args: Any) -> Awaitable[_T]:
+def _on(conn: Connection, fn: BodyFn[_T], *args: Any) -> Awaitable[_T]:
     """The body ``fn(*args)`` in ``conn``'s open transaction, in one hop to its thread."""
-    return on_thread(conn, run_now, fn, *args)
+    return conn.run(fn, *args)
 
 
 async def _claim(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     execution_id: str,
     *,
     owner: str,
@@ -356,12 +355,12 @@ async def _claim(
         guard += " AND owner IS ?"
         params.append(expected_owner)
     attempts = "attempts + 1" if count_attempt else "attempts"
-    cur = await conn.execute(
+    changed = await conn.execute(
         "UPDATE codemode_executions SET status = 'running', owner = ?, lease_until = ?,"
         f" attempts = {attempts}, updated_at = ? WHERE id = ?{guard}",
         (owner, lease_until, now(), execution_id, *params),
     )
-    return cur.rowcount > 0
+    return changed > 0
 
 
 class StoreTransaction:
@@ -372,11 +371,11 @@ class StoreTransaction:
     one commit, or a crash between them leaves a run that is neither running nor paused.
     """
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
     @property
-    def connection(self) -> aiosqlite.Connection:
+    def connection(self) -> Connection:
         """The open connection, for modules with their own tables (the action ledger)."""
         return self._conn
 
@@ -414,10 +413,9 @@ class StoreTransaction:
 
     async def subject_of(self, execution_id: str) -> ExecutionSubject | None:
         """Whose execution ``execution_id`` is, for its audit events; None if there is none."""
-        async with self._conn.execute(
+        row = await self._conn.fetchone(
                 "SELECT id, workspace, tenant, principal FROM codemode_executions WHERE id = ?",
-                (execution_id,)) as cur:
-            row = await cur.fetchone()
+                (execution_id,))
         return None if row is None else ExecutionSubject(*(str(v) for v in row))
 
     async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP,
@@ -451,10 +449,9 @@ class StoreTransaction:
         )
 
     async def status_of(self, execution_id: str) -> str | None:
-        async with self._conn.execute(
+        row = await self._conn.fetchone(
             "SELECT status FROM codemode_executions WHERE id = ?", (execution_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return None if row is None else str(row[0])
 
     async def revert_pending(self, execution_id: str) -> int:
@@ -478,11 +475,7 @@ class CodeModeStore:
 
     def __init__(self, db: SQLiteDatabase) -> None:
         self._db = db
-        self._conn = db.conn
         self.path = db.path
-        # The database's own lock: its one-hop bodies (``db.run``) and the transactions
-        # opened here exclude each other.
-        self._lock = db.lock
         self._closed = False
 
     @classmethod
@@ -513,44 +506,21 @@ class CodeModeStore:
         await self.close()
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _write(self) -> AsyncIterator[Connection]:
         """One IMMEDIATE transaction, committed on success and rolled back on any error."""
-        async with self._lock:
-            self._check_open()
-            await self._begin("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.rollback()
-                raise
-            await self._conn.commit()
+        self._check_open()
+        async with self._db.transaction(write=True, lock=_LOCK) as conn:
+            yield conn
 
     @asynccontextmanager
-    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def reading(self) -> AsyncIterator[Connection]:
         """A read transaction: several SELECTs see one snapshot even with other writers.
 
         For modules with tables of their own: ``journal.read(conn, execution_id)``.
         """
-        async with self._lock:
-            self._check_open()
-            await self._begin("BEGIN")
-            try:
-                yield self._conn
-            finally:
-                await self._conn.rollback()
-
-    async def _begin(self, statement: str) -> None:
-        """Open a transaction, and never leave one open behind a cancelled caller.
-
-        A task cancelled while it awaits the BEGIN (an SSE client that went away) stops
-        waiting, but the database thread still runs the statement: without the rollback
-        queued behind it, the connection would stay inside that transaction and every later
-        BEGIN would fail with "cannot start a transaction within a transaction"."""
-        try:
-            await self._conn.execute(statement)
-        except BaseException:
-            await asyncio.shield(self._conn.rollback())
-            raise
+        self._check_open()
+        async with self._db.transaction(write=False) as conn:
+            yield conn
 
     def _check_open(self) -> None:
         if self._closed:
@@ -569,7 +539,7 @@ class CodeModeStore:
         """The body ``fn(*args)`` (``storage.body``) in a write transaction of its own:
         ``BEGIN IMMEDIATE``, the body and ``COMMIT`` in one hop to the database's thread."""
         self._check_open()
-        return await self._db.run(fn, *args, lock="codemode")
+        return await self._db.run(fn, *args, lock=_LOCK)
 
     @asynccontextmanager
     async def autocommit(self) -> AsyncIterator[StoreTransaction]:
@@ -579,9 +549,9 @@ class CodeModeStore:
         the statement out of another task's open transaction. Several writes that must land
         together need :meth:`transaction`.
         """
-        async with self._lock:
-            self._check_open()
-            yield StoreTransaction(self._conn)
+        self._check_open()
+        async with self._db.session() as session:
+            yield StoreTransaction(session)
 
     # --- toolsets ---------------------------------------------------------------------
 
@@ -594,11 +564,10 @@ class CodeModeStore:
         """
         stamp = now()
         async with self._write() as conn:
-            async with conn.execute(
+            row = await conn.fetchone(
                 "SELECT definition FROM codemode_toolsets WHERE tenant = ? AND name = ?",
                 (tenant, toolset.name),
-            ) as cur:
-                row = await cur.fetchone()
+            )
             created = row is None
             stored = toolset
             if row is not None:
@@ -618,11 +587,10 @@ class CodeModeStore:
 
     async def get_toolset(self, name: str, tenant: str = DEFAULT_TENANT) -> Toolset | None:
         async with self.reading() as conn:
-            async with conn.execute(
+            row = await conn.fetchone(
                 "SELECT definition FROM codemode_toolsets WHERE tenant = ? AND name = ?",
                 (tenant, name),
-            ) as cur:
-                row = await cur.fetchone()
+            )
         return None if row is None else Toolset.from_dict(json.loads(row[0]))
 
     async def toolset_info(self, name: str, tenant: str = DEFAULT_TENANT) -> dict[str, Any] | None:
@@ -636,12 +604,11 @@ class CodeModeStore:
 
     async def _toolset_rows(self, tail: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
         async with self.reading() as conn:
-            async with conn.execute(
+            rows = await conn.fetchall(
                 "SELECT name, description, tool_count, created_at, updated_at"
                 f" FROM codemode_toolsets {tail}",
                 params,
-            ) as cur:
-                rows = await cur.fetchall()
+            )
         return [
             {"name": r[0], "description": r[1], "tool_count": int(r[2]),
              "created_at": float(r[3]), "updated_at": float(r[4])}
@@ -650,9 +617,9 @@ class CodeModeStore:
 
     async def delete_toolset(self, name: str, tenant: str = DEFAULT_TENANT) -> bool:
         async with self._write() as conn:
-            cur = await conn.execute(
+            changed = await conn.execute(
                 "DELETE FROM codemode_toolsets WHERE tenant = ? AND name = ?", (tenant, name))
-            return cur.rowcount > 0
+            return changed > 0
 
     # --- executions -------------------------------------------------------------------
 
@@ -718,11 +685,10 @@ class CodeModeStore:
         self, execution_id: str, *, with_journal: bool = True
     ) -> ExecutionRecord | None:
         async with self.reading() as conn:
-            async with conn.execute(
+            row = await conn.fetchone(
                 f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions WHERE id = ?",
                 (execution_id,),
-            ) as cur:
-                row = await cur.fetchone()
+            )
             if row is None:
                 return None
             # The audit view shows a damaged row as such instead of failing the whole record.
@@ -765,12 +731,11 @@ class CodeModeStore:
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         params.append(max(0, int(limit)))
         async with self.reading() as conn:
-            async with conn.execute(
+            rows = await conn.fetchall(
                 f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions {where}"
                 " ORDER BY created_at DESC, id DESC LIMIT ?",
                 params,
-            ) as cur:
-                rows = await cur.fetchall()
+            )
         return [_execution_from_row(row, []) for row in rows]
 
     async def delete_execution(self, execution_id: str, *, principal: str | None = None) -> bool:
@@ -780,7 +745,7 @@ class CodeModeStore:
         """
         async with self._write() as conn:
             await _journal.delete(conn, execution_id)
-            deleted = await conn.execute_fetchall(
+            deleted = await conn.fetchall(
                 "DELETE FROM codemode_executions WHERE id = ?"
                 " RETURNING workspace, status, tenant, principal", (execution_id,))
             rows = list(deleted)
@@ -826,20 +791,19 @@ class CodeModeStore:
 
     async def extend_lease(self, execution_id: str, owner: str, lease_until: float) -> bool:
         async with self._write() as conn:
-            cur = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE codemode_executions SET lease_until = ? WHERE id = ? AND owner = ?"
                 " AND status = 'running'", (lease_until, execution_id, owner),
             )
-            return cur.rowcount > 0
+            return changed > 0
 
     async def executions_where(self, where: str, params: Sequence[Any]) -> list[ExecutionRecord]:
         """Executions (without journals) matching a SQL condition; for sweeps and recovery."""
         async with self.reading() as conn:
-            async with conn.execute(
+            rows = await conn.fetchall(
                 f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions WHERE {where}"
                 " ORDER BY created_at", tuple(params),
-            ) as cur:
-                rows = await cur.fetchall()
+            )
         return [_execution_from_row(row, []) for row in rows]
 
     # --- approvals --------------------------------------------------------------------
@@ -892,11 +856,10 @@ class CodeModeStore:
             raise SnippetDefinitionError(f"snippet {snippet.name!r}", problems)
         check_durable_text("The code", snippet.code)
         async with self._write() as conn:
-            async with conn.execute(
+            created = await conn.fetchone(
                 "SELECT 1 FROM codemode_snippets WHERE tenant = ? AND name = ?",
                 (tenant, snippet.name),
-            ) as cur:
-                created = await cur.fetchone() is None
+            ) is None
             await conn.execute(
                 "INSERT OR REPLACE INTO codemode_snippets (tenant, name, code, description,"
                 " input_schema, namespaces, execution_id, created_at)"
@@ -920,12 +883,11 @@ class CodeModeStore:
 
     async def _snippets(self, tail: str, params: tuple[Any, ...]) -> list[Snippet]:
         async with self.reading() as conn:
-            async with conn.execute(
+            rows = await conn.fetchall(
                 "SELECT name, code, description, input_schema, namespaces, execution_id,"
                 f" created_at FROM codemode_snippets {tail}",
                 params,
-            ) as cur:
-                rows = await cur.fetchall()
+            )
         return [
             Snippet(name=r[0], code=text_from_sqlite(r[1]), description=text_from_sqlite(r[2]), input_schema=decode_json(r[3]),
                     namespaces=json.loads(r[4]), execution_id=r[5], created_at=float(r[6]))
@@ -934,6 +896,6 @@ class CodeModeStore:
 
     async def delete_snippet(self, name: str, tenant: str = DEFAULT_TENANT) -> bool:
         async with self._write() as conn:
-            cur = await conn.execute(
+            changed = await conn.execute(
                 "DELETE FROM codemode_snippets WHERE tenant = ? AND name = ?", (tenant, name))
-            return cur.rowcount > 0
+            return changed > 0

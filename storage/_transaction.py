@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -17,7 +18,14 @@ async def transaction(db: Database, *, write: bool, lock: str,
         if not write and not consistent:
             yield session
             return
-        await session.begin(write=write, lock=lock, consistent=consistent)
+        try:
+            await session.begin(write=write, lock=lock, consistent=consistent)
+        except BaseException:
+            # A caller cancelled while it awaited BEGIN stops waiting, but the database may
+            # still run it: the rollback queued behind it keeps the connection from staying
+            # inside that transaction (every later BEGIN would fail).
+            await asyncio.shield(session.rollback())
+            raise
         try:
             yield session
         except BaseException:

@@ -108,9 +108,8 @@ class Metrics:
         store = getattr(held, "codemode", None)
         if store is not None:
             async with store.reading() as conn:
-                async with conn.execute("SELECT count(*) FROM codemode_approvals"
-                                        " WHERE status = 'pending'") as cur:
-                    row = await cur.fetchone()
+                row = await conn.fetchone("SELECT count(*) FROM codemode_approvals"
+                                        " WHERE status = 'pending'")
             self.scraped.pending_approvals = int(row[0]) if row else 0
         audit_log = getattr(held, "audit", None)
         if isinstance(audit_log, AuditLog):

@@ -20,7 +20,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
+import storage
+from storage.sqlite import SQLiteSession
 import pytest
 
 from codemode.errors import (
@@ -48,7 +49,7 @@ from codemode.ledger import (
     settle,
     sweep,
 )
-from workspace.schema import apply_migrations, configure_connection
+from workspace.schema import apply_migrations
 
 T0 = 1_700_000_000.0
 DAY = 24 * 3600.0
@@ -59,15 +60,22 @@ PENDING_MESSAGE = (
 REPO = Path(__file__).resolve().parents[2]
 
 
-async def _open(path: Path) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    await configure_connection(conn)
-    await apply_migrations(conn, "ledger", LEDGER_MIGRATIONS)
-    return conn
+class LedgerConn(SQLiteSession):
+    """A connection of its own to a file with the ledger's table: what the ledger's
+    functions are given inside a store transaction (``tx(conn)`` opens one)."""
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+async def _open(path: Path) -> LedgerConn:
+    db = await storage.SQLiteDatabase.open(path)
+    await apply_migrations(db.conn, "ledger", LEDGER_MIGRATIONS)
+    return LedgerConn(db.conn)
 
 
 @pytest.fixture
-async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
+async def conn(tmp_path: Path) -> AsyncIterator[LedgerConn]:
     opened = await _open(tmp_path / "ledger.db")
     try:
         yield opened
@@ -76,8 +84,8 @@ async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
 
 
 @asynccontextmanager
-async def tx(conn: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
-    await conn.execute("BEGIN IMMEDIATE")
+async def tx(conn: LedgerConn) -> AsyncIterator[LedgerConn]:
+    await conn.begin(write=True)
     try:
         yield conn
     except BaseException:
@@ -87,7 +95,7 @@ async def tx(conn: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
 
 
 async def do_claim(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
     key: LedgerKey,
     args: Any,
     *,
@@ -104,7 +112,7 @@ async def do_claim(
         )
 
 
-async def do_settle(conn: aiosqlite.Connection, key: str, result: Any, now: float = T0) -> bool:
+async def do_settle(conn: LedgerConn, key: str, result: Any, now: float = T0) -> bool:
     async with tx(conn):
         return await settle(conn, key, result, now=now)
 
@@ -258,7 +266,7 @@ def test_input_hash_of_unserialisable_input_raises_not_serialisable() -> None:
 # --- claims ----------------------------------------------------------------------------
 
 
-async def test_first_claim_executes_and_writes_a_pending_row(conn: aiosqlite.Connection) -> None:
+async def test_first_claim_executes_and_writes_a_pending_row(conn: LedgerConn) -> None:
     assert await do_claim(conn, INVOICE, {"invoice_id": "inv_1"}, seq=4) == Execute(reclaimed=False)
     row = await get(conn, INVOICE.key)
     assert row is not None
@@ -270,7 +278,7 @@ async def test_first_claim_executes_and_writes_a_pending_row(conn: aiosqlite.Con
 
 
 async def test_claim_rolled_back_with_the_callers_transaction_leaves_no_row(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     with pytest.raises(RuntimeError):
         async with tx(conn):
@@ -280,7 +288,7 @@ async def test_claim_rolled_back_with_the_callers_transaction_leaves_no_row(
     assert await get(conn, INVOICE.key) is None
 
 
-async def test_settled_key_replays_its_result_and_bytes_survive(conn: aiosqlite.Connection) -> None:
+async def test_settled_key_replays_its_result_and_bytes_survive(conn: LedgerConn) -> None:
     args = {"invoice_id": "inv_1"}
     await do_claim(conn, INVOICE, args)
     result = {"receipt": b"\x89PNG\x00", "ok": True, "nan": float("inf"), "$bytes": "looks-like-a-tag"}
@@ -294,7 +302,7 @@ async def test_settled_key_replays_its_result_and_bytes_survive(conn: aiosqlite.
     assert (row.status, row.execution_id, row.seq, row.updated_at) == ("settled", "exec_a", 0, T0 + 1)
 
 
-async def test_a_none_result_is_recorded_and_replayed_as_none(conn: aiosqlite.Connection) -> None:
+async def test_a_none_result_is_recorded_and_replayed_as_none(conn: LedgerConn) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"})
     assert await do_settle(conn, INVOICE.key, None)
     assert await do_claim(conn, INVOICE, {"invoice_id": "inv_1"}, execution_id="b") == Replay(None)
@@ -302,7 +310,7 @@ async def test_a_none_result_is_recorded_and_replayed_as_none(conn: aiosqlite.Co
 
 @pytest.mark.parametrize("status", ["pending", "settled"])
 async def test_same_key_with_other_input_is_a_conflict_with_the_reference_message(
-    conn: aiosqlite.Connection, status: str
+    conn: LedgerConn, status: str
 ) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1", "amount": 5})
     if status == "settled":
@@ -319,7 +327,7 @@ async def test_same_key_with_other_input_is_a_conflict_with_the_reference_messag
 
 @pytest.mark.parametrize("status", ["pending", "settled"])
 async def test_same_key_claimed_by_another_action_is_a_conflict(
-    conn: aiosqlite.Connection, status: str
+    conn: LedgerConn, status: str
 ) -> None:
     key = ledger_key("charge", None, {}, "exec_a", 0)
     await do_claim(conn, key, {"x": 1}, action="charge")
@@ -330,7 +338,7 @@ async def test_same_key_claimed_by_another_action_is_a_conflict(
 
 
 async def test_fresh_pending_row_of_another_attempt_is_action_pending_error(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"})
     with pytest.raises(ActionPendingError) as info:
@@ -340,7 +348,7 @@ async def test_fresh_pending_row_of_another_attempt_is_action_pending_error(
     assert row is not None and (row.execution_id, row.updated_at) == ("exec_a", T0)
 
 
-async def test_stale_explicit_key_is_reclaimed_past_the_lease(conn: aiosqlite.Connection) -> None:
+async def test_stale_explicit_key_is_reclaimed_past_the_lease(conn: LedgerConn) -> None:
     args = {"invoice_id": "inv_1"}
     await do_claim(conn, INVOICE, args)
     got = await do_claim(conn, INVOICE, args, execution_id="exec_b", seq=2, lease_ms=50,
@@ -354,7 +362,7 @@ async def test_stale_explicit_key_is_reclaimed_past_the_lease(conn: aiosqlite.Co
 
 
 async def test_pending_row_exactly_at_the_lease_age_is_not_yet_reclaimed(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     # 0.125 s is exact in binary floating point, so this is the edge and not rounding.
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"})
@@ -366,7 +374,7 @@ async def test_pending_row_exactly_at_the_lease_age_is_not_yet_reclaimed(
     assert got == Execute(reclaimed=True)
 
 
-async def test_a_reclaimed_row_starts_a_new_lease(conn: aiosqlite.Connection) -> None:
+async def test_a_reclaimed_row_starts_a_new_lease(conn: LedgerConn) -> None:
     args = {"invoice_id": "inv_1"}
     await do_claim(conn, INVOICE, args)
     await do_claim(conn, INVOICE, args, execution_id="exec_b", lease_ms=50, now=T0 + 1)
@@ -375,7 +383,7 @@ async def test_a_reclaimed_row_starts_a_new_lease(conn: aiosqlite.Connection) ->
 
 
 async def test_stale_tool_key_of_another_attempt_is_never_lease_reclaimed(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     key = ledger_key("charge", None, {}, "exec_a", 0)
     await do_claim(conn, key, {"x": 1}, execution_id="exec_a", seq=0)
@@ -386,7 +394,7 @@ async def test_stale_tool_key_of_another_attempt_is_never_lease_reclaimed(
 
 @pytest.mark.parametrize("lease_ms", [None, 0, -1])
 async def test_disabled_lease_never_reclaims_another_attempts_row(
-    conn: aiosqlite.Connection, lease_ms: int | None
+    conn: LedgerConn, lease_ms: int | None
 ) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"})
     with pytest.raises(ActionPendingError):
@@ -396,7 +404,7 @@ async def test_disabled_lease_never_reclaims_another_attempts_row(
 
 @pytest.mark.parametrize("template", [None, "invoice:{invoice_id}"])
 async def test_same_execution_and_step_reclaims_its_own_attempt_at_once(
-    conn: aiosqlite.Connection, template: str | None
+    conn: LedgerConn, template: str | None
 ) -> None:
     args = {"invoice_id": "inv_1"}
     key = ledger_key("charge", template, args, "exec_a", 3)
@@ -407,14 +415,14 @@ async def test_same_execution_and_step_reclaims_its_own_attempt_at_once(
     assert row is not None and row.updated_at == T0 + 0.001
 
 
-async def test_same_execution_at_another_step_is_another_attempt(conn: aiosqlite.Connection) -> None:
+async def test_same_execution_at_another_step_is_another_attempt(conn: LedgerConn) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"}, execution_id="exec_a", seq=0)
     with pytest.raises(ActionPendingError):
         await do_claim(conn, INVOICE, {"invoice_id": "inv_1"}, execution_id="exec_a", seq=1)
 
 
 async def test_claims_without_an_owner_never_count_as_the_same_attempt(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"}, execution_id=None, seq=None)
     with pytest.raises(ActionPendingError):
@@ -425,7 +433,7 @@ async def test_claims_without_an_owner_never_count_as_the_same_attempt(
 
 
 async def test_discard_leaves_no_row_and_the_next_call_executes_fresh(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"})
     async with tx(conn):
@@ -435,7 +443,7 @@ async def test_discard_leaves_no_row_and_the_next_call_executes_fresh(
     assert got == Execute(reclaimed=False)
 
 
-async def test_discard_never_deletes_a_settled_result(conn: aiosqlite.Connection) -> None:
+async def test_discard_never_deletes_a_settled_result(conn: LedgerConn) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"})
     await do_settle(conn, INVOICE.key, "ok")
     async with tx(conn):
@@ -446,14 +454,14 @@ async def test_discard_never_deletes_a_settled_result(conn: aiosqlite.Connection
 
 @pytest.mark.parametrize("result", [{"s": {1, 2}}, object(), "x" * 1_000_001])
 async def test_unrecordable_result_deletes_the_row_and_reports_unrecorded(
-    conn: aiosqlite.Connection, result: Any
+    conn: LedgerConn, result: Any
 ) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"})
     assert await do_settle(conn, INVOICE.key, result) is False
     assert await get(conn, INVOICE.key) is None
 
 
-async def test_settle_without_a_pending_row_records_nothing(conn: aiosqlite.Connection) -> None:
+async def test_settle_without_a_pending_row_records_nothing(conn: LedgerConn) -> None:
     assert await do_settle(conn, INVOICE.key, "late") is False
     assert await get(conn, INVOICE.key) is None
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"})
@@ -464,7 +472,7 @@ async def test_settle_without_a_pending_row_records_nothing(conn: aiosqlite.Conn
 
 
 async def test_sweep_deletes_settled_after_30_days_and_pending_after_90(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     ages = {"settled-new": 29, "settled-old": 31, "pending-mid": 31, "pending-old": 91}
     for name, age in ages.items():
@@ -480,7 +488,7 @@ async def test_sweep_deletes_settled_after_30_days_and_pending_after_90(
 
 
 async def test_sweep_age_is_counted_from_the_last_update_and_limits_are_configurable(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"}, now=T0 - 100)
     await do_settle(conn, INVOICE.key, "r", now=T0 - 10)
@@ -491,7 +499,7 @@ async def test_sweep_age_is_counted_from_the_last_update_and_limits_are_configur
         assert await sweep(conn, now=T0) == 0
 
 
-async def test_row_to_dict_is_json_ready_for_the_audit_view(conn: aiosqlite.Connection) -> None:
+async def test_row_to_dict_is_json_ready_for_the_audit_view(conn: LedgerConn) -> None:
     await do_claim(conn, INVOICE, {"invoice_id": "inv_1"})
     await do_settle(conn, INVOICE.key, {"pdf": b"%PDF"})
     row = await get(conn, INVOICE.key)
@@ -505,9 +513,8 @@ async def test_migrations_apply_once_and_again_is_a_no_op(tmp_path: Path) -> Non
     await first.close()
     second = await _open(tmp_path / "m.db")
     try:
-        async with second.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
-                                  "AND tbl_name = 'codemode_ledger'") as cur:
-            names = {r[0] for r in await cur.fetchall()}
+        names = {r[0] for r in await second.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'codemode_ledger'")}
         assert "codemode_ledger_retention" in names
     finally:
         await second.close()
@@ -534,20 +541,19 @@ async def test_pending_row_survives_kill_9_then_a_stale_claim_reclaims_and_settl
     db = tmp_path / "killed.db"
     script = textwrap.dedent(
         f"""
-        import asyncio, os, signal, aiosqlite
+        import asyncio, os, signal
+        import storage
         from codemode.ledger import LEDGER_MIGRATIONS, claim, input_hash, ledger_key
-        from workspace.schema import apply_migrations, configure_connection
+        from workspace.schema import apply_migrations
 
         async def main():
-            conn = await aiosqlite.connect({str(db)!r}, isolation_level=None)
-            await configure_connection(conn)
-            await apply_migrations(conn, "ledger", LEDGER_MIGRATIONS)
+            db = await storage.SQLiteDatabase.open({str(db)!r})
+            await apply_migrations(db.conn, "ledger", LEDGER_MIGRATIONS)
             args = {{"invoice_id": "inv_1"}}
             key = ledger_key("charge", "invoice:{{invoice_id}}", args, "exec_a", 0)
-            await conn.execute("BEGIN IMMEDIATE")
-            await claim(conn, key, action="charge", input_hash=input_hash(args),
-                        execution_id="exec_a", seq=0, lease_ms=None, now={T0!r})
-            await conn.commit()
+            async with db.transaction(write=True) as conn:
+                await claim(conn, key, action="charge", input_hash=input_hash(args),
+                            execution_id="exec_a", seq=0, lease_ms=None, now={T0!r})
             # Killed mid-call, after the claim and before settle or discard.
             os.kill(os.getpid(), signal.SIGKILL)
 
@@ -637,7 +643,7 @@ async def test_a_failing_holder_frees_the_key_for_the_next() -> None:
 class Actions:
     """A minimal driver: coalesce, claim, call, settle or discard - each step its own transaction."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: LedgerConn) -> None:
         self.conn = conn
         self.lock = asyncio.Lock()
         self.locks = KeyLocks()
@@ -679,7 +685,7 @@ async def echo(args: dict[str, Any]) -> Any:
 
 
 async def test_same_idempotency_key_twice_executes_once_then_other_input_conflicts(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     actions = Actions(conn)
     args = {"key": "replay-key", "text": "hi"}
@@ -695,7 +701,7 @@ async def test_same_idempotency_key_twice_executes_once_then_other_input_conflic
 
 
 async def test_keyed_action_that_raises_runs_again_each_call_and_leaves_no_row(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     actions = Actions(conn)
 
@@ -709,7 +715,7 @@ async def test_keyed_action_that_raises_runs_again_each_call_and_leaves_no_row(
     assert await get(conn, "action:echo:k1") is None
 
 
-async def test_two_parallel_calls_with_one_key_execute_once(conn: aiosqlite.Connection) -> None:
+async def test_two_parallel_calls_with_one_key_execute_once(conn: LedgerConn) -> None:
     actions = Actions(conn)
     args = {"key": "par", "text": "p"}
     results = await asyncio.gather(
@@ -721,7 +727,7 @@ async def test_two_parallel_calls_with_one_key_execute_once(conn: aiosqlite.Conn
 
 
 async def test_parallel_call_with_other_input_is_not_handed_the_first_result(
-    conn: aiosqlite.Connection,
+    conn: LedgerConn,
 ) -> None:
     actions = Actions(conn)
     outcomes = await asyncio.gather(
