@@ -273,6 +273,15 @@ class AuditLog:
         self._verified = (state, now, report)
         return report
 
+    async def verify_against(self, files: Sequence[Path], key: VerifyKey | None) -> VerifyReport:
+        """One verification pass against ``files``' checkpoints and ``key`` (``sandbox audit
+        verify`` on PostgreSQL); never a reused report."""
+        if self.path is not None:
+            return await asyncio.to_thread(verify_database, self.path, key=key,
+                                           checkpoint_files=files)
+        return await self._in_snapshot(
+            lambda reader: verify_reader(reader, key=key, checkpoint_files=files))
+
     async def _in_snapshot(self, work: Callable[[SeamReader], _R]) -> _R:
         """``work`` in a worker thread, reading through one consistent snapshot."""
         async with self._db.transaction(write=False) as conn:

@@ -185,8 +185,12 @@ def appending(entry: JournalEntry, require_running: bool = False) -> Body[None]:
     running = " AND status = 'running'" if require_running else ""
     try:
         inserted = yield Execute(
-            f"INSERT INTO codemode_journal ({JOURNAL_COLUMNS}) "
-            "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
+            # Typed: PostgreSQL infers no column type for a bare parameter in a SELECT list.
+            f"INSERT INTO codemode_journal ({JOURNAL_COLUMNS}) SELECT CAST(? AS TEXT),"
+            " CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),"
+            " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT),"
+            " CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION),"
+            " CAST(? AS TEXT) WHERE EXISTS"
             f" (SELECT 1 FROM codemode_executions WHERE id = ?{running})",
             (
                 entry.execution_id, entry.seq, entry.namespace, entry.method, entry.args,

@@ -8,11 +8,13 @@ states, and SQLite cannot alter a CHECK without rebuilding the table; the store 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from codemode import journal as _journal
+from storage import Migration
 
-__all__ = ["CODEMODE_MIGRATIONS"]
+__all__ = ["CODEMODE_MIGRATIONS", "on_both"]
 
 _STORE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
     (
@@ -175,3 +177,36 @@ CODEMODE_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = _merged(
     _STORE_MIGRATIONS, _journal.JOURNAL_MIGRATIONS
 )
 """Every version of the ``codemode`` component: the store's tables and the journal's."""
+
+
+_PG_TYPES = ((re.compile(r"\bREAL\b"), "DOUBLE PRECISION"), (re.compile(r"\bINTEGER\b"), "BIGINT"),
+             (re.compile(r"\bTEXT\b"), 'TEXT COLLATE "C"'))
+
+
+# Submitted code (and a snippet's description) is raw text that may hold NUL or lone
+# surrogates, which SQLite keeps (a BLOB when it must, ``codec.sqlite_text``) and a
+# PostgreSQL text column refuses: there it is always its UTF-8 bytes (surrogatepass).
+_PG_RAW_TEXT = ((re.compile(r"\bcode(\s+)TEXT\b"), r"code\1BYTEA"),
+                (re.compile(r"\bdescription(\s+)TEXT NOT NULL DEFAULT ''"),
+                 r"description\1BYTEA NOT NULL DEFAULT ''::bytea"))
+
+
+def _postgresql(statement: str) -> str:
+    """A SQLite DDL statement of these histories in PostgreSQL's words: 64-bit integers,
+    double-precision reals, text compared bytewise (so orderings match SQLite's), raw text
+    as bytes."""
+    for pattern, replacement in (*_PG_RAW_TEXT, *_PG_TYPES):
+        statement = pattern.sub(replacement, statement)
+    return statement
+
+
+def on_both(history: Sequence[tuple[int, Sequence[str]]]) -> tuple[Migration, ...]:
+    """A ``(version, SQLite statements)`` history as ``storage.Migration`` for both backends.
+
+    The histories were released on SQLite and stay its exact statements; their DDL uses
+    only plain columns, keys, indexes and table rebuilds, which PostgreSQL runs as written
+    once the column types are its own, so each version means the same tables on both.
+    """
+    return tuple(Migration(version, tuple(statements),
+                           tuple(_postgresql(s) for s in statements))
+                 for version, statements in history)

@@ -67,7 +67,7 @@ from codemode.codec import (
 from codemode.errors import DurableSizeError, ExecutionNotFound, NotSerialisableError, SnippetDefinitionError
 from codemode.connector_store import CONNECTOR_MIGRATIONS
 from codemode.ledger import LEDGER_MIGRATIONS
-from codemode.migrations import CODEMODE_MIGRATIONS
+from codemode.migrations import CODEMODE_MIGRATIONS, on_both
 from codemode.normalise import trim_log_lines
 from codemode.records import (
     APPROVAL_STATES,
@@ -81,9 +81,9 @@ from codemode.records import (
     valid_snippet_name,
 )
 from codemode.tooldefs import Toolset, schema_problems
-from storage import (Body, BodyFn, Connection, Execute, FetchAll, FetchOne, IntegrityError,
-                     SQLiteDatabase)
-from workspace import DEFAULT_TENANT, apply_migrations
+from storage import (Body, BodyFn, Connection, Database, Execute, FetchAll, FetchOne,
+                     IntegrityError, SQLiteDatabase, apply_migrations, open_database)
+from workspace import DEFAULT_TENANT
 
 __all__ = [
     "CODEMODE_MIGRATIONS",
@@ -137,7 +137,7 @@ def _status_guard(column: str, allowed: Collection[str] | None) -> tuple[str, li
         allowed = [allowed]
     values = sorted(allowed)
     if not values:
-        return " AND 0", []
+        return " AND 1 = 0", []
     return f" AND {column} IN ({', '.join('?' for _ in values)})", values
 
 
@@ -290,7 +290,7 @@ def _revert_pending(execution_id: str) -> Body[int]:
     return reverted
 
 
-def _prune(workspace: str, keep: int, tenant: str) -> Body[int]:
+def _prune(workspace: str, keep: int, tenant: str, pg: bool) -> Body[int]:
     """Delete the terminal executions of ``workspace`` beyond the newest ``keep``."""
     if keep < 0:
         raise ValueError("keep must be zero or more")
@@ -301,7 +301,9 @@ def _prune(workspace: str, keep: int, tenant: str) -> Body[int]:
     rows = yield FetchAll(
         "DELETE FROM codemode_executions WHERE id IN (SELECT id FROM codemode_executions"
         f" WHERE tenant = ? AND workspace = ? AND status IN ({marks})"
-        " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)"
+        # Ties in start time go to the later insert (rowid) on SQLite, to the id on PostgreSQL.
+        + (" ORDER BY created_at DESC, id DESC OFFSET ?)" if pg
+           else " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)") +
         " RETURNING id, status, principal",
         (tenant, workspace, *terminal, keep))
     if rows:
@@ -319,14 +321,25 @@ def _insert_execution(values: tuple[Any, ...], audit: Sequence[AuditEvent]) -> B
     yield from appending(audit, now())
 
 
-def _end_run(end: RunEnd) -> Body[bool]:
+def _set_option(execution_id: str, key: str, value: str) -> Body[None]:
+    # Read, change and write in the body: the same on both backends (no json_set).
+    row = yield FetchOne("SELECT options FROM codemode_executions WHERE id = ?", (execution_id,))
+    if row is None:
+        return
+    options = json.loads(row[0])
+    options[key] = value
+    yield Execute("UPDATE codemode_executions SET options = ? WHERE id = ?",
+                  (json_text(options), execution_id))
+
+
+def _end_run(end: RunEnd, pg: bool) -> Body[bool]:
     finished = yield from _finish(end.execution_id, end.status, end.result, end.error,
                                   end.logs, ("running",))
     if finished:
         if end.status != "completed":
             yield from _revert_pending(end.execution_id)
         yield from appending([end.audit], now())
-    yield from _prune(end.workspace, end.keep, end.tenant)
+    yield from _prune(end.workspace, end.keep, end.tenant, pg)
     return finished
 
 
@@ -352,7 +365,7 @@ async def _claim(
         guard += " AND (lease_until IS NULL OR lease_until < ?)"
         params.append(stale_before)
     if expected_owner is not ...:
-        guard += " AND owner IS ?"
+        guard += " AND owner IS NOT DISTINCT FROM ?"
         params.append(expected_owner)
     attempts = "attempts + 1" if count_attempt else "attempts"
     changed = await conn.execute(
@@ -421,7 +434,8 @@ class StoreTransaction:
     async def prune_executions(self, workspace: str, keep: int = DEFAULT_KEEP,
                                tenant: str = DEFAULT_TENANT) -> int:
         """See :meth:`CodeModeStore.prune_executions`; here inside a larger transaction."""
-        return await _on(self._conn, _prune, workspace, keep, tenant)
+        return await _on(self._conn, _prune, workspace, keep, tenant,
+                         self._conn.dialect.name == "postgresql")
 
     async def decide_approval(
         self, approval_id: str, *, status: str, by: str | None = None, reason: str | None = None,
@@ -473,22 +487,32 @@ class StoreTransaction:
 class CodeModeStore:
     """Executions, journals, toolsets and snippets in SQLite; safe to share between tasks."""
 
-    def __init__(self, db: SQLiteDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
-        self.path = db.path
+        self.path = db.path if isinstance(db, SQLiteDatabase) else None
+        """The SQLite file, or None on PostgreSQL."""
+        self._pg = db.dialect.name == "postgresql"
         self._closed = False
 
+    @property
+    def database(self) -> Database:
+        return self._db
+
+    def _raw(self, text: str) -> str | bytes:
+        """Raw text (code) as the backend holds it (see ``codemode.migrations``)."""
+        return text.encode("utf-8", "surrogatepass") if self._pg else sqlite_text(text)
+
     @classmethod
-    async def open(cls, db_path: str | Path) -> CodeModeStore:
-        """Open (creating and migrating) the database at ``db_path``."""
-        # Autocommit mode: transactions are explicit, so BEGIN IMMEDIATE means what it says.
-        db = await SQLiteDatabase.open(db_path)
+    async def open(cls, database: str | Path | Database) -> CodeModeStore:
+        """Open (creating and migrating) the store in ``database``: a SQLite file, a
+        ``postgresql://`` URL, or an open database (then closed with the store)."""
+        db = database if not isinstance(database, (str, Path)) else (
+            await open_database(database))
         try:
-            conn = db.conn
-            await apply_migrations(conn, "codemode", CODEMODE_MIGRATIONS)
-            await apply_migrations(conn, "ledger", LEDGER_MIGRATIONS)
+            await apply_migrations(db, "codemode", on_both(CODEMODE_MIGRATIONS))
+            await apply_migrations(db, "ledger", on_both(LEDGER_MIGRATIONS))
             await _audit_migrate(db)
-            await apply_migrations(conn, "connectors", CONNECTOR_MIGRATIONS)
+            await apply_migrations(db, "connectors", on_both(CONNECTOR_MIGRATIONS))
         except BaseException:
             await db.close()
             raise
@@ -633,7 +657,7 @@ class CodeModeStore:
             (None, True) if record.result is None else _result_for_record(record.result)
         )
         values = (
-            record.id, record.workspace, sqlite_text(record.code), record.status, result_text,
+            record.id, record.workspace, self._raw(record.code), record.status, result_text,
             int(recorded and record.result_recorded), _error_for_record(record.error),
             json_text(trim_log_lines(record.logs)),
             json_text(record.namespaces),
@@ -643,13 +667,12 @@ class CodeModeStore:
             record.owner, record.lease_until, record.attempts, record.tenant, record.principal,
         )
         self._check_open()
-        await self._db.run(_insert_execution, values, audit)
+        await self._db.run(_insert_execution, values, audit, lock=_LOCK)
 
     async def set_option(self, execution_id: str, key: str, value: str) -> None:
         """Set one of the execution's ``options`` (a short text: the trace that parked it)."""
-        async with self._write() as conn:
-            await conn.execute("UPDATE codemode_executions SET options = json_set(options, ?, ?)"
-                               " WHERE id = ?", (f"$.{key}", value, execution_id))
+        self._check_open()
+        await self._db.run(_set_option, execution_id, key, value, lock=_LOCK)
 
     async def end_run(self, end: RunEnd) -> bool:
         """Record the end of a run still ``running``: its status, result and logs, its
@@ -659,7 +682,7 @@ class CodeModeStore:
         False when someone else ended it first (cancelled, expired): that decision stands.
         """
         self._check_open()
-        return await self._db.run(_end_run, end)
+        return await self._db.run(_end_run, end, self._pg, lock=_LOCK)
 
     async def finish_execution(
         self,
@@ -679,7 +702,8 @@ class CodeModeStore:
         of two racing decisions exactly one wins; returns whether it was made.
         """
         self._check_open()
-        return await self._db.run(_finish, execution_id, status, result, error, logs, only_if)
+        return await self._db.run(_finish, execution_id, status, result, error, logs, only_if,
+                                  lock=_LOCK)
 
     async def get_execution(
         self, execution_id: str, *, with_journal: bool = True
@@ -837,7 +861,7 @@ class CodeModeStore:
         async with self.reading() as conn:
             return await _select_approvals(
                 conn, f"{where} ORDER BY created_at{' DESC' if newest_first else ''},"
-                      f" rowid{' DESC' if newest_first else ''} LIMIT ?", [*params, max(0, limit)]
+                      f" {'id' if self._pg else 'rowid'}{' DESC' if newest_first else ''} LIMIT ?", [*params, max(0, limit)]
             )
 
     # --- snippets ---------------------------------------------------------------------
@@ -861,11 +885,14 @@ class CodeModeStore:
                 (tenant, snippet.name),
             ) is None
             await conn.execute(
-                "INSERT OR REPLACE INTO codemode_snippets (tenant, name, code, description,"
+                "INSERT INTO codemode_snippets (tenant, name, code, description,"
                 " input_schema, namespaces, execution_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, name) DO UPDATE SET"
+                " code = excluded.code, description = excluded.description,"
+                " input_schema = excluded.input_schema, namespaces = excluded.namespaces,"
+                " execution_id = excluded.execution_id, created_at = excluded.created_at",
                 (
-                    tenant, snippet.name, sqlite_text(snippet.code), sqlite_text(snippet.description),
+                    tenant, snippet.name, self._raw(snippet.code), self._raw(snippet.description),
                     None if snippet.input_schema is None
                     else json_text(encode_value(snippet.input_schema)),
                     json_text(snippet.namespaces),

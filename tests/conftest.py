@@ -3,6 +3,7 @@ throwaway PostgreSQL cluster, started on first use, with a fresh schema per test
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Iterator
@@ -87,10 +88,33 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(request.getfixturevalue("postgres_url"))
 
 
+async def _run_on(url: str, statement: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def module_database_url(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """For a module's one service: None (everything in its data directory's SQLite file),
+    then the URL of a PostgreSQL schema of the module's own (``Settings.database_url``)."""
+    if request.param == "sqlite":
+        yield None
+        return
+    cluster: Cluster = request.getfixturevalue("postgres_cluster")
+    schema = new_schema_name()
+    asyncio.run(_run_on(cluster.url, f"CREATE SCHEMA {schema}"))
+    yield cluster.schema_url(schema)
+    asyncio.run(_run_on(cluster.url, f"DROP SCHEMA {schema} CASCADE"))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Marked so ``-m "not postgres"`` can leave them out while developing; CI runs them all.
     for item in items:
         callspec = getattr(item, "callspec", None)
-        on_postgres = callspec is not None and callspec.params.get("database") == "postgresql"
+        on_postgres = callspec is not None and "postgresql" in (
+            callspec.params.get("database"), callspec.params.get("module_database_url"))
         if on_postgres or "postgres_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)

@@ -62,8 +62,18 @@ def _verify(args: argparse.Namespace) -> int:
     for path in files:
         if not path.is_file():
             raise CommandError(f"no checkpoints file at {path}")
-    return _report(verify_database(settings.database_path, key=key, checkpoint_files=files),
-                   args.json)
+    if settings.database_url is None:
+        return _report(verify_database(settings.database_path, key=key, checkpoint_files=files),
+                       args.json)
+
+    async def through_the_seam() -> VerifyReport:
+        log = await AuditLog.open(settings.database_url or "")
+        try:
+            return await log.verify_against(files, key)
+        finally:
+            await log.close()
+
+    return _report(asyncio.run(through_the_seam()), args.json)
 
 
 def _when(text: str) -> float:
@@ -83,9 +93,9 @@ def _when(text: str) -> float:
 
 
 async def _open(settings: Settings) -> AuditLog:
-    if not settings.database_path.is_file():
+    if settings.database_url is None and not settings.database_path.is_file():
         raise CommandError(f"no database at {settings.database_path}")
-    return await AuditLog.open(settings.database_path, key_file=settings.audit_key_path,
+    return await AuditLog.open(settings.database, key_file=settings.audit_key_path,
                                checkpoints_file=settings.audit_checkpoints_path)
 
 

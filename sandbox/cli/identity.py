@@ -124,7 +124,7 @@ def _runner(command: str, handler: Handler) -> Callable[[argparse.Namespace], in
             settings = Settings.from_env(data_dir=data_dir)
             # Tokens live where the service keeps them: on PostgreSQL when it has a URL.
             async with await IdentityStore.open(settings.database) as store:
-                log = await AuditLog.open(settings.database_path)
+                log = await AuditLog.open(settings.database)
                 try:
                     return await handler(store, Recorder(log), args)
                 finally:

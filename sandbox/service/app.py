@@ -95,11 +95,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                      ", ".join(POSTGRESQL_STORES), settings.database_path)
         store = await WorkspaceStore.open(settings.database, settings.workspace_blob_dir,
                                           quotas=settings.quotas)
-        codemode_store = await CodeModeStore.open(settings.database_path)
+        codemode_store = await CodeModeStore.open(settings.database)
         identity = await IdentityStore.open(settings.database)
         app.state.identity = identity
         audit_log = await AuditLog.open(
-            settings.database_path, key_file=settings.audit_key_path,
+            settings.database, key_file=settings.audit_key_path,
             checkpoints_file=settings.audit_checkpoints_path,
             policy=CheckpointPolicy(every_entries=settings.audit_checkpoint_entries,
                                     every_s=settings.audit_checkpoint_interval_s))

@@ -19,10 +19,10 @@ from workspace import Quotas
 from .. import CompiledGuest, CompiledScience, Limits
 
 
-POSTGRESQL_STORES = ("workspaces", "tenants and tokens")
-"""The stores that move to PostgreSQL with a database URL; the others (executions, journal,
-ledger, approvals, snippets, toolsets, connectors, the audit log) stay in the data
-directory's SQLite file until they are on the storage seam too."""
+POSTGRESQL_STORES = ("workspaces", "tenants and tokens", "executions, journal, ledger, approvals,"
+                     " snippets, toolsets and connectors", "the audit log")
+"""The stores that move to PostgreSQL with a database URL; only the console's login sessions
+stay in the data directory's SQLite file (they are per process)."""
 
 
 def _env_path(name: str) -> Path | None:

@@ -32,11 +32,12 @@ def host() -> Iterator[tuple[AgentHost, str]]:
 
 @pytest.fixture(scope="module")
 def client(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory,
-           host: tuple[AgentHost, str]) -> Iterator[httpx.Client]:
+           host: tuple[AgentHost, str], module_database_url: str | None) -> Iterator[httpx.Client]:
     agent, url = host
     settings = Settings(data_dir=tmp_path_factory.mktemp("audit"), workers=2,
                         guest=compiled_guest, sweep_interval_s=0,
-                        durable=replace(DurableSettings(), keep_executions=2))
+                        durable=replace(DurableSettings(), keep_executions=2),
+                        database_url=module_database_url)
     with ServerThread(create_app(settings)) as live, \
             httpx.Client(base_url=live.url, timeout=120) as http:
         for name, tools in {"gated": agent.tools(url, create_item=GATED),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import socket
-import sqlite3
 import subprocess
 import threading
 import time
@@ -24,6 +23,7 @@ from sandbox.engine import CompiledGuest
 from sandbox.service import Settings
 
 from agent_host import AgentHost, ServerThread
+from service_tables import tables
 
 GATED = {"approval": {"mode": "durable", "summary": "Create an item", "risk": "low"}}
 
@@ -37,10 +37,12 @@ def host() -> Iterator[tuple[AgentHost, str]]:
 
 @pytest.fixture(scope="module")
 def service(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory,
-            host: tuple[AgentHost, str]) -> Iterator[tuple[httpx.Client, Settings]]:
+            host: tuple[AgentHost, str],
+            module_database_url: str | None) -> Iterator[tuple[httpx.Client, Settings]]:
     agent, url = host
     settings = Settings(data_dir=tmp_path_factory.mktemp("durable"), workers=2,
-                        guest=compiled_guest, sweep_interval_s=0)
+                        guest=compiled_guest, sweep_interval_s=0,
+                        database_url=module_database_url)
     with ServerThread(create_app(settings)) as live, \
             httpx.Client(base_url=live.url, timeout=120) as http:
         toolsets = {
@@ -424,7 +426,7 @@ def test_the_sweep_expires_old_pauses_only(client: httpx.Client) -> None:
 def test_a_run_left_running_by_a_dead_service_is_expired_once(
         client: httpx.Client, service: tuple[httpx.Client, Settings]) -> None:
     done = _run(client, "1 + 1", "plain")
-    with sqlite3.connect(service[1].database_path) as db:
+    with tables(service[1]) as db:
         db.execute("UPDATE codemode_executions SET status = 'running', owner = ?, lease_until = 0"
                    " WHERE id = ?", ("nohost:999999:dead", done["execution_id"]))
     swept = client.post("/v1/executions/sweep", json={"recover_running": False}).json()
@@ -440,7 +442,7 @@ def test_an_abandoned_run_is_recovered_by_replay(
         host: tuple[AgentHost, str]) -> None:
     title = _title()
     done = _run(client, f"plain.create_item(title={title!r})['title']", "plain")
-    with sqlite3.connect(service[1].database_path) as db:
+    with tables(service[1]) as db:
         db.execute("UPDATE codemode_executions SET status = 'running', owner = ?, lease_until = 0,"
                    " result = NULL WHERE id = ?", ("nohost:999999:dead", done["execution_id"]))
         # As if killed after the tool's side effect, before anything was settled.
@@ -537,7 +539,7 @@ def test_a_keyed_action_that_fails_runs_again_each_time(
                     "keyed")
         assert "action failed" in done["result"]
     assert sum(1 for c in host[0].calls if c["tool"] == "fail") == before + 2
-    with sqlite3.connect(service[1].database_path) as db:
+    with tables(service[1]) as db:
         assert db.execute("SELECT COUNT(*) FROM codemode_ledger WHERE key = ?",
                           ("action:fail:fail:always",)).fetchone()[0] == 0
 
@@ -569,7 +571,7 @@ def test_a_rejected_call_leaves_no_ledger_row(
         client: httpx.Client, service: tuple[httpx.Client, Settings]) -> None:
     paused = _run(client, f"gated.create_item(title={_title()!r})")
     client.post(f"/v1/approvals/{paused['pending'][0]['approval_id']}/reject")
-    with sqlite3.connect(service[1].database_path) as db:
+    with tables(service[1]) as db:
         rows = db.execute("SELECT COUNT(*) FROM codemode_ledger WHERE execution_id = ?",
                           (paused["execution_id"],)).fetchone()[0]
     assert rows == 0
@@ -743,10 +745,10 @@ def test_events_of_an_unknown_execution_say_so(client: httpx.Client) -> None:
 
 # --- state.* writes across a crash --------------------------------------------------------
 
-def _interrupt(db_path: Any, execution_id: str, seq: int) -> None:
+def _interrupt(settings: Settings, execution_id: str, seq: int) -> None:
     """Leave the execution as a crash right after step ``seq`` started would: running, owner
     dead, the step ``executing`` and nothing after it."""
-    with sqlite3.connect(db_path) as db:
+    with tables(settings) as db:
         db.execute("UPDATE codemode_executions SET status = 'running', owner = ?, lease_until = 0,"
                    " result = NULL WHERE id = ?", ("nohost:999999:dead", execution_id))
         db.execute("UPDATE codemode_journal SET state = 'executing', result = NULL"
@@ -771,7 +773,7 @@ def test_a_state_write_that_committed_before_a_crash_is_not_repeated(
     code = "state.append_file('/log.txt', 'one,')\nstate.read_file('/log.txt')"
     done = _run(client, code, "plain", workspace=workspace)
     assert done["result"] == "one,"
-    _interrupt(service[1].database_path, done["execution_id"], 0)
+    _interrupt(service[1], done["execution_id"], 0)
     record = _recovered(client, done["execution_id"])
     assert (record["status"], record["result"]) == ("completed", "one,")
     assert record["journal"][0]["state"] == "applied"
@@ -783,8 +785,8 @@ def test_a_state_write_that_never_committed_runs_on_recovery(
     workspace = f"crash{next(_counter)}"
     code = "state.append_file('/log.txt', 'one,')\nstate.read_file('/log.txt')"
     done = _run(client, code, "plain", workspace=workspace)
-    _interrupt(service[1].database_path, done["execution_id"], 0)
-    with sqlite3.connect(service[1].database_path) as db:  # as if the write never committed
+    _interrupt(service[1], done["execution_id"], 0)
+    with tables(service[1]) as db:  # as if the write never committed
         db.execute("DELETE FROM workspace_operations WHERE key = ?", (f"{done['execution_id']}:0",))
     assert client.post(f"/v1/workspaces/{workspace}/tools/delete",
                        json={"path": "/log.txt"}).status_code == 200
@@ -800,7 +802,7 @@ def test_approving_a_call_whose_waiting_process_died_continues_it_at_once(
                   approval_wait_ms=100)
     gone = subprocess.Popen(["true"])
     gone.wait()
-    with sqlite3.connect(service[1].database_path) as db:  # as if it died while waiting inline
+    with tables(service[1]) as db:  # as if it died while waiting inline
         db.execute("UPDATE codemode_executions SET status = 'running', owner = ?,"
                    " lease_until = ? WHERE id = ?",
                    (f"{socket.gethostname()}:{gone.pid}:x", time.time() + 3600,
@@ -813,11 +815,11 @@ def test_approving_a_call_whose_waiting_process_died_continues_it_at_once(
 def test_a_running_execution_cannot_be_deleted(
         client: httpx.Client, service: tuple[httpx.Client, Settings]) -> None:
     done = _run(client, "1", "plain")
-    with sqlite3.connect(service[1].database_path) as db:
+    with tables(service[1]) as db:
         db.execute("UPDATE codemode_executions SET status = 'running' WHERE id = ?",
                    (done["execution_id"],))
     assert client.delete(f"/v1/executions/{done['execution_id']}").status_code == 409
-    with sqlite3.connect(service[1].database_path) as db:
+    with tables(service[1]) as db:
         db.execute("UPDATE codemode_executions SET status = 'completed' WHERE id = ?",
                    (done["execution_id"],))
     assert client.delete(f"/v1/executions/{done['execution_id']}").status_code == 200

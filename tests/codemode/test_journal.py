@@ -28,8 +28,8 @@ LIMIT = 1_000_000
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[CodeModeStore]:
-    opened = await CodeModeStore.open(tmp_path / "sandbox.db")
+async def store(database: str) -> AsyncIterator[CodeModeStore]:
+    opened = await CodeModeStore.open(database)
     try:
         yield opened
     finally:
@@ -92,9 +92,9 @@ async def test_applied_none_result_is_kept_as_a_real_result(store: CodeModeStore
     await journal_io.append(store, make_entry(execution_id, 0, "tools", "noop", {}))
     await journal_io.settle(store, execution_id, 0, state="applied", result=None)
     await journal_io.append(store, make_entry(execution_id, 1, "tools", "noop", {}))
-    with sqlite3.connect(store.path) as conn:  # the distinction lives in the column: NULL vs 'null'
-        rows = conn.execute("SELECT seq, result FROM codemode_journal ORDER BY seq").fetchall()
-    assert rows == [(0, "null"), (1, None)]
+    async with store.reading() as conn:  # the distinction lives in the column: NULL vs 'null'
+        rows = await conn.fetchall("SELECT seq, result FROM codemode_journal ORDER BY seq")
+    assert [tuple(r) for r in rows] == [(0, "null"), (1, None)]
 
 
 async def test_settle_records_an_error(store: CodeModeStore, execution_id: str) -> None:

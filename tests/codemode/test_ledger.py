@@ -49,6 +49,7 @@ from codemode.ledger import (
     settle,
     sweep,
 )
+from codemode.migrations import on_both
 from workspace.schema import apply_migrations
 
 T0 = 1_700_000_000.0
@@ -75,16 +76,19 @@ async def _open(path: Path) -> LedgerConn:
 
 
 @pytest.fixture
-async def conn(tmp_path: Path) -> AsyncIterator[LedgerConn]:
-    opened = await _open(tmp_path / "ledger.db")
+async def conn(database: str) -> AsyncIterator[storage.Session]:
+    """A session on a database with the ledger's table, on each backend in turn."""
+    db = await storage.open_database(database)
     try:
-        yield opened
+        await storage.apply_migrations(db, "ledger", on_both(LEDGER_MIGRATIONS))
+        async with db.session() as session:
+            yield session
     finally:
-        await opened.close()
+        await db.close()
 
 
 @asynccontextmanager
-async def tx(conn: LedgerConn) -> AsyncIterator[LedgerConn]:
+async def tx(conn: storage.Session) -> AsyncIterator[storage.Session]:
     await conn.begin(write=True)
     try:
         yield conn

@@ -32,8 +32,8 @@ LIMIT = 1_000_000
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[CodeModeStore]:
-    opened = await CodeModeStore.open(tmp_path / "sandbox.db")
+async def store(database: str) -> AsyncIterator[CodeModeStore]:
+    opened = await CodeModeStore.open(database)
     try:
         yield opened
     finally:

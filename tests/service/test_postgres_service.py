@@ -71,3 +71,35 @@ def test_without_a_url_everything_stays_in_the_data_directory(tmp_path: Path) ->
     shared = Settings(data_dir=tmp_path, database_url="postgresql://db/x", shared_blob_dir=tmp_path / "s")
     assert (shared.database, shared.workspace_blob_dir) == ("postgresql://db/x", tmp_path / "s")
 
+
+
+async def test_executions_and_the_audit_chain_live_in_postgresql_for_both_services(
+    postgres_url: str, compiled_guest: CompiledGuest, tmp_path: Path
+) -> None:
+    one = ServerThread(create_app(_settings(tmp_path / "one", postgres_url, compiled_guest)))
+    two = ServerThread(create_app(_settings(tmp_path / "two", postgres_url, compiled_guest)))
+    auth = {"Authorization": f"Bearer {OPERATOR}"}
+    with one, two, httpx.Client(base_url=one.url, headers=auth, timeout=60) as first, \
+            httpx.Client(base_url=two.url, headers=auth, timeout=60) as second:
+        ids = []
+        for client in (first, second, first):
+            ran = client.post("/v1/execute", json={"code": "state.write_file('/n.txt', 'x')\n6 * 7",
+                                                   "workspace": "w"}).json()
+            assert ran["status"] == "completed" and ran["result"] == 42, ran
+            ids.append(ran["execution_id"])
+        # An execution run by one is read, with its journal, through the other.
+        seen = second.get(f"/v1/executions/{ids[0]}").json()
+        assert seen["status"] == "completed" and [e["method"] for e in seen["journal"]] == ["write_file"]
+        listed = {e["id"] for e in first.get("/v1/executions", params={"workspace": "w"}).json()["executions"]}
+        assert listed == set(ids)
+        # Both appended to one gap-free chain, which either verifies.
+        for client in (first, second):
+            report = client.get("/v1/audit/verify").json()
+            assert report["ok"] and report["count"] >= 6, report
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        executions = await conn.fetchval("SELECT count(*) FROM codemode_executions")
+        seqs = [r["seq"] for r in await conn.fetch("SELECT seq FROM audit_log ORDER BY seq")]
+    finally:
+        await conn.close()
+    assert executions == 3 and seqs == list(range(1, len(seqs) + 1))
