@@ -26,6 +26,7 @@ from .interface import (
     Record,
     Session,
     StorageError,
+    UnstorableValue,
 )
 from .migrations import Migration, apply_migrations
 from .sqlite import SQLiteDatabase, immediately, on_thread
@@ -57,4 +58,5 @@ __all__ = [
     "SQLiteDatabase",
     "Statement",
     "StorageError",
+    "UnstorableValue",
 ]

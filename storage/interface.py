@@ -32,6 +32,7 @@ __all__ = [
     "SQLITE",
     "Session",
     "StorageError",
+    "UnstorableValue",
 ]
 
 Record = Sequence[Any]
@@ -44,6 +45,12 @@ class StorageError(Exception):
 
 class IntegrityError(StorageError):
     """A constraint refused the change (unique key, foreign key, check)."""
+
+
+class UnstorableValue(StorageError):
+    """A value the backend cannot hold as given (PostgreSQL: a NUL character or unencodable
+    text, a number out of its column's range): the caller's input, not the database's
+    trouble."""
 
 
 class BusyError(StorageError):

@@ -21,7 +21,8 @@ import asyncpg
 
 from . import _transaction
 from .body import BodyFn, drive
-from .interface import POSTGRESQL, BusyError, Connection, Dialect, IntegrityError, Record, StorageError
+from .interface import (POSTGRESQL, BusyError, Connection, Dialect, IntegrityError, Record,
+                        StorageError, UnstorableValue)
 
 __all__ = ["PostgresDatabase", "PostgresSession", "lock_key", "positional"]
 
@@ -57,6 +58,11 @@ def lock_key(name: str) -> int:
 def _translated(exc: Exception) -> Exception:
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
         return IntegrityError(str(exc))
+    # SQLSTATE class 22 (a NUL in text, a number out of range), or a parameter asyncpg cannot
+    # encode (its client-side DataError is an InterfaceError and a ValueError).
+    if isinstance(exc, asyncpg.DataError) or (
+            isinstance(exc, asyncpg.InterfaceError) and isinstance(exc, ValueError)):
+        return UnstorableValue(f"the database cannot store this value: {exc}")
     if isinstance(exc, (asyncpg.TransactionRollbackError, asyncpg.LockNotAvailableError)):
         return BusyError(f"the database is busy: {exc}")
     if isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError)):

@@ -38,7 +38,7 @@ from codemode import (
     ToolDefinitionError,
 )
 from audit import AuditError, AuditQueryError
-from storage import IntegrityError, StorageError
+from storage import IntegrityError, StorageError, UnstorableValue
 from workspace import WorkspaceError
 
 from .. import SandboxError
@@ -242,6 +242,7 @@ ERROR_MAP: dict[type[Exception], ErrorRule] = {
     AuditError: ErrorRule(503, "audit_unavailable"),
     # the database under a store (a PostgreSQL server down or restarting): retry later
     IntegrityError: ErrorRule(409, "conflict"),
+    UnstorableValue: ErrorRule(422, "invalid_request"),
     StorageError: ErrorRule(503, "database_unavailable"),
 }
 

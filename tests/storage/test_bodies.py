@@ -145,3 +145,17 @@ def test_run_now_drives_a_body_on_a_plain_sqlite3_connection(tmp_path: Path) -> 
             storage.run_now(raw, add, 3, "a")
     finally:
         raw.close()
+
+
+async def test_a_value_the_backend_cannot_hold_is_refused_as_the_callers(db: storage.Database) -> None:
+    # SQLite keeps a NUL in text; PostgreSQL's text cannot hold one, nor an integer past
+    # 64 bits: the seam says so (the service answers 422), never "database unavailable".
+    if db.dialect.name == "postgresql":
+        with pytest.raises(storage.UnstorableValue):
+            await db.run(add, 1, "a\x00b")
+        with pytest.raises(storage.UnstorableValue):
+            await db.run(add, 2**70, "big")
+        assert await db.run(names, write=False) == []
+    else:
+        await db.run(add, 1, "a\x00b")
+        assert await db.run(names, write=False) == ["a\x00b"]
