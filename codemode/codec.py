@@ -56,6 +56,7 @@ __all__ = [
     "json_text",
     "sqlite_safe_json",
     "sqlite_text",
+    "text_bytes",
     "text_from_sqlite",
     "to_json_safe",
 ]
@@ -277,6 +278,13 @@ def sqlite_text(text: str) -> str | bytes:
     except UnicodeEncodeError:
         return text.encode("utf-8", "surrogatepass")
     return text
+
+
+def text_bytes(text: str) -> bytes:
+    """Raw text (code) as UTF-8 bytes, lone surrogates kept: how PostgreSQL holds it (a
+    ``bytea``, since its text refuses NUL and lone surrogates); read back with
+    :func:`text_from_sqlite`."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 def text_from_sqlite(value: str | bytes) -> str:

@@ -62,6 +62,7 @@ from codemode.codec import (
     encode_value,
     json_text,
     sqlite_text,
+    text_bytes,
     text_from_sqlite,
 )
 from codemode.errors import DurableSizeError, ExecutionNotFound, NotSerialisableError, SnippetDefinitionError
@@ -500,7 +501,7 @@ class CodeModeStore:
 
     def _raw(self, text: str) -> str | bytes:
         """Raw text (code) as the backend holds it (see ``codemode.migrations``)."""
-        return text.encode("utf-8", "surrogatepass") if self._pg else sqlite_text(text)
+        return text_bytes(text) if self._pg else sqlite_text(text)
 
     @classmethod
     async def open(cls, database: str | Path | Database) -> CodeModeStore:
