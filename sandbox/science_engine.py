@@ -276,14 +276,27 @@ def ensure_science(cache_dir: Path | None = None, progress: Progress = stderr_pr
         return CompiledScience(artifact, sha256, stage, image, image_sha256)
 
 
+KEEP_OTHER_SNAPSHOTS = 2
+"""Snapshots of other inputs kept beside the current one (the most recently built): two
+checkouts of different guest sources sharing one cache (branches, a rebase) would otherwise
+each remove the other's and rebuild its own, minutes each time."""
+
+
 def _prune(current: Path) -> None:
-    """Remove compiled snapshots of other inputs (300+ MB each). A worker still running one
-    keeps its mapping; their staging directories stay, such a worker may still read them."""
+    """Remove compiled snapshots of other inputs (about 400 MB each with the memory image)
+    but the ``KEEP_OTHER_SNAPSHOTS`` newest. A worker still running one keeps its mapping;
+    their staging directories stay, such a worker may still read them."""
+    others = []
     for old in current.parent.glob("science-*.cwasm"):
-        if old != current:
-            old.unlink(missing_ok=True)
-            old.with_suffix(".json").unlink(missing_ok=True)
-            _image_path(old).unlink(missing_ok=True)
+        try:
+            others.append((old.stat().st_mtime, old))
+        except OSError:
+            continue
+    others = [entry for entry in others if entry[1] != current]
+    for _, old in sorted(others, reverse=True)[KEEP_OTHER_SNAPSHOTS:]:
+        old.unlink(missing_ok=True)
+        old.with_suffix(".json").unlink(missing_ok=True)
+        _image_path(old).unlink(missing_ok=True)
 
 
 def _stage(shipped: _Shipped, stage: Path) -> None:

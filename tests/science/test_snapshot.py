@@ -4,6 +4,7 @@ shapes it cannot carry are refused; a compiled snapshot whose bytes changed is n
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,18 @@ def test_a_compiled_snapshot_whose_bytes_changed_is_never_loaded(tmp_path: Path)
     compiled = CompiledScience(artifact, "0" * 64, tmp_path, tmp_path / "science.mem", "0" * 64)
     with pytest.raises(GuestBuildError, match="changed on disk"):
         ScienceRuntime(compiled)
+
+
+def test_a_new_build_keeps_the_two_newest_snapshots_of_other_inputs(tmp_path: Path) -> None:
+    # Two checkouts with other guest sources share one cache: each keeps the other's.
+    from sandbox.science_engine import _prune
+
+    for age, key in enumerate(["current", "newer", "older", "oldest"]):
+        for suffix in (".cwasm", ".json", ".mem"):
+            made = tmp_path / f"science-{key}{suffix}"
+            made.write_bytes(b"x")
+            os.utime(made, (1_000_000 - age, 1_000_000 - age))
+    _prune(tmp_path / "science-current.cwasm")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"science-{key}{suffix}" for key in ("current", "newer", "older")
+        for suffix in (".cwasm", ".json", ".mem"))
