@@ -26,8 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
+
+from storage import is_postgresql
+from storage.postgres import positional
 
 from live_server import read_body
 from agent_host import AgentHost, ServerThread, free_port
@@ -164,8 +168,15 @@ def host_url(host_server: tuple[GatedHost, str]) -> str:
 # --- the service as a real process ------------------------------------------------------
 
 
-def integrity_check(db: Path) -> str:
-    """``PRAGMA integrity_check`` of a database nobody else has open, read-only."""
+Target = Path | str
+"""Where a service keeps its tables: its SQLite file, or a PostgreSQL URL."""
+
+
+def integrity_check(db: Target) -> str:
+    """``PRAGMA integrity_check`` of a SQLite file nobody else has open, read-only (a
+    PostgreSQL server keeps its own pages whole through a client's kill: nothing to check)."""
+    if isinstance(db, str):
+        return "ok"
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
@@ -173,7 +184,22 @@ def integrity_check(db: Path) -> str:
         conn.close()
 
 
-def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def _on_postgresql(url: str, sql: str, params: tuple[Any, ...]) -> tuple[list[Any], int]:
+    async def run() -> tuple[list[Any], int]:
+        conn = await asyncpg.connect(url)
+        try:
+            if sql.lstrip().upper().startswith("SELECT"):
+                return [tuple(r) for r in await conn.fetch(positional(sql), *params)], 0
+            status = await conn.execute(positional(sql), *params)
+            return [], int(status.rpartition(" ")[2])
+        finally:
+            await conn.close()
+    return asyncio.run(run())
+
+
+def query(db: Target, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(db, str):
+        return _on_postgresql(db, sql, params)[0]
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         return list(conn.execute(sql, params).fetchall())
@@ -181,8 +207,10 @@ def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, .
         conn.close()
 
 
-def _write(db: Path, sql: str, params: tuple[Any, ...]) -> int:
+def _write(db: Target, sql: str, params: tuple[Any, ...]) -> int:
     """One write to the database of a stopped service (to stand for a kill in a window)."""
+    if isinstance(db, str):
+        return _on_postgresql(db, sql, params)[1]
     conn = sqlite3.connect(db)
     try:
         with conn:
@@ -194,17 +222,21 @@ def _write(db: Path, sql: str, params: tuple[Any, ...]) -> int:
 class Service:
     """``sandbox serve`` in its own process group on a free port, over one data dir."""
 
-    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None,
+                 database_url: str | None = None) -> None:
         self.data_dir = data_dir
+        self.database_url = database_url
         self.extra_env = dict(env or {})
+        if database_url is not None:
+            self.extra_env["SANDBOX_DATABASE_URL"] = database_url
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.client: httpx.Client | None = None
         self.log_path = data_dir.parent / f"{data_dir.name}-service-{id(self)}.log"
 
     @property
-    def db(self) -> Path:
-        return self.data_dir / "sandbox.db"
+    def db(self) -> Target:
+        return self.database_url or self.data_dir / "sandbox.db"
 
     @property
     def pid(self) -> int:
@@ -337,11 +369,13 @@ class Service:
 
 
 @pytest.fixture
-def services(tmp_path: Path) -> Iterator[Callable[..., Service]]:
+def services(tmp_path: Path, database: str) -> Iterator[Callable[..., Service]]:
+    """Services on one data directory (or one of their own), on each backend in turn."""
     started: list[Service] = []
+    url = database if is_postgresql(database) else None
 
     def make(data_dir: Path | None = None, **env: str) -> Service:
-        service = Service(data_dir or tmp_path / "data", env)
+        service = Service(data_dir or tmp_path / "data", env, url)
         started.append(service)
         return service
 
@@ -350,13 +384,13 @@ def services(tmp_path: Path) -> Iterator[Callable[..., Service]]:
         service.stop()
 
 
-def journal_states(db: Path, execution_id: str) -> list[tuple[int, str, str]]:
+def journal_states(db: Target, execution_id: str) -> list[tuple[int, str, str]]:
     return [(int(seq), str(method), str(state)) for seq, method, state in query(
         db, "SELECT seq, method, state FROM codemode_journal WHERE execution_id = ? ORDER BY seq",
         (execution_id,))]
 
 
-def execution_row(db: Path, execution_id: str) -> tuple[str, str | None, int]:
+def execution_row(db: Target, execution_id: str) -> tuple[str, str | None, int]:
     rows = query(db, "SELECT status, owner, attempts FROM codemode_executions WHERE id = ?",
                  (execution_id,))
     assert rows, f"execution {execution_id} is not in the database"
@@ -862,7 +896,7 @@ def test_a_stale_pending_ledger_row_survives_kill_and_restart_and_is_reclaimed_o
     key = "action:create_item:item:leased"
 
     def ledger_row() -> list[tuple[Any, ...]]:
-        return query(data / "sandbox.db",
+        return query(service.db,
                      "SELECT status, execution_id FROM codemode_ledger WHERE key = ?", (key,))
 
     no_lease = {"SANDBOX_RECOVER_RUNNING": "0", "SANDBOX_LEDGER_LEASE_MS": "off"}
