@@ -10,9 +10,10 @@ commit. Consistent reads run at REPEATABLE READ, READ ONLY: one snapshot through
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit, urlunsplit
@@ -27,6 +28,12 @@ from .interface import (POSTGRESQL, BusyError, Connection, Dialect, IntegrityErr
 __all__ = ["PostgresDatabase", "PostgresSession", "lock_key", "positional"]
 
 _T = TypeVar("_T")
+
+CONNECT_TIMEOUT_S = 10.0
+"""How long opening one connection may take (a server that is down refuses at once; one
+behind a dead network would otherwise hold a request for asyncpg's default minute)."""
+ACQUIRE_TIMEOUT_S = 30.0
+"""How long a session waits for a pooled connection before the call fails as busy."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -55,6 +62,22 @@ def lock_key(name: str) -> int:
     return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "big", signed=True)
 
 
+_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
+"""What a statement on an asyncpg connection can raise besides our own errors."""
+
+_LOST = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+         asyncpg.AdminShutdownError, asyncpg.CrashShutdownError, asyncpg.CannotConnectNowError,
+         asyncpg.IdleSessionTimeoutError, OSError)
+"""Errors after which a connection is not used again: the socket failed, the server ended
+the session (an administrator, a shutdown or crash, a server still starting), or asyncpg's
+protocol got into a state it cannot leave (a server's goodbye read between two statements
+leaves it refusing every later one with ``InternalClientError``)."""
+
+
+def _is_lost(exc: BaseException) -> bool:
+    return isinstance(exc, _LOST)
+
+
 def _translated(exc: Exception) -> Exception:
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
         return IntegrityError(str(exc))
@@ -65,7 +88,10 @@ def _translated(exc: Exception) -> Exception:
         return UnstorableValue(f"the database cannot store this value: {exc}")
     if isinstance(exc, (asyncpg.TransactionRollbackError, asyncpg.LockNotAvailableError)):
         return BusyError(f"the database is busy: {exc}")
-    if isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError)):
+    if isinstance(exc, asyncpg.InternalClientError):
+        # asyncpg's words for a session the server ended between two statements.
+        return StorageError("the database connection failed: the server ended the session")
+    if _is_lost(exc):
         return StorageError(f"the database connection failed: {exc}")
     return exc
 
@@ -77,39 +103,41 @@ def _rowcount(status: str) -> int:
 
 
 class PostgresSession:
-    """The statements of :class:`storage.Session` on one asyncpg connection."""
+    """The statements of :class:`storage.Session` on one asyncpg connection.
+
+    ``lost`` turns True when a statement fails in a way that leaves the connection unusable;
+    the database then closes it instead of handing it back to the pool (see
+    :meth:`PostgresDatabase.session`).
+    """
 
     dialect: Dialect = POSTGRESQL
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
+        self.lost = False
+
+    async def _call(self, call: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        try:
+            return await call(*args)
+        except _DRIVER_ERRORS as exc:
+            if _is_lost(exc):
+                self.lost = True
+            raise _translated(exc) from exc
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        try:
-            if params:
-                return _rowcount(await self.conn.execute(positional(sql), *params))
-            # Without parameters asyncpg uses the simple protocol: no statement to prepare.
-            return _rowcount(await self.conn.execute(sql))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise _translated(exc) from exc
+        if params:
+            return _rowcount(await self._call(self.conn.execute, positional(sql), *params))
+        # Without parameters asyncpg uses the simple protocol: no statement to prepare.
+        return _rowcount(await self._call(self.conn.execute, sql))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        try:
-            await self.conn.executemany(positional(sql), list(rows))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise _translated(exc) from exc
+        await self._call(self.conn.executemany, positional(sql), list(rows))
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
-        try:
-            return cast("Record | None", await self.conn.fetchrow(positional(sql), *params))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise _translated(exc) from exc
+        return cast("Record | None", await self._call(self.conn.fetchrow, positional(sql), *params))
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
-        try:
-            return cast("list[Record]", await self.conn.fetch(positional(sql), *params))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise _translated(exc) from exc
+        return cast("list[Record]", await self._call(self.conn.fetch, positional(sql), *params))
 
     async def lock(self, name: str) -> None:
         await self.execute(f"SELECT pg_advisory_xact_lock({lock_key(name)})")
@@ -131,15 +159,56 @@ class PostgresSession:
         await self.execute("COMMIT")
 
     async def rollback(self) -> bool:
+        if self.lost:
+            return False  # the server rolled it back when the session ended
         try:
             if self.conn.is_closed() or not self.conn.is_in_transaction():
                 return False
             await self.conn.execute("ROLLBACK")
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-            # A lost connection has no transaction left to end (the server rolled it back);
-            # the pool has already let go of it and opens another.
+        except _DRIVER_ERRORS:
+            # The connection broke: no transaction is left on it to end.
+            self.lost = True
             return False
         return True
+
+
+RELEASE_TIMEOUT_S = 10.0
+"""How long handing a connection back (asyncpg resets it: a round trip) may take before the
+connection is closed instead."""
+CLOSE_TIMEOUT_S = 10.0
+"""How long closing the pool waits for its connections to say goodbye before cutting them."""
+
+
+def _attached(conn: asyncpg.Connection) -> bool:
+    """Whether ``conn`` (a pool's proxy) still holds its connection: asyncpg detaches it once
+    the pool has taken the connection back, after which every call on it raises."""
+    try:
+        conn.is_closed()
+    except asyncpg.InterfaceError:
+        return False
+    return True
+
+
+async def _give_back(pool: asyncpg.Pool, conn: asyncpg.Connection, session: PostgresSession) -> None:
+    """Return ``conn`` to ``pool``, or close it if it cannot be trusted; never raises.
+
+    Found by a test that killed a backend mid-transaction and then hung in ``pool.close``:
+    when asyncpg reads the server's goodbye between two statements, the connection reports
+    itself closed but its pool slot is never freed (``release`` returns at once, trusting a
+    clean-up that did not run), so the pool waited for it forever. ``terminate`` runs that
+    clean-up: the slot is freed and the next ``acquire`` opens a new connection.
+    """
+    if not _attached(conn):
+        return  # the pool already took it back
+    if session.lost or conn.is_closed():
+        conn.terminate()
+        return
+    try:
+        await pool.release(conn, timeout=RELEASE_TIMEOUT_S)
+    except (Exception, asyncio.CancelledError):
+        # asyncpg has already terminated it (a failed reset): the slot is free again.
+        if _attached(conn):
+            conn.terminate()
 
 
 def _without_password(url: str) -> str:
@@ -169,8 +238,9 @@ class PostgresDatabase:
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 8) -> PostgresDatabase:
         """Connect a pool to ``url`` (``postgresql://user:password@host:port/database``)."""
         try:
-            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
+                                             timeout=CONNECT_TIMEOUT_S)
+        except (*_DRIVER_ERRORS, asyncio.TimeoutError) as exc:
             raise StorageError(f"could not connect to {_without_password(url)}: {exc}") from exc
         return cls(pool, url)
 
@@ -178,14 +248,20 @@ class PostgresDatabase:
     async def session(self) -> AsyncIterator[PostgresSession]:
         if self._closed:
             raise StorageError("the database is closed")
+        conn = await self._acquire()
+        session = PostgresSession(conn)
         try:
-            conn = await self.pool.acquire()
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise _translated(exc) from exc
-        try:
-            yield PostgresSession(conn)
+            yield session
         finally:
-            await self.pool.release(conn)
+            await _give_back(self.pool, conn, session)
+
+    async def _acquire(self) -> asyncpg.Connection:
+        try:
+            return await self.pool.acquire(timeout=ACQUIRE_TIMEOUT_S)
+        except asyncio.TimeoutError as exc:
+            raise BusyError(f"no database connection came free in {ACQUIRE_TIMEOUT_S:g} s") from exc
+        except _DRIVER_ERRORS as exc:
+            raise _translated(exc) from exc
 
     def transaction(self, *, write: bool, lock: str = "database",
                     consistent: bool = True) -> AbstractAsyncContextManager[Connection]:
@@ -201,4 +277,7 @@ class PostgresDatabase:
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
-            await self.pool.close()
+            try:
+                await asyncio.wait_for(self.pool.close(), CLOSE_TIMEOUT_S)
+            except (Exception, asyncio.TimeoutError):
+                self.pool.terminate()

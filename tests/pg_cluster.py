@@ -49,6 +49,8 @@ class Cluster:
     port: int
     bin_dir: Path
     as_user: str | None
+    options: str = ""
+    """The server's command-line settings, kept so a restart brings it back the same."""
 
     @property
     def url(self) -> str:
@@ -59,6 +61,12 @@ class Cluster:
         if self.as_user is not None:
             command = ["runuser", "-u", self.as_user, "--", *command]
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def restart(self) -> None:
+        """Stop the server (``fast``: every session is ended, as by an operator or an
+        upgrade) and start it again on the same port; returns once it accepts connections."""
+        self._run("pg_ctl", "restart", "-D", str(self.directory / "data"), "-m", "fast", "-w",
+                  "-t", "60", "-o", self.options, "-l", str(self.directory / "log"))
 
     def stop(self) -> None:
         try:
@@ -83,7 +91,7 @@ def start_cluster() -> Cluster:
     try:
         cluster._run("initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                      "--locale=C.UTF-8", "--no-sync")
-        options = (f"-p {cluster.port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off"
+        cluster.options = options = (f"-p {cluster.port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off"
                    " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
         cluster._run("pg_ctl", "start", "-D", str(data), "-w", "-t", "60", "-o", options,
                      "-l", str(directory / "log"))
