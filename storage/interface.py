@@ -11,7 +11,7 @@ statement (cached), so neither pays a per-call translation on its hot path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -170,5 +170,16 @@ class Database(Protocol):
         the write lock ``lock`` when ``write``; its return value. On SQLite the whole
         transaction is one hop to the connection's thread; on PostgreSQL one await per
         statement."""
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Send ``payload`` (at most 7999 bytes: ids, never data) to every listener on
+        ``channel``: on PostgreSQL in every process on the database (``NOTIFY``), on SQLite
+        in this process only."""
+
+    def listen(self, channel: str) -> AbstractAsyncContextManager[AsyncIterator[str | None]]:
+        """Receive what is sent on ``channel`` from the moment the context is entered: each
+        payload, and ``None`` where some may have been missed (a lost connection made again,
+        a reader far behind), after which the reader catches up from the tables. On
+        PostgreSQL it holds a connection of its own, outside the pool, made again when lost."""
 
     async def close(self) -> None: ...

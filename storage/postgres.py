@@ -11,6 +11,7 @@ commit. Consistent reads run at REPEATABLE READ, READ ONLY: one snapshot through
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
@@ -20,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from . import _transaction
+from . import _notify, _transaction
 from .body import BodyFn, drive
 from .interface import (POSTGRESQL, BusyError, Connection, Dialect, IntegrityError, Record,
                         StorageError, UnstorableValue)
@@ -205,7 +206,9 @@ async def _give_back(pool: asyncpg.Pool, conn: asyncpg.Connection, session: Post
         return
     try:
         await pool.release(conn, timeout=RELEASE_TIMEOUT_S)
-    except (Exception, asyncio.CancelledError):
+    except asyncio.CancelledError:
+        raise  # the caller's own cancellation; the release is shielded and carries on
+    except Exception:
         # asyncpg has already terminated it (a failed reset): the slot is free again.
         if _attached(conn):
             conn.terminate()
@@ -228,7 +231,9 @@ class PostgresDatabase:
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self.pool = pool
         self._url = _without_password(url)
+        self._connect_url = url
         self._closed = False
+        self._schema: str | None = None
 
     @property
     def url(self) -> str:
@@ -281,3 +286,113 @@ class PostgresDatabase:
                 await asyncio.wait_for(self.pool.close(), CLOSE_TIMEOUT_S)
             except (Exception, asyncio.TimeoutError):
                 self.pool.terminate()
+
+    async def _channel(self, channel: str) -> str:
+        """The server's name for ``channel``: channels are per database, tables per schema,
+        so the schema is in the name and deployments in two schemas never hear each other."""
+        _notify.check_channel(channel)
+        if self._schema is None:
+            async with self.session() as session:
+                found = await session.fetchone("SELECT current_schema()")
+            self._schema = str(found[0]) if found and found[0] else "public"
+        schema = self._schema
+        if len(schema) > 22:
+            # NAMEDATALEN: the server would cut a longer name; a hash keeps it unique.
+            schema = schema[:8] + hashlib.blake2b(schema.encode(), digest_size=7).hexdigest()
+        return f"{schema}.{channel}"
+
+    async def notify(self, channel: str, payload: str) -> None:
+        name = await self._channel(channel)
+        _notify.check_payload(payload)
+        async with self.session() as session:
+            await session.fetchone("SELECT pg_notify(?, ?)", (name, payload))
+
+    @asynccontextmanager
+    async def listen(self, channel: str) -> AsyncIterator[AsyncIterator[str | None]]:
+        name = await self._channel(channel)
+        inbox = _notify.Inbox()
+        listener = _Listener(self._connect_url, name, inbox)
+        await listener.connect()  # listening before the caller goes on, or a StorageError
+        task = asyncio.get_running_loop().create_task(listener.run())
+        try:
+            yield inbox
+        finally:
+            inbox.close()
+            task.cancel()
+            try:
+                # wait, not await: a cancellation of this task must go on, not be taken
+                # for the listener's own.
+                await asyncio.wait([task])
+            finally:
+                listener.disconnect()
+
+
+LISTEN_PING_S = 5.0
+"""How often a quiet listening connection is checked: a peer that vanished without closing
+the socket is noticed within this, not at the next TCP timeout."""
+LISTEN_RETRY_S = (0.05, 2.0)
+"""First and longest pause between attempts to listen again after losing the connection."""
+
+
+class _Listener:
+    """One ``LISTEN`` on a connection of its own, made again whenever it is lost: each time,
+    a ``None`` in the inbox says notifications sent meanwhile were missed."""
+
+    def __init__(self, url: str, channel: str, inbox: _notify.Inbox) -> None:
+        self._url = url
+        self._channel = channel
+        self._inbox = inbox
+        self._conn: asyncpg.Connection | None = None
+        self._lost = asyncio.Event()
+
+    def _received(self, conn: object, pid: int, channel: str, payload: object) -> None:
+        del conn, pid, channel
+        self._inbox.put(payload if isinstance(payload, str) else None)
+
+    async def connect(self) -> None:
+        try:
+            conn = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT_S,
+                                         server_settings={"application_name": "sandbox-listen"})
+        except (*_DRIVER_ERRORS, asyncio.TimeoutError) as exc:
+            raise StorageError(f"could not listen on {_without_password(self._url)}: {exc}") from exc
+        self._lost = lost = asyncio.Event()
+        conn.add_termination_listener(lambda _conn: lost.set())
+        try:
+            await conn.add_listener(self._channel, self._received)
+        except (*_DRIVER_ERRORS, asyncio.TimeoutError) as exc:
+            conn.terminate()
+            raise StorageError(f"could not listen: {exc}") from exc
+        self._conn = conn
+
+    def disconnect(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            conn.terminate()  # the server drops its LISTEN with the session
+
+    async def _alive(self) -> bool:
+        conn = self._conn
+        if conn is None or conn.is_closed():
+            return False
+        try:
+            await conn.fetchval("SELECT 1", timeout=LISTEN_PING_S)
+        except (*_DRIVER_ERRORS, asyncio.TimeoutError):
+            return False
+        return True
+
+    async def run(self) -> None:
+        pause = LISTEN_RETRY_S[0]
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._lost.wait(), LISTEN_PING_S)
+            if await self._alive():
+                continue
+            self.disconnect()
+            while True:
+                try:
+                    await self.connect()
+                    break
+                except StorageError:
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, LISTEN_RETRY_S[1])
+            pause = LISTEN_RETRY_S[0]
+            self._inbox.put(None)  # whatever was sent while it was down is unknown

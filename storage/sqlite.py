@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from . import _transaction
+from . import _notify, _transaction
 from .body import BodyFn, run_now, sqlite_error
 from .interface import SQLITE, Connection, Dialect, Record, StorageError
 
@@ -153,6 +154,12 @@ class SQLiteSession:
         return True
 
 
+_LISTENERS: dict[tuple[str, str], set[_notify.Inbox]] = {}
+"""This process's listeners on SQLite files, by (resolved file, channel): a SQLite database
+is one process's, so its notifications never need to leave it."""
+_LISTENERS_LOCK = threading.Lock()
+
+
 class SQLiteDatabase:
     """One SQLite file in WAL mode: one connection, one lock for this process's sessions."""
 
@@ -212,6 +219,34 @@ class SQLiteDatabase:
         del lock  # one lock per file
         async with self.session() as session:
             return await session._run(_transact_now, write, fn, args)
+
+    def _listen_key(self, channel: str) -> tuple[str, str]:
+        return (str(self.path.resolve()), _notify.check_channel(channel))
+
+    async def notify(self, channel: str, payload: str) -> None:
+        key = self._listen_key(channel)
+        _notify.check_payload(payload)
+        with _LISTENERS_LOCK:
+            inboxes = list(_LISTENERS.get(key, ()))
+        for inbox in inboxes:
+            inbox.put(payload)
+
+    @asynccontextmanager
+    async def listen(self, channel: str) -> AsyncIterator[AsyncIterator[str | None]]:
+        key = self._listen_key(channel)
+        inbox = _notify.Inbox()
+        with _LISTENERS_LOCK:
+            _LISTENERS.setdefault(key, set()).add(inbox)
+        try:
+            yield inbox
+        finally:
+            inbox.close()
+            with _LISTENERS_LOCK:
+                found = _LISTENERS.get(key)
+                if found is not None:
+                    found.discard(inbox)
+                    if not found:
+                        del _LISTENERS[key]
 
     async def close(self) -> None:
         if not self._closed:

@@ -33,6 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from audit import AuditLog, CheckpointPolicy
 from codemode import CodeModeStore, Connectors, EventBus, Executions, HostAllowlist
+from codemode.event_relay import EventRelay
 from workspace import WorkspaceStore, sweep_materialised
 
 from .. import AsyncSandbox, __version__
@@ -112,11 +113,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.inline_tool_secret = (settings.inline_tool_secret
                                         or _stored_secret(settings.data_dir / "inline_tool_secret"))
         bus = EventBus()
+        # With PostgreSQL, events reach watchers connected to any process on the database.
+        relay = await EventRelay.connect(settings.database_url, bus) if settings.database_url else None
         connectors = Connectors(codemode_store, settings.key_dir, http,
                                 HostAllowlist(settings.connector_hosts))
         app.state.connectors = connectors
         executions = Executions(sandbox, codemode_store, store, http, settings=settings.durable,
-                                inline_secret=app.state.inline_tool_secret, publish=bus.publish,
+                                inline_secret=app.state.inline_tool_secret,
+                                publish=relay.publish if relay is not None else bus.publish,
                                 connectors=connectors)
         app.state.events = bus
         app.state.executions = executions
@@ -132,6 +136,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await executions.close()
+            if relay is not None:
+                await relay.close()
             await connectors.close()
             await _final_checkpoint(audit_log)
             await audit_log.close()
