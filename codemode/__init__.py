@@ -17,7 +17,8 @@ Modules, one noun each:
   resume, decide, roll back, sweep, recover), ``state`` (the guest's ``state.*`` namespace
   over the workspace), ``store`` (the SQLite connection, executions, approvals, toolsets,
   snippets), ``approvals`` (waiting for a decision inside a request), ``actions`` and
-  ``ledger`` (authorization and at-most-once side effects); ``events`` (what watchers see).
+  ``ledger`` (authorization and at-most-once side effects); ``events`` (what watchers see),
+  ``event_relay`` (the same events for watchers on other processes of one database).
 - connectors: ``connectors`` (MCP servers and OpenAPI services stored by name, bound to
   executions as namespaces), ``connector_mcp`` and ``connector_openapi`` (calling each
   kind), ``connector_secrets`` (header values at rest), ``connector_store`` (their table).
@@ -213,6 +214,7 @@ from .driver import (
     ExecuteOptions,
     Executions,
 )
+from .event_relay import EventRelay
 from .events import (
     EVENT_TYPES,
     EventBus,
@@ -335,6 +337,7 @@ __all__ = [
     # events
     "EVENT_TYPES",
     "EventBus",
+    "EventRelay",
     "ExecutionEvent",
     "FINAL_STATUSES",
     "PARKED_STATUSES",

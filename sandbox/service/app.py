@@ -32,8 +32,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from audit import AuditLog, CheckpointPolicy
-from codemode import CodeModeStore, Connectors, EventBus, Executions, HostAllowlist
-from codemode.event_relay import EventRelay
+from codemode import CodeModeStore, Connectors, EventBus, EventRelay, Executions, HostAllowlist
 from workspace import WorkspaceStore, sweep_materialised
 
 from .. import AsyncSandbox, __version__

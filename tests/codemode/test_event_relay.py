@@ -14,8 +14,7 @@ import asyncpg
 import pytest
 
 import storage
-from codemode import EventBus
-from codemode.event_relay import EventRelay
+from codemode import EventBus, EventRelay
 
 DEADLINE_S = 30
 
