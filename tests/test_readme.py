@@ -51,7 +51,8 @@ def _block(marker: str) -> Block:
 
 
 CLAIMED = ("./scripts/serve", "/v1/execute -H", "from sandbox import Sandbox", "/v1/approvals?",
-           '"mcpServers"', "└─ codemode.execution", "/v1/connectors/tracker")
+           '"mcpServers"', "└─ codemode.execution", "/v1/connectors/tracker",
+           "SANDBOX_SHARED_BLOB_DIR=/mnt")
 """A marker of each block the tests below run (the span tree's test is in
 ``tests/service/test_telemetry.py``, beside the traced service it compares with)."""
 
@@ -228,3 +229,27 @@ async def test_the_mcp_configuration_connects_both_ways(compiled_guest: Compiled
                 over_stdio = await session.call_tool("execute", {"code": "6 * 7"})
     for result in (over_http, over_stdio):
         assert result.structured_content is not None and result.structured_content["result"] == 42
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_the_scale_out_recipe_runs_two_processes_that_share_one_database(
+    postgres_url: str, compiled_guest: CompiledGuest, tmp_path: Path,
+) -> None:
+    import shlex
+
+    from service_processes import services, shared_environment
+
+    block = _block("SANDBOX_SHARED_BLOB_DIR=/mnt")
+    env = dict(re.findall(r"^export (\w+)=(\S+)$", block.text, re.M))
+    # The recipe names exactly the settings the multi-process tests share.
+    assert set(env) == set(shared_environment(postgres_url, tmp_path))
+    env.update(SANDBOX_DATABASE_URL=postgres_url, SANDBOX_SHARED_BLOB_DIR=str(tmp_path / "blobs"))
+    serve = shlex.split(next(line for line in block.text.splitlines() if line.startswith("sandbox serve")))
+    placed = {"--host", "--port", "--data-dir"}  # each process's own, set by the helper
+    options = serve[2:]
+    args = [a for i, a in enumerate(options) if a not in placed and (i == 0 or options[i - 1] not in placed)]
+    with services(2, postgres_url, tmp_path, env=env, args=args) as (one, two):
+        with one.client(env["SANDBOX_TOKEN"]) as first, two.client(env["SANDBOX_TOKEN"]) as second:
+            assert first.put("/v1/workspaces/w/files/a.txt", content=b"through one").status_code == 201
+            assert second.get("/v1/workspaces/w/files/a.txt").content == b"through one"
