@@ -76,7 +76,9 @@ leaves it refusing every later one with ``InternalClientError``)."""
 
 
 def _is_lost(exc: BaseException) -> bool:
-    return isinstance(exc, _LOST)
+    # DataError (a parameter asyncpg cannot encode) is an InterfaceError too, but the
+    # connection is fine: nothing was sent.
+    return isinstance(exc, _LOST) and not isinstance(exc, asyncpg.DataError)
 
 
 def _translated(exc: Exception) -> Exception:
