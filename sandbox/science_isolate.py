@@ -22,12 +22,14 @@ import json
 import shutil
 import struct
 import tempfile
+from pathlib import Path
 from typing import Any, Sequence
 
 import wasmtime
 
 from .envelope import MAX_PAYLOAD_CHARS, bounded_loads
-from .errors import GuestBuildError, GuestProtocolError, GuestTrap, MemoryLimitExceeded, SandboxError
+from .errors import (DeadlineExceeded, GuestBuildError, GuestProtocolError, GuestTrap,
+                     MemoryLimitExceeded, SandboxError)
 from .isolate import HostCall, HostCallFailed, Preopen, _CallState, _DeadlineTimer, _translated_traps
 from .build import file_sha256
 from .limits import Limits
@@ -113,6 +115,7 @@ class ScienceIsolate:
         self._limits = limits
         self._extended_s = 0.0
         self._response: str | None = None
+        self._stopped_by: SandboxError | None = None
         self._scratch: str | None = tempfile.mkdtemp(prefix="sandbox-science-")
         self._store: wasmtime.Store | None = wasmtime.Store(runtime.engine)
         self._store.set_limits(memory_size=limits.memory_bytes)
@@ -145,6 +148,17 @@ class ScienceIsolate:
         engine mounts none (its snapshot fixed what the guest sees)."""
         if preopens:
             raise SandboxError("the science engine mounts no directories (use state.*)")
+
+    @property
+    def scratch(self) -> Path | None:
+        """The host directory the guest sees as its ``/tmp`` (None once closed)."""
+        return None if self._scratch is None else Path(self._scratch)
+
+    def stop(self, reason: SandboxError) -> None:
+        """Stop the running call from another thread; it raises ``reason`` (as
+        :meth:`sandbox.isolate.Isolate.stop`: the engine's epoch stops it)."""
+        self._stopped_by = reason
+        self._runtime.engine.increment_epoch()
 
     def extend_deadline(self, seconds: float) -> None:
         store = self._store
@@ -223,6 +237,10 @@ class ScienceIsolate:
                     raise GuestTrap("the guest could not take the request (out of memory)")
                 memory.write(store, code, at)
                 turn(store, at, len(code))
+        except DeadlineExceeded:
+            if self._stopped_by is not None:
+                raise self._stopped_by from None
+            raise
         finally:
             runtime._timer.disarm()
             runtime._state.handler = None

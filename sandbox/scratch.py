@@ -25,11 +25,16 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol
 
-from .errors import ScratchLimitExceeded
-from .isolate import Isolate
+from .errors import SandboxError, ScratchLimitExceeded
 from .limits import Limits
+
+class Stoppable(Protocol):
+    """An isolate whose running call another thread can stop (either engine's)."""
+
+    def stop(self, reason: SandboxError) -> None: ...
+
 
 CHECK_INTERVAL_S = 0.01
 MIN_ENTRY_BYTES = 4096
@@ -143,11 +148,11 @@ class ScratchWatch:
         self._wake = threading.Event()
         self._asleep = True
         self._last_run = 0.0
-        self._target: tuple[Path, Limits, Isolate] | None = None
+        self._target: tuple[Path, Limits, Stoppable] | None = None
         thread = threading.Thread(target=self._loop, name="scratch-watch", daemon=True)
         thread.start()
 
-    def watch(self, path: Path, limits: Limits, isolate: Isolate) -> None:
+    def watch(self, path: Path, limits: Limits, isolate: Stoppable) -> None:
         with self._lock:
             self._target = (path, limits, isolate)
             self._last_run = time.monotonic()

@@ -136,11 +136,15 @@ class Worker:
 
     def _call(self, isolate: Isolate | ScienceIsolate, message: dict[str, Any], limits: Limits,
               on_host_call: Callable[[str, str], str]) -> str:
-        """One call; an execute's scratch directory is watched while it runs."""
-        scratch = [Path(p.host_dir) for p in isolate.preopens if p.guest_dir == GUEST_PATH] \
-            if isinstance(isolate, Isolate) else []
-        if isinstance(isolate, Isolate) and message["export"] == "execute" and scratch:
-            self.watch.watch(scratch[0], limits, isolate)
+        """One call; an execute's scratch directory is watched while it runs (the science
+        engine's too: its ``/tmp`` is as capped as the standard guest's)."""
+        if isinstance(isolate, Isolate):
+            scratch = next((Path(p.host_dir) for p in isolate.preopens
+                            if p.guest_dir == GUEST_PATH), None)
+        else:
+            scratch = isolate.scratch
+        if message["export"] == "execute" and scratch is not None:
+            self.watch.watch(scratch, limits, isolate)
         try:
             return isolate.call(message["export"], message["request"], on_host_call)
         finally:

@@ -196,6 +196,28 @@ def test_the_stdlib_is_read_only(science: Sandbox) -> None:
     assert done.result != "wrote"
 
 
+FILL_SCRATCH = ("import os\nn = 0\nwhile True:\n"
+                "    with open(f'/tmp/f{n}', 'wb') as f:\n        f.write(b'x' * SIZE)\n    n += 1")
+
+
+def test_writing_past_the_scratch_byte_limit_stops_the_run(science: Sandbox) -> None:
+    limits = Limits(scratch_bytes=2 * 1024 * 1024, deadline_s=60)
+    done = science.execute(NUMPY + "SIZE = 256 * 1024\n" + FILL_SCRATCH, limits=limits)
+    assert done.trap is not None and done.trap["kind"] == "scratch", done
+    assert "2097152 bytes" in done.trap["message"]
+
+
+def test_making_more_scratch_files_than_allowed_stops_the_run(science: Sandbox) -> None:
+    done = science.execute(NUMPY + "SIZE = 0\n" + FILL_SCRATCH,
+                           limits=Limits(scratch_files=50, deadline_s=60))
+    assert done.trap is not None and done.trap["kind"] == "scratch", done
+
+
+def test_a_run_within_its_scratch_limits_is_not_stopped(science: Sandbox) -> None:
+    code = NUMPY + "for n in range(20):\n    open(f'/tmp/f{n}', 'wb').write(b'x' * 1000)\n'ok'"
+    assert science.execute(code, limits=Limits(scratch_files=30)).result == "ok"
+
+
 def test_scratch_files_do_not_outlive_their_run(science: Sandbox) -> None:
     write = science.execute(NUMPY + "open('/tmp/left.txt', 'w').write('x')\nimport os\nos.getcwd()")
     assert write.result == "/tmp"
