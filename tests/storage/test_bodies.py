@@ -13,6 +13,7 @@ import pytest
 
 import storage
 from storage import Body, Execute, ExecuteMany, FetchAll, FetchOne
+from storage_helpers import migrated
 
 SCHEMA = [storage.Migration(
     1,
@@ -27,12 +28,8 @@ class NameTaken(Exception):
 
 @pytest.fixture
 async def db(database: str) -> AsyncIterator[storage.Database]:
-    d = await storage.open_database(database)
-    await storage.apply_migrations(d, "test", SCHEMA)
-    try:
+    async with migrated(database, SCHEMA) as d:
         yield d
-    finally:
-        await d.close()
 
 
 def fill(names: list[str]) -> Body[tuple[int, list[str]]]:

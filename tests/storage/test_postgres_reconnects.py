@@ -19,6 +19,7 @@ import pytest
 import storage
 from pg_cluster import Cluster, start_cluster
 from route_helpers import error_of, route_client
+from storage_helpers import migrated
 from sandbox.service.routes import workspaces
 from workspace import WorkspaceStore
 
@@ -34,13 +35,8 @@ SCHEMA = [storage.Migration(
 
 @pytest.fixture
 async def db(postgres_url: str) -> AsyncIterator[storage.Database]:
-    d = await storage.open_database(postgres_url)
-    await storage.apply_migrations(d, "test", SCHEMA)
-    try:
+    async with migrated(postgres_url, SCHEMA, close_within_s=DEADLINE_S) as d:
         yield d
-    finally:
-        async with asyncio.timeout(DEADLINE_S):
-            await d.close()
 
 
 async def _terminate_others(url: str) -> int:

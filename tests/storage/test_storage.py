@@ -13,6 +13,7 @@ import pytest
 
 import storage
 from storage.postgres import lock_key, positional
+from storage_helpers import migrated
 
 SCHEMA = [storage.Migration(
     1,
@@ -23,12 +24,8 @@ SCHEMA = [storage.Migration(
 
 @pytest.fixture
 async def db(database: str) -> AsyncIterator[storage.Database]:
-    d = await storage.open_database(database)
-    await storage.apply_migrations(d, "test", SCHEMA)
-    try:
+    async with migrated(database, SCHEMA) as d:
         yield d
-    finally:
-        await d.close()
 
 
 def test_placeholders_outside_quotes_become_numbered_ones() -> None:
