@@ -70,6 +70,7 @@ from .snapshot import (
     materialise_async,
     TreeSize,
     measure_tree,
+    remove_small_tree,
     sweep_materialised,
 )
 from .tenants import DEFAULT_TENANT, TENANT_NAME, check_tenant
@@ -108,6 +109,7 @@ __all__ = [
     "QuotaExceeded",
     "Quotas",
     "read_json",
+    "remove_small_tree",
     "replace_in_files",
     "SCRATCH_PATHS",
     "search_text",

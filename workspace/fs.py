@@ -715,9 +715,11 @@ class Workspace:
         return await take_snapshot(self, max_files=max_files, max_file_bytes=max_file_bytes)
 
     async def write_back(
-        self, snap: Snapshot, host_dir: str | os.PathLike[str], *, max_new_entries: int = 10_000
+        self, snap: Snapshot, host_dir: str | os.PathLike[str], *, max_new_entries: int = 10_000,
+        inline_entries: int = 0,
     ) -> dict[str, Any]:
         """See ``workspace.snapshot.write_back``."""
         from .snapshot import write_back
 
-        return await write_back(self, snap, host_dir, max_new_entries=max_new_entries)
+        return await write_back(self, snap, host_dir, max_new_entries=max_new_entries,
+                                inline_entries=inline_entries)

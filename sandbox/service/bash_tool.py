@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workspace import (MAX_DIR_DEPTH, LimitExceeded, QuotaExceeded, Snapshot, TreeSize, Workspace, materialise,
-                       measure_tree)
+                       measure_tree, remove_small_tree)
 
 from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed, tracing
 
@@ -53,7 +53,10 @@ INLINE_TREE_FILES = 64
 INLINE_TREE_BYTES = 256 * 1024
 """A snapshot at most this big is materialised and measured on the event loop itself: a
 handful of small files on tmpfs take less time than the hops to a worker thread and back
-that larger trees are worth (0.05-0.3 ms each, more on a busy machine)."""
+that larger trees are worth (0.05-0.3 ms each quiet, 0.5 ms and more under load)."""
+INLINE_TREE_ENTRIES = 2 * INLINE_TREE_FILES
+"""After the script, a tree of at most this many entries is compared for write-back and
+removed on the event loop too; a larger one (a script may create thousands) in a thread."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,7 @@ async def _run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
             body = {"stdout": "", "stderr": f"bash: {error}\n", "exit_code": 1}
         if write_back:
             with tracing.span("workspace.write_back"):
-                report = await ws.write_back(snap, host_dir)
+                report = await ws.write_back(snap, host_dir, inline_entries=INLINE_TREE_ENTRIES)
         else:
             report = {"changed_files": {"created": [], "updated": [], "deleted": [],
                                         "directories_created": [], "directories_deleted": []},
@@ -173,9 +176,12 @@ async def _materialised(snap: Snapshot) -> AsyncIterator[tuple[str, TreeSize]]:
     try:
         yield entered
     finally:
-        # Always in a thread: removal walks whatever the script left, which may be far
-        # more than it was given.
-        await asyncio.to_thread(leave)
+        # Removal walks whatever the script left, which may be far more than it was given:
+        # only a small tree is removed here, the rest in a thread.
+        if remove_small_tree(entered[0], INLINE_TREE_ENTRIES):
+            leave()
+        else:
+            await asyncio.to_thread(leave)
 
 
 def _lost_writes_note(conflicts: list[dict[str, str]]) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workspace import Workspace, WorkspaceStore, materialise, operation_key
+from workspace import Workspace, WorkspaceStore, materialise, operation_key, remove_small_tree
 
 
 def host(root: str, path: str) -> Path:
@@ -337,3 +337,50 @@ async def test_a_flood_of_new_files_is_capped_with_one_error(ws: Workspace) -> N
     assert report["changed_files"]["created"] == [f"/flood/{i:02}.txt" for i in range(10)]
     assert report["changed_files"]["updated"] == ["/kept.txt"]  # changes to existing files are not capped
     assert any("Skipped 20 new files and directories" in e for e in report["errors"])
+
+
+async def _round_trip_report(ws: Workspace, inline_entries: int, extra_files: int) -> dict[str, object]:
+    await ws.write_file("/keep.txt", "kept")
+    await ws.write_file("/edit.txt", "old")
+    await ws.write_file("/drop.txt", "gone soon")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        host(root, "/edit.txt").write_text("new")
+        host(root, "/drop.txt").unlink()
+        host(root, "/made").mkdir()
+        for i in range(extra_files):
+            host(root, f"/made/{i}.txt").write_text(str(i))
+        return await ws.write_back(snap, root, inline_entries=inline_entries)
+
+
+@pytest.mark.parametrize("extra_files", [0, 40])
+async def test_a_write_back_compared_on_the_event_loop_reports_what_a_threaded_one_does(
+        store: WorkspaceStore, extra_files: int) -> None:
+    # 0 extra files fits the budget of 20 entries (compared inline); 40 does not (the
+    # partial scan is dropped and the whole tree compared in a thread): the same outcome.
+    inline = await _round_trip_report(store.workspace("inline"), 20, extra_files)
+    threaded = await _round_trip_report(store.workspace("threaded"), 0, extra_files)
+    assert inline == threaded
+    assert inline["changed_files"] == {
+        "created": sorted(f"/made/{i}.txt" for i in range(extra_files)), "updated": ["/edit.txt"],
+        "deleted": ["/drop.txt"], "directories_created": ["/made"], "directories_deleted": [],
+    }  # fmt: skip
+    for name in ("inline", "threaded"):
+        assert await store.workspace(name).read_file("/edit.txt") == "new"
+        assert not await store.workspace(name).exists("/drop.txt")
+
+
+async def test_a_small_tree_is_removed_in_place_and_a_large_one_left_to_the_exit(ws: Workspace) -> None:
+    snap = await ws.snapshot()
+    with materialise(snap) as small:
+        for i in range(5):
+            host(small, f"/{i}.txt").write_text("x")
+        assert remove_small_tree(small, budget=16) and not os.path.lexists(small)
+    with materialise(snap) as large:
+        nested = host(large, "/a/b/c")
+        nested.mkdir(parents=True)
+        for i in range(30):
+            (nested / f"{i}.txt").write_text("x")
+        assert not remove_small_tree(large, budget=16)
+        assert os.path.isdir(large)  # left, maybe partly emptied, for the exit to finish
+    assert not os.path.lexists(large)
