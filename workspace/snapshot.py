@@ -83,6 +83,7 @@ __all__ = [
     "default_materialise_root",
     "materialise",
     "materialise_async",
+    "materialised_size",
     "measure_tree",
     "remove_small_tree",
     "sweep_materialised",
@@ -243,19 +244,25 @@ def materialise(
         for d in sorted(snap.directories, key=_paths.depth):
             os.mkdir(_host(host_dir, d), 0o755)
         stamps: dict[str, _Stamp] = {}
+        measured = 0  # what measure_tree would count, from the fstat each file gets anyway
         for f in snap.files.values():
             fd = os.open(_host(host_dir, f.path), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
             try:
                 view = memoryview(f.content)
                 while view:
                     view = view[os.write(fd, view) :]
-                stamps[f.path] = _stamp(os.fstat(fd))
+                info = os.fstat(fd)
+                stamps[f.path] = _stamp(info)
+                measured += _counted(info)
             finally:
                 os.close(fd)
-        for s in scratch:
-            if s not in snap.occupied_scratch and s not in snap.directories:
-                os.makedirs(_host(host_dir, s), 0o755, exist_ok=True)
-        _MATERIALISED[host_dir] = _Materialised(snap, _settled(stamps, os.path.dirname(host_dir)))
+        made = [s for s in scratch if s not in snap.occupied_scratch and s not in snap.directories]
+        for s in made:
+            os.makedirs(_host(host_dir, s), 0o755, exist_ok=True)
+        for d in (*snap.directories, *made):
+            measured += _counted(os.lstat(_host(host_dir, d)))
+        _MATERIALISED[host_dir] = _Materialised(snap, _settled(stamps, os.path.dirname(host_dir)),
+                                                TreeSize(measured, False))
         yield host_dir
     finally:
         _MATERIALISED.pop(host_dir, None)
@@ -336,6 +343,14 @@ def _stamp(info: os.stat_result) -> _Stamp:
 class _Materialised:
     snap: Snapshot
     stamps: dict[str, _Stamp]
+    size: "TreeSize"
+
+
+def materialised_size(host_dir: str) -> "TreeSize | None":
+    """What ``measure_tree(host_dir)`` finds in a tree ``materialise`` has just written
+    (counted as it wrote, so no second walk); None for any other directory."""
+    found = _MATERIALISED.get(host_dir)
+    return None if found is None else found.size
 
 
 # host_dir -> what materialise wrote there; lets write-back skip reading untouched files.
@@ -466,6 +481,10 @@ class TreeSize:
     too_deep: bool
 
 
+def _counted(info: os.stat_result) -> int:
+    return max(info.st_blocks * 512, ENTRY_BYTES)
+
+
 def measure_tree(path: str, *, stop_above: int | None = None) -> TreeSize:
     """Measure the tree at ``path`` without recursion, relative to open directories (so no
     path length limits what is seen), never more than ``MAX_DIR_DEPTH + 1`` of them open.
@@ -489,7 +508,7 @@ def measure_tree(path: str, *, stop_above: int | None = None) -> TreeSize:
                 info = os.lstat(name, dir_fd=fd)
             except OSError:
                 continue  # removed meanwhile: what is seen is counted
-            total += max(info.st_blocks * 512, ENTRY_BYTES)
+            total += _counted(info)
             if stop_above is not None and total > stop_above:
                 break
             if stat_mod.S_ISDIR(info.st_mode):

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workspace import (MAX_DIR_DEPTH, LimitExceeded, QuotaExceeded, Snapshot, TreeSize, Workspace, materialise,
-                       measure_tree, remove_small_tree)
+                       materialised_size, measure_tree, remove_small_tree)
 
 from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed, tracing
 
@@ -162,7 +162,7 @@ async def _materialised(snap: Snapshot) -> AsyncIterator[tuple[str, TreeSize]]:
     def enter() -> tuple[str, TreeSize]:
         host_dir = manager.__enter__()
         try:
-            return host_dir, measure_tree(host_dir)
+            return host_dir, materialised_size(host_dir) or measure_tree(host_dir)
         except BaseException as error:
             manager.__exit__(type(error), error, error.__traceback__)
             raise

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from workspace import Workspace, WorkspaceStore, materialise, operation_key, remove_small_tree
+from workspace import (Workspace, WorkspaceStore, materialise, materialised_size, measure_tree, operation_key,
+                       remove_small_tree)
 
 
 def host(root: str, path: str) -> Path:
@@ -384,3 +385,17 @@ async def test_a_small_tree_is_removed_in_place_and_a_large_one_left_to_the_exit
         assert not remove_small_tree(large, budget=16)
         assert os.path.isdir(large)  # left, maybe partly emptied, for the exit to finish
     assert not os.path.lexists(large)
+
+
+async def test_a_materialised_tree_is_counted_as_written_exactly_as_a_walk_measures_it(ws: Workspace) -> None:
+    await ws.write_file("/empty.txt", "")
+    await ws.write_file("/a/b/c/deep.txt", "deep")
+    await ws.write_file("/tmp/occupied.txt", "a workspace directory named like scratch")
+    await ws.write_bytes("/big.bin", os.urandom(200_000))
+    await ws.mkdir("/empty-dir")
+    snap = await ws.snapshot()
+    with materialise(snap) as root:
+        counted = materialised_size(root)
+        assert counted is not None and counted == measure_tree(root)
+        assert counted.bytes > 200_000
+    assert materialised_size(root) is None  # gone with its tree
