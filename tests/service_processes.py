@@ -33,12 +33,17 @@ OPERATOR = "operator-token-of-the-scale-out-tests"
 
 
 def shared_environment(database_url: str, blob_dir: Path) -> dict[str, str]:
-    """The settings every process on one database must agree on (see the README)."""
+    """The settings every process on one database must agree on (see the README).
+
+    The audit key is one file beside the blob directory: with a key per data directory,
+    each process signs checkpoints the others' verify calls as ``bad signature`` (the
+    chaos test found the recipe's tests missing it)."""
     return {
         "SANDBOX_DATABASE_URL": database_url,
         "SANDBOX_SHARED_BLOB_DIR": str(blob_dir),
         "SANDBOX_TOKEN": OPERATOR,
         "SANDBOX_INLINE_TOOL_SECRET": "inline-secret-of-the-scale-out-tests",
+        "SANDBOX_AUDIT_KEY": str(blob_dir.parent / "shared-audit-key" / "ed25519.key"),
     }
 
 
