@@ -8,7 +8,8 @@ for a ``postgresql://`` URL. A store writes its SQL once (``?`` placeholders, ``
 
 Modules: ``interface`` (the protocols, the dialect facts, the errors), ``body``
 (transaction bodies: SQL as a generator of statements, one hop on SQLite), ``sqlite``,
-``postgres``, ``migrations`` (the versioned runner), ``connect`` (choosing and opening).
+``postgres``, ``migrations`` (the versioned runner), ``connect`` (choosing and opening),
+``shared`` (one database lent to several stores).
 This package imports nothing else of ours: it is the bottom layer under workspace, Code
 Mode and the audit log.
 """
@@ -29,11 +30,13 @@ from .interface import (
     UnstorableValue,
 )
 from .migrations import Migration, apply_migrations
+from .shared import borrowed
 from .sqlite import SQLiteDatabase, immediately, on_thread
 
 __all__ = [
     "apply_migrations",
     "Body",
+    "borrowed",
     "BodyFn",
     "BusyError",
     "Connection",

@@ -33,6 +33,9 @@ _T = TypeVar("_T")
 CONNECT_TIMEOUT_S = 10.0
 """How long opening one connection may take (a server that is down refuses at once; one
 behind a dead network would otherwise hold a request for asyncpg's default minute)."""
+DEFAULT_POOL_SIZE = 8
+"""Connections one pool opens at most (on demand: it starts with one). A service shares one
+pool between its stores and sets its own size (``SANDBOX_DATABASE_POOL_SIZE``)."""
 ACQUIRE_TIMEOUT_S = 30.0
 """How long a session waits for a pooled connection before the call fails as busy."""
 
@@ -242,7 +245,8 @@ class PostgresDatabase:
         return self._url
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 8) -> PostgresDatabase:
+    async def open(cls, url: str, *, min_size: int = 1,
+                   max_size: int = DEFAULT_POOL_SIZE) -> PostgresDatabase:
         """Connect a pool to ``url`` (``postgresql://user:password@host:port/database``)."""
         try:
             pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,

@@ -48,7 +48,7 @@ class Database:
         self._closed = False
 
     @classmethod
-    async def open(cls, target: str | os.PathLike[str]) -> Database:
+    async def open(cls, target: str | os.PathLike[str] | storage.Database) -> Database:
         """Open ``target`` (creating a SQLite file's directory) and migrate."""
         db = await storage.open_database(target)
         try:

@@ -20,6 +20,8 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import storage
+
 from . import _paths
 from ._text import decode, unified_diff
 from .blobs import DEFAULT_SPILL_THRESHOLD, BlobStore, retrying_blob_reads
@@ -90,7 +92,7 @@ class WorkspaceStore:
     @classmethod
     async def open(
         cls,
-        database: str | os.PathLike[str],
+        database: str | os.PathLike[str] | storage.Database,
         blob_dir: str | os.PathLike[str] | None = None,
         spill_threshold: int = DEFAULT_SPILL_THRESHOLD,
         *,
@@ -99,7 +101,8 @@ class WorkspaceStore:
     ) -> WorkspaceStore:
         """Open (creating and migrating) the database; collect blob orphans older than the grace.
 
-        ``database`` is a SQLite file's path or a ``postgresql://`` URL (see ``storage``).
+        ``database`` is a SQLite file's path, a ``postgresql://`` URL or an open database
+        (see ``storage``; a borrowed one is left open).
         ``blob_dir`` None keeps every file inline (in PostgreSQL: ``bytea``); several
         processes on one PostgreSQL database must share the same ``blob_dir``, if any. The grace protects blobs another process
         has written but not yet committed; pass None to skip collection at open.

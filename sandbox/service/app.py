@@ -31,6 +31,7 @@ from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+import storage
 from audit import AuditLog, CheckpointPolicy
 from codemode import CodeModeStore, Connectors, EventBus, EventRelay, Executions, HostAllowlist
 from workspace import WorkspaceStore, sweep_materialised
@@ -93,13 +94,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.database_url:
             log.info("on %s: %s; still in %s: the rest", settings.database_url.split("@")[-1],
                      ", ".join(POSTGRESQL_STORES), settings.database_path)
-        store = await WorkspaceStore.open(settings.database, settings.workspace_blob_dir,
+        # On PostgreSQL one pool serves every store (each gets a borrowed view of it), so a
+        # process holds at most database_pool_size connections, plus one to listen.
+        shared = (await storage.open_database(settings.database_url,
+                                              pool_size=settings.database_pool_size)
+                  if settings.database_url else None)
+        target = settings.database if shared is None else storage.borrowed(shared)
+        store = await WorkspaceStore.open(target, settings.workspace_blob_dir,
                                           quotas=settings.quotas)
-        codemode_store = await CodeModeStore.open(settings.database)
-        identity = await IdentityStore.open(settings.database)
+        codemode_store = await CodeModeStore.open(target)
+        identity = await IdentityStore.open(target)
         app.state.identity = identity
         audit_log = await AuditLog.open(
-            settings.database, key_file=settings.audit_key_path,
+            target, key_file=settings.audit_key_path,
             checkpoints_file=settings.audit_checkpoints_path,
             policy=CheckpointPolicy(every_entries=settings.audit_checkpoint_entries,
                                     every_s=settings.audit_checkpoint_interval_s))
@@ -113,7 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                         or _stored_secret(settings.data_dir / "inline_tool_secret"))
         bus = EventBus()
         # With PostgreSQL, events reach watchers connected to any process on the database.
-        relay = await EventRelay.connect(settings.database_url, bus) if settings.database_url else None
+        relay = await EventRelay.open(storage.borrowed(shared), bus) if shared is not None else None
         connectors = Connectors(codemode_store, settings.key_dir, http,
                                 HostAllowlist(settings.connector_hosts))
         app.state.connectors = connectors
@@ -145,6 +152,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await identity.close()
             await app.state.console_sessions.close()
             await store.close()
+            if shared is not None:
+                await shared.close()
             await sandbox.close()
             await telemetry.close()
 

@@ -87,6 +87,10 @@ class Settings:
     """A ``postgresql://`` URL (``$SANDBOX_DATABASE_URL``, ``--database``): the stores on the
     storage seam keep their tables there instead of in ``<data_dir>/sandbox.db`` (see
     :data:`POSTGRESQL_STORES`; the others stay in the SQLite file for now)."""
+    database_pool_size: int = 10
+    """With PostgreSQL: the most connections this process opens (``$SANDBOX_DATABASE_POOL_SIZE``),
+    one pool shared by every store; opened as needed. Event listening holds one more,
+    outside the pool. Keep N processes times (this + 1) under the server's ``max_connections``."""
     shared_blob_dir: Path | None = None
     """With PostgreSQL: where large workspace files spill (``$SANDBOX_SHARED_BLOB_DIR``), a
     directory every process on the database mounts. Unset, their bytes stay in the database."""
@@ -194,6 +198,7 @@ class Settings:
         values: dict[str, object] = {
             "token": os.environ.get("SANDBOX_TOKEN") or None,
             "database_url": os.environ.get("SANDBOX_DATABASE_URL") or None,
+            "database_pool_size": _env_number("SANDBOX_DATABASE_POOL_SIZE", int, minimum=1),
             "shared_blob_dir": _env_path("SANDBOX_SHARED_BLOB_DIR"),
             "inline_tool_secret": os.environ.get("SANDBOX_INLINE_TOOL_SECRET") or None,
             "caps": Caps.from_env(),

@@ -137,7 +137,7 @@ class IdentityStore:
         self._live: tuple[float, bool] | None = None
 
     @classmethod
-    async def open(cls, database: str | os.PathLike[str]) -> IdentityStore:
+    async def open(cls, database: str | os.PathLike[str] | storage.Database) -> IdentityStore:
         db = await storage.open_database(database)
         try:
             await storage.apply_migrations(db, "identity", IDENTITY_MIGRATIONS)
