@@ -68,7 +68,7 @@ from .remote import call_remote_revert
 from .calls import CodeModeHandler, ExecutionPlan, RunSettings
 from .connectors import BoundConnector, Connectors
 from .state import STATE_METHODS
-from .store import CodeModeStore, RunEnd
+from .store import CLAIM_BATCH, CodeModeStore, RunEnd
 from .tooldefs import ToolDef
 
 __all__ = [
@@ -713,12 +713,16 @@ class Executions:
             if await self._expire_parked(record):
                 expired.append(record.id)
         by_outcome: dict[str, list[str]] = {"recovered": [], "dead_letter": [], "expired": []}
-        for record in await self.store.executions_where(_DECIDED_BUT_PARKED, []):
-            if await self.store.claim_execution(
-                    record.id, owner=self.owner, lease_until=stamp + self._lease_for(record),
-                    from_status=(record.status,)):
-                self._start_background(record.id)
-                by_outcome["recovered"].append(record.id)
+        due: list[tuple[str, list[Any]]] = [(f"({_DECIDED_BUT_PARKED})", [])]
+        if recover:
+            # Abandoned runs whose lease ran out; those out of attempts, or whose owner is
+            # known dead before its lease ends, are handled one by one below.
+            due.append(("status = 'running' AND (lease_until IS NULL OR lease_until < ?)"
+                        " AND attempts < ?", [stamp, self.settings.max_attempts]))
+        for where, params in due:
+            for execution_id in await self._claim_all(where, params, stamp):
+                self._start_background(execution_id)
+                by_outcome["recovered"].append(execution_id)
         for record in await self.store.executions_where("status = 'running'", []):
             if record.id in self._live:
                 continue
@@ -734,6 +738,19 @@ class Executions:
         return {"expired_parked": expired, "recovered": by_outcome["recovered"],
                 "dead_letter": by_outcome["dead_letter"],
                 "expired_running": by_outcome["expired"], "ledger_rows_removed": swept}
+
+    async def _claim_all(self, where: str, params: list[Any], stamp: float) -> list[str]:
+        """Take over every execution matching ``where``, a batch per transaction (on
+        PostgreSQL with ``FOR UPDATE SKIP LOCKED``: concurrent sweepers split them)."""
+        def lease_of(record: ExecutionRecord) -> float:
+            return stamp + self._lease_for(record)
+
+        claimed: list[str] = []
+        while True:
+            batch = await self.store.claim_due(where, params, owner=self.owner, lease_of=lease_of)
+            claimed += batch
+            if len(batch) < CLAIM_BATCH:
+                return claimed
 
     async def _expire_parked(self, record: ExecutionRecord) -> bool:
         paused = record.status == "paused"

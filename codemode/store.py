@@ -45,7 +45,7 @@ written; a final result over that size is replaced by a note; logs over 1 MB are
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Collection, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,6 +98,11 @@ _T = TypeVar("_T")
 _LOCK = "codemode"
 
 DEFAULT_KEEP = 50
+CLAIM_BATCH = 100
+"""Executions one sweep takes over per round trip (the rest come in the next round)."""
+_CLAIM_LOCK = "codemode-claim:"
+"""On PostgreSQL a claim's advisory lock is its owner's own: row locks keep two sweepers
+apart, and they leave the store's writer lock to the requests."""
 """Terminal executions kept per workspace by :meth:`CodeModeStore.prune_executions`."""
 _MAX_ERROR_MESSAGE = 10_000
 
@@ -342,6 +347,26 @@ def _end_run(end: RunEnd, pg: bool) -> Body[bool]:
         yield from appending([end.audit], now())
     yield from _prune(end.workspace, end.keep, end.tenant, pg)
     return finished
+
+
+def _claim_due(where: str, params: Sequence[Any], owner: str,
+               lease_of: Callable[[ExecutionRecord], float], limit: int,
+               skip_locked: str) -> Body[list[str]]:
+    """Take over up to ``limit`` executions matching ``where``: each becomes ``running``
+    under ``owner`` with the lease ``lease_of`` gives it, one attempt more. On PostgreSQL
+    the rows are locked as they are picked and rows another process is taking are passed
+    over, so two sweepers split the work instead of racing for each row."""
+    rows = yield FetchAll(f"SELECT {_EXECUTION_COLUMNS} FROM codemode_executions WHERE {where}"
+                          f" ORDER BY created_at LIMIT {int(limit)}{skip_locked}", tuple(params))
+    claimed: list[str] = []
+    stamp = now()
+    for row in rows:
+        record = _execution_from_row(row, [])
+        yield Execute("UPDATE codemode_executions SET status = 'running', owner = ?,"
+                      " lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE id = ?",
+                      (owner, lease_of(record), stamp, record.id))
+        claimed.append(record.id)
+    return claimed
 
 
 def _on(conn: Connection, fn: BodyFn[_T], *args: Any) -> Awaitable[_T]:
@@ -813,6 +838,23 @@ class CodeModeStore:
             return await _claim(conn, execution_id, owner=owner, lease_until=lease_until,
                                 from_status=from_status, stale_before=stale_before,
                                 expected_owner=expected_owner, count_attempt=count_attempt)
+
+    async def claim_due(self, where: str, params: Sequence[Any], *, owner: str,
+                        lease_of: Callable[[ExecutionRecord], float],
+                        limit: int = CLAIM_BATCH) -> list[str]:
+        """Take over executions matching the SQL condition ``where`` (a sweep's stale or
+        decided-but-parked runs), at most ``limit``; the ids taken, oldest first.
+
+        ``lease_of`` must not touch the event loop (on SQLite it runs on the database's
+        thread). On PostgreSQL this runs under a lock of its own, not the store's one
+        writer lock: the rows it picks are locked (``FOR UPDATE SKIP LOCKED``), which keeps
+        every compare-and-set on them (decisions, lease renewals, ends) exact, and a second
+        sweeper skips them rather than waiting for them.
+        """
+        self._check_open()
+        lock = _CLAIM_LOCK + owner if self._pg else _LOCK
+        return await self._db.run(_claim_due, where, params, owner, lease_of, limit,
+                                  self._db.dialect.skip_locked, lock=lock)
 
     async def extend_lease(self, execution_id: str, owner: str, lease_until: float) -> bool:
         async with self._write() as conn:
