@@ -92,14 +92,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                science=settings.science, science_workers=settings.science_workers)
         await sandbox.start()
         if settings.database_url:
-            log.info("on %s: %s; still in %s: the rest", settings.database_url.split("@")[-1],
-                     ", ".join(POSTGRESQL_STORES), settings.database_path)
+            log.info("on %s: %s", settings.database_url.split("@")[-1],
+                     ", ".join(POSTGRESQL_STORES))
         # On PostgreSQL one pool serves every store (each gets a borrowed view of it), so a
         # process holds at most database_pool_size connections, plus one to listen.
         shared = (await storage.open_database(settings.database_url,
                                               pool_size=settings.database_pool_size)
                   if settings.database_url else None)
         target = settings.database if shared is None else storage.borrowed(shared)
+        if shared is not None:  # a session made through one process is good on all
+            app.state.console_sessions = SessionStore(storage.borrowed(shared))
         store = await WorkspaceStore.open(target, settings.workspace_blob_dir,
                                           quotas=settings.quotas)
         codemode_store = await CodeModeStore.open(target)

@@ -20,9 +20,9 @@ from .. import CompiledGuest, CompiledScience, Limits
 
 
 POSTGRESQL_STORES = ("workspaces", "tenants and tokens", "executions, journal, ledger, approvals,"
-                     " snippets, toolsets and connectors", "the audit log")
-"""The stores that move to PostgreSQL with a database URL; only the console's login sessions
-stay in the data directory's SQLite file (they are per process)."""
+                     " snippets, toolsets and connectors", "the audit log",
+                     "console login sessions")
+"""The stores that move to PostgreSQL with a database URL: all of them."""
 
 
 def _env_path(name: str) -> Path | None:
@@ -86,7 +86,7 @@ class Settings:
     database_url: str | None = None
     """A ``postgresql://`` URL (``$SANDBOX_DATABASE_URL``, ``--database``): the stores on the
     storage seam keep their tables there instead of in ``<data_dir>/sandbox.db`` (see
-    :data:`POSTGRESQL_STORES`; the others stay in the SQLite file for now)."""
+    :data:`POSTGRESQL_STORES`: every one)."""
     database_pool_size: int = 10
     """With PostgreSQL: the most connections this process opens (``$SANDBOX_DATABASE_POOL_SIZE``),
     one pool shared by every store; opened as needed. Event listening holds one more,

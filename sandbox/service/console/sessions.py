@@ -1,5 +1,7 @@
 """Console sessions: a signed-in browser's cookie, mapped server-side to the token it signed in
-with, kept in the service's SQLite file so that a restart does not sign anyone out.
+with, kept in the service's database (the data directory's SQLite file, or the PostgreSQL
+database every process shares) so that a restart does not sign anyone out, and a session
+made through one process of many is good on all of them.
 
 The cookie carries a random session id and nothing else; the table ``console_sessions``
 (component ``console``) keeps only that id's SHA-256, the token's SHA-256 (as the identity
@@ -13,17 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Literal, cast
 
-import aiosqlite
-
-from workspace import apply_migrations, configure_connection
+import storage
 
 from ..identity import BOOTSTRAP, LOCAL, Principal, hash_token, same_secret
 from ..tokens import IdentityStore
@@ -42,26 +41,27 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 Kind = Literal["token", "bootstrap", "local"]
 KINDS: frozenset[str] = frozenset({"token", "bootstrap", "local"})
 
-SESSION_MIGRATIONS: Sequence[tuple[int, Sequence[str]]] = (
-    (
-        1,
-        (
-            """
-            CREATE TABLE console_sessions (
-                id_hash    TEXT PRIMARY KEY,
-                kind       TEXT NOT NULL,
-                token_hash TEXT,
-                csrf       TEXT NOT NULL,
-                created_at REAL NOT NULL,
-                expires_at REAL NOT NULL
-            )
-            """,
-            "CREATE INDEX console_sessions_expiry ON console_sessions (expires_at)",
-            "CREATE INDEX console_sessions_age ON console_sessions (created_at)",
-        ),
-    ),
+_TABLE = """
+CREATE TABLE console_sessions (
+    id_hash    TEXT PRIMARY KEY,
+    kind       TEXT NOT NULL,
+    token_hash TEXT,
+    csrf       TEXT NOT NULL,
+    created_at {real} NOT NULL,
+    expires_at {real} NOT NULL
+)
+"""
+_INDEXES = ("CREATE INDEX console_sessions_expiry ON console_sessions (expires_at)",
+            "CREATE INDEX console_sessions_age ON console_sessions (created_at)")
+
+SESSION_MIGRATIONS: Sequence[storage.Migration] = (
+    storage.Migration(1, sqlite=(_TABLE.format(real="REAL"), *_INDEXES),
+                      postgresql=(_TABLE.format(real="DOUBLE PRECISION"), *_INDEXES)),
 )
 """The ``console`` component's schema history. Append new versions; never edit one."""
+
+_ALL = 1 << 62
+"""A LIMIT meaning no limit (SQLite needs one before OFFSET)."""
 
 
 @dataclass(frozen=True)
@@ -80,84 +80,60 @@ def _id_hash(session_id: str) -> str:
 
 
 class SessionStore:
-    """The sessions of one service, in its database (opened on first use, closed with it)."""
+    """The sessions of one service, in its database (opened on first use, closed with it):
+    the data directory's SQLite file, or with PostgreSQL the database every process shares,
+    so a session made through one process is valid on all and ended on all by a logout."""
 
-    def __init__(self, db_path: str | Path, *, ttl_s: float = 8 * 3600,
-                 max_sessions: int = 10_000, clock: Callable[[], float] = time.time) -> None:
-        self.db_path = Path(db_path)
+    def __init__(self, database: str | os.PathLike[str] | storage.Database, *,
+                 ttl_s: float = 8 * 3600, max_sessions: int = 10_000,
+                 clock: Callable[[], float] = time.time) -> None:
+        self._target = database
         self.ttl_s = ttl_s
         self.max_sessions = max_sessions
         self._clock = clock
-        self._conn: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
+        self._db: storage.Database | None = None
         self._opening = asyncio.Lock()
 
     async def close(self) -> None:
-        async with self._opening, self._lock:
-            if self._conn is not None:
-                conn, self._conn = self._conn, None
-                await conn.close()
+        async with self._opening:
+            if self._db is not None:
+                db, self._db = self._db, None
+                await db.close()
 
-    async def _connection(self) -> aiosqlite.Connection:
-        if self._conn is None:
+    async def _database(self) -> storage.Database:
+        if self._db is None:
             async with self._opening:
-                if self._conn is None:
-                    self.db_path.parent.mkdir(parents=True, exist_ok=True)
-                    conn = await aiosqlite.connect(self.db_path, isolation_level=None)
+                if self._db is None:
+                    db = await storage.open_database(self._target)
                     try:
-                        await configure_connection(conn)
-                        await apply_migrations(conn, "console", SESSION_MIGRATIONS)
+                        await storage.apply_migrations(db, "console", SESSION_MIGRATIONS)
                     except BaseException:
-                        await conn.close()
+                        await db.close()
                         raise
-                    self._conn = conn
-        return self._conn
-
-    @asynccontextmanager
-    async def _transaction(self, begin: str) -> AsyncIterator[aiosqlite.Connection]:
-        conn = await self._connection()
-        async with self._lock:
-            try:
-                await conn.execute(begin)
-            except BaseException:  # cancelled mid-BEGIN: never leave a transaction open
-                await asyncio.shield(conn.rollback())
-                raise
-            try:
-                yield conn
-            except BaseException:
-                await asyncio.shield(conn.rollback())
-                raise
-            await conn.commit()
+                    self._db = db
+        return self._db
 
     async def create(self, kind: Kind, token_hash: str | None) -> Session:
         now = self._clock()
         session = Session(id=secrets.token_urlsafe(32), kind=kind, token_hash=token_hash,
                           csrf=secrets.token_urlsafe(32), expires_at=now + self.ttl_s)
-        async with self._transaction("BEGIN IMMEDIATE") as conn:
-            await conn.execute("DELETE FROM console_sessions WHERE expires_at <= ?", (now,))
-            await conn.execute(
-                "INSERT INTO console_sessions (id_hash, kind, token_hash, csrf, created_at,"
-                " expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (_id_hash(session.id), kind, token_hash, session.csrf, now, session.expires_at))
-            await conn.execute(
-                "DELETE FROM console_sessions WHERE id_hash IN (SELECT id_hash FROM"
-                " console_sessions ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)",
-                (self.max_sessions,))
+        db = await self._database()
+        # Ties in age go by insertion on SQLite (rowid); PostgreSQL has no such column.
+        tie = "rowid" if db.dialect.name == "sqlite" else "id_hash"
+        await db.run(_creating, session, now, self.max_sessions, tie, lock="console")
         return session
 
     async def get(self, session_id: str) -> Session | None:
         """The live session of that id (an expired one is dropped)."""
         if not session_id:
             return None
-        key = _id_hash(session_id)
-        conn = await self._connection()
-        # One statement on its own (no BEGIN/COMMIT): one trip to the database thread, on
-        # every console request; the lock keeps it out of a write transaction in progress.
-        async with self._lock:
-            rows = list(await conn.execute_fetchall(
+        db = await self._database()
+        # One statement on its own (no BEGIN/COMMIT): one trip to the database, on every
+        # console request.
+        async with db.transaction(write=False, consistent=False) as conn:
+            row = await conn.fetchone(
                 "SELECT kind, token_hash, csrf, expires_at FROM console_sessions"
-                " WHERE id_hash = ?", (key,)))
-        row = rows[0] if rows else None
+                " WHERE id_hash = ?", (_id_hash(session_id),))
         if row is None or str(row[0]) not in KINDS:
             return None
         if float(row[3]) <= self._clock():
@@ -168,10 +144,24 @@ class SessionStore:
                        expires_at=float(row[3]))
 
     async def end(self, session_id: str) -> bool:
-        async with self._transaction("BEGIN IMMEDIATE") as conn:
-            cur = await conn.execute("DELETE FROM console_sessions WHERE id_hash = ?",
-                                     (_id_hash(session_id),))
-            return cur.rowcount > 0
+        db = await self._database()
+        async with db.transaction(write=True, lock="console") as conn:
+            return await conn.execute("DELETE FROM console_sessions WHERE id_hash = ?",
+                                      (_id_hash(session_id),)) > 0
+
+
+def _creating(session: Session, now: float, keep: int, tie: str) -> storage.Body[None]:
+    """Sweep the expired, add ``session``, and keep only the newest ``keep``."""
+    yield storage.Execute("DELETE FROM console_sessions WHERE expires_at <= ?", (now,))
+    yield storage.Execute(
+        "INSERT INTO console_sessions (id_hash, kind, token_hash, csrf, created_at,"
+        " expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (_id_hash(session.id), session.kind, session.token_hash, session.csrf, now,
+         session.expires_at))
+    yield storage.Execute(
+        "DELETE FROM console_sessions WHERE id_hash IN (SELECT id_hash FROM"
+        f" console_sessions ORDER BY created_at DESC, {tie} DESC LIMIT ? OFFSET ?)",
+        (_ALL, keep))
 
 
 async def sign_in(token: str | None, *, bootstrap_token: str | None,
