@@ -5,11 +5,20 @@ The server refuses to run as root, so as root the cluster's directory is owned b
 ``postgres`` user and the binaries run through ``runuser``. Durability is switched off
 (``fsync``, ``synchronous_commit``): the tests kill processes, never the machine. Each test
 gets a schema of its own (``fresh_schema``), reached by a URL whose ``search_path`` names it.
+
+A cluster outlives a pytest that is killed (SIGKILL, a CI time-out): the server is its own
+daemon. So each cluster leaves a marker in :data:`MARKERS` naming the directory and the
+process that made it (pid and start time, so a reused pid is not taken for it); every
+:func:`start_cluster` first stops the clusters whose maker is gone, and a cluster is
+stopped at interpreter exit too, if the fixture's own teardown did not run.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import glob
+import json
 import os
 import pwd
 import shutil
@@ -20,7 +29,10 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Cluster", "find_bin_dir", "start_cluster"]
+__all__ = ["MARKERS", "Cluster", "find_bin_dir", "start_cluster", "stop_stale_clusters"]
+
+MARKERS = Path(tempfile.gettempdir()) / "sandbox-pg-clusters"
+"""One JSON file per running test cluster: ``{"directory", "pid", "started"}``."""
 
 
 def find_bin_dir() -> Path:
@@ -70,19 +82,59 @@ class Cluster:
 
     def stop(self) -> None:
         try:
-            self._run("pg_ctl", "stop", "-D", str(self.directory / "data"), "-m", "immediate", "-w")
+            if (self.directory / "data" / "postmaster.pid").exists():
+                self._run("pg_ctl", "stop", "-D", str(self.directory / "data"), "-m", "immediate", "-w")
         finally:
             shutil.rmtree(self.directory, ignore_errors=True)
+            _marker(self.directory).unlink(missing_ok=True)
 
     def schema_url(self, schema: str) -> str:
         return f"{self.url}?search_path={schema}"
 
 
+def _started(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot), or None if there is none."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rpartition(")")[2].split()[19]  # field 22, counted after the command name
+
+
+def _marker(directory: Path) -> Path:
+    return MARKERS / f"{directory.name}.json"
+
+
+def stop_stale_clusters() -> list[Path]:
+    """Stop the clusters whose maker has exited without stopping them; their directories."""
+    stopped: list[Path] = []
+    for marker in sorted(MARKERS.glob("*.json")):
+        try:
+            made = json.loads(marker.read_text())
+            directory, pid, started = Path(made["directory"]), int(made["pid"]), str(made["started"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # being written, or not ours to judge
+        if _started(pid) == started:
+            continue  # its maker still runs: its own to stop
+        owner = directory.stat().st_uid if directory.exists() else os.geteuid()
+        as_user = pwd.getpwuid(owner).pw_name if os.geteuid() == 0 and owner != 0 else None
+        with contextlib.suppress(OSError, subprocess.CalledProcessError, RuntimeError):
+            Cluster(directory, 0, find_bin_dir(), as_user).stop()
+        marker.unlink(missing_ok=True)
+        stopped.append(directory)
+    return stopped
+
+
 def start_cluster() -> Cluster:
-    """initdb and start a cluster; stop it with :meth:`Cluster.stop`."""
+    """initdb and start a cluster (after stopping stale ones); stop it with :meth:`Cluster.stop`
+    (or let the interpreter's exit stop it)."""
+    stop_stale_clusters()
     bin_dir = find_bin_dir()
     as_user = "postgres" if os.geteuid() == 0 else None
     directory = Path(tempfile.mkdtemp(prefix="sandbox-pg-"))
+    MARKERS.mkdir(exist_ok=True)
+    _marker(directory).write_text(json.dumps(
+        {"directory": str(directory), "pid": os.getpid(), "started": _started(os.getpid())}))
     if as_user is not None:
         user = pwd.getpwnam(as_user)
         os.chown(directory, user.pw_uid, user.pw_gid)
@@ -97,7 +149,9 @@ def start_cluster() -> Cluster:
                      "-l", str(directory / "log"))
     except BaseException:
         shutil.rmtree(directory, ignore_errors=True)
+        _marker(directory).unlink(missing_ok=True)
         raise
+    atexit.register(cluster.stop)  # does nothing once the fixture has stopped it
     return cluster
 
 
