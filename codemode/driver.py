@@ -68,6 +68,7 @@ from .remote import call_remote_revert
 from .calls import CodeModeHandler, ExecutionPlan, RunSettings
 from .connectors import BoundConnector, Connectors
 from .state import STATE_METHODS
+from .leases import LeaseKeeper, renewal_interval
 from .store import CLAIM_BATCH, CodeModeStore, RunEnd
 from .tooldefs import ToolDef
 
@@ -98,7 +99,8 @@ class DurableSettings:
     max_attempts: int = 5
     """Runs an execution may start without parking or finishing before it is dead-lettered."""
     lease_margin_s: float = 30.0
-    """Added to a run's deadline for its lease; a live run's lease is never taken over."""
+    """Added to a run's deadline for its lease; a live run's lease is never taken over: it is
+    renewed every third of this while the run lasts (``codemode.leases``)."""
     keep_executions: int = 50
     """Terminal executions kept per workspace."""
     operation_keys_max_age_s: float = 30 * 24 * 3600
@@ -303,6 +305,8 @@ class Executions:
         live = self._live.setdefault(record.id, _Live())
         parked_in = record.options.get("traceparent") if recorded else None
         token = tracing.execution_id.set(record.id)
+        keeper = LeaseKeeper(self.store, record.id, self.owner, self._lease_for(record),
+                             renewal_interval(self.settings.lease_margin_s))
         try:
             with tracing.span("codemode.execution", {
                     "sandbox.execution_id": record.id, "sandbox.tenant": record.tenant,
@@ -320,6 +324,7 @@ class Executions:
                 live.outcome.exception()  # retrieved: an approver may never await it
             raise
         finally:
+            keeper.stop()
             self._live.pop(record.id, None)
             tracing.execution_id.reset(token)
         if not live.outcome.done():
