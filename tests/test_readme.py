@@ -244,7 +244,8 @@ def test_the_scale_out_recipe_runs_two_processes_that_share_one_database(
     env = dict(re.findall(r"^export (\w+)=(\S+)$", block.text, re.M))
     # The recipe names exactly the settings the multi-process tests share.
     assert set(env) == set(shared_environment(postgres_url, tmp_path))
-    env.update(SANDBOX_DATABASE_URL=postgres_url, SANDBOX_SHARED_BLOB_DIR=str(tmp_path / "blobs"))
+    env.update(SANDBOX_DATABASE_URL=postgres_url, SANDBOX_SHARED_BLOB_DIR=str(tmp_path / "blobs"),
+               SANDBOX_AUDIT_KEY=str(tmp_path / "keys" / "audit-ed25519.key"))
     serve = shlex.split(next(line for line in block.text.splitlines() if line.startswith("sandbox serve")))
     placed = {"--host", "--port", "--data-dir"}  # each process's own, set by the helper
     options = serve[2:]
