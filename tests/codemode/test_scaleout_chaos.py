@@ -51,9 +51,12 @@ HARD_LIMIT_S = 240.0
 FINAL = {"completed", "error", "rejected", "cancelled", "rolled_back", "dead_letter"}
 CHAOS_ENV = {
     # Recover abandoned runs within a second, not a minute, and keep every attempt: a run
-    # may be killed several times in this test.
+    # may be killed several times in this test. A run left ``running`` by a process that
+    # lives on (its end failed while the database restarted) waits out its lease: with a
+    # 10 s deadline and this margin, seconds (live runs renew theirs).
     "SANDBOX_SWEEP_INTERVAL_S": "0.5",
     "SANDBOX_MAX_ATTEMPTS": "20",
+    "SANDBOX_LEASE_MARGIN_S": "2",
 }
 
 
@@ -217,7 +220,7 @@ def _one_execution(fleet: Fleet, tools: list[dict[str, Any]], seed: int, n: int)
         outcome.title = f"chaos-{n}-{outcome.lost_submissions}"
         code = f"tools.list_items()\nitem = tools.create_item(title='{outcome.title}')\nitem['title']"
         body = _ask(fleet, rng, "POST", "/v1/execute",
-                    {"code": code, "tools": tools, "workspace": f"chaos-{n}"},
+                    {"code": code, "tools": tools, "workspace": f"chaos-{n}", "timeout_ms": 10_000},
                     on_lost=outcome).json()
         if body.get("status") == "lost":
             continue
