@@ -12,8 +12,13 @@ balancer would. Operations:
 
 - ``workspace write``: ``PUT`` of a 1 KB file (one write transaction on PostgreSQL);
 - ``workspace read``: ``GET`` of it;
-- ``execute``: ``POST /v1/execute`` of ``x = 1`` (the Code Mode store is still each
-  process's own SQLite file: this measures the isolate and the HTTP path, not PostgreSQL).
+- ``execute``: ``POST /v1/execute`` of ``x = 1`` (an execution record, its end and its
+  audit entries in PostgreSQL, the isolate and the HTTP path);
+- with two processes, ``approve -> completed``: an execution parked on process A (a tool
+  with a durable approval on a webhook server run here) is approved through B, which
+  resumes it; timed from the approve request to B's answer (``completed``), and to the
+  moment a watcher of the execution's event stream on A sees ``completed`` (the event
+  crossing processes through ``LISTEN/NOTIFY``). ``--approvals`` of them, one at a time.
 
 Each round runs ``--ops`` operations; printed per operation kind and process count: the
 median rate over rounds (p25-p75), and CPU per operation of the service processes (their
@@ -26,21 +31,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
 import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here (benchmarks/mcp.py) does not shadow the package of that name.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import httpx  # noqa: E402
 
-from service_processes import ServiceProcess, services  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests" / "codemode"))
+from agent_host import AgentHost, ServerThread  # noqa: E402
+from service_processes import ServiceProcess, services, shared_environment  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -131,6 +144,56 @@ async def _measure(running: list[ServiceProcess], postmaster: int | None, args: 
             await client.aclose()
 
 
+def _watch_until_completed(url: str, token: str, connected: threading.Event,
+                           seen: list[float]) -> None:
+    """Read an execution's event stream until it says ``completed`` with that status (the
+    park's own ``completed`` event says ``paused``); note when it came."""
+    event = ""
+    with httpx.stream("GET", url, timeout=60, headers={"Authorization": f"Bearer {token}"}) as events:
+        for line in events.iter_lines():
+            if line.startswith("event: "):
+                event = line.removeprefix("event: ")
+                connected.set()
+            elif line.startswith("data: ") and event == "completed":
+                if json.loads(line.removeprefix("data: ")).get("status") == "completed":
+                    seen[0] = time.perf_counter()
+                    return
+
+
+def _approvals(running: list[ServiceProcess], count: int) -> None:
+    """Parked on A, approved through B: to B's answer, and to A's watcher seeing the end."""
+    a, b = running
+    token = a.env["SANDBOX_TOKEN"]
+    host = AgentHost([a.env["SANDBOX_INLINE_TOOL_SECRET"]])
+    answered, watched = [], []
+    with ServerThread(host) as endpoint, a.client() as on_a, b.client() as on_b:
+        tools = host.tools(endpoint.url, create_item={"approval": {"mode": "durable"}})
+        for n in range(count + 3):  # the first three warm up
+            parked = on_a.post("/v1/execute", json={
+                "code": f"tools.create_item(title='bench-{n}')['title']", "tools": tools,
+                "workspace": f"approve-{n}"}).json()
+            execution, approval = parked["execution_id"], parked["pending"][0]["approval_id"]
+            connected, seen = threading.Event(), [0.0]
+            watcher = threading.Thread(target=_watch_until_completed, daemon=True, args=(
+                f"{a.url}/v1/executions/{execution}/events", token, connected, seen))
+            watcher.start()
+            connected.wait(30)
+            started = time.perf_counter()
+            decided = on_b.post(f"/v1/approvals/{approval}/approve", json={})
+            done = time.perf_counter()
+            if decided.json().get("status") != "completed":
+                raise RuntimeError(f"approve: {decided.status_code} {decided.text[:200]}")
+            watcher.join(60)
+            if n >= 3:
+                answered.append((done - started) * 1000)
+                watched.append((seen[0] - started) * 1000)
+    for name, values in (("approve -> completed, B's answer", answered),
+                         ("approve -> completed, seen on A", watched)):
+        median, lo, hi = _spread(values)
+        print(f"2 processes  {name:<34} {median:6.1f} ms (p25-p75 {lo:.1f}-{hi:.1f}, n={len(values)})",
+              flush=True)
+
+
 def _cluster(url: str | None) -> Iterator[tuple[str, Path | None]]:
     if url:
         yield url, None
@@ -150,6 +213,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--ops", type=int, default=400)
+    parser.add_argument("--approvals", type=int, default=30)
     args = parser.parse_args()
     from sandbox.engine import ensure_compiled
 
@@ -162,6 +226,8 @@ def main() -> None:
                     with running[0].client() as operator:
                         operator.put("/v1/workspaces/bench/files/seed.txt", content=b"seed")
                     asyncio.run(_measure(running, _postmaster_pid(directory), args))
+                    if count == 2 and args.approvals:
+                        _approvals(running, args.approvals)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ number of calls; printed per call: the median over rounds (p25-p75 across rounds
 time, and the process's CPU time (user + system, every thread, aiosqlite's included). The
 PostgreSQL server's own CPU is not in it: it is another process (on this machine, the same
 two cores). Scenarios: a point read by key, a one-row write transaction, a workspace file
-write and a file read.
+write and a file read, and a Code Mode tool call's journal writes (the ``executing`` row,
+then the ``applied`` row with its audit entry: the two transactions a fresh call with a side
+effect costs, as ``codemode.calls`` writes them).
 """
 
 from __future__ import annotations
@@ -24,10 +26,19 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# Run as a script, this file's directory comes first on sys.path: put it last, so a script
+# here (benchmarks/mcp.py) does not shadow the package of that name.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import storage  # noqa: E402
+from audit import appending  # noqa: E402
+from codemode import journal  # noqa: E402
+from codemode.auditing import ExecutionSubject  # noqa: E402
+from codemode.records import ExecutionRecord, new_execution_id, now  # noqa: E402
+from codemode.store import CodeModeStore  # noqa: E402
 from workspace import WorkspaceStore  # noqa: E402
 
 CALLS = 500
@@ -80,6 +91,30 @@ async def bench(label: str, target: str, blob_dir: Path | None, rounds: int) -> 
 
         await measure(f"{label}: workspace write_file", rounds, write_file)
         await measure(f"{label}: workspace read_file", rounds, read_file)
+    await journal_bench(label, target, rounds)
+
+
+async def journal_bench(label: str, target: str, rounds: int) -> None:
+    """One tool call's journal: the executing row, then applied with its audit entry."""
+    async with await CodeModeStore.open(target) as store:
+        record = ExecutionRecord(id=new_execution_id(), workspace="bench", code="tools.x()")
+        await store.create_execution(record)
+        subject = ExecutionSubject.of(record)
+
+        async def call(seq: int) -> None:
+            entry = journal.make_entry(record.id, seq, "tools", "create_item", {"title": f"t{seq}"})
+            await store.run(journal.appending, entry, True)
+
+            def applied() -> storage.Body[None]:
+                yield from appending([subject.call(seq, "tools", "create_item", entry.args,
+                                                   idempotency_key=f"{record.id}:{seq}",
+                                                   outcome="applied")], now())
+                yield from journal.settling(record.id, seq, state="applied",
+                                            result={"id": seq}, path=entry.path)
+
+            await store.run(applied)
+
+        await measure(f"{label}: journal per tool call (2 txns)", rounds, call)
 
 
 async def main() -> None:
