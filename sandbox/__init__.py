@@ -3,7 +3,7 @@
 The modules directly in this package are the isolate core (``build``, ``engine``,
 ``isolate``, ``traps``, ``workers`` + ``worker_main`` + ``_wire``, ``hostcalls``, the science
 engine's ``engines`` (which interpreter), ``science_engine`` (its snapshot, made with
-``wasm_snapshot``), ``science_isolate`` and its memory, ``science_memory``,
+``wasm_snapshot``), ``science_isolate``, ``memory_slots`` (both engines' resident memories),
 ``envelope`` (what the guest sends, checked), ``limits``, ``errors``, ``api``, ``spans``
 (the tracing seam, ``tracing``)): they know
 nothing of tools, journals or workspaces and import neither. The HTTP

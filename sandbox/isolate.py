@@ -22,8 +22,10 @@ from typing import Callable, Iterator, Protocol, Sequence
 import wasmtime
 from wasmtime import component as wc
 
+from .build import file_sha256
 from .engine import CompiledGuest, load_compiled, make_engine
-from .errors import DeadlineExceeded, GuestTrap, MemoryLimitExceeded, SandboxError
+from .errors import DeadlineExceeded, GuestBuildError, GuestTrap, MemoryLimitExceeded, SandboxError
+from .memory_slots import MemorySlots
 from .traps import ABORT, DEADLINE, MEMORY, TRAP_NAMES, abort_cause, trap_code
 from .limits import Limits
 
@@ -142,11 +144,17 @@ class _CallState:
 class GuestRuntime:
     """Everything shared by the isolates of one process."""
 
-    def __init__(self, guest: CompiledGuest, verify: bool = True, pooled: bool = True) -> None:
-        """``pooled``: instances in wasmtime's pooling allocator (see ``sandbox.engine``),
-        at most ``POOL_COMPONENT_INSTANCES`` alive at once; without it, any number, each
-        mapped afresh."""
-        self.engine = make_engine(pooled=pooled)
+    def __init__(self, guest: CompiledGuest, verify: bool = True) -> None:
+        """The guest's memory lives in slots of ``sandbox.memory_slots`` mapped from its image
+        (checked against its recorded SHA-256 first, as the artifact is by ``load_compiled``)."""
+        if verify and file_sha256(guest.image) != guest.image_sha256:
+            raise GuestBuildError(f"the guest's memory image {guest.image} changed on disk; "
+                                  "refusing to map it")
+        try:
+            self.memories = MemorySlots(str(guest.image))
+        except (OSError, ValueError) as exc:
+            raise GuestBuildError(f"cannot map the guest's memory image {guest.image}: {exc}") from exc
+        self.engine = make_engine(self.memories.install)
         self.component = load_compiled(self.engine, guest, verify=verify)
         self.linker = wc.Linker(self.engine)
         self.linker.add_wasip2()

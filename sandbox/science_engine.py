@@ -16,7 +16,7 @@ compiling the module one more time, without optimisation, for the initialiser's 
 
 The snapshot's memory is not in the compiled module: it is written beside it as a raw image
 (``science-KEY.mem``, the memory as the initialiser left it), and the module keeps only its
-size. The isolate's memory comes from ``sandbox.science_memory``, which maps that image and
+size. The isolate's memory comes from ``sandbox.memory_slots``, which maps that image and
 keeps it resident from run to run, putting back only the pages a run wrote; data segments
 in the module would make wasmtime copy all of them into such a memory at every instantiation.
 
@@ -90,7 +90,7 @@ ENGINE_SETTINGS: dict[str, object] = {
 """Every engine setting that changes compiled code; part of the cache key."""
 IMAGE_LAYOUT = "memory-image-file"
 """How the snapshot's memory reaches an instance (part of the cache key): an image file beside
-the module, mapped by ``sandbox.science_memory``, not data segments."""
+the module, mapped by ``sandbox.memory_slots``, not data segments."""
 SNAPSHOT_BUILD_S = 150.0
 """About how long a first build takes on two cores (two compilations of ~100 MB of wasm)."""
 
@@ -188,7 +188,7 @@ def engine_fingerprint() -> str:
 
 def make_science_engine(memories: Callable[[wasmtime.Config], None] | None = None) -> wasmtime.Engine:
     """The engine with ``ENGINE_SETTINGS``; ``memories`` may give it a memory creator
-    (``sandbox.science_memory``), which changes where memories live, not compiled code."""
+    (``sandbox.memory_slots``), which changes where memories live, not compiled code."""
     config = wasmtime.Config()
     config.epoch_interruption = True
     config.wasm_exceptions = True

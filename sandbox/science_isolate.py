@@ -34,7 +34,7 @@ from .isolate import HostCall, HostCallFailed, Preopen, _CallState, _DeadlineTim
 from .build import file_sha256
 from .limits import Limits
 from .science_engine import CompiledScience, guest_wasi, make_science_engine
-from .science_memory import MemorySlots
+from .memory_slots import MemorySlots
 
 _MASK32 = 0xFFFFFFFF
 _NO_HOST, _FAULT = -1, -2
@@ -44,7 +44,7 @@ _FRAME_SLACK = 1024
 
 class ScienceRuntime:
     """Everything shared by the science isolates of one process: the engine, the module,
-    the memory slots its instances live in (``sandbox.science_memory``)."""
+    the memory slots its instances live in (``sandbox.memory_slots``)."""
 
     def __init__(self, compiled: CompiledScience, verify: bool = True) -> None:
         if verify and file_sha256(compiled.path) != compiled.sha256:

@@ -112,7 +112,8 @@ def trap_code(error: wasmtime.Trap | wasmtime.WasmtimeError) -> TrapCode | None:
     return _CODE_BY_DESCRIPTION.get(description)
 
 
-_FRAME = re.compile(r"^\s*\d+: 0x[0-9a-f]+ - (?P<name>.+?)\s*$", re.MULTILINE)
+_FRAME = re.compile(r"^\s*\d+:\s+0x[0-9a-f]+ - (?P<name>.+?)\s*$", re.MULTILINE)
+"""A backtrace frame; wasmtime pads the offset to align the frames, so the gap varies."""
 _ALLOCATION_FAILURE = ("handle_alloc_error", "alloc_error_handler", "capacity_overflow")
 
 

@@ -12,7 +12,12 @@ half that runs the initialiser lives in ``sandbox.science_engine``):
   and the data section becomes the non-zero stretches of the memory (zero pages are left
   out, a fresh memory is zero there anyway). With ``with_data=False`` the data section is
   left empty: the memory's contents are then the host's to supply (the science engine maps
-  them from an image file into memory it keeps resident, ``sandbox.science_memory``).
+  them from an image file into memory it keeps resident, ``sandbox.memory_slots``).
+
+- ``split_component_data`` moves a component's memory image out of it: the one core module
+  that defines a memory loses its data segments, which become a raw image of the memory's
+  initial size, so the host can map that image itself (``sandbox.memory_slots``) instead of
+  wasmtime copying or mapping the segments in at every instantiation.
 
 It parses only the top-level structure plus the four sections it touches (globals, exports,
 memory, data) and refuses what it does not handle (several memories, a data count section,
@@ -27,12 +32,15 @@ from dataclasses import dataclass
 from typing import Iterator, Mapping
 
 __all__ = ["SnapshotError", "GlobalSlot", "module_globals", "with_global_exports", "snapshot_module",
-           "GLOBAL_EXPORT_PREFIX", "PAGE"]
+           "split_data", "split_component_data", "GLOBAL_EXPORT_PREFIX", "PAGE"]
 
 PAGE = 65536
 """The WebAssembly page size."""
 GLOBAL_EXPORT_PREFIX = "__snapshot_global_"
 _HEADER = b"\0asm\x01\0\0\0"
+_COMPONENT_HEADER = b"\0asm\x0d\0\x01\0"
+_CORE_MODULE, _NESTED_COMPONENT = 1, 4
+"""Component sections: a core module's bytes, a nested component."""
 _IMPORT, _MEMORY, _GLOBAL, _EXPORT, _START, _DATA, _DATACOUNT = 2, 5, 6, 7, 8, 11, 12
 _CHUNK = 4096
 """Granularity of the zero scan: a stretch of memory is kept or left out in these units."""
@@ -312,3 +320,127 @@ def snapshot_module(data: bytes, globals_now: Mapping[int, int | float], memory:
     if not wrote_data:
         raise SnapshotError("the module has no data section to replace")
     return bytes(out)
+
+
+def _sleb32(data: bytes, at: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        if at >= len(data):
+            raise SnapshotError("truncated LEB128 number")
+        byte = data[at]
+        at += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            if byte & 0x40:
+                result -= 1 << shift
+            return result, at
+
+
+def _memory_pages(data: bytes, start: int) -> int:
+    count, at = _uleb(data, start)
+    if count != 1:
+        raise SnapshotError(f"the module defines {count} memories; a split handles one")
+    if data[at] & ~1:
+        raise SnapshotError("only 32-bit, unshared memories can be split")
+    pages, _ = _uleb(data, at + 1)
+    return pages
+
+
+def _active_segments(data: bytes, start: int) -> Iterator[tuple[int, bytes]]:
+    """(offset, bytes) of each segment of a data section; only active segments of memory 0
+    at a constant offset are handled."""
+    count, at = _uleb(data, start)
+    for _ in range(count):
+        flags, at = _uleb(data, at)
+        if flags == 2:
+            memory, at = _uleb(data, at)
+            if memory != 0:
+                raise SnapshotError(f"a data segment of memory {memory}")
+        elif flags != 0:
+            raise SnapshotError("a passive data segment (code may refer to it)")
+        if data[at] != 0x41:
+            raise SnapshotError("a data segment at an offset that is not an i32 constant")
+        offset, at = _sleb32(data, at + 1)
+        if data[at] != 0x0B:
+            raise SnapshotError("a data segment offset that is not a single constant")
+        length, at = _uleb(data, at + 1)
+        if at + length > len(data):
+            raise SnapshotError("a data segment runs past the end of the module")
+        yield offset & 0xFFFFFFFF, data[at:at + length]
+        at += length
+
+
+def split_data(module: bytes) -> tuple[bytes, bytes]:
+    """``module`` without its data segments, and the memory they make: its initial size, the
+    segments written over zeros in order (as instantiation would write them)."""
+    pages: int | None = None
+    segments: list[tuple[int, bytes]] = []
+    out = bytearray(_HEADER)
+    for section_id, start, end in _sections(module):
+        if section_id == _DATACOUNT:
+            raise SnapshotError("the module has a data count section (code may use its segments)")
+        if section_id == _MEMORY:
+            pages = _memory_pages(module, start)
+        if section_id == _DATA:
+            segments = list(_active_segments(module, start))
+            out += _section(_DATA, _enc_uleb(0))
+        else:
+            out += _section(section_id, module[start:end])
+    if pages is None:
+        raise SnapshotError("the module defines no memory")
+    image = bytearray(pages * PAGE)
+    for offset, blob in segments:
+        if offset + len(blob) > len(image):
+            raise SnapshotError("a data segment lies past the memory's initial size")
+        image[offset:offset + len(blob)] = blob
+    return bytes(out), bytes(image)
+
+
+def _defines_memory(module: bytes) -> bool:
+    return any(section_id == _MEMORY for section_id, _, _ in _sections(module))
+
+
+def _component_sections(component: bytes) -> Iterator[tuple[int, int, int, int]]:
+    """(id, start of the section, start of contents, end) of every top-level section."""
+    if not component.startswith(_COMPONENT_HEADER):
+        raise SnapshotError("not a WebAssembly component")
+    at = len(_COMPONENT_HEADER)
+    while at < len(component):
+        section_id = component[at]
+        size, start = _uleb(component, at + 1)
+        if start + size > len(component):
+            raise SnapshotError(f"component section {section_id} runs past the end")
+        yield section_id, at, start, start + size
+        at = start + size
+
+
+def _memories_defined(component: bytes) -> int:
+    """Core modules defining a memory, nested components included."""
+    found = 0
+    for section_id, _, start, end in _component_sections(component):
+        if section_id == _CORE_MODULE:
+            found += _defines_memory(component[start:end])
+        elif section_id == _NESTED_COMPONENT:
+            found += _memories_defined(component[start:end])
+    return found
+
+
+def split_component_data(component: bytes) -> tuple[bytes, bytes]:
+    """``component`` with its one memory-defining core module split (``split_data``), and
+    that memory's image. Every other core module, nested ones included, must import its
+    memory (the shape of a componentize-py component: one main module, adapters and shims
+    around it), so the image's memory is the only one the host must supply."""
+    if _memories_defined(component) != 1:
+        raise SnapshotError("the component does not have exactly one core module defining a memory")
+    out = bytearray(_COMPONENT_HEADER)
+    image: bytes | None = None
+    for section_id, at, start, end in _component_sections(component):
+        if section_id == _CORE_MODULE and _defines_memory(component[start:end]):
+            module, image = split_data(component[start:end])
+            out += _section(_CORE_MODULE, module)
+        else:
+            out += component[at:end]
+    if image is None:
+        raise SnapshotError("the memory-defining core module is nested; a split handles the top level")
+    return bytes(out), image

@@ -1,6 +1,7 @@
 """The worker process: holds the compiled guest and runs one isolate at a time.
 
-Started by ``sandbox.workers`` as ``python -m sandbox.worker_main ARTIFACT SHA256`` (the
+Started by ``sandbox.workers`` as ``python -m sandbox.worker_main ARTIFACT SHA256 IMAGE
+IMAGE_SHA256`` (``CompiledGuest.worker_args``; the
 science engine's: ``--science ARTIFACT SHA256 STAGE IMAGE IMAGE_SHA256``, see
 ``sandbox.science_isolate``). It talks to the service only through the frames of ``_wire`` on its private copies of stdin and
 stdout (fds 0 and 1 then point at /dev/null and stderr, so a stray print cannot corrupt the
@@ -229,7 +230,8 @@ def main(argv: list[str]) -> int:
         runtime = ScienceRuntime(CompiledScience(Path(argv[2]), argv[3], Path(argv[4]), Path(argv[5]),
                                                  argv[6]), verify=True)
     else:
-        guest = CompiledGuest(Path(argv[1]), component_sha256="", fingerprint="", sha256=argv[2])
+        guest = CompiledGuest(Path(argv[1]), component_sha256="", fingerprint="", sha256=argv[2],
+                              image=Path(argv[3]), image_sha256=argv[4])
         runtime = GuestRuntime(guest, verify=True)
     Worker(runtime, channel_in, channel_out).serve()
     return 0

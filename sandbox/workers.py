@@ -140,8 +140,8 @@ class WorkerPool:
         if guest is None and worker_args is None:
             raise ValueError("a worker pool needs a compiled guest or its workers' arguments")
         self.guest = guest
-        self.worker_args = list(worker_args) if worker_args is not None else [
-            str(guest.path), guest.sha256] if guest is not None else []
+        self.worker_args = list(worker_args) if worker_args is not None else (
+            guest.worker_args() if guest is not None else [])
         """What follows ``python -m sandbox.worker_main`` (the science engine passes its own)."""
         self.size = size or default_pool_size()
         self._idle: asyncio.Queue[_WorkerProcess] = asyncio.Queue()

@@ -145,7 +145,7 @@ def test_only_the_engines_the_isolates_and_the_trap_table_touch_wasmtime() -> No
                 for imp in _imports(path) if imp.module.split(".")[0] == "wasmtime"}
     assert touching == {"sandbox/engine.py", "sandbox/isolate.py", "sandbox/traps.py",
                         "sandbox/science_engine.py", "sandbox/science_isolate.py",
-                        "sandbox/science_memory.py"}
+                        "sandbox/memory_slots.py"}
 
 
 @pytest.mark.parametrize("source", ["sandbox", "storage"])

@@ -12,12 +12,14 @@ import pytest
 from sandbox import build, engine
 from sandbox.engine import CompiledGuest, ensure_compiled, load_compiled, make_engine
 from sandbox.errors import GuestBuildError
+from sandbox.isolate import GuestRuntime
 
 
 def _copy_cache(guest: CompiledGuest, target: Path) -> Path:
-    """A private copy of the warm cache (component and compiled artifact, with metadata)."""
+    """A private copy of the warm cache (component, compiled artifact and its memory image,
+    with metadata)."""
     source = guest.path.parent
-    wanted = [guest.path, guest.path.with_suffix(".json")]
+    wanted = [guest.path, guest.path.with_suffix(".json"), guest.image]
     for meta in source.glob("guest-*.json"):
         if json.loads(meta.read_text()).get("sha256") == guest.component_sha256:
             wanted += [meta, meta.with_suffix(".wasm")]
@@ -69,12 +71,38 @@ def test_a_corrupt_compiled_artifact_is_detected_and_never_loaded(compiled_guest
     data[len(data) // 2] ^= 0xFF
     artifact.write_bytes(bytes(data))
     damaged = CompiledGuest(artifact, compiled_guest.component_sha256, compiled_guest.fingerprint,
-                            compiled_guest.sha256)
+                            compiled_guest.sha256, compiled_guest.image, compiled_guest.image_sha256)
     with pytest.raises(GuestBuildError, match="changed on disk"):
         load_compiled(make_engine(), damaged)
     assert engine._valid(artifact, artifact.with_suffix(".json"),
                          build.BuiltComponent(tmp_path / "x.wasm", "", compiled_guest.component_sha256),
                          compiled_guest.fingerprint) is None
+
+
+def test_a_changed_memory_image_is_detected_and_never_mapped(compiled_guest: CompiledGuest,
+                                                             tmp_path: Path) -> None:
+    artifact = _copy_cache(compiled_guest, tmp_path)
+    image = artifact.with_suffix(".mem")
+    with open(image, "r+b") as handle:  # one byte of the guest's initial memory, as an attacker would
+        handle.seek(image.stat().st_size // 2)
+        byte = handle.read(1)
+        handle.seek(-1, 1)
+        handle.write(bytes([byte[0] ^ 0xFF]))
+    damaged = CompiledGuest(artifact, compiled_guest.component_sha256, compiled_guest.fingerprint,
+                            compiled_guest.sha256, image, compiled_guest.image_sha256)
+    with pytest.raises(GuestBuildError, match="memory image .* changed on disk"):
+        GuestRuntime(damaged)
+    assert engine._valid(artifact, artifact.with_suffix(".json"),
+                         build.BuiltComponent(tmp_path / "x.wasm", "", compiled_guest.component_sha256),
+                         compiled_guest.fingerprint) is None
+
+
+def test_the_compiled_guest_carries_no_data_segments_its_image_does(compiled_guest: CompiledGuest) -> None:
+    recorded = json.loads(compiled_guest.path.with_suffix(".json").read_text())
+    assert recorded["image_sha256"] == compiled_guest.image_sha256
+    assert compiled_guest.image.stat().st_size % 65536 == 0
+    # The artifact is the code; the ~126 MB of snapshot data live only in the image.
+    assert compiled_guest.path.stat().st_size < compiled_guest.image.stat().st_size
 
 
 def test_a_foreign_file_with_our_name_is_not_trusted(compiled_guest: CompiledGuest, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from wasmtime import TrapCode
 
 from sandbox import GuestTrap, Sandbox
 from sandbox.errors import DeadlineExceeded, from_trap
-from sandbox.traps import DEADLINE, MEMORY, TRAP_NAMES, trap_code, trap_description
+from sandbox.traps import ABORT, DEADLINE, MEMORY, TRAP_NAMES, abort_cause, trap_code, trap_description
 
 LIMITS = {DEADLINE, MEMORY}
 
@@ -43,6 +43,15 @@ def test_a_trap_of_a_component_call_maps_back_to_its_code(code: TrapCode) -> Non
         "error while executing at wasm backtrace:\n    0: 0x1 - guest!f\n\nCaused by:\n"
         f"    wasm trap: {trap_description(code)}\n")
     assert trap_code(error) is code
+
+
+def test_an_abort_is_read_from_a_backtrace_whatever_its_offsets_padding() -> None:
+    # wasmtime pads the offsets to the widest one: the first frames' gap is two spaces here.
+    message = ("error while executing at wasm backtrace:\n"
+               "    0:  0x1a3c8 - libc.so!abort\n"
+               "    1:  0x78d20 - libwasi-emulated-signal.so!raise\n"
+               "    2: 0x469798 - libpython3.14.so!signal_raise_signal_impl\n")
+    assert abort_cause(message) == (ABORT, "by raising a signal (signal.raise_signal or os.kill on itself)")
 
 
 def test_an_error_that_is_no_trap_has_no_code() -> None:

@@ -225,7 +225,7 @@ def test_scratch_files_do_not_outlive_their_run(science: Sandbox) -> None:
 
 
 def test_a_run_cannot_read_the_bytes_an_earlier_run_left_in_memory(science: Sandbox) -> None:
-    # Memory is reused from run to run (sandbox.science_memory) and put back to the image:
+    # Memory is reused from run to run (sandbox.memory_slots) and put back to the image:
     # np.empty hands out whatever the allocator finds there, so a page not put back would
     # show the earlier run's 0xA5 bytes, in the heap and in what the memory grew.
     fill = NUMPY + "a = np.full(24_000_000, 0xA5, dtype=np.uint8)\nb = np.full(300_000, 0xA5, dtype=np.uint8)\nint(a[-1])"

@@ -1,4 +1,4 @@
-"""The science engine's memory slots (``sandbox.science_memory``) on small modules written here:
+"""The science engine's memory slots (``sandbox.memory_slots``) on small modules written here:
 every instance starts from the image exactly, whatever the instances before it wrote, grew or
 left behind, whether a slot is put back page by page or mapped anew."""
 
@@ -11,8 +11,8 @@ from typing import Iterator
 import pytest
 import wasmtime
 
-from sandbox import science_memory
-from sandbox.science_memory import MemorySlots
+from sandbox import memory_slots
+from sandbox.memory_slots import MemorySlots
 
 PAGE = 65536
 MODULE = """
@@ -115,7 +115,7 @@ def test_a_reused_slot_keeps_only_what_it_put_back(image: Path) -> None:
 
 
 def test_past_the_kept_limit_the_image_is_mapped_anew(image: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(science_memory, "MAX_KEPT_BYTES", 4096)
+    monkeypatch.setattr(memory_slots, "MAX_KEPT_BYTES", 4096)
     slots = MemorySlots(str(image))
     engine = _engine(slots)
     module = wasmtime.Module(engine, MODULE)

@@ -1,16 +1,21 @@
-"""The science isolate's linear memory: the snapshot's image, kept resident from run to run.
+"""Guest linear memories kept resident from run to run: one image, reset page by page.
 
-wasmtime gives each new instance the module's memory image mapped copy-on-write, so every
-page a run touches is a page fault, and on this kind of machine (a virtual machine, where
-a fault that changes the page tables is dear) a fault costs 2-4 us: a fresh ``pass`` in the
-science engine took about 710 of them, about 3 ms of its 5. wasmtime's pooling allocator
-can keep memory resident between instances, but through the C API that wasmtime-py binds
-it resets by copying the whole resident span back (7-9 ms for this 131 MiB image), not
-only the pages written.
+Both engines start every run from a memory image: the standard guest's is its main core
+module's data segments (the componentize-py snapshot, moved out of the component at build
+time by ``sandbox.wasm_snapshot.split_component_data``), the science engine's the snapshot it
+makes itself (``sandbox.science_engine``). wasmtime gives each new instance such an image
+mapped copy-on-write, so every page a run touches is a page fault, and on this kind of
+machine (a virtual machine, where a fault that changes the page tables is dear) a fault
+costs 2-4 us: a fresh ``pass`` in the science engine took about 710 of them, about 3 ms of
+its 5, a fresh ``print(1+1)`` in the standard guest about 300 above the pooling allocator's
+resident span. wasmtime's pooling allocator can keep memory resident between instances, but
+through the C API that wasmtime-py binds it resets by copying the whole resident span back
+(7-9 ms for the science engine's 131 MiB image, 1.4 ms for the standard guest's first 24
+MiB), not only the pages written.
 
-So the science engine makes its memories itself (wasmtime's host memory creator), and a
-memory lives in a *slot*: the address space wasmtime asks for (its reservation and guard),
-inaccessible, with the snapshot's image file mapped private over its start. A slot whose
+So the engines make their memories here (wasmtime's host memory creator), and a memory
+lives in a *slot*: the address space wasmtime asks for (its reservation and guard),
+inaccessible, with the image file mapped private over its start. A slot whose
 store is dropped is put back the way wasmtime's pooling allocator does it on Linux when it
 can, with the kernel's ``PAGEMAP_SCAN``: every page of the memory that is neither the image
 file's own page nor the zero page (present or swapped out: any page a run could have
@@ -23,8 +28,14 @@ past ``MAX_KEPT_BYTES`` of them the image is mapped over the slot anew instead. 
 scan is not available (another kernel, another system) every slot is mapped anew after
 each run, which is the copy-on-write behaviour wasmtime has.
 
+Only the memory of the image's size is the module's; any other memory an engine asks for
+gets a fresh zero slot, unmapped when dropped. Tables, globals and every other piece of an
+instance's state are wasmtime's, made anew for each instance (neither engine uses the
+pooling allocator, which would ignore a memory creator).
+
 The image is trusted as the compiled module is: its SHA-256 is checked before it is mapped
-(``sandbox.science_isolate``), and like the module it lives in the cache directory.
+(``sandbox.isolate``, ``sandbox.science_isolate``), and like the module it lives in the
+cache directory.
 """
 
 from __future__ import annotations
@@ -107,7 +118,7 @@ class _Slot:
         self.span = span
         self.base = _check_map(_libc.mmap(None, span, _PROT_NONE,
                                           _MAP_PRIVATE | _MAP_ANONYMOUS | _MAP_NORESERVE, -1, 0),
-                               "reserving a science memory")
+                               "reserving a guest memory")
         self.size = 0
         self.kept = 0
         """Bytes of private pages left in place by the last reset."""
@@ -125,7 +136,7 @@ class _Slot:
     def _map_image(self) -> None:
         slots = self._slots
         _check_map(_libc.mmap(self.base, slots.image_bytes, _PROT_RW, _MAP_PRIVATE | _MAP_FIXED,
-                              slots.image_fd, 0), "mapping the science memory image")
+                              slots.image_fd, 0), "mapping the guest memory image")
         self.size = slots.image_bytes
         self.kept = 0
 
@@ -134,7 +145,7 @@ class _Slot:
             raise MemoryError_(0, f"memory of {new_size} bytes is past its reservation")
         if new_size > self.size:
             _check(_libc.mprotect(self.base + self.size, new_size - self.size, _PROT_RW),
-                   "growing a science memory")
+                   "growing a guest memory")
             self.size = new_size
 
     def reset(self) -> None:
@@ -144,7 +155,7 @@ class _Slot:
         if self.size > image:
             _check_map(_libc.mmap(self.base + image, self.size - image, _PROT_NONE,
                                   _MAP_PRIVATE | _MAP_ANONYMOUS | _MAP_NORESERVE | _MAP_FIXED, -1, 0),
-                       "dropping what a science memory grew")
+                       "dropping what a guest memory grew")
             self.size = image
         written = slots.written_regions(self.base, image)
         if written is None or sum(end - start for start, end in written) > MAX_KEPT_BYTES:
@@ -164,7 +175,7 @@ class _Slot:
 
 
 class MemorySlots:
-    """The science engine's memory creator: hands wasmtime slots, takes them back at drop.
+    """An engine's memory creator: hands wasmtime slots, takes them back at drop.
 
     ``install(config)`` makes a ``wasmtime.Config`` create its memories here. Instances of
     one engine share it; it must outlive the engine (wasmtime calls back into it)."""
@@ -247,7 +258,7 @@ class MemorySlots:
             out[0].finalizer = self._drop
             return 0
         except BaseException as error:  # never unwind through wasmtime
-            return _error(f"cannot create the science memory: {error}")
+            return _error(f"cannot create the guest memory: {error}")
 
     def _take(self, span: int) -> _Slot:
         while self._free:
@@ -269,7 +280,7 @@ class MemorySlots:
     def _grow_memory(self, env: Any, new_size: int) -> int:
         slot = self._live.get(env or 0)
         if slot is None:
-            return _error("no such science memory")
+            return _error("no such guest memory")
         try:
             slot.grow(new_size)
         except BaseException as error:
@@ -286,7 +297,7 @@ class MemorySlots:
                 self._free.append(slot)
                 return
         except BaseException as error:  # an unreset slot is never handed out again
-            print(f"science memory reset failed, slot unmapped: {error}", file=sys.stderr)
+            print(f"guest memory reset failed, slot unmapped: {error}", file=sys.stderr)
         slot.unmap()
 
 
