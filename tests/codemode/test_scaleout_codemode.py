@@ -83,3 +83,29 @@ def test_an_execution_parked_on_one_process_is_approved_on_the_other_and_complet
                 assert not watcher.is_alive() and watcher.error is None, watcher.error
                 assert watcher.names[-1] == "completed", watcher.names
     assert host.effect_count() == 1
+
+
+def test_one_idempotency_key_called_through_both_processes_at_once_runs_its_action_once(
+    postgres_url: str, compiled_guest: CompiledGuest, tmp_path: Path,
+) -> None:
+    # In one process concurrent calls with a key take turns (KeyLocks); across processes
+    # only the ledger row tells them apart: the second claim meets the first one's pending
+    # row (ActionPendingError) or, once it is settled, replays its result. Either way the
+    # tool endpoint is called once.
+    del compiled_guest
+    secret = shared_environment(postgres_url, tmp_path)["SANDBOX_INLINE_TOOL_SECRET"]
+    host = AgentHost([secret])
+    with ServerThread(host) as endpoint, services(2, postgres_url, tmp_path) as (a, b):
+        tools = host.tools(endpoint.url, slow={"idempotency_key": "nap-{seconds}"})
+        request = {"code": "tools.slow(seconds=1.5)", "tools": tools}
+        with a.client() as on_a, b.client() as on_b, ThreadPoolExecutor(2) as pool:
+            outcomes = [r.json() for r in pool.map(lambda c: c.post("/v1/execute", json=request),
+                                                   (on_a, on_b))]
+            again = on_b.post("/v1/execute", json=request).json()
+    deliveries = [c for c in host.calls if c.get("tool") == "slow"]
+    assert len(deliveries) == 1, deliveries
+    done = [o for o in outcomes if o["status"] == "completed"]
+    assert done and all(o["result"] == "slept" for o in done), outcomes
+    for other in (o for o in outcomes if o["status"] != "completed"):
+        assert other["status"] == "error" and other["error"]["name"] == "ActionPendingError", other
+    assert again["status"] == "completed" and again["result"] == "slept", again  # replayed
