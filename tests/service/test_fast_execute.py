@@ -1,0 +1,136 @@
+"""The short way of ``POST /v1/execute``: it takes only what FastAPI would accept, hands
+everything else on with its body intact, and answers what it takes as the route does (the
+error map included)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+from starlette.types import Message, Receive, Scope, Send
+
+from live_server import ServerThread
+from sandbox import CompiledGuest
+from sandbox.service import Settings, create_app
+from sandbox.service.fast_execute import FastExecute
+from sandbox.service.identity import LOCAL, PRINCIPAL_KEY, Principal
+
+TOKEN = "fast-execute-token"
+
+
+class Downstream:
+    """The app behind the middleware (FastAPI's stack, in the service): records what reached
+    it and the body it read, and answers 204."""
+
+    def __init__(self) -> None:
+        self.bodies: list[bytes] = []
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        chunks = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                break
+        self.bodies.append(b"".join(chunks))
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+
+async def _through(body: bytes, *, content_type: bytes = b"application/json",
+                   who: Principal | None = LOCAL, method: str = "POST",
+                   disconnect: bool = False) -> Downstream:
+    downstream = Downstream()
+    scope: dict[str, Any] = {"type": "http", "method": method, "path": "/v1/execute",
+                             "headers": [(b"content-type", content_type)]}
+    if who is not None:
+        scope[PRINCIPAL_KEY] = who
+    messages: list[Message] = [{"type": "http.request", "body": body, "more_body": disconnect}]
+    if disconnect:
+        messages.append({"type": "http.disconnect"})
+
+    async def receive() -> Message:
+        return messages.pop(0)
+
+    async def send(_message: Message) -> None:
+        pass
+
+    await FastExecute(downstream)(scope, receive, send)
+    return downstream
+
+
+@pytest.mark.parametrize("body", [
+    b'{"code": "1 +',                       # not JSON
+    b'["1 + 1"]',                           # JSON, not an object
+    b'{"code": "1", "surprise": true}',     # a field the model refuses
+    b'{"code": "1", "timeout_ms": true}',   # a boolean for a number
+    b'{"timeout_ms": 100}',                 # no code
+    b"[" * 100_000,                         # nested past what the parser reads
+], ids=["not-json", "array", "unknown-field", "boolean-number", "no-code", "too-deep"])
+async def test_a_body_the_route_would_refuse_reaches_fastapi_unchanged(body: bytes) -> None:
+    assert (await _through(body)).bodies == [body]
+
+
+async def test_a_principal_without_the_execute_scope_is_left_to_fastapi_s_403() -> None:
+    reader = Principal(tenant="default", name="reader", scopes=frozenset({"workspaces:read"}))
+    assert (await _through(b'{"code": "1"}', who=reader)).bodies == [b'{"code": "1"}']
+    assert (await _through(b'{"code": "1"}', who=None)).bodies == [b'{"code": "1"}']
+
+
+async def test_other_types_methods_and_a_client_gone_mid_body_are_left_to_fastapi() -> None:
+    assert (await _through(b'{"code": "1"}', content_type=b"text/xml")).bodies == [b'{"code": "1"}']
+    assert (await _through(b'{"code": "1"}', method="PUT")).bodies == [b'{"code": "1"}']
+    assert (await _through(b'{"code": "1"}', disconnect=True)).bodies == [b'{"code": "1"}']
+
+
+@pytest.fixture(scope="module")
+def client(compiled_guest: CompiledGuest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    settings = Settings(data_dir=tmp_path_factory.mktemp("fast"), workers=2, guest=compiled_guest,
+                        token=TOKEN, metrics=True)
+    with ServerThread(create_app(settings)) as live, httpx.Client(
+            base_url=live.url, timeout=60, headers={"Authorization": f"Bearer {TOKEN}"}) as http:
+        yield http
+
+
+def test_a_well_formed_execute_is_answered_with_the_route_s_outcome(client: httpx.Client) -> None:
+    response = client.post("/v1/execute", content=json.dumps({"code": "print('hi')\n6 * 7"}),
+                           headers={"Content-Type": "application/json; charset=utf-8"})
+    assert response.status_code == 200 and response.headers["x-request-id"].startswith("req_")
+    body = response.json()
+    assert (body["status"], body["result"], body["logs"]) == ("completed", 42, ["hi"])
+    assert client.get(f"/v1/executions/{body['execution_id']}").json()["status"] == "completed"
+
+
+def test_an_error_raised_while_taking_it_is_answered_by_the_error_map(client: httpx.Client) -> None:
+    response = client.post("/v1/execute", json={"code": "1", "toolsets": ["nowhere"]})
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+    assert "nowhere" in response.json()["error"]["message"]
+
+
+def test_a_refused_body_still_gets_fastapi_s_clear_422(client: httpx.Client) -> None:
+    response = client.post("/v1/execute", json={"code": "1", "timeout_ms": True})
+    assert response.status_code == 422
+    assert "timeout_ms" in response.json()["error"]["message"]
+
+
+def test_the_request_metrics_name_the_route(client: httpx.Client) -> None:
+    def served() -> float:
+        for line in client.get("/metrics").text.splitlines():
+            if line.startswith("sandbox_http_requests_total{") and 'route="/v1/execute"' in line \
+                    and 'status="200"' in line:
+                return float(line.rsplit(" ", 1)[1])
+        return 0.0
+
+    before = served()
+    assert client.post("/v1/execute", json={"code": "1 + 1"}).json()["result"] == 2
+    assert served() == before + 1
+
+
+def test_the_module_is_where_the_app_takes_it(tmp_path: Path) -> None:
+    app = create_app(Settings(data_dir=tmp_path))
+    assert any(m.cls is FastExecute for m in app.user_middleware)
