@@ -3,7 +3,8 @@
 Model-written code reaches for ``tempfile`` and libraries write through it (openpyxl saves
 a workbook through a temporary file), so every execute isolate sees a writable ``/tmp``:
 a new, empty directory made for it before it runs (off the run's critical path, with the
-spare isolate) and removed after it. Nothing in it outlives the run.
+spare isolate) and removed after it, or handed as it is to the next run when its run left
+it empty (``sandbox.worker_main``). Nothing in it outlives the run.
 
 WASI has no quotas, so the caps (``Limits.scratch_bytes`` and ``scratch_files``) are held by
 ``ScratchWatch``: while a run is going, one thread per worker measures the directory every

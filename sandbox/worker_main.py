@@ -109,11 +109,19 @@ class Worker:
 
     def _prepare_spare(self) -> None:
         """The next run's isolate, made ahead, and an empty scratch ``/tmp`` for it (granted
-        just before an execute's call); the scratch directories of earlier runs go."""
+        just before an execute's call); the scratch directories of earlier runs go.
+
+        A directory its run left empty (most runs never touch ``/tmp``) is the next run's
+        as it is: nothing of the run is left in it, and not removing and making one saves
+        two directory operations of the worker's CPU per run."""
+        reused: Path | None = None
         for used in self.used_scratch:
-            remove_tree(used)
+            if reused is None and _empty(used):
+                reused = used
+            else:
+                remove_tree(used)
         self.used_scratch = []
-        self.spare_scratch = new_scratch(self.scratch_parent)
+        self.spare_scratch = reused or new_scratch(self.scratch_parent)
         try:
             self.spare = self.runtime.isolate(Limits.default)
         except SandboxError:
@@ -219,6 +227,17 @@ class Worker:
             return {"op": "failed", "trap": {"kind": "output", "message":
                     f"result of {len(response)} bytes exceeds the limit of {limits.max_result_bytes}"}}
         return {"op": "done", "response": response, "host_calls": calls, **timing}
+
+
+def _empty(path: Path) -> bool:
+    """Whether ``path`` is a directory with nothing in it (not followed if it is a link)."""
+    try:
+        if not path.is_dir() or path.is_symlink():
+            return False
+        with os.scandir(path) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
 
 
 def main(argv: list[str]) -> int:

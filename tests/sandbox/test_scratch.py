@@ -76,3 +76,14 @@ def test_a_symlink_out_of_the_scratch_directory_is_neither_followed_nor_removed_
     assert measure(scratch, Limits()).bytes == 4096
     remove_tree(scratch)
     assert (outside / "keep").exists() and not scratch.exists()
+
+
+def test_a_run_that_leaves_tmp_empty_hands_the_next_run_an_empty_tmp_too(sandbox: Sandbox) -> None:
+    listing = "import os\nsorted(os.listdir('/tmp'))"
+    assert sandbox.execute(listing).result == []
+    assert sandbox.execute("import os\nos.mkdir('/tmp/d')\nos.rmdir('/tmp/d')\n"
+                           "open('/tmp/f', 'w').write('x')\nos.remove('/tmp/f')\n1").result == 1
+    assert sandbox.execute(listing).result == []
+    assert sandbox.execute("open('/tmp/kept', 'w').write('x')\n1").result == 1
+    for _ in range(3):
+        assert sandbox.execute(listing).result == []
