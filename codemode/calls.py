@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable, NoReturn, Sequence
 
@@ -157,13 +158,33 @@ class ExecutionPlan:
                      for t in tools] for ns, tools in self.namespaces.items()}
 
     def guest_docs(self) -> dict[str, str]:
-        docs = {ns: render_namespace(ns, tools, include_unimplemented=True)
-                for ns, tools in self.namespaces.items()}
+        docs = {ns: _namespace_doc(ns, tools) for ns, tools in self.namespaces.items()}
         note = tools_note({ns: [t.identifier for t in tools] for ns, tools in self.namespaces.items()})
         if note:
             docs["tools"] = (docs["tools"] + "\n" if "tools" in docs else "") + note
         docs["state"] = STATE_DOC
         return docs
+
+
+_DOCS_KEPT = 128
+_docs: "OrderedDict[tuple[str, tuple[int, ...]], tuple[tuple[ToolDef, ...], str]]" = OrderedDict()
+"""Rendered namespaces by the identity of their tools (which the entry holds, so an id is
+not reused while it is kept). A bound connector's tools are the same objects from one
+execute to the next (``Connectors`` keeps them while its row is unchanged), and rendering
+them was a third of the service's own work for an execute naming two connectors."""
+
+
+def _namespace_doc(namespace: str, tools: Sequence[ToolDef]) -> str:
+    key = (namespace, tuple(id(tool) for tool in tools))
+    kept = _docs.get(key)
+    if kept is not None:
+        _docs.move_to_end(key)
+        return kept[1]
+    text = render_namespace(namespace, tools, include_unimplemented=True)
+    _docs[key] = (tuple(tools), text)
+    while len(_docs) > _DOCS_KEPT:
+        _docs.popitem(last=False)
+    return text
 
 
 @dataclass

@@ -40,3 +40,24 @@ async def test_a_connector_changed_by_another_process_is_bound_as_it_is_now(tmp_
             await here.bind("default", ["things"])
         await here.close()
         await there.close()
+
+
+async def test_the_guest_sees_the_declarations_of_the_connector_as_it_is_now(tmp_path: Path) -> None:
+    # A connector's rendered declarations are kept while its binding is; a changed
+    # connector binds new methods, whose declarations are what the next execution gets.
+    from codemode.calls import ExecutionPlan
+
+    body = {"type": "openapi", "base_url": "http://127.0.0.1:9"}
+    async with await CodeModeStore.open(tmp_path / "db") as store, httpx.AsyncClient() as http:
+        connectors = Connectors(store, tmp_path / "keys", http)
+        await connectors.put("default", "things", {**body, "spec": _spec("listThings")})
+        first = ExecutionPlan.build([], connectors=await connectors.bind("default", ["things"]))
+        again = ExecutionPlan.build([], connectors=await connectors.bind("default", ["things"]))
+        assert "def listThings(" in first.guest_docs()["things"]
+        assert again.guest_docs() == first.guest_docs()
+
+        await connectors.put("default", "things", {**body, "spec": _spec("countThings")})
+        changed = ExecutionPlan.build([], connectors=await connectors.bind("default", ["things"]))
+        docs = changed.guest_docs()["things"]
+        assert "def countThings(" in docs and "listThings" not in docs
+        await connectors.close()
