@@ -71,6 +71,7 @@ from .ledger import settle as ledger_settle
 from .codec import decode_value
 from .connectors import BoundConnector, ConnectorCall, ConnectorReads
 from .records import Approval, JournalEntry, new_approval_id, now
+from .peer_http import PeerHTTP
 from .remote import call_remote_tool_reply
 from .replay import check_step, first_unconsumed, replayable
 from .search import CodeIndex, SnippetInfo
@@ -252,7 +253,7 @@ class CodeModeHandler:
     """
 
     def __init__(self, *, execution_id: str, plan: ExecutionPlan, workspace: Workspace,
-                 store: CodeModeStore, http: httpx.AsyncClient,
+                 store: CodeModeStore, http: httpx.AsyncClient, peers: PeerHTTP | None = None,
                  recorded: Sequence[JournalEntry] = (), settings: RunSettings | None = None,
                  waiters: DecisionWaiters | None = None, events: EventSink | None = None,
                  key_locks: KeyLocks | None = None,
@@ -265,6 +266,8 @@ class CodeModeHandler:
         self.workspace = workspace
         self.store = store
         self.http = http
+        self.peers = peers
+        """Where webhook calls go when given (kept-alive connections); else through ``http``."""
         self.settings = settings or RunSettings()
         self.waiters = waiters or DecisionWaiters()
         self.events = events
@@ -699,7 +702,7 @@ class CodeModeHandler:
                 return (await value if inspect.isawaitable(value) else value), []
             reply = await call_remote_tool_reply(
                 tool, args, secret=binding.secret, execution_id=self.execution_id, seq=seq,
-                idempotency_key=key.sent, client=self.http, validate=False)
+                idempotency_key=key.sent, client=self.peers or self.http, validate=False)
             return reply.output, list(reply.attachments)
         except ToolError as exc:
             raise HostCallError(exc.name, exc.message, tool.name) from exc

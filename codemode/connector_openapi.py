@@ -17,6 +17,7 @@ read as attributes.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import datetime
 import json
@@ -28,6 +29,7 @@ from urllib.parse import quote
 import httpx
 import yaml
 
+from .peer_http import PeerHTTP
 from .errors import (
     ConnectorUnavailable,
     ToolArgumentsError,
@@ -268,11 +270,11 @@ async def _read_capped(response: httpx.Response, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _parsed(response: httpx.Response, body: bytes) -> Any:
+def _parsed(headers: Mapping[str, str], body: bytes) -> Any:
     if not body:
         return None
     text = body.decode("utf-8", errors="replace")
-    if "json" in response.headers.get("content-type", "").lower():
+    if "json" in headers.get("content-type", "").lower():
         try:
             return json.loads(text)
         except ValueError:
@@ -330,7 +332,7 @@ def _same_origin(url: str, base_url: str) -> bool:
 
 async def call_operation(operation: Mapping[str, Any], args: Mapping[str, Any], *,
                          base_url: str, headers: Mapping[str, str], idempotency_key: str,
-                         http: httpx.AsyncClient, timeout_s: float) -> Any:
+                         http: httpx.AsyncClient | PeerHTTP, timeout_s: float) -> Any:
     """Send one operation's request and return its answer (see the module docstring)."""
     method_name = str(operation["name"])
     method, path, query, extra, body, has_body = _request_parts(operation, args)
@@ -339,10 +341,59 @@ async def call_operation(operation: Mapping[str, Any], args: Mapping[str, Any], 
         raise ToolArgumentsError(method_name, [{"path": "path", "message": "must stay under the "
                                                 "connector's base URL"}])
     sent = {**dict(headers), **extra, "Idempotency-Key": idempotency_key}
+    if isinstance(http, PeerHTTP):
+        status, answer_headers, data = await _send_lean(http, method_name, method, url, query,
+                                                        sent, body if has_body else None,
+                                                        timeout_s)
+    else:
+        status, answer_headers, data = await _send_httpx(http, method_name, method, url, query,
+                                                         sent, body if has_body else None,
+                                                         timeout_s)
+    if not 200 <= status < 300:
+        preview = data[:BODY_PREVIEW].decode("utf-8", errors="replace")
+        parsed = (_parsed(answer_headers, data) if len(data) <= MAX_ERROR_BODY else preview) \
+            if data else ""
+        raise ToolHTTPStatusError(method_name, status,
+                                  f"{method} {path}: {preview}" if preview else f"{method} {path}",
+                                  body=parsed)
+    return _parsed(answer_headers, data)
+
+
+async def _send_lean(http: PeerHTTP, method_name: str, method: str, url: str,
+                     query: Mapping[str, Any], headers: dict[str, str], body: Any,
+                     timeout_s: float) -> tuple[int, Mapping[str, str], bytes]:
+    """The request as httpx would send it (its URL, its JSON encoding), over ``http``."""
     try:
-        request = http.build_request(method, url, params=query or None, headers=sent,
-                                     json=body if has_body else None,
-                                     timeout=timeout_s if timeout_s > 0 else None)
+        target = httpx.URL(url)
+        if query:
+            target = target.copy_merge_params(query)
+    except (httpx.InvalidURL, ValueError, TypeError) as exc:
+        raise ToolConnectionError(method_name, url, f"{type(exc).__name__}: {exc}") from None
+    content = None
+    if body is not None:
+        content = json.dumps(body, ensure_ascii=False, separators=(",", ":"),
+                             allow_nan=False).encode("utf-8")
+        if not any(name.lower() == "content-type" for name in headers):
+            headers = {**headers, "Content-Type": "application/json"}
+    try:
+        async with asyncio.timeout(timeout_s if timeout_s > 0 else None):
+            answer = await http.request(method, target, headers=headers, body=content,
+                                        max_bytes=MAX_RESPONSE_BYTES)
+    except ToolResponseTooLarge:
+        raise ToolResponseTooLarge(method_name, MAX_RESPONSE_BYTES) from None
+    except TimeoutError:
+        raise ToolTimeoutError(method_name, int(timeout_s * 1000)) from None
+    except ConnectionError as exc:
+        raise ToolConnectionError(method_name, url, str(exc)) from None
+    return answer.status, answer.headers, answer.body
+
+
+async def _send_httpx(http: httpx.AsyncClient, method_name: str, method: str, url: str,
+                      query: Mapping[str, Any], headers: dict[str, str], body: Any,
+                      timeout_s: float) -> tuple[int, Mapping[str, str], bytes]:
+    try:
+        request = http.build_request(method, url, params=query or None, headers=headers,
+                                     json=body, timeout=timeout_s if timeout_s > 0 else None)
         response = await http.send(request, stream=True)
         try:
             data = await _read_capped(response, MAX_RESPONSE_BYTES)
@@ -354,10 +405,4 @@ async def call_operation(operation: Mapping[str, Any], args: Mapping[str, Any], 
         raise ToolTimeoutError(method_name, int(timeout_s * 1000)) from None
     except (httpx.HTTPError, httpx.InvalidURL) as exc:
         raise ToolConnectionError(method_name, url, f"{type(exc).__name__}: {exc}") from None
-    if not 200 <= response.status_code < 300:
-        preview = data[:BODY_PREVIEW].decode("utf-8", errors="replace")
-        body = (_parsed(response, data) if len(data) <= MAX_ERROR_BODY else preview) if data else ""
-        raise ToolHTTPStatusError(method_name, response.status_code,
-                                  f"{method} {path}: {preview}" if preview else f"{method} {path}",
-                                  body=body)
-    return _parsed(response, data)
+    return response.status_code, response.headers, data

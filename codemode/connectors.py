@@ -42,6 +42,7 @@ import httpx
 from sandbox import tracing
 
 from .connector_mcp import McpSessions, list_mcp_tools
+from .peer_http import PeerHTTP
 from .connector_openapi import call_operation, fetch_document, is_read, operations_of, parse_document
 from .connector_secrets import (
     SecretBox,
@@ -243,6 +244,9 @@ class Connectors:
         self.store = store
         self.http = http
         self.box = SecretBox(key_dir)
+        self.peers = PeerHTTP()
+        """Kept-alive connections for OpenAPI calls (:mod:`codemode.peer_http`); ``http``
+        fetches documents."""
         self.sessions = McpSessions()
         self.allowed_hosts = allowed_hosts or HostAllowlist(None)
         self._bound: dict[tuple[str, str], tuple[tuple[float, float], BoundConnector]] = {}
@@ -400,12 +404,13 @@ class Connectors:
                 return await call_operation(by_name[tool.name], args,
                                             base_url=str(row.definition["base_url"]),
                                             headers={**sent, **trace},
-                                            idempotency_key=idempotency_key, http=self.http,
+                                            idempotency_key=idempotency_key, http=self.peers,
                                             timeout_s=timeout_s)
         return call
 
     async def close(self) -> None:
         await self.sessions.close()
+        await self.peers.aclose()
 
 
 def _reads_of(row: ConnectorRow) -> ConnectorReads:

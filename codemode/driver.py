@@ -64,6 +64,7 @@ from .records import (
     new_execution_id,
     now,
 )
+from .peer_http import PeerHTTP
 from .remote import call_remote_revert
 from .calls import CodeModeHandler, ExecutionPlan, RunSettings
 from .connectors import BoundConnector, Connectors
@@ -203,6 +204,8 @@ class Executions:
         self.store = store
         self.workspaces = workspaces
         self.http = http
+        self.peers = PeerHTTP()
+        """Kept-alive connections for webhook tools' calls and reverts (see :mod:`codemode.peer_http`)."""
         self.settings = settings or DurableSettings()
         self.inline_secret = inline_secret
         self._resolve = resolve_plan or self._stored_plan
@@ -358,7 +361,8 @@ class Executions:
         while True:
             handler = CodeModeHandler(
                 execution_id=record.id, plan=plan, workspace=workspace, store=self.store,
-                http=self.http, recorded=recorded, settings=run_settings, waiters=self.waiters,
+                http=self.http, peers=self.peers, recorded=recorded, settings=run_settings,
+                waiters=self.waiters,
                 events=events, key_locks=self.key_locks, carried=carried,
                 subject=ExecutionSubject.of(record))
             try:
@@ -682,7 +686,7 @@ class Executions:
                 await call_remote_revert(
                     binding.tool, _args_of(entry), entry.result, secret=binding.secret,
                     execution_id=execution_id, seq=entry.seq, idempotency_key=key.sent,
-                    client=self.http)
+                    client=self.peers)
             except (ToolError, ToolCallError) as exc:
                 return {"execution_id": execution_id, "status": record.status,
                         "reverted": reverted,
@@ -837,6 +841,7 @@ class Executions:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*list(self._background), return_exceptions=True)
+        await self.peers.aclose()
 
 
 def _trace_decision(approval: Approval, decision: str) -> None:

@@ -96,6 +96,7 @@ from codemode.errors import (
     ToolResponseTooLarge,
     ToolTimeoutError,
 )
+from codemode.peer_http import PeerHTTP
 from codemode.tooldefs import ToolDef, validate_arguments
 
 __all__ = [
@@ -220,7 +221,7 @@ async def call_remote_tool(
     execution_id: str,
     seq: int,
     idempotency_key: str | None = None,
-    client: httpx.AsyncClient | None = None,
+    client: httpx.AsyncClient | PeerHTTP | None = None,
     max_response_bytes: int = MAX_RESPONSE_BYTES,
     clock: Callable[[], float] = time.time,
     validate: bool = True,
@@ -252,7 +253,7 @@ async def call_remote_tool_reply(
     execution_id: str,
     seq: int,
     idempotency_key: str | None = None,
-    client: httpx.AsyncClient | None = None,
+    client: httpx.AsyncClient | PeerHTTP | None = None,
     max_response_bytes: int = MAX_RESPONSE_BYTES,
     clock: Callable[[], float] = time.time,
     validate: bool = True,
@@ -290,7 +291,7 @@ async def call_remote_revert(
     execution_id: str,
     seq: int,
     idempotency_key: str | None = None,
-    client: httpx.AsyncClient | None = None,
+    client: httpx.AsyncClient | PeerHTTP | None = None,
     max_response_bytes: int = MAX_RESPONSE_BYTES,
     clock: Callable[[], float] = time.time,
 ) -> Any:
@@ -335,7 +336,7 @@ async def _signed_post(
     url: str,
     body: bytes,
     secret: str,
-    client: httpx.AsyncClient | None,
+    client: httpx.AsyncClient | PeerHTTP | None,
     max_response_bytes: int,
     clock: Callable[[], float],
 ) -> tuple[int, bytes]:
@@ -370,13 +371,17 @@ async def _signed_post(
     except httpx.TransportError as exc:
         reason = str(exc) or type(exc).__name__
         raise ToolConnectionError(tool.name, url, reason) from exc
+    except ToolResponseTooLarge:  # the peers' client's, named after no tool
+        raise ToolResponseTooLarge(tool.name, max_response_bytes) from None
+    except ConnectionError as exc:
+        raise ToolConnectionError(tool.name, url, str(exc)) from exc
     finally:
         if owned:
             await http.aclose()
 
 
 async def _post(
-    http: httpx.AsyncClient,
+    http: httpx.AsyncClient | PeerHTTP,
     tool_name: str,
     url: str,
     body: bytes,
@@ -384,6 +389,10 @@ async def _post(
     timeout_s: float | None,
     max_response_bytes: int,
 ) -> tuple[int, bytes]:
+    if isinstance(http, PeerHTTP):
+        answer = await http.request("POST", url, headers=headers, body=body,
+                                    max_bytes=max_response_bytes)
+        return answer.status, answer.body
     async with http.stream(
         "POST",
         url,

@@ -1,0 +1,208 @@
+"""The peers' HTTP client: kept-alive connections per origin, answers read whole or bounded,
+and nothing half-read ever reused (a failure to reach or read a peer is the builtin
+ConnectionError, which the callers name after their tool). Each test talks to a real local server that answers
+exactly the bytes the test gives it."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import pytest
+
+from codemode import ToolResponseTooLarge
+from codemode.peer_http import PeerHTTP
+
+Answer = Callable[[bytes], bytes | None]
+"""What the server sends for one request's bytes (None: close the connection instead)."""
+
+
+class Server:
+    def __init__(self, answer: Answer, *, one_per_connection: bool = False,
+                 stall_on: bytes | None = None) -> None:
+        self.answer = answer
+        self.one_per_connection = one_per_connection
+        self.stall_on = stall_on
+        """A request holding this is answered in part, then never finished."""
+        self.release = asyncio.Event()
+        self.connections = 0
+        self.handlers: set[asyncio.Task[None]] = set()
+        self.requests: list[bytes] = []
+        self.url = ""
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        task = asyncio.current_task()
+        assert task is not None
+        self.handlers.add(task)
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                               if line.lower().startswith(b"content-length:")), 0)
+                request = head + await reader.readexactly(length)
+                self.requests.append(request)
+                reply = self.answer(request)
+                if reply is None:
+                    break
+                if self.stall_on is not None and self.stall_on in head:
+                    writer.write(reply[:len(reply) - 3])
+                    await writer.drain()
+                    await self.release.wait()
+                    break
+                writer.write(reply)
+                await writer.drain()
+                if self.one_per_connection or b"\r\nConnection: close\r\n" in reply:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+@asynccontextmanager
+async def serving(answer: Answer, **options: bytes | bool | None) -> AsyncIterator[Server]:
+    server = Server(answer, **options)  # type: ignore[arg-type]
+    listening = await asyncio.start_server(server._serve, "127.0.0.1", 0)
+    server.url = f"http://127.0.0.1:{listening.sockets[0].getsockname()[1]}"
+    async with listening:
+        yield server
+        server.release.set()
+        # The client closed its connections: each handler sees the end and returns.
+        if server.handlers:
+            await asyncio.wait(server.handlers, timeout=5)
+
+
+def ok(body: bytes, *headers: bytes) -> bytes:
+    return b"\r\n".join([b"HTTP/1.1 200 OK", b"Content-Length: %d" % len(body), *headers,
+                         b"", body])
+
+
+async def test_requests_to_one_origin_share_one_kept_connection() -> None:
+    async with serving(lambda _: ok(b'{"n": 1}', b"Content-Type: application/json")) as server:
+        peers = PeerHTTP(environ={})
+        for _ in range(3):
+            answer = await peers.request("POST", server.url + "/call", headers={"X-A": "1"},
+                                         body=b"{}", max_bytes=100)
+            assert (answer.status, answer.body) == (200, b'{"n": 1}')
+            assert answer.headers["content-type"] == "application/json"
+        await peers.aclose()
+    assert server.connections == 1
+    first = server.requests[0]
+    assert first.startswith(b"POST /call HTTP/1.1\r\n")
+    assert b"\r\nHost: 127.0.0.1:" in first and b"\r\nX-A: 1\r\n" in first
+    assert b"\r\nContent-Length: 2\r\n" in first
+
+
+async def test_a_kept_connection_the_peer_closed_is_replaced_and_the_request_still_answered() -> None:
+    # The server answers once per connection, then closes it: every request after the
+    # first finds its kept connection gone and goes out on a fresh one.
+    async with serving(lambda _: ok(b"x", b"Connection: keep-alive"), one_per_connection=True) as server:
+        peers = PeerHTTP(environ={})
+        for _ in range(3):
+            assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).body == b"x"
+            await asyncio.sleep(0.05)  # the close reaches this side while the connection is idle
+        await peers.aclose()
+    assert server.connections == 3 and len(server.requests) == 3
+
+
+async def test_a_peer_that_closes_a_kept_connection_as_the_request_goes_out_gets_it_again() -> None:
+    # No pause this time: the close may arrive only once the next request is sent, which
+    # then goes out once more on a fresh connection (nothing of an answer had come back).
+    async with serving(lambda _: ok(b"x"), one_per_connection=True) as server:
+        peers = PeerHTTP(environ={})
+        for _ in range(3):
+            assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).body == b"x"
+        await peers.aclose()
+    assert server.connections == len(server.requests) == 3
+
+
+async def test_an_answer_over_the_limit_is_refused_and_its_connection_not_reused() -> None:
+    async with serving(lambda r: ok(b"y" * 50) if b"big" in r else ok(b"small")) as server:
+        peers = PeerHTTP(environ={})
+        with pytest.raises(ToolResponseTooLarge):
+            await peers.request("GET", server.url + "/big", headers={}, max_bytes=10)
+        assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).body == b"small"
+        await peers.aclose()
+    assert server.connections == 2
+
+
+async def test_chunked_gzip_and_until_close_bodies_are_read_whole() -> None:
+    packed = gzip.compress(b'{"packed": true}')
+    replies = {
+        b"/chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n",
+        b"/gzip": ok(packed, b"Content-Encoding: gzip"),
+        b"/close": b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil the end",
+        b"/interim": b"HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n" + ok(b"final"),
+    }
+
+    def answer(request: bytes) -> bytes:
+        return replies[request.split(b" ")[1]]
+
+    async with serving(answer) as server:
+        peers = PeerHTTP(environ={})
+        got = {path: (await peers.request("GET", server.url + path.decode(), headers={},
+                                          max_bytes=1000)).body for path in replies}
+        await peers.aclose()
+    assert got == {b"/chunked": b"abcde", b"/gzip": b'{"packed": true}',
+                   b"/close": b"until the end", b"/interim": b"final"}
+
+
+async def test_a_compressed_answer_is_bounded_by_what_it_unpacks_to() -> None:
+    bomb = gzip.compress(b"0" * 100_000)
+    async with serving(lambda _: ok(bomb, b"Content-Encoding: gzip")) as server:
+        peers = PeerHTTP(environ={})
+        with pytest.raises(ToolResponseTooLarge):
+            await peers.request("GET", server.url, headers={}, max_bytes=1000)
+        await peers.aclose()
+
+
+async def test_a_header_that_would_split_the_request_is_refused_before_anything_is_sent() -> None:
+    async with serving(lambda _: ok(b"")) as server:
+        peers = PeerHTTP(environ={})
+        with pytest.raises(ConnectionError, match="line break"):
+            await peers.request("GET", server.url, headers={"X-Evil": "a\r\nX-Injected: 1"},
+                                max_bytes=10)
+        await peers.aclose()
+    assert server.requests == []
+
+
+async def test_a_request_cut_off_by_its_deadline_leaves_no_half_read_connection() -> None:
+    async with serving(lambda _: ok(b"fine"), stall_on=b"/slow") as server:
+        peers = PeerHTTP(environ={})
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.2):
+                await peers.request("GET", server.url + "/slow", headers={}, max_bytes=100)
+        assert (await peers.request("GET", server.url, headers={}, max_bytes=100)).body == b"fine"
+        server.release.set()
+        await peers.aclose()
+    assert server.connections == 2
+
+
+async def test_an_unreachable_peer_is_a_connection_error() -> None:
+    listening = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = listening.sockets[0].getsockname()[1]
+    listening.close()
+    await listening.wait_closed()
+    peers = PeerHTTP(environ={})
+    with pytest.raises(ConnectionError, match="could not connect"):
+        await peers.request("GET", f"http://127.0.0.1:{port}/", headers={}, max_bytes=10)
+    await peers.aclose()
+
+
+async def test_with_a_proxy_in_the_environment_requests_go_through_it() -> None:
+    # The server stands in for the proxy: a proxied request names the whole URL.
+    async with serving(lambda _: ok(b"via proxy")) as proxy:
+        peers = PeerHTTP(environ={"HTTP_PROXY": proxy.url})
+        os.environ["HTTP_PROXY"] = proxy.url  # httpx reads the environment itself
+        try:
+            answer = await peers.request("GET", "http://peer.invalid/thing", headers={},
+                                         max_bytes=100)
+        finally:
+            del os.environ["HTTP_PROXY"]
+            await peers.aclose()
+    assert answer.body == b"via proxy"
+    assert proxy.requests[0].startswith(b"GET http://peer.invalid/thing HTTP/1.1")
