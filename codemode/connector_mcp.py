@@ -5,7 +5,9 @@ when a connector is stored or refreshed. :class:`McpSessions` keeps one initiali
 session per connector (server URL and headers) open across executions, so a call costs one
 ``tools/call`` round trip and not a handshake; a session that fails is dropped and the next
 call opens a fresh one. Each session lives in a task of its own, because the SDK's transport
-is an anyio task group that must be left by the task that entered it.
+is an anyio task group that must be left by the task that entered it. The sessions' HTTP
+goes over :class:`~codemode.peer_http.PeerHTTP`'s kept connections when one is given (the
+SDK's own httpcore2 was half of a call's CPU here); the SDK still speaks the protocol.
 
 A call sends the idempotency key in the request's ``_meta`` (``idempotency_key``, beside the
 trace context: ``traceparent``, ``tracestate``) and
@@ -21,7 +23,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Mapping
+import sys
+from collections.abc import AsyncIterator, Mapping
 from typing import Any, cast
 
 import httpx2
@@ -30,6 +33,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, RequestParamsMeta
 
+from .peer_http import PeerHTTP
 from .errors import (
     ConnectorUnavailable,
     ToolConnectionError,
@@ -46,9 +50,69 @@ MAX_TOOL_PAGES = 100
 CONNECT_TIMEOUT_S = 10.0
 
 
-def _client(headers: Mapping[str, str], timeout_s: float) -> httpx2.AsyncClient:
+def _client(headers: Mapping[str, str], timeout_s: float,
+            peers: PeerHTTP | None = None) -> httpx2.AsyncClient:
     return httpx2.AsyncClient(headers=dict(headers), timeout=httpx2.Timeout(timeout_s),
-                              follow_redirects=False)
+                              follow_redirects=False,
+                              transport=None if peers is None else _PeerTransport(peers))
+
+
+class _PeerBody(httpx2.AsyncByteStream):
+    """An answer's body as the SDK reads it; closing it closes the exchange."""
+
+    def __init__(self, chunks: AsyncIterator[bytes], exchange: contextlib.AsyncExitStack) -> None:
+        self._chunks = chunks
+        self._exchange = exchange
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self._chunks:
+                yield chunk
+        except ConnectionError as exc:
+            raise httpx2.ReadError(str(exc)) from None
+
+    async def aclose(self) -> None:
+        await self._exchange.aclose()
+
+
+class _PeerTransport(httpx2.AsyncBaseTransport):
+    """The SDK's HTTP under its session: :class:`PeerHTTP`'s kept connections, not
+    httpcore2's (most of a ``tools/call``'s CPU in this process was the HTTP client's).
+    The SDK still speaks the protocol; this only carries its requests."""
+
+    def __init__(self, peers: PeerHTTP) -> None:
+        self._peers = peers
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        body = await request.aread()
+        # Asked for as it is: the answer's encoding is undone below it, and httpx2 must
+        # not undo it again.
+        headers = {k: v for k, v in request.headers.items() if k.lower() != "accept-encoding"}
+        timeouts = request.extensions.get("timeout") or {}
+        waited = [t for t in (timeouts.get("connect"), timeouts.get("read")) if t is not None]
+        exchange = contextlib.AsyncExitStack()
+        try:
+            # Bounded up to the answer's headers; its body (an event stream that may stay
+            # open) is the SDK's to time.
+            async with asyncio.timeout(sum(waited) if waited else None):
+                answer, chunks = await exchange.enter_async_context(self._peers.stream(
+                    request.method, str(request.url), headers=headers,
+                    body=body if body or request.method in ("POST", "PUT", "PATCH") else None,
+                    max_bytes=sys.maxsize))
+        except TimeoutError:
+            await exchange.aclose()
+            raise httpx2.ReadTimeout("no answer in time", request=request) from None
+        except ConnectionError as exc:
+            await exchange.aclose()
+            raise httpx2.ConnectError(str(exc), request=request) from None
+        except BaseException:
+            await exchange.aclose()
+            raise
+        shown = [(k, v) for k, v in answer.headers.items()
+                 if k != "content-encoding" and not (k == "content-length"
+                                                     and "content-encoding" in answer.headers)]
+        return httpx2.Response(answer.status, headers=shown, stream=_PeerBody(chunks, exchange),
+                               request=request)
 
 
 def _reason(exc: BaseException) -> str:
@@ -121,9 +185,10 @@ def unwrap_result(result: types.CallToolResult, method: str) -> Any:
 class _Session:
     """One initialised client session, held open by a task of its own until closed."""
 
-    def __init__(self, url: str, headers: Mapping[str, str]) -> None:
+    def __init__(self, url: str, headers: Mapping[str, str], peers: PeerHTTP | None) -> None:
         self.url = url
         self.headers = dict(headers)
+        self.peers = peers
         self.session: ClientSession | None = None
         self.failed = False
         self._ready: asyncio.Future[ClientSession] = asyncio.get_running_loop().create_future()
@@ -132,7 +197,7 @@ class _Session:
 
     async def _hold(self) -> None:
         try:
-            async with _client(self.headers, CONNECT_TIMEOUT_S) as client:
+            async with _client(self.headers, CONNECT_TIMEOUT_S, self.peers) as client:
                 async with streamable_http_client(self.url, http_client=client) as (read, write):
                     async with ClientSession(read, write) as session:
                         await session.initialize()
@@ -166,9 +231,11 @@ class _Session:
 class McpSessions:
     """Open client sessions by (connector key, url, headers); safe to share between tasks."""
 
-    def __init__(self) -> None:
+    def __init__(self, peers: PeerHTTP | None = None) -> None:
         self._sessions: dict[tuple[str, str, str], _Session] = {}
         self._lock = asyncio.Lock()
+        self._peers = peers
+        """What the sessions' HTTP goes over when given (kept connections); else httpcore2."""
 
     async def _session(self, key: tuple[str, str, str], url: str,
                        headers: Mapping[str, str]) -> _Session:
@@ -177,7 +244,7 @@ class McpSessions:
             if held is None or held.failed:
                 if held is not None:
                     await held.close()
-                held = _Session(url, headers)
+                held = _Session(url, headers, self._peers)
                 self._sessions[key] = held
             return held
 

@@ -247,7 +247,7 @@ class Connectors:
         self.peers = PeerHTTP()
         """Kept-alive connections for OpenAPI calls (:mod:`codemode.peer_http`); ``http``
         fetches documents."""
-        self.sessions = McpSessions()
+        self.sessions = McpSessions(self.peers)
         self.allowed_hosts = allowed_hosts or HostAllowlist(None)
         self._bound: dict[tuple[str, str], tuple[tuple[float, float], BoundConnector]] = {}
 
