@@ -134,3 +134,23 @@ def test_the_request_metrics_name_the_route(client: httpx.Client) -> None:
 def test_the_module_is_where_the_app_takes_it(tmp_path: Path) -> None:
     app = create_app(Settings(data_dir=tmp_path))
     assert any(m.cls is FastExecute for m in app.user_middleware)
+
+
+def test_the_route_asks_for_nothing_the_short_way_does_not_do() -> None:
+    # The short way re-does the route's parameters by hand (the body model, the execute
+    # scope). A parameter or dependency added to the route would be skipped on it without
+    # a word: this fails first, so the two stay one behaviour.
+    from fastapi.routing import APIRoute
+
+    from sandbox.service.identity import Requires
+    from sandbox.service.routes.execute import ExecuteRequest, router
+
+    [route] = [r for r in router.routes if isinstance(r, APIRoute) and r.path == "/v1/execute"
+               and "POST" in (r.methods or ())]
+    dependant = route.dependant
+    assert [p.name for p in dependant.body_params] == ["body"]
+    assert dependant.body_params[0].field_info.annotation is ExecuteRequest
+    assert dependant.query_params == dependant.header_params == dependant.cookie_params == []
+    assert dependant.path_params == [] and dependant.request_param_name == "request"
+    assert [(type(d.call), getattr(d.call, "scopes", None)) for d in dependant.dependencies] == \
+        [(Requires, ("execute",))] and route.dependencies == []
