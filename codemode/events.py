@@ -169,18 +169,25 @@ def event_data(data: Mapping[str, Any]) -> dict[str, Any]:
     bytes as ``{"$bytes": base64}``, non-finite floats as ``{"$float": ...}``, cycles as
     ``"[Circular]"``), and what has no JSON form becomes a marker string. Never raises.
     """
+    return _sized_event_data(data)[0]
+
+
+def _sized_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    """``event_data`` and the length of its JSON text (which ``EventBus`` charges its buffer
+    for), from the one serialisation the size check makes anyway."""
     try:
         safe = {str(display_value(k)): display_value(v, max_nodes=_MAX_NODES, max_depth=_MAX_DEPTH)
                 for k, v in data.items()}
     except Exception as exc:  # a hostile Mapping; the event must still go out
         safe = {"note": f"event data could not be read: {type(exc).__name__}"}
-    return _fit(safe)
-
-
-def _fit(data: dict[str, Any]) -> dict[str, Any]:
-    text = _dumps(data)
+    text = _dumps(safe)
     if len(text) <= MAX_EVENT_CHARS:
-        return data
+        return safe, len(text)
+    fitted = _fit(safe, text)
+    return fitted, len(_dumps(fitted))
+
+
+def _fit(data: dict[str, Any], text: str) -> dict[str, Any]:
     out = dict(data)
     sizes = sorted(((len(_dumps(v)), k) for k, v in out.items()), reverse=True)
     for size, key in sizes:
@@ -490,10 +497,10 @@ class EventBus:
         None if it could not be published (logged).
         """
         try:
-            safe = event_data(data)
+            safe, chars = _sized_event_data(data)
             if type == "completed":
                 type = outcome_type(safe)
-            cost = len(_dumps(safe)) + len(type) + EVENT_OVERHEAD_BYTES
+            cost = chars + len(type) + EVENT_OVERHEAD_BYTES
             with self._lock:
                 self._counter += 1
                 event = ExecutionEvent(execution_id, type, safe, self._counter)
