@@ -70,6 +70,15 @@ def test_two_isolates_can_be_alive_at_once(runtime: GuestRuntime) -> None:
         assert answer["result"] == 4
 
 
+def test_an_export_the_guest_does_not_have_is_refused_every_time(runtime: GuestRuntime) -> None:
+    for _ in range(2):  # the second from the runtime's remembered lookup
+        with runtime.isolate(LIMITS) as isolate:
+            with pytest.raises(SandboxError, match="no export 'nope'"):
+                isolate.call("nope", "{}", lambda _n, _p: "null")
+    with runtime.isolate(LIMITS) as isolate:
+        assert json.loads(isolate.call("execute", json.dumps({"code": "2"}), lambda _n, _p: "null"))["result"] == 2
+
+
 def test_an_isolate_runs_once(runtime: GuestRuntime) -> None:
     isolate = runtime.isolate(LIMITS)
     isolate.call("execute", json.dumps({"code": "1"}), lambda name, payload: "null")
