@@ -18,7 +18,9 @@ LIMITS = Limits.default.replace(deadline_s=30.0)
 
 @pytest.fixture(scope="module")
 def runtime(compiled_guest: CompiledGuest) -> Iterator[GuestRuntime]:
-    yield GuestRuntime(compiled_guest)
+    made = GuestRuntime(compiled_guest)
+    yield made
+    made.memories.release()
 
 
 def _execute(runtime: GuestRuntime, code: str, *, limits: Limits = LIMITS,

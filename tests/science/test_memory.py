@@ -160,3 +160,17 @@ def test_an_image_that_is_not_whole_pages_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"x" * 100)
     with pytest.raises(ValueError, match="whole number of pages"):
         MemorySlots(str(path))
+
+
+def test_released_slots_are_unmapped_and_new_ones_see_the_image(slots: MemorySlots) -> None:
+    engine = _engine(slots)
+    module = wasmtime.Module(engine, MODULE)
+    guest = Guest(engine, module)
+    _run_that_scribbles(guest)
+    guest.close()
+    (slot,) = slots._free
+    slots.release()
+    assert slots._free == [] and slot.base == 0
+    again = Guest(engine, module)
+    assert [again("peek", at) for at in (0, 4095, PAGE + 17)] == [0, 4095 % 256, 17]
+    again.close()
