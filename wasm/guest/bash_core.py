@@ -2,12 +2,13 @@
 of the image.
 
 Where a module is imported decides where its objects lie in linear memory, and a run's
-writes to them (reference counts, specialised bytecode) copy the pages they fall on. The
-pool resets the first ``sandbox.engine.POOL_LINEAR_MEMORY_KEEP_RESIDENT`` bytes in place,
-so pages there cost a run no page fault; imported first, the parser, the evaluator and the
-builtins lie there rather than at the top of the ~110 MiB image. Measured (``:`` in a fresh
-isolate): 670 page faults and 3.1 ms of call with them imported after ``preload``, 345
-and 1.9 ms before it.
+writes to them (reference counts, specialised bytecode) touch the pages they fall on.
+Imported first, the parser, the evaluator and the builtins lie together near the bottom of
+the ~126 MiB image rather than spread through it, so a small script writes fewer pages.
+When wasmtime's pooling allocator kept only the low span resident this saved page faults
+(``:`` in a fresh isolate: 670 faults and 3.1 ms of call with them imported after
+``preload``, 345 and 1.9 ms before it); with ``sandbox.memory_slots`` no page costs a fault,
+and fewer written pages are fewer to copy back when the isolate is dropped.
 
 Only ``bash`` itself: importing ``bash.commands`` this early too (git's subcommands left
 for later) moved enough of the image for componentize-py to refuse the snapshot
