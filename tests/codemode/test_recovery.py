@@ -34,7 +34,6 @@ from storage import is_postgresql
 from storage.postgres import positional
 
 from live_server import read_body
-from pg_cluster import Cluster, new_schema_name
 from agent_host import AgentHost, ServerThread, free_port
 
 pytestmark = pytest.mark.slow
@@ -196,14 +195,6 @@ def _on_postgresql(url: str, sql: str, params: tuple[Any, ...]) -> tuple[list[An
         finally:
             await conn.close()
     return asyncio.run(run())
-
-
-async def _statement(url: str, sql: str) -> None:
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 def query(db: Target, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -791,21 +782,15 @@ class Poisoned:
     """Requests for the step after the unreadable one, counted once it was dead-lettered."""
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def poisoned(request: pytest.FixtureRequest, host_server: tuple[GatedHost, str],
+@pytest.fixture(scope="module")
+def poisoned(module_database_url: str | None, host_server: tuple[GatedHost, str],
              tmp_path_factory: pytest.TempPathFactory) -> Iterator[Poisoned]:
     """An execution whose recorded step 0 was made unreadable while the service was down,
     swept until it is dead-lettered (periodic sweeps off: only ``POST .../sweep`` retries),
-    on each backend in turn (a PostgreSQL schema of the module's own)."""
+    on each backend in turn."""
     host, url = host_server
-    database_url = None
-    if request.param == "postgresql":
-        cluster: Cluster = request.getfixturevalue("postgres_cluster")
-        schema = new_schema_name()
-        asyncio.run(_statement(cluster.url, f"CREATE SCHEMA {schema}"))
-        database_url = cluster.schema_url(schema)
     service = Service(tmp_path_factory.mktemp("poison") / "data", {"SANDBOX_SWEEP_INTERVAL_S": "0"},
-                      database_url)
+                      module_database_url)
     try:
         service.start()
         host.release.set()
