@@ -46,6 +46,10 @@ KEEPALIVE_S = 5.0
 """How long an idle connection is kept (httpx's default expiry too)."""
 MAX_IDLE_PER_ORIGIN = 16
 READ_SIZE = 65536
+MAX_HEAD_BYTES = 65536
+"""What an answer may send before its headers end (interim 1xx answers included), as
+httpx's h11 allows: past it the answer is refused, so a peer streaming header lines
+forever cannot fill the service's memory while the call's deadline runs."""
 _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
 _USER_AGENT = "wasm-sandbox"
 
@@ -246,8 +250,11 @@ class PeerHTTP:
                     await conn.writer.drain()
                 except OSError as exc:
                     raise ConnectionError(f"the connection broke: {exc or type(exc).__name__}") from None
+                head_bytes = 0
                 while not answer.headers_done:
-                    await self._read(conn, answer)
+                    head_bytes += await self._read(conn, answer)
+                    if not answer.headers_done and head_bytes > MAX_HEAD_BYTES:
+                        raise ConnectionError(f"the answer's headers are over {MAX_HEAD_BYTES} bytes")
                 return conn, answer
             except ConnectionError:
                 conn.close()
@@ -260,7 +267,8 @@ class PeerHTTP:
             finally:
                 conn.used = True
 
-    async def _read(self, conn: _Connection, answer: _Answer) -> None:
+    async def _read(self, conn: _Connection, answer: _Answer) -> int:
+        """Read what has come and feed it to the parser; how many bytes that was."""
         try:
             data = await conn.reader.read(READ_SIZE)
         except OSError as exc:
@@ -269,7 +277,7 @@ class PeerHTTP:
             if answer.headers_done and "content-length" not in answer.headers \
                     and "chunked" not in answer.headers.get("transfer-encoding", ""):
                 answer.complete = True  # a body that ends when the connection does
-                return
+                return 0
             raise ConnectionError("the peer closed the connection before a whole answer")
         try:
             answer.parser.feed_data(data)
@@ -277,6 +285,7 @@ class PeerHTTP:
             raise ConnectionError("the peer switched protocols") from None
         except httptools.HttpParserError as exc:
             raise ConnectionError(f"the answer is not HTTP/1.1: {exc}") from None
+        return len(data)
 
     async def _body(self, conn: _Connection, answer: _Answer,
                     decoder: _Decoder) -> AsyncIterator[bytes]:

@@ -170,6 +170,19 @@ async def test_a_header_that_would_split_the_request_is_refused_before_anything_
     assert server.requests == []
 
 
+async def test_an_answer_whose_headers_never_end_is_refused_past_64_kib() -> None:
+    endless = b"\r\n".join([b"HTTP/1.1 200 OK", *(b"X-Filler-%d: %s" % (i, b"y" * 40) for i in range(20_000))])
+    with_fewer = ok(b"fine", *(b"X-Filler-%d: y" % i for i in range(1_000)))  # ~16 KiB: taken
+    async with serving(lambda request: endless if b"/endless" in request else with_fewer) as server:
+        peers = PeerHTTP(environ={})
+        with pytest.raises(ConnectionError, match="headers are over 65536 bytes"):
+            async with asyncio.timeout(30):  # unbounded, the read would wait for the rest for ever
+                await peers.request("GET", server.url + "/endless", headers={}, max_bytes=100)
+        answer = await peers.request("GET", server.url, headers={}, max_bytes=100)
+        assert answer.body == b"fine" and answer.headers["x-filler-999"] == "y"
+        await peers.aclose()
+
+
 async def test_a_request_cut_off_by_its_deadline_leaves_no_half_read_connection() -> None:
     async with serving(lambda _: ok(b"fine"), stall_on=b"/slow") as server:
         peers = PeerHTTP(environ={})
