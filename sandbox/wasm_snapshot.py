@@ -62,7 +62,8 @@ class GlobalSlot:
     mutable: bool
 
 
-def _uleb(data: bytes, at: int) -> tuple[int, int]:
+def _leb(data: bytes, at: int, *, signed: bool = False) -> tuple[int, int]:
+    """The LEB128 number at ``at`` (unsigned unless ``signed``) and the offset after it."""
     result = shift = 0
     while True:
         if at >= len(data):
@@ -72,7 +73,13 @@ def _uleb(data: bytes, at: int) -> tuple[int, int]:
         result |= (byte & 0x7F) << shift
         shift += 7
         if byte < 0x80:
+            if signed and byte & 0x40:
+                result -= 1 << shift
             return result, at
+
+
+def _uleb(data: bytes, at: int) -> tuple[int, int]:
+    return _leb(data, at)
 
 
 def _skip_sleb(data: bytes, at: int) -> int:
@@ -322,21 +329,6 @@ def snapshot_module(data: bytes, globals_now: Mapping[int, int | float], memory:
     return bytes(out)
 
 
-def _sleb32(data: bytes, at: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        if at >= len(data):
-            raise SnapshotError("truncated LEB128 number")
-        byte = data[at]
-        at += 1
-        result |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            if byte & 0x40:
-                result -= 1 << shift
-            return result, at
-
-
 def _memory_pages(data: bytes, start: int) -> int:
     count, at = _uleb(data, start)
     if count != 1:
@@ -361,7 +353,7 @@ def _active_segments(data: bytes, start: int) -> Iterator[tuple[int, bytes]]:
             raise SnapshotError("a passive data segment (code may refer to it)")
         if data[at] != 0x41:
             raise SnapshotError("a data segment at an offset that is not an i32 constant")
-        offset, at = _sleb32(data, at + 1)
+        offset, at = _leb(data, at + 1, signed=True)
         if data[at] != 0x0B:
             raise SnapshotError("a data segment offset that is not a single constant")
         length, at = _uleb(data, at + 1)

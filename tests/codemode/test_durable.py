@@ -29,13 +29,6 @@ GATED = {"approval": {"mode": "durable", "summary": "Create an item", "risk": "l
 
 
 @pytest.fixture(scope="module")
-def host() -> Iterator[tuple[AgentHost, str]]:
-    agent = AgentHost()
-    with ServerThread(agent) as live:
-        yield agent, live.url
-
-
-@pytest.fixture(scope="module")
 def service(compiled_guest: CompiledGuest, tmp_path_factory: pytest.TempPathFactory,
             host: tuple[AgentHost, str],
             module_database_url: str | None) -> Iterator[tuple[httpx.Client, Settings]]:

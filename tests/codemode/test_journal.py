@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -25,15 +24,6 @@ from codemode.store import CodeModeStore
 import journal_io
 
 LIMIT = 1_000_000
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[CodeModeStore]:
-    opened = await CodeModeStore.open(database)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +28,6 @@ from codemode.tooldefs import ToolDef, Toolset
 import journal_io
 
 LIMIT = 1_000_000
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[CodeModeStore]:
-    opened = await CodeModeStore.open(database)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def _record(workspace: str = "default", code: str = "1 + 1", **kw: Any) -> ExecutionRecord:
