@@ -1,7 +1,9 @@
 """A bash interpreter in plain Python, for the WebAssembly guest (and in-process tests).
 
 ``run_script`` is the only way in: it runs a script over a real directory (``root``) that
-the script sees as ``/`` and returns what it printed and its exit status. Every command is
+the script sees as ``/``, or over an in-memory tree (``filesystem=memfs.MemoryFS(...)``,
+then ``root`` is ``/``), and returns what it printed and its exit status. Every file
+operation goes through ``fs.py``, the one seam between the interpreter and a filesystem. Every command is
 implemented in Python (``builtins/`` and ``commands/``); nothing is ever spawned.
 
 Where things are: ``parse.py`` (the command grammar) builds the tree of ``syntax.py``;
@@ -33,6 +35,7 @@ from .limits import BashLimits
 from .redirects import IO
 from .state import RunCounters, State, Var
 from .streams import CappedBuffer, Channel, InputStream
+from . import fs
 
 __all__ = ["BashLimits", "BashResult", "run_script"]
 
@@ -140,10 +143,18 @@ def run_script(
     stdin: bytes = b"",
     limits: BashLimits | None = None,
     skipped_notes: dict[str, str] | None = None,
+    filesystem: fs.Backend | None = None,
 ) -> BashResult:
     """Run ``script`` with the directory ``root`` as ``/``; never raises for script errors.
     ``skipped_notes`` names workspace files left out of ``root`` (path -> a note line saying
-    why), which ``ls`` of their directory mentions."""
+    why), which ``ls`` of their directory mentions. ``filesystem`` serves every file
+    operation of the run (``fs.RealFS``, the real directory, unless given)."""
+    with fs.installed(filesystem or fs.RealFS()):
+        return _run(script, root, cwd, env, stdin, limits, skipped_notes)
+
+
+def _run(script: str, root: str, cwd: str, env: dict[str, str] | None, stdin: bytes,
+         limits: BashLimits | None, skipped_notes: dict[str, str] | None) -> BashResult:
     limits = limits or BashLimits()
     # Import the command families before the clock starts: the first import is slow and
     # is not the script's time (commands are still looked up in the registry per call).
@@ -165,7 +176,7 @@ def run_script(
     shell.cur_io = io
     status = 0
     timed_out = False
-    if not os.path.isdir(host_cwd):
+    if not fs.isdir(host_cwd):
         stderr.write(f"bash: cd: {cwd}: No such file or directory\n".encode())
         return BashResult(b"", stderr.result(), 1, False, stderr.truncated, False)
 

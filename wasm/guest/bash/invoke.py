@@ -12,6 +12,7 @@ from .errors import BashError, ExitShell, LimitExceeded, ReturnFromFunction
 from .redirects import IO
 from .state import Var
 from .streams import Channel, InputStream, can_access
+from . import fs
 
 if TYPE_CHECKING:
     from .commands.base import Command, CommandContext
@@ -223,7 +224,7 @@ def path_search(shell: Shell, name: str) -> str | None:
     for directory in path.split(":"):
         candidate = shell.resolve((directory or ".") + "/" + name)
         host = shell.host_path(candidate)
-        if not os.path.isfile(host):
+        if not fs.isfile(host):
             continue
         if can_access(host, os.X_OK, modes):
             return candidate
@@ -234,16 +235,16 @@ def path_search(shell: Shell, name: str) -> str | None:
 def _run_script_file(shell: Shell, argv: list[str], io: IO, shown: str | None = None) -> Gen:
     shown = shown or argv[0]
     host = shell.host_path(argv[0])
-    if os.path.isdir(host):
+    if fs.isdir(host):
         shell.error(io, f"{argv[0]}: Is a directory")
         return 126
-    if not os.path.exists(host):
+    if not fs.exists(host):
         shell.error(io, f"{argv[0]}: No such file or directory")
         return 127
     if not can_access(host, os.X_OK, getattr(shell.state.counters, "file_modes", None)):
         shell.error(io, f"{shown}: Permission denied")
         return 126
-    with open(host, "rb") as handle:
+    with fs.open(host, "rb") as handle:
         source = handle.read().decode("utf-8", "surrogateescape")
     first = source.split("\n", 1)[0]
     if first.startswith("#!") and not re.search(r"\b(ba)?sh\b", first):

@@ -6,12 +6,12 @@ does that), so ``"*"`` never globs. Patterns become Python regular expressions.
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from typing import Callable
 
 from .errors import LimitExceeded
+from . import fs
 
 _CLASSES = {
     "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
@@ -207,9 +207,9 @@ def glob(pattern: str, cwd: str, host: Callable[[str], str], opts: GlobOptions) 
             if not has_glob(comp):
                 path = prefix + ("" if prefix.endswith("/") or not prefix else "/") + unescape(comp)
                 if last:
-                    if os.path.lexists(host(_script_path(path, cwd))):
+                    if fs.lexists(host(_script_path(path, cwd))):
                         nxt.append(path)
-                elif os.path.isdir(host(_script_path(path, cwd))):
+                elif fs.isdir(host(_script_path(path, cwd))):
                     nxt.append(path)
                 continue
             regex = compile_pattern(comp, True, opts.nocase)
@@ -219,7 +219,7 @@ def glob(pattern: str, cwd: str, host: Callable[[str], str], opts: GlobOptions) 
                         continue
                 if regex.match(name):
                     path = prefix + ("" if prefix.endswith("/") or not prefix else "/") + name
-                    if last or os.path.isdir(host(_script_path(path, cwd))):
+                    if last or fs.isdir(host(_script_path(path, cwd))):
                         nxt.append(path)
         results = nxt
         if not results:
@@ -246,7 +246,7 @@ def _globstar(prefix: str, base: str, cwd: str, host: Callable[[str], str], opts
             if name.startswith(".") and not opts.dotglob:
                 continue
             path = current + ("" if current.endswith("/") or not current else "/") + name
-            is_dir = os.path.isdir(host(_script_path(path, cwd))) and not os.path.islink(host(_script_path(path, cwd)))
+            is_dir = fs.isdir(host(_script_path(path, cwd))) and not fs.islink(host(_script_path(path, cwd)))
             if last or is_dir:
                 out.append(path + ("" if last or not is_dir else ""))
             if is_dir:
@@ -258,7 +258,7 @@ def _globstar(prefix: str, base: str, cwd: str, host: Callable[[str], str], opts
 
 def _listdir(host_dir: str, opts: GlobOptions) -> list[str]:
     try:
-        names = os.listdir(host_dir)
+        names = fs.listdir(host_dir)
     except OSError:
         return []
     opts.ops += len(names) + 1

@@ -4,11 +4,11 @@ an ``IO``, and closing what they opened."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, BinaryIO, Iterator, Protocol, cast
 
 from .errors import BashError, LimitExceeded
 from .streams import Channel, ClosedFd, FileSink, InputStream, NullSink, read_file_chunks
+from . import fs
 
 if TYPE_CHECKING:
     from .evaluate import Shell
@@ -75,14 +75,13 @@ def open_target(shell: Shell, path: str, mode: str, io: IO) -> object:
     host = shell.host_path(path)
     try:
         if mode == "r":
-            reader = open(host, "rb")
+            reader = fs.open(host, "rb")
             return InputStream(read_file_chunks(reader), handle=reader)  # closed by the redirection
-        if mode == "w" and shell.state.options.get("noclobber") and os.path.isfile(host):
+        if mode == "w" and shell.state.options.get("noclobber") and fs.isfile(host):
             raise BashError(f"{path}: cannot overwrite existing file")
         if mode == "rw":
-            fd = os.open(host, os.O_RDWR | os.O_CREAT, 0o644)
-            return FileSink(os.fdopen(fd, "r+b", buffering=0), path)
-        handle = open(host, "ab" if mode == "a" else "wb", buffering=0)
+            return FileSink(fs.open_rw(host), path)
+        handle = fs.open(host, "ab" if mode == "a" else "wb", buffering=0)
         return FileSink(handle, path)
     except IsADirectoryError:
         raise BashError(f"{path}: Is a directory") from None
@@ -181,7 +180,7 @@ def _redirect(shell: Shell, r: Redir, io: IO, opened: list[object]) -> None:
         io.fds[fd] = sink
         return
     if op in ("<", "<>"):
-        if op == "<>" and not os.path.exists(shell.host_path(target)) and target != "/dev/null":
+        if op == "<>" and not fs.exists(shell.host_path(target)) and target != "/dev/null":
             open_target(shell, target, "rw", io).close()  # type: ignore[attr-defined]
         stream = open_target(shell, target, "r", io)
         opened.append(stream)

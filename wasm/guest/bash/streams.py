@@ -13,6 +13,7 @@ import stat
 import sys
 from typing import IO as TextIO
 from typing import BinaryIO, Iterator, Union
+from . import fs
 
 
 class Channel:
@@ -165,7 +166,7 @@ def can_access(path: str, mode: int, modes: dict[str, int] | None = None) -> boo
     0755)."""
     owner_bit = {os.R_OK: 0o400, os.W_OK: 0o200, os.X_OK: 0o100}.get(mode, 0o700)
     try:
-        st_mode = os.stat(path).st_mode
+        st_mode = fs.stat(path).st_mode
     except OSError:
         return False
     if modes:

@@ -4,12 +4,12 @@ relative dates ``-d`` understands.
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from ._common import Builtin, Entry, encode
+from .. import fs
 
 if TYPE_CHECKING:
     from ..evaluate import Shell
@@ -134,7 +134,7 @@ def run_date(sh: Shell, argv: list[str], io: IO) -> int:
         elif a == "-r" and k + 1 < len(args):
             k += 1
             try:
-                now = datetime.fromtimestamp(os.stat(sh.host_path(args[k])).st_mtime, timezone.utc)
+                now = datetime.fromtimestamp(fs.stat(sh.host_path(args[k])).st_mtime, timezone.utc)
             except OSError:
                 io.out(2).write(encode(f"date: {args[k]}: No such file or directory\n"))
                 return 1

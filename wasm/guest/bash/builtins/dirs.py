@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import os
 import re
 from typing import TYPE_CHECKING
 
 from ._common import Builtin, Entry, encode, print_error
+from .. import fs
 
 if TYPE_CHECKING:
     from ..evaluate import Shell
@@ -49,10 +49,10 @@ def run_cd(sh: Shell, argv: list[str], io: IO) -> int:
         return 0
     new = sh.resolve(target)
     host = sh.host_path(new)
-    if not os.path.exists(host):
+    if not fs.exists(host):
         print_error(io, f"cd: {target}: No such file or directory")
         return 1
-    if not os.path.isdir(host):
+    if not fs.isdir(host):
         print_error(io, f"cd: {target}: Not a directory")
         return 1
     _set_cwd(sh, new)
@@ -112,7 +112,7 @@ def run_pushd(sh: Shell, argv: list[str], io: IO) -> int:
         st.dirstack = list(reversed(rotated[1:]))
     else:
         new = sh.resolve(args[0])
-        if not os.path.isdir(sh.host_path(new)):
+        if not fs.isdir(sh.host_path(new)):
             print_error(io, f"pushd: {args[0]}: No such file or directory")
             return 1
         st.dirstack.append(st.cwd)

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Iterator, cast
 
 from ..errors import ExitShell, LimitExceeded, ReturnFromFunction, ShellSyntaxError
 from ..invoke import invoke, run_child_script
 from ..state import OPTION_LETTERS
 from ._common import Entry, Gen, StreamingBuiltin, print_error
+from .. import fs
 
 if TYPE_CHECKING:
     from ..evaluate import Shell
@@ -39,11 +39,11 @@ def run_source(sh: Shell, argv: list[str], io: IO) -> Gen:
     pipe = sh.open_pipe(path, "r")
     if pipe is not None:  # source <(...)
         source = b"".join(cast("Iterator[bytes]", pipe)).decode("utf-8", "surrogateescape")
-    elif not os.path.isfile(host):
+    elif not fs.isfile(host):
         print_error(io, f"{path}: No such file or directory")
         return 1
     else:
-        with open(host, "rb") as handle:
+        with fs.open(host, "rb") as handle:
             source = handle.read().decode("utf-8", "surrogateescape")
     st = sh.state
     if st.call_depth >= sh.limits.max_call_depth:
@@ -106,10 +106,10 @@ def run_bash(sh: Shell, argv: list[str], io: IO) -> Gen:
     elif args:
         name = args[0]
         host = sh.host_path(name)
-        if not os.path.isfile(host):
+        if not fs.isfile(host):
             print_error(io, f"{name}: No such file or directory")
             return 127
-        with open(host, "rb") as handle:
+        with fs.open(host, "rb") as handle:
             source = handle.read().decode("utf-8", "surrogateescape")
         script_args = args[1:]
     else:

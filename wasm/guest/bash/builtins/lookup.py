@@ -13,6 +13,7 @@ from ..invoke import invoke_no_functions
 from ..streams import can_access
 from ._common import Builtin, Entry, Gen, StreamingBuiltin, encode, file_modes, print_error
 from .assign import function_text
+from .. import fs
 
 if TYPE_CHECKING:
     from ..evaluate import Shell
@@ -42,7 +43,7 @@ def _kind(sh: Shell, name: str) -> str | None:
 
     if name in COMMANDS:
         return "file"
-    if "/" in name and can_access(sh.host_path(name), os.X_OK, file_modes(sh)) and os.path.isfile(sh.host_path(name)):
+    if "/" in name and can_access(sh.host_path(name), os.X_OK, file_modes(sh)) and fs.isfile(sh.host_path(name)):
         return "file"
     return None
 
@@ -190,12 +191,12 @@ def run_compgen(sh: Shell, argv: list[str], io: IO) -> int:
             base, _, stem = prefix.rpartition("/")
             listing = sh.host_path(base or ".")
             try:
-                names = sorted(os.listdir(listing))
+                names = sorted(fs.listdir(listing))
             except OSError:
                 names = []
             for name in names:
                 full = (base + "/" if base else "") + name
-                if action == "d" and not os.path.isdir(os.path.join(listing, name)):
+                if action == "d" and not fs.isdir(os.path.join(listing, name)):
                     continue
                 found.append(full)
     matches = [w for w in found if w.startswith(prefix)]

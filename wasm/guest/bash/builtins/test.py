@@ -12,6 +12,7 @@ from ..errors import BashError, ExpansionError
 from ..state import arith_view
 from ..streams import can_access
 from ._common import Builtin, Entry, encode, file_modes, print_error
+from .. import fs
 
 if TYPE_CHECKING:
     from ..evaluate import Shell
@@ -43,7 +44,7 @@ def unary_test(sh: Shell, op: str, arg: str) -> bool:
         return op in ("-e", "-a", "-c", "-r", "-w")
     host = sh.host_path(arg)
     try:
-        st = os.lstat(host) if op in ("-h", "-L") else os.stat(host)
+        st = fs.lstat(host) if op in ("-h", "-L") else fs.stat(host)
     except OSError:
         return False
     mode = st.st_mode
@@ -118,11 +119,11 @@ def binary_test(sh: Shell, op: str, a: str, b: str, arithmetic_operands: bool = 
         return bool(numeric[op](_int_operand(sh, a, arithmetic_operands), _int_operand(sh, b, arithmetic_operands)))
     if op in ("-nt", "-ot", "-ef"):
         try:
-            sa = os.stat(sh.host_path(a))
+            sa = fs.stat(sh.host_path(a))
         except OSError:
             sa = None
         try:
-            sb = os.stat(sh.host_path(b))
+            sb = fs.stat(sh.host_path(b))
         except OSError:
             sb = None
         if op == "-ef":

@@ -11,6 +11,7 @@ from .parse import AwkSyntaxError, Parser, unescape
 from .runtime import AwkError, Runtime
 from ..sed import argv_text, bytes_text
 from ..base import Command, CommandContext, CommandResult
+from ... import fs
 
 USAGE = "usage: awk [-F value] [-v var=value] [--] 'program text' [file ...]\n" \
         "usage: awk [-F value] [-v var=value] [-f program-file] [--] [file ...]"
@@ -18,7 +19,7 @@ USAGE = "usage: awk [-F value] [-v var=value] [--] 'program text' [file ...]\n" 
 
 def awk(ctx: CommandContext, argv: list[str]) -> CommandResult:
     args = argv[1:]
-    fs: str | None = None
+    field_sep: str | None = None
     assigns: list[tuple[str, str]] = []
     sources: list[str] = []
     i = 0
@@ -41,7 +42,7 @@ def awk(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 value = args[i]
             value = bytes_text(value)
             if opt == "F":
-                fs = unescape(value) if value != "t" else "\t"
+                field_sep = unescape(value) if value != "t" else "\t"
             elif opt == "v":
                 name, eq, val = value.partition("=")
                 if not eq or not name.replace("_", "a").isalnum() or name[0].isdigit():
@@ -53,7 +54,7 @@ def awk(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     if value == "-" or value == "/dev/stdin":
                         sources.append(ctx.read_all_stdin().decode("latin-1"))
                     else:
-                        with open(ctx.host_path(argv_text(value)), "rb") as handle:
+                        with fs.open(ctx.host_path(argv_text(value)), "rb") as handle:
                             sources.append(handle.read().decode("latin-1"))
                 except OSError:
                     ctx.error(f"awk: couldn't open file {value}")
@@ -86,8 +87,8 @@ def awk(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return 2
     try:
         runtime = Runtime(ctx, items, functions, assigns, operands)
-        if fs is not None:
-            runtime.g["FS"] = fs
+        if field_sep is not None:
+            runtime.g["FS"] = field_sep
         for text in runtime.run():
             if text:
                 yield text.encode("latin-1")

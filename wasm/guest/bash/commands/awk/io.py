@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any, Iterator, cast
 
@@ -15,6 +14,7 @@ from .value import d_to_int, mkfield, to_num
 from ..sed import argv_text
 from .records import RecordReader
 from .state import AwkError, State
+from ... import fs
 
 
 class IO(State):
@@ -43,7 +43,7 @@ class IO(State):
         handle = self.outputs.get(name)
         if handle is None:
             try:
-                handle = open(self.ctx.host_path(argv_text(name)), "ab" if mode == ">>" else "wb")
+                handle = fs.open(self.ctx.host_path(argv_text(name)), "ab" if mode == ">>" else "wb")
             except OSError as exc:
                 raise AwkError(f"cannot open \"{name}\" for output") from exc
             self.outputs[name] = handle
@@ -60,9 +60,9 @@ class IO(State):
         else:
             path = self.ctx.host_path(argv_text(name))
             try:
-                if os.path.isdir(path):
+                if fs.isdir(path):
                     raise OSError
-                handle = open(path, "rb")
+                handle = fs.open(path, "rb")
             except OSError:
                 return None
 
@@ -180,9 +180,9 @@ class IO(State):
                 return True
             path = self.ctx.host_path(argv_text(text))
             try:
-                if os.path.isdir(path):
+                if fs.isdir(path):
                     raise IsADirectoryError
-                handle = open(path, "rb")
+                handle = fs.open(path, "rb")
             except OSError:
                 raise AwkError(f"cannot open {text} (No such file or directory)") from None
 

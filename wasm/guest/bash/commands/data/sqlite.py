@@ -13,13 +13,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 _MODES = ("list", "csv", "tabs", "json", "line", "column", "table", "markdown", "box", "quote")
 
@@ -260,7 +260,7 @@ def dot_command(sh: _Shell, text: str) -> None:
     elif name == ".import":
         _import(sh, args)
     elif name == ".read" and args:
-        with open(sh.ctx.host_path(args[0]), encoding="utf-8", errors="surrogateescape") as handle:
+        with fs.open(sh.ctx.host_path(args[0]), encoding="utf-8", errors="surrogateescape") as handle:
             run_lines(sh, handle.read())
     elif name == ".dump":
         _dump(sh)
@@ -324,7 +324,7 @@ def _import(sh: _Shell, args: list[str]) -> None:
     if path == "-":
         data = b"".join(sh.ctx.stdin)
     else:
-        with open(sh.ctx.host_path(path), "rb") as handle:
+        with fs.open(sh.ctx.host_path(path), "rb") as handle:
             data = handle.read()
     text = data.decode("utf-8", "surrogateescape")
     sep = "," if csv_mode else sh.separator
@@ -407,7 +407,7 @@ def run_sqlite3(ctx: CommandContext, argv: list[str]) -> CommandResult:
         if readonly and filename != ":memory:":
             db = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
         else:
-            if filename != ":memory:" and os.path.isdir(target):
+            if filename != ":memory:" and fs.isdir(target):
                 raise sqlite3.OperationalError("unable to open database file")
             db = sqlite3.connect(target)
     except sqlite3.Error as exc:

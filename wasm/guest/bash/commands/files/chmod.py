@@ -19,6 +19,7 @@ from .common import (
     strerror,
 )
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 q = quote_always
 
@@ -145,12 +146,12 @@ def chmod(ctx: CommandContext, argv: list[str]) -> CommandResult:
             info = stat_or_none(path_real)
             if info is None:
                 continue
-            old = st.S_IMODE(effective_mode(ctx, os.path.realpath(path_real), info))
+            old = st.S_IMODE(effective_mode(ctx, fs.realpath(path_real), info))
             new = ref_mode if ref_mode is not None else parse_mode(
                 mode_text or "", old, st.S_ISDIR(info.st_mode))
             assert new is not None
             try:
-                set_mode(ctx, os.path.realpath(path_real), new)
+                set_mode(ctx, fs.realpath(path_real), new)
             except OSError as exc:
                 ctx.error(f"chmod: changing permissions of {q(path_name)}: {strerror(exc)}")
                 status = 1
@@ -163,14 +164,14 @@ def chmod(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 def _chmod_targets(name: str, real: str, recursive: bool) -> Iterator[tuple[str, str]]:
     yield name, real
-    if not recursive or not os.path.isdir(real):
+    if not recursive or not fs.isdir(real):
         return
-    if os.path.islink(real.rstrip("/")) and name != real:
+    if fs.islink(real.rstrip("/")) and name != real:
         return
-    for child in sorted(os.listdir(real)):
+    for child in sorted(fs.listdir(real)):
         c_real = os.path.join(real, child)
         c_name = _join(name, child)
-        if os.path.islink(c_real):
+        if fs.islink(c_real):
             continue
         yield from _chmod_targets(c_name, c_real, True)
 

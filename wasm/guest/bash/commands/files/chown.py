@@ -22,6 +22,7 @@ from .common import (
     stat_or_none,
 )
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 _KNOWN = {OWNER_NAME: OWNER_ID, str(OWNER_ID): OWNER_ID, "root": 0, "0": 0}
 
@@ -61,7 +62,7 @@ def _change(ctx: CommandContext, argv: list[str], name: str) -> CommandResult:
     status = 0
     for path in files:
         for shown, real in _targets(path, host(ctx, path), "R" in flags):
-            if stat_or_none(real) is None and not os.path.islink(real):
+            if stat_or_none(real) is None and not fs.islink(real):
                 if "f" not in flags:
                     ctx.error(f"{name}: cannot access {quote_always(shown)}: "
                               "No such file or directory")
@@ -83,9 +84,9 @@ def _change(ctx: CommandContext, argv: list[str], name: str) -> CommandResult:
 
 def _targets(shown: str, real: str, recursive: bool) -> Iterator[tuple[str, str]]:
     yield shown, real
-    if not recursive or os.path.islink(real) or not os.path.isdir(real):
+    if not recursive or fs.islink(real) or not fs.isdir(real):
         return
-    for child in sorted(os.listdir(real)):
+    for child in sorted(fs.listdir(real)):
         yield from _targets(shown.rstrip("/") + "/" + child, os.path.join(real, child), True)
 
 

@@ -22,6 +22,7 @@ import stat as st
 import sys
 
 from ..base import CommandContext
+from ... import fs
 
 OWNER_NAME = "user"
 OWNER_ID = 1000
@@ -154,7 +155,7 @@ def slash_through_link(ctx: CommandContext, path: str) -> bool:
     """Whether ``path`` is ``link/``: a trailing slash applied to a symbolic link."""
     if not path.endswith("/") or not path.strip("/"):
         return False
-    return os.path.islink(host(ctx, path.rstrip("/"), follow=False))
+    return fs.islink(host(ctx, path.rstrip("/"), follow=False))
 
 
 def resolve_links(ctx: CommandContext, path: str, follow_last: bool = True) -> str:
@@ -176,7 +177,7 @@ def resolve_links(ctx: CommandContext, path: str, follow_last: bool = True) -> s
             break
         real = ctx.host_path("/" + "/".join(candidate))
         try:
-            target = os.readlink(real)
+            target = fs.readlink(real)
         except OSError:
             done = candidate
             continue
@@ -215,7 +216,7 @@ def canonicalize(ctx: CommandContext, path: str, mode: str) -> str | None:
         candidate = done + [part]
         real = ctx.host_path("/" + "/".join(candidate))
         try:
-            info = os.lstat(real)
+            info = fs.lstat(real)
         except OSError:
             if mode == "m" or (mode == "f" and not pending):
                 done = candidate
@@ -225,7 +226,7 @@ def canonicalize(ctx: CommandContext, path: str, mode: str) -> str | None:
             hops += 1
             if hops > 40:
                 return None
-            target = os.readlink(real)
+            target = fs.readlink(real)
             if target.startswith("/"):
                 done = []
             pending = [p for p in target.split("/") if p] + pending
@@ -235,7 +236,7 @@ def canonicalize(ctx: CommandContext, path: str, mode: str) -> str | None:
         done = candidate
     if path.endswith("/") and mode != "m" and done:
         try:
-            if not st.S_ISDIR(os.stat(ctx.host_path("/" + "/".join(done))).st_mode):
+            if not st.S_ISDIR(fs.stat(ctx.host_path("/" + "/".join(done))).st_mode):
                 return None
         except OSError:
             return None
@@ -260,7 +261,7 @@ def link_count(real: str, info: os.stat_result) -> int:
         return max(1, info.st_nlink)
     count = 2
     try:
-        with os.scandir(real) as it:
+        with fs.scandir(real) as it:
             for entry in it:
                 try:
                     if entry.is_dir(follow_symlinks=False):
@@ -408,11 +409,11 @@ def mode_set_by_script(ctx: CommandContext, real: str) -> bool:
 def set_mode(ctx: CommandContext, real: str, bits: int) -> None:
     """chmod ``real`` (into the overlay inside the isolate, where modes do not exist)."""
     if WASI:
-        if not os.path.lexists(real):
+        if not fs.lexists(real):
             raise FileNotFoundError(errno.ENOENT, "No such file or directory")
         _overlay(ctx)[os.path.normpath(real)] = bits
         return
-    os.chmod(real, bits)
+    fs.chmod(real, bits)
 
 
 def move_modes(ctx: CommandContext, old: str, new: str) -> None:
@@ -481,13 +482,13 @@ def kind_name(info: os.stat_result) -> str:
 
 def lstat_or_none(path: str) -> os.stat_result | None:
     try:
-        return os.lstat(path)
+        return fs.lstat(path)
     except OSError:
         return None
 
 
 def stat_or_none(path: str) -> os.stat_result | None:
     try:
-        return os.stat(path)
+        return fs.stat(path)
     except OSError:
         return None

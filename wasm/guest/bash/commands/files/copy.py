@@ -28,6 +28,7 @@ from .common import (
     strerror,
 )
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 q = quote_always
 
@@ -87,8 +88,8 @@ def _same(a: os.stat_result | None, b: os.stat_result | None) -> bool:
 
 
 def _inside(ctx: CommandContext, parent: str, child: str) -> bool:
-    p = os.path.realpath(host(ctx, parent))
-    c = os.path.realpath(host(ctx, child))
+    p = fs.realpath(host(ctx, parent))
+    c = fs.realpath(host(ctx, child))
     return c == p or c.startswith(p.rstrip("/") + "/")
 
 
@@ -146,7 +147,7 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
         deref = not recursive
     if parents:
         dest = target_dir if target_dir is not None else (names[-1] if len(names) > 1 else None)
-        if dest is None or not os.path.isdir(host(ctx, dest)):
+        if dest is None or not fs.isdir(host(ctx, dest)):
             if dest is None:
                 missing_operand(ctx, "cp", names[0] if names else None,
                                 "destination file operand" if names else "file operand")
@@ -190,11 +191,11 @@ def cp(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 status = 1
                 if dst_info is None:
                     try:
-                        os.mkdir(dst_real)
+                        fs.mkdir(dst_real)
                     except OSError:
                         pass
                     continue
-                skip = os.path.realpath(dst_real)
+                skip = fs.realpath(dst_real)
             if dst_info is not None and not st.S_ISDIR(dst_info.st_mode):
                 ctx.error(f"cp: cannot overwrite non-directory {q(dst)} with directory {q(src)}")
                 status = 1
@@ -214,9 +215,9 @@ def _make_parents(ctx: CommandContext, src: str, dest: str, verbose: bool) -> It
         rel = "/".join(parts[:depth])
         target = dest.rstrip("/") + "/" + rel
         real = host(ctx, target)
-        if os.path.isdir(real):
+        if fs.isdir(real):
             continue
-        os.makedirs(real, exist_ok=True)
+        fs.makedirs(real, exist_ok=True)
         if verbose:
             yield f"{rel} -> {target}\n".encode("utf-8", "surrogateescape")
 
@@ -238,7 +239,7 @@ def _copy(
         created = False
         if dst_l is None:
             try:
-                os.mkdir(dst_real)
+                fs.mkdir(dst_real)
             except OSError as exc:
                 ctx.error(f"cp: cannot create directory {q(dst)}: {strerror(exc)}")
                 return False
@@ -247,13 +248,13 @@ def _copy(
             yield f"{q(src)} -> {q(dst)}\n".encode("utf-8", "surrogateescape")
         ok = True
         try:
-            children = sorted(os.listdir(src_real))
+            children = sorted(fs.listdir(src_real))
         except OSError as exc:
             ctx.error(f"cp: cannot access {q(src)}: {strerror(exc)}")
             return False
         for child in children:
             c_src_real = os.path.join(src_real, child)
-            if skip is not None and os.path.realpath(c_src_real) == skip:
+            if skip is not None and fs.realpath(c_src_real) == skip:
                 continue
             c_info = lstat_or_none(c_src_real) if not deref else stat_or_none(c_src_real)
             if c_info is None:
@@ -265,7 +266,7 @@ def _copy(
         if created or preserve:
             set_mode(ctx, dst_real, st.S_IMODE(mode) if preserve else st.S_IMODE(mode) & ~UMASK)
         if preserve:
-            os.utime(dst_real, ns=(info.st_atime_ns, info.st_mtime_ns))
+            fs.utime(dst_real, ns=(info.st_atime_ns, info.st_mtime_ns))
         return ok
     if dst_l is not None:
         if no_clobber:
@@ -280,18 +281,18 @@ def _copy(
     try:
         if st.S_ISLNK(info.st_mode):
             if dst_l is not None:
-                os.unlink(dst_real)
-            make_symlink(ctx, os.readlink(src_real), dst, dst_real)
+                fs.unlink(dst_real)
+            make_symlink(ctx, fs.readlink(src_real), dst, dst_real)
         else:
             if dst_l is not None and st.S_ISLNK(dst_l.st_mode) and stat_or_none(dst_real) is None:
-                os.unlink(dst_real)
-            with open(src_real, "rb") as fin, open(dst_real, "wb") as fout:
+                fs.unlink(dst_real)
+            with fs.open(src_real, "rb") as fin, fs.open(dst_real, "wb") as fout:
                 _pump(fin, fout)
             mode = st.S_IMODE(effective_mode(ctx, src_real, info))
             if dst_l is None or preserve:
                 set_mode(ctx, dst_real, mode if preserve else mode & ~UMASK)
             if preserve:
-                os.utime(dst_real, ns=(info.st_atime_ns, info.st_mtime_ns))
+                fs.utime(dst_real, ns=(info.st_atime_ns, info.st_mtime_ns))
     except OSError as exc:
         if exc.filename and os.path.normpath(str(exc.filename)) == os.path.normpath(src_real):
             ctx.error(f"cp: cannot open {q(src)} for reading: {strerror(exc)}")
@@ -370,7 +371,7 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         dst_real = host(ctx, dst, follow=False).rstrip("/") or "/"
         dst_info = lstat_or_none(dst_real)
-        if dst.endswith("/") and dst_info is not None and not os.path.isdir(dst_real):
+        if dst.endswith("/") and dst_info is not None and not fs.isdir(dst_real):
             ctx.error(f"mv: cannot stat {q(dst)}: Not a directory")
             status = 1
             continue
@@ -398,7 +399,7 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if interactive and not ask(f"overwrite {q(dst)}"):
                 continue
         try:
-            os.replace(src_real, dst_real)
+            fs.replace(src_real, dst_real)
         except OSError as exc:
             if exc.errno == 39 or exc.errno == 66:
                 ctx.error(f"mv: cannot move {q(src)} to {q(dst)}: Directory not empty")
@@ -439,7 +440,7 @@ def ln(ctx: CommandContext, argv: list[str]) -> CommandResult:
         *sources, dest = names
         dest_real = host(ctx, dest, follow="n" not in flags)
         dest_info = stat_or_none(dest_real)
-        if "n" in flags and lstat_or_none(dest_real) is not None and st.S_ISLNK(os.lstat(dest_real).st_mode):
+        if "n" in flags and lstat_or_none(dest_real) is not None and st.S_ISLNK(fs.lstat(dest_real).st_mode):
             dest_info = None
         if "T" not in flags and dest_info is not None and st.S_ISDIR(dest_info.st_mode):
             pairs = [(s, _into(dest, s)) for s in sources]
@@ -479,7 +480,7 @@ def ln(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     ctx.error(f"ln: {q(link)}: cannot overwrite directory")
                     status = 1
                     continue
-                os.unlink(link_real)
+                fs.unlink(link_real)
             if symbolic:
                 make_symlink(ctx, target, link, link_real)
             else:
@@ -501,14 +502,14 @@ def make_symlink(ctx: CommandContext, target: str, link: str, link_real: str) ->
     script's "/" is the workspace root, so the same place can be named relative to the link.
     """
     try:
-        os.symlink(target, link_real)
+        fs.symlink(target, link_real)
     except PermissionError:
         if not target.startswith("/"):
             raise
         from .paths import _relative
 
         parent = ctx.resolve(link).rsplit("/", 1)[0] or "/"
-        os.symlink(_relative(ctx.resolve(target), parent), link_real)
+        fs.symlink(_relative(ctx.resolve(target), parent), link_real)
 
 
 def _relative_target(ctx: CommandContext, target: str, link: str) -> str:
@@ -524,14 +525,14 @@ def _relative_target(ctx: CommandContext, target: str, link: str) -> str:
 
 def _hard_link(source: str, link: str) -> None:
     try:
-        os.link(source, link)
+        fs.link(source, link)
     except (OSError, NotImplementedError, AttributeError) as exc:
         if isinstance(exc, FileExistsError):
             raise
-        with open(source, "rb") as fin, open(link, "xb") as fout:
+        with fs.open(source, "rb") as fin, fs.open(link, "xb") as fout:
             _pump(fin, fout)
-        info = os.stat(source)
-        os.utime(link, ns=(info.st_atime_ns, info.st_mtime_ns))
+        info = fs.stat(source)
+        fs.utime(link, ns=(info.st_atime_ns, info.st_mtime_ns))
 
 
 COMMANDS: dict[str, Callable[[CommandContext, list[str]], CommandResult]] = {

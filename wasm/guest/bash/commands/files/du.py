@@ -24,6 +24,7 @@ from .common import (
 )
 from .glob import glob_regex
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 q = quote_always
 
@@ -33,7 +34,7 @@ def _b(text: str) -> bytes:
 
 
 def _sorted_names(real: str) -> list[str]:
-    with os.scandir(real) as it:
+    with fs.scandir(real) as it:
         names = [e.name for e in it]
     names.sort(key=c_sort_key)
     return names
@@ -161,7 +162,7 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
             for name in names:
                 child = os.path.join(real, name)
                 try:
-                    child_info = os.lstat(child)
+                    child_info = fs.lstat(child)
                 except OSError:
                     continue
                 child_path = path.rstrip("/") + "/" + name if path != "/" else "/" + name
@@ -179,9 +180,9 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
     for name in names or ["."]:
         real = host(ctx, name, follow=False)
         try:
-            info = os.lstat(real.rstrip("/") or "/")
+            info = fs.lstat(real.rstrip("/") or "/")
             if st.S_ISLNK(info.st_mode) and name.endswith("/"):
-                info = os.stat(real)
+                info = fs.stat(real)
         except OSError as exc:
             ctx.error(f"du: cannot access {q(name)}: {strerror(exc)}")
             status = 1

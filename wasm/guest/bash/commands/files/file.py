@@ -7,7 +7,6 @@ from their first bytes.
 
 from __future__ import annotations
 
-import os
 import stat as st
 import time
 from typing import Callable
@@ -15,6 +14,7 @@ from typing import Callable
 from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import host, quote_always, strerror
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 q = quote_always
 
@@ -60,24 +60,24 @@ def file(ctx: CommandContext, argv: list[str]) -> CommandResult:
 def describe(ctx: CommandContext, name: str, follow: bool, mime: bool) -> str:
     real = host(ctx, name, follow=follow)
     try:
-        info = os.stat(real) if follow else os.lstat(real)
+        info = fs.stat(real) if follow else fs.lstat(real)
     except OSError as exc:
-        if follow and os.path.lexists(real):
-            target = os.readlink(real)
+        if follow and fs.lexists(real):
+            target = fs.readlink(real)
             return "inode/symlink; charset=binary" if mime else f"broken symbolic link to {target}"
         return f"cannot open `{name}' ({strerror(exc)})"
     if st.S_ISLNK(info.st_mode):
         if mime:
             return "inode/symlink; charset=binary"
-        target = os.readlink(real)
-        broken = not os.path.exists(real)
+        target = fs.readlink(real)
+        broken = not fs.exists(real)
         return ("broken symbolic link to " if broken else "symbolic link to ") + target
     if st.S_ISDIR(info.st_mode):
         return "inode/directory; charset=binary" if mime else "directory"
     if not st.S_ISREG(info.st_mode):
         return "inode/fifo; charset=binary" if mime else "fifo (named pipe)"
     try:
-        with open(real, "rb") as fh:
+        with fs.open(real, "rb") as fh:
             head = fh.read(65536)
     except OSError as exc:
         return f"cannot open `{name}' ({strerror(exc)})"

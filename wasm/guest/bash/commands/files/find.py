@@ -31,6 +31,7 @@ from .common import (
 from .findfmt import render_printf, type_char
 from .glob import find_regex, glob_regex
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 
 class FindError(Exception):
@@ -53,7 +54,7 @@ class _Item:
     @property
     def info(self) -> os.stat_result:
         if self.stat_info is None:
-            self.stat_info = os.lstat(self.real)
+            self.stat_info = fs.lstat(self.real)
         return self.stat_info
 
     @property
@@ -309,7 +310,7 @@ def _p_type(p: _Parser, tok: str) -> _Node:
         if tok != "-xtype":
             return type_char(i.file_type) in wanted
         try:
-            info = os.lstat(i.real) if s.follow else os.stat(i.real)
+            info = fs.lstat(i.real) if s.follow else fs.stat(i.real)
         except OSError:
             info = i.info
         return type_char(info.st_mode) in wanted
@@ -382,7 +383,7 @@ def _p_time(p: _Parser, tok: str) -> _Node:
 def _p_newer(p: _Parser, tok: str) -> _Node:
     ref = p.arg(tok)
     try:
-        ref_info = os.stat(host(p.ctx, ref))
+        ref_info = fs.stat(host(p.ctx, ref))
     except OSError as exc:
         raise FindError(f"{quote_locale(p.ctx, ref)}: {strerror(exc)}") from None
     ref_ns = ref_info.st_mtime_ns
@@ -402,7 +403,7 @@ def _p_newer_xy(p: _Parser, tok: str) -> _Node:
             raise FindError(f"I cannot figure out how to interpret {quote_locale(p.ctx, ref)} as a date or time") from None
     else:
         try:
-            ref_info = os.stat(host(p.ctx, ref))
+            ref_info = fs.stat(host(p.ctx, ref))
         except OSError as exc:
             raise FindError(f"{quote_locale(p.ctx, ref)}: {strerror(exc)}") from None
         ref_ns = getattr(ref_info, _TIME_FIELDS[theirs])
@@ -417,7 +418,7 @@ def _p_empty(p: _Parser, tok: str) -> _Node:
     def test(s: _State, i: _Item) -> bool:
         if st.S_ISDIR(i.info.st_mode):
             try:
-                with os.scandir(i.real) as it:
+                with fs.scandir(i.real) as it:
                     return next(it, None) is None
             except OSError:
                 return False
@@ -506,7 +507,7 @@ def _p_ls(p: _Parser, tok: str) -> _Node:
                 f"{link_count(i.real, i.info):>3} {OWNER_NAME:<8} {OWNER_NAME:<8} "
                 f"{size:>8} {stamp} {i.path}")
         if st.S_ISLNK(i.info.st_mode):
-            line += " -> " + os.readlink(i.real)
+            line += " -> " + fs.readlink(i.real)
         s.emit(_b(line) + b"\n")
         return True
 
@@ -522,9 +523,9 @@ def _p_delete(p: _Parser, tok: str) -> _Node:
             return True
         try:
             if st.S_ISDIR(i.info.st_mode):
-                os.rmdir(i.real)
+                fs.rmdir(i.real)
             else:
-                os.unlink(i.real)
+                fs.unlink(i.real)
         except OSError as exc:
             s.ctx.error(f"find: cannot delete {quote_locale(s.ctx, i.path)}: {strerror(exc)}")
             s.status = 1
@@ -688,11 +689,11 @@ def _walk_start(state: _State, opts: _Options, expr: _Node, start: str) -> Itera
     try:
         if opts.follow_starts:
             try:
-                info = os.stat(real)
+                info = fs.stat(real)
             except OSError:
-                info = os.lstat(real)
+                info = fs.lstat(real)
         else:
-            info = os.lstat(real.rstrip("/") if not real.endswith("/") else real)
+            info = fs.lstat(real.rstrip("/") if not real.endswith("/") else real)
     except OSError as exc:
         yield from _drain(state, force=True)  # what earlier starts printed comes first
         state.ctx.error(f"find: {quote_locale(state.ctx, start)}: {strerror(exc)}")
@@ -720,7 +721,7 @@ def _visit(
     descend = st.S_ISDIR(item.file_type) and not item.prune
     if descend and (opts.maxdepth is None or item.depth < opts.maxdepth):
         try:
-            with os.scandir(item.real) as it:
+            with fs.scandir(item.real) as it:
                 listed = [(e.name, _listed_type(e) if state.stat_free else 0) for e in it]
         except OSError as exc:
             yield from _drain(state, force=True)  # the names before it come first
@@ -749,10 +750,10 @@ def _visit(
                     return
                 continue
             try:
-                info = os.stat(child_real) if opts.follow else os.lstat(child_real)
+                info = fs.stat(child_real) if opts.follow else fs.lstat(child_real)
             except OSError:
                 try:
-                    info = os.lstat(child_real)
+                    info = fs.lstat(child_real)
                 except OSError as exc:
                     state.ctx.error(f"find: {quote_locale(state.ctx, child_path)}: {strerror(exc)}")
                     state.status = 1
@@ -774,7 +775,7 @@ def _visit(
         yield from _drain(state)
 
 
-def _listed_type(entry: os.DirEntry[str]) -> int:
+def _listed_type(entry: fs.DirEntry) -> int:
     """The entry's type as its directory listing says (no stat when the listing has it);
     0 for a type only a stat can tell."""
     try:

@@ -17,6 +17,7 @@ from .common import (
     shown_size,
     usage_blocks,
 )
+from ... import fs
 
 if TYPE_CHECKING:
     from .find import _Item, _State
@@ -122,7 +123,7 @@ def _directive(s: _State, d: str, i: _Item) -> str | None:
     if d == "Y":
         if st.S_ISLNK(info.st_mode):
             try:
-                return type_char(os.stat(i.real).st_mode)
+                return type_char(fs.stat(i.real).st_mode)
             except OSError:
                 return "N"
         return type_char(info.st_mode)
@@ -135,7 +136,7 @@ def _directive(s: _State, d: str, i: _Item) -> str | None:
     if d in ("U", "G"):
         return str(OWNER_ID)
     if d == "l":
-        return os.readlink(i.real) if st.S_ISLNK(info.st_mode) else ""
+        return fs.readlink(i.real) if st.S_ISLNK(info.st_mode) else ""
     if d == "i":
         return str(info.st_ino)
     if d == "n":

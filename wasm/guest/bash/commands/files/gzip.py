@@ -24,6 +24,7 @@ from .gzipfmt import (
     gzip_decompress,
 )
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 __all__ = ["COMMANDS"]
 
@@ -148,14 +149,14 @@ def _gzip_file(ctx: CommandContext, prog: str, o: _Options, name: str) -> Genera
     (1 an error, 2 a warning)."""
     real = host(ctx, name)
     shown = name
-    if o.decompress and not os.path.exists(real) and not name.endswith(o.suffix):
+    if o.decompress and not fs.exists(real) and not name.endswith(o.suffix):
         alt = host(ctx, name + o.suffix)
-        if os.path.exists(alt):
+        if fs.exists(alt):
             real, shown = alt, name + o.suffix
         else:
             shown = name + o.suffix
     try:
-        info = os.stat(real)
+        info = fs.stat(real)
     except OSError as exc:
         if not o.quiet:
             ctx.error(f"{prog}: {shown}: {strerror(exc)}")
@@ -176,7 +177,7 @@ def _gzip_file(ctx: CommandContext, prog: str, o: _Options, name: str) -> Genera
     if o.to_stdout or o.test:
         base = shown.rsplit("/", 1)[-1]
         try:
-            with open(real, "rb") as fh:
+            with fs.open(real, "rb") as fh:
                 chunks = iter(lambda: fh.read(1 << 16), b"")
                 stream = _transform(chunks, o.decompress, o.force and o.to_stdout, o.level,
                                     base if o.save_name else None,
@@ -190,7 +191,7 @@ def _gzip_file(ctx: CommandContext, prog: str, o: _Options, name: str) -> Genera
         if o.test and o.verbose:
             ctx.error(f"{shown}:\t OK")
         return 0
-    with open(real, "rb") as fh:
+    with fs.open(real, "rb") as fh:
         data = fh.read()
     try:
         if o.decompress:
@@ -219,21 +220,21 @@ def _gzip_file(ctx: CommandContext, prog: str, o: _Options, name: str) -> Genera
     else:
         target = shown + o.suffix
     target_real = host(ctx, target)
-    if os.path.lexists(target_real) and not o.force:
+    if fs.lexists(target_real) and not o.force:
         ctx.error(f"{prog}: {target} already exists;\tnot overwritten")
         return 2
-    with open(target_real, "wb") as out:
+    with fs.open(target_real, "wb") as out:
         out.write(result)
     try:
         set_mode(ctx, target_real, st.S_IMODE(effective_mode(ctx, real, info)))
     except OSError:
         pass
-    os.utime(target_real, ns=(info.st_atime_ns, info.st_mtime_ns))
+    fs.utime(target_real, ns=(info.st_atime_ns, info.st_mtime_ns))
     if o.verbose:
         ratio = _ratio(data, len(result)) if o.decompress else _ratio(result, len(data))
         ctx.error(f"{shown}:\t{ratio} -- replaced with {target}")
     if not o.keep:
-        os.unlink(real)
+        fs.unlink(real)
     return 0
 
 
@@ -265,7 +266,7 @@ def _expand_recursive(ctx: CommandContext, names: list[str], only_suffix: str | 
     out: list[str] = []
     for name in names:
         real = host(ctx, name)
-        if name == "-" or not os.path.isdir(real):
+        if name == "-" or not fs.isdir(real):
             out.append(name)
             continue
         for base, dirs, files in _sorted_walk(real):
@@ -279,7 +280,7 @@ def _expand_recursive(ctx: CommandContext, names: list[str], only_suffix: str | 
 
 def _sorted_walk(real: str) -> list[tuple[str, list[str], list[str]]]:
     result: list[tuple[str, list[str], list[str]]] = []
-    for base, dirs, files in os.walk(real):
+    for base, dirs, files in fs.walk(real):
         dirs.sort()
         result.append((base, dirs, sorted(files)))
     return result
@@ -321,9 +322,9 @@ def _gzip_list(
         else:
             real = host(ctx, name)
             try:
-                with open(real, "rb") as fh:
+                with fs.open(real, "rb") as fh:
                     data = fh.read()
-                mtime_default = os.stat(real).st_mtime
+                mtime_default = fs.stat(real).st_mtime
             except OSError as exc:
                 ctx.error(f"{prog}: {name}: {strerror(exc)}")
                 status = 1

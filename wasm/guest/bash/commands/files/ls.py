@@ -27,6 +27,7 @@ from .common import (
 )
 from .glob import glob_regex
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 _SPEC = FlagSpec(
     "aAdFlpRrSths1UCxiLGnogNqkvXcuQbmHI:w:B",
@@ -79,7 +80,7 @@ class _Opts:
         if info is None or self.ctx is None:
             return None if info is None else info.st_mode
         if not st.S_ISLNK(info.st_mode):
-            real = os.path.realpath(real)
+            real = fs.realpath(real)
         return effective_mode(self.ctx, real, info)
 
 
@@ -230,7 +231,7 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
     for name in operands:
         real = host(ctx, name, follow=False)
         try:
-            info = os.lstat(real)
+            info = fs.lstat(real)
         except OSError as exc:
             ctx.error(f"ls: cannot access {quote_always(name)}: {strerror(exc)}")
             status = 2
@@ -238,7 +239,7 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
         entry = _Entry(name, real, info)
         if st.S_ISLNK(info.st_mode):
             try:
-                entry.target_info = os.stat(real)
+                entry.target_info = fs.stat(real)
             except OSError:
                 entry.target_info = None
             follow = o.deref or o.deref_args or not (o.long or o.directory or o.classify == "F")
@@ -270,7 +271,7 @@ def _list_dir(
     if header:
         yield (b"\n" if printed else b"") + _b(name) + b":\n"
     try:
-        with os.scandir(real) as it:
+        with fs.scandir(real) as it:
             raw = [e.name for e in it]
     except OSError as exc:
         ctx.error(f"ls: cannot open directory {quote_always(name)}: {strerror(exc)}")
@@ -292,7 +293,7 @@ def _list_dir(
             # WASI refuses to step above a preopen; the workspace root is its own parent.
             child_real = real if ctx.resolve(name) == "/" else os.path.normpath(child_real)
         try:
-            info = os.lstat(child_real)
+            info = fs.lstat(child_real)
         except OSError as exc:
             ctx.error(f"ls: cannot access {quote_always(_join(name, child))}: {strerror(exc)}")
             status = 1
@@ -300,7 +301,7 @@ def _list_dir(
         entry = _Entry(child, child_real, info)
         if st.S_ISLNK(info.st_mode):
             try:
-                entry.target_info = os.stat(child_real)
+                entry.target_info = fs.stat(child_real)
             except OSError:
                 entry.target_info = None
             if o.deref and entry.target_info is not None:
@@ -489,7 +490,7 @@ def _long_row(o: _Opts, e: _Entry, now: float) -> list[str]:
     name = _paint(o, e, _quote_name(o, e.name))
     if st.S_ISLNK(info.st_mode):
         try:
-            target = os.readlink(e.real)
+            target = fs.readlink(e.real)
         except OSError:
             target = "?"
         shown = _paint_target(o, e, target)

@@ -31,6 +31,7 @@ from .common import (
 from .chmod import parse_mode
 from .dates import DateError, parse_date, parse_touch_stamp
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 q = quote_always
 
@@ -79,7 +80,7 @@ def mkdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
                         break
                     continue
                 try:
-                    os.mkdir(real)
+                    fs.mkdir(real)
                 except OSError as exc:
                     ctx.error(f"mkdir: cannot create directory {quote_locale(ctx, sub)}: {strerror(exc)}")
                     status = 1
@@ -91,7 +92,7 @@ def mkdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         real = host(ctx, name)
         try:
-            os.mkdir(real.rstrip("/") or "/")
+            fs.mkdir(real.rstrip("/") or "/")
         except OSError as exc:
             ctx.error(f"mkdir: cannot create directory {quote_locale(ctx, name)}: {strerror(exc)}")
             status = 1
@@ -130,12 +131,12 @@ def rmdir(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 yield f"rmdir: removing directory, {q(target)}\n".encode("utf-8", "surrogateescape")
             real = host(ctx, target, follow=False)
             try:
-                os.lstat(real.rstrip("/") or "/")
+                fs.lstat(real.rstrip("/") or "/")
                 if slash_through_link(ctx, target):
-                    if os.path.isdir(real):
+                    if fs.isdir(real):
                         raise OSError(errno.ELOOP, "Symbolic link not followed")
                     raise NotADirectoryError(20, "Not a directory")
-                os.rmdir(real.rstrip("/") or "/")
+                fs.rmdir(real.rstrip("/") or "/")
                 forget_mode(ctx, real.rstrip("/"))
             except OSError as exc:
                 if "i" in flags and exc.errno in (39, 66):
@@ -201,7 +202,7 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
         real = host(ctx, name, follow=not no_deref)
         try:
             # A dangling symlink is followed and its target created, as GNU does (not -h).
-            present = os.path.lexists(real) if no_deref else os.path.exists(real)
+            present = fs.lexists(real) if no_deref else fs.exists(real)
             if not present:
                 if not create:
                     continue
@@ -211,20 +212,20 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     continue
                 if real.endswith("/"):
                     raise IsADirectoryError(21, "Is a directory")
-                with open(real, "ab"):
+                with fs.open(real, "ab"):
                     pass
-            info = os.lstat(real) if no_deref else os.stat(real)
+            info = fs.lstat(real) if no_deref else fs.stat(real)
             now = time.time_ns()
             new_a, new_m = stamp if stamp is not None else (now, now)
             atime = new_a if "a" in which else info.st_atime_ns
             mtime = new_m if "m" in which else info.st_mtime_ns
             if no_deref:
                 try:
-                    os.utime(real, ns=(atime, mtime), follow_symlinks=False)
+                    fs.utime(real, ns=(atime, mtime), follow_symlinks=False)
                 except NotImplementedError:
                     raise OSError(errno.ENOTSUP, "Operation not supported") from None
             else:
-                os.utime(real, ns=(atime, mtime))
+                fs.utime(real, ns=(atime, mtime))
         except OSError as exc:
             ctx.error(f"touch: cannot touch {q(name)}: {strerror(exc)}")
             status = 1
@@ -307,7 +308,7 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if interactive is not None and not interactive(f"remove directory {q(name)}"):
                 continue
             try:
-                os.rmdir(real.rstrip("/"))
+                fs.rmdir(real.rstrip("/"))
             except OSError as exc:
                 ctx.error(f"rm: cannot remove {q(name)}: {strerror(exc)}")
                 status = 1
@@ -319,7 +320,7 @@ def rm(ctx: CommandContext, argv: list[str]) -> CommandResult:
         if interactive is not None and not interactive(f"remove {kind_name(info)} {q(name)}"):
             continue
         try:
-            os.unlink(real.rstrip("/") if st.S_ISLNK(info.st_mode) else real)
+            fs.unlink(real.rstrip("/") if st.S_ISLNK(info.st_mode) else real)
         except OSError as exc:
             ctx.error(f"rm: cannot remove {q(name)}: {strerror(exc)}")
             status = 1
@@ -336,7 +337,7 @@ def _rm_tree(
 ) -> Generator[bytes, None, bool]:
     ok = True
     try:
-        children = sorted(os.listdir(real))
+        children = sorted(fs.listdir(real))
     except OSError as exc:
         ctx.error(f"rm: cannot remove {q(name)}: {strerror(exc)}")
         return False
@@ -354,7 +355,7 @@ def _rm_tree(
         if ask is not None and not ask(f"remove {kind_name(info)} {q(child_name)}"):
             continue
         try:
-            os.unlink(child_real)
+            fs.unlink(child_real)
         except OSError as exc:
             ctx.error(f"rm: cannot remove {q(child_name)}: {strerror(exc)}")
             ok = False
@@ -366,7 +367,7 @@ def _rm_tree(
     if ask is not None and not ask(f"remove directory {q(name)}"):
         return ok
     try:
-        os.rmdir(real)
+        fs.rmdir(real)
     except OSError as exc:
         ctx.error(f"rm: cannot remove {q(name)}: {strerror(exc)}")
         return False

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import string
 from typing import Callable
@@ -21,6 +20,7 @@ from .common import (
     strerror,
 )
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 q = quote_always
 
@@ -74,7 +74,7 @@ def readlink(ctx: CommandContext, argv: list[str]) -> CommandResult:
             result = canonicalize(ctx, name, mode)
         else:
             try:
-                result = os.readlink(host(ctx, name, follow=False).rstrip("/"))
+                result = fs.readlink(host(ctx, name, follow=False).rstrip("/"))
             except OSError as exc:
                 result = None
                 if verbose:
@@ -126,9 +126,9 @@ def realpath(ctx: CommandContext, argv: list[str]) -> CommandResult:
     def resolve(name: str) -> str | None:
         if lexical:
             path = ctx.resolve(name)
-            if mode != "m" and not os.path.lexists(host(ctx, path, follow=False)):
+            if mode != "m" and not fs.lexists(host(ctx, path, follow=False)):
                 parent = ctx.resolve(path + "/..")
-                if mode == "e" or not os.path.isdir(host(ctx, parent)):
+                if mode == "e" or not fs.isdir(host(ctx, parent)):
                     return None
             return path
         return canonicalize(ctx, name, mode)
@@ -168,9 +168,9 @@ def _failure_reason(ctx: CommandContext, name: str) -> str:
     parts = ctx.resolve(name).split("/")[1:]
     for i in range(1, len(parts)):
         real = host(ctx, "/" + "/".join(parts[:i]))
-        if not os.path.exists(real):
+        if not fs.exists(real):
             break
-        if not os.path.isdir(real):
+        if not fs.isdir(real):
             return "Not a directory"
     return "No such file or directory"
 
@@ -318,23 +318,22 @@ def mktemp(ctx: CommandContext, argv: list[str]) -> CommandResult:
             ctx.error(f"mktemp: too few X's in template {quote_locale(ctx, given + suffix)}")
         return 1
     if parent == "/tmp" or template.startswith("/tmp/"):
-        os.makedirs(host(ctx, "/tmp"), exist_ok=True)
+        fs.makedirs(host(ctx, "/tmp"), exist_ok=True)
     stem = template[:-xs]
     rng = random.SystemRandom() if hasattr(random, "SystemRandom") else random.Random()
     for _attempt in range(100):
         name = stem + "".join(rng.choice(_ALPHABET) for _ in range(xs)) + suffix
         real = host(ctx, name)
-        if os.path.lexists(real):
+        if fs.lexists(real):
             continue
         if dry:
             yield _b(name) + b"\n"
             return 0
         try:
             if make_dir:
-                os.mkdir(real, 0o700)
+                fs.mkdir(real, 0o700)
             else:
-                fd = os.open(real, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-                os.close(fd)
+                fs.create_exclusive(real, 0o600)
         except FileExistsError:
             continue
         except OSError as exc:

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import IO, Callable, Iterator, cast
 
 from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
@@ -16,6 +15,7 @@ from .common import (
     strerror,
 )
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 q = quote_always
 
@@ -104,7 +104,7 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
     else:
         real = host(ctx, source)
         try:
-            handle = open(real, "rb")
+            handle = fs.open(real, "rb")
         except OSError as exc:
             ctx.error(f"split: cannot open {q(source)} for reading: {strerror(exc)}")
             return 1
@@ -260,7 +260,7 @@ class _SplitWriter:
             self.index = 0
         self.name = self.prefix + self._suffix() + self.extra
         self.index += 1
-        self.handle = open(host(self.ctx, self.name), "wb")
+        self.handle = fs.open(host(self.ctx, self.name), "wb")
         if self.verbose:
             self.messages.append(_b(f"creating file {q(self.name)}\n"))
         return self
@@ -311,7 +311,7 @@ def tee(ctx: CommandContext, argv: list[str]) -> CommandResult:
             continue
         # GNU tee writes an operand "-" to a file of that name, not to stdout.
         try:
-            handles.append(open(host(ctx, name), "ab" if append else "wb"))
+            handles.append(fs.open(host(ctx, name), "ab" if append else "wb"))
         except OSError as exc:
             ctx.error(f"tee: {name}: {strerror(exc)}")
             status = 1

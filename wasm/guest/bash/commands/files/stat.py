@@ -28,6 +28,7 @@ from .common import (
     usage_blocks,
 )
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 q = quote_always
 
@@ -80,7 +81,7 @@ def stat(ctx: CommandContext, argv: list[str]) -> CommandResult:
     for name in names:
         real = host(ctx, name, follow=deref)
         try:
-            info = os.stat(real) if deref else os.lstat(real)
+            info = fs.stat(real) if deref else fs.lstat(real)
         except OSError as exc:
             ctx.error(f"stat: cannot statx {q(name)}: {strerror(exc)}")
             status = 1
@@ -164,12 +165,12 @@ def _when(seconds_ns: int) -> str:
 def _stat_field(
     ctx: CommandContext, spec: str, name: str, real: str, info: os.stat_result, default: bool
 ) -> str | int | None:
-    mode = effective_mode(ctx, real if st.S_ISLNK(info.st_mode) else os.path.realpath(real), info)
+    mode = effective_mode(ctx, real if st.S_ISLNK(info.st_mode) else fs.realpath(real), info)
     if spec == "n":
         return name
     if spec == "N":
         if st.S_ISLNK(info.st_mode):
-            target = os.readlink(real.rstrip("/"))
+            target = fs.readlink(real.rstrip("/"))
             if default:
                 return f"{name} -> {target}"
             return f"{q(name)} -> {q(target)}"

@@ -14,7 +14,7 @@ import os
 import stat as st
 import tarfile
 import time
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import (
@@ -31,6 +31,7 @@ from .copy import make_symlink
 from .glob import glob_regex
 from .gzipfmt import GzipFormatError, compress_stream, decompress_stream
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 
 def _b(text: str) -> bytes:
@@ -155,16 +156,16 @@ def _tar_create(
     base_cwd = ctx.cwd
     if directory is not None:
         base_cwd = ctx.resolve(directory)
-        if not os.path.isdir(host(ctx, directory)):
+        if not fs.isdir(host(ctx, directory)):
             ctx.error(f"tar: {directory}: Cannot open: No such file or directory")
             ctx.error("tar: Error is not recoverable: exiting now")
             raise _TarExit(2)
-    out: io.BufferedWriter | None = None
+    out: BinaryIO | None = None
     archive_real = ""
     if archive != "-":
         # Opened first, as GNU does, so archiving the directory that holds it is noticed.
         try:
-            out = open(host(ctx, archive), "wb")
+            out = fs.open(host(ctx, archive), "wb")
         except OSError as exc:
             ctx.error(f"tar: {archive}: Cannot open: {strerror(exc)}")
             ctx.error("tar: Error is not recoverable: exiting now")
@@ -233,7 +234,7 @@ def _build(
                 ctx.error("tar: Removing leading `/' from member names")
                 warned_abs = True
         try:
-            os.lstat(real)
+            fs.lstat(real)
         except OSError as exc:
             ctx.error(f"tar: {member}: Cannot stat: {strerror(exc)}")
             state["status"] = 2
@@ -246,7 +247,7 @@ def _build(
             if entry is None:
                 continue
             if entry.isreg():
-                with open(path_real, "rb") as fh:
+                with fs.open(path_real, "rb") as fh:
                     tar.addfile(entry, fh)
             else:
                 tar.addfile(entry)
@@ -261,9 +262,9 @@ def _tar_walk(real: str, name: str, excludes: list[str]) -> Iterator[tuple[str, 
     if _excluded(name, excludes):
         return
     yield real, name
-    if os.path.isdir(real) and not os.path.islink(real):
+    if fs.isdir(real) and not fs.islink(real):
         try:
-            children = sorted(os.listdir(real), key=c_sort_key)
+            children = sorted(fs.listdir(real), key=c_sort_key)
         except OSError:
             return
         for child in children:
@@ -271,7 +272,7 @@ def _tar_walk(real: str, name: str, excludes: list[str]) -> Iterator[tuple[str, 
 
 
 def _tar_info(ctx: CommandContext, tar: tarfile.TarFile, real: str, name: str) -> tarfile.TarInfo | None:
-    info = os.lstat(real)
+    info = fs.lstat(real)
     entry = tarfile.TarInfo(name)
     entry.mode = st.S_IMODE(effective_mode(ctx, real, info))
     entry.mtime = int(info.st_mtime)
@@ -282,7 +283,7 @@ def _tar_info(ctx: CommandContext, tar: tarfile.TarFile, real: str, name: str) -
         entry.name = name.rstrip("/") + "/"
     elif st.S_ISLNK(info.st_mode):
         entry.type = tarfile.SYMTYPE
-        entry.linkname = os.readlink(real)
+        entry.linkname = fs.readlink(real)
     elif st.S_ISREG(info.st_mode):
         entry.type = tarfile.REGTYPE
         entry.size = info.st_size
@@ -344,7 +345,7 @@ def _tar_read(
         chunks: Iterator[bytes] = ctx.stdin
     else:
         try:
-            handle = open(host(ctx, archive), "rb")
+            handle = fs.open(host(ctx, archive), "rb")
         except OSError as exc:
             ctx.error(f"tar: {archive}: Cannot open: {strerror(exc)}")
             ctx.error("tar: Error is not recoverable: exiting now")
@@ -364,7 +365,7 @@ def _tar_read(
         chunks = decompress_stream(chunks)
     target_root = ctx.cwd
     if directory is not None:
-        if not os.path.isdir(host(ctx, directory)):
+        if not fs.isdir(host(ctx, directory)):
             ctx.error(f"tar: {directory}: Cannot open: No such file or directory")
             ctx.error("tar: Error is not recoverable: exiting now")
             raise _TarExit(2)
@@ -395,7 +396,7 @@ def _gzip_failure(ctx: CommandContext, err: GzipFormatError) -> _TarExit:
     return _TarExit(2)
 
 
-def _file_chunks(handle: io.BufferedReader) -> Iterator[bytes]:
+def _file_chunks(handle: BinaryIO) -> Iterator[bytes]:
     with handle:
         while True:
             chunk = handle.read(1 << 16)
@@ -474,7 +475,7 @@ def _tar_members(
             status = 2
     for dest, entry in reversed(deferred_dirs):
         try:
-            os.utime(dest, (entry.mtime, entry.mtime))
+            fs.utime(dest, (entry.mtime, entry.mtime))
         except OSError:
             pass
     for member, seen in found.items():
@@ -492,34 +493,34 @@ def _extract_one(
     script_path: str,
 ) -> None:
     parent = os.path.dirname(dest)
-    if parent and not os.path.isdir(parent):
-        os.makedirs(parent, exist_ok=True)
-    existing = os.path.lexists(dest)
+    if parent and not fs.isdir(parent):
+        fs.makedirs(parent, exist_ok=True)
+    existing = fs.lexists(dest)
     if entry.isdir():
-        if not os.path.isdir(dest):
+        if not fs.isdir(dest):
             if existing:
-                os.unlink(dest)
-            os.mkdir(dest)
+                fs.unlink(dest)
+            fs.mkdir(dest)
         set_mode(ctx, dest, entry.mode & 0o7777)
         deferred_dirs.append((dest, entry))
         return
     if existing:
         if keep_old:
             return
-        if os.path.isdir(dest) and not os.path.islink(dest):
-            os.rmdir(dest)
+        if fs.isdir(dest) and not fs.islink(dest):
+            fs.rmdir(dest)
         else:
-            os.unlink(dest)
+            fs.unlink(dest)
     if entry.issym():
         make_symlink(ctx, entry.linkname, script_path, dest)
         return
     if entry.islnk():
         source = host(ctx, root.rstrip("/") + "/" + entry.linkname.lstrip("/"), follow=False)
-        with open(source, "rb") as src, open(dest, "wb") as out:
+        with fs.open(source, "rb") as src, fs.open(dest, "wb") as out:
             out.write(src.read())
     elif entry.isreg():
         handle = tar.extractfile(entry)
-        with open(dest, "wb") as out:
+        with fs.open(dest, "wb") as out:
             if handle is not None:
                 while True:
                     chunk = handle.read(1 << 16)
@@ -529,7 +530,7 @@ def _extract_one(
     else:
         return
     set_mode(ctx, dest, entry.mode & 0o7777)
-    os.utime(dest, (entry.mtime, entry.mtime))
+    fs.utime(dest, (entry.mtime, entry.mtime))
 
 
 COMMANDS: dict[str, Callable[[CommandContext, list[str]], CommandResult]] = {"tar": tar_cmd}

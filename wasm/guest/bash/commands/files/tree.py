@@ -20,6 +20,7 @@ from .common import (
 )
 from .glob import glob_regex
 from ..base import CommandContext, CommandResult
+from ... import fs
 
 q = quote_always
 
@@ -29,7 +30,7 @@ def _b(text: str) -> bytes:
 
 
 def _sorted_names(real: str) -> list[str]:
-    with os.scandir(real) as it:
+    with fs.scandir(real) as it:
         names = [e.name for e in it]
     names.sort(key=c_sort_key)
     return names
@@ -83,7 +84,7 @@ def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
         text = path if full else name
         if st.S_ISLNK(info.st_mode):
             try:
-                target = os.readlink(real)
+                target = fs.readlink(real)
             except OSError:
                 target = "?"
             return text + ("@" if classify else "") + " -> " + target
@@ -105,7 +106,7 @@ def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
         for name in names:
             child = os.path.join(real, name)
             try:
-                info = os.lstat(child)
+                info = fs.lstat(child)
             except OSError:
                 continue
             is_dir = st.S_ISDIR(info.st_mode)
@@ -131,8 +132,8 @@ def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
     for root in roots or ["."]:
         real = host(ctx, root)
-        if not os.path.isdir(real):
-            suffix = "[error opening dir]" if not os.path.exists(real) else ""
+        if not fs.isdir(real):
+            suffix = "[error opening dir]" if not fs.exists(real) else ""
             if suffix:
                 yield _b(f"{root} {suffix}") + b"\n"
                 status = 2

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 
 from dulwich.objects import ObjectID
@@ -12,6 +11,7 @@ from dulwich.refs import Ref
 from .repo import DEFAULT_BRANCH, FileState, GitError, Repository, dec
 from .session import Git, split_flags
 from .worktree import collect, restore_paths
+from ... import fs
 
 _BAD_NAME = re.compile(r"(^[-/.])|(\.\.)|([\s~^:?*\[\\])|(/$)|(\.lock$)|(@\{)|(^@$)|(//)")
 
@@ -38,7 +38,7 @@ def init(git: Git, args: list[str]) -> int:
         k += 1
     virtual = git.ctx.resolve(target or ".")
     real = git.ctx.host_path(virtual)
-    os.makedirs(real, exist_ok=True)
+    fs.makedirs(real, exist_ok=True)
     default = git.setting("init.defaultBranch")
     name = branch or default or DEFAULT_BRANCH
     _check_name(name)
@@ -302,7 +302,7 @@ def _move_worktree(git: Git, old_sha: str | None, new_sha: str) -> None:
     moving = [p for p in sorted(set(old) | set(new)) if old.get(p) != new.get(p)]
     blocked = [p for p in moving if p in dirty and changes.index.get(p) != new.get(p)]
     untracked = [p for p in moving if p not in old and p in new and p not in changes.index
-                 and os.path.lexists(repo.real(p))]
+                 and fs.lexists(repo.real(p))]
     if blocked:
         raise GitError("error: Your local changes to the following files would be overwritten by checkout:\n\t"
                        + "\n\t".join(git.shown(p) for p in blocked)

@@ -10,6 +10,7 @@ from dulwich.objects import Blob, Commit, Tree
 from .diffs import Side, patch
 from .repo import FileState, GitError, dec
 from .session import Git, format_date, leading_int, matches, split_flags
+from ... import fs
 
 
 def _split_paths(git: Git, args: list[str]) -> tuple[list[str], list[str]]:
@@ -26,7 +27,7 @@ def _split_paths(git: Git, args: list[str]) -> tuple[list[str], list[str]]:
         else:
             import os
 
-            if not os.path.lexists(git.ctx.host_path(arg)):
+            if not fs.lexists(git.ctx.host_path(arg)):
                 git.resolve(arg)
             paths.append(git.to_repo_path(arg))
     return revs, paths

@@ -26,6 +26,7 @@ from dulwich.index import Index, IndexEntry, commit_tree
 from dulwich.object_store import DiskObjectStore, iter_tree_contents
 from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import DiskRefsContainer, Ref
+from ... import fs
 
 # dulwich maps pack files with mmap when it can; the guest has no mmap (its module is a
 # stand-in there), and this switch is dulwich's own way to read them into memory instead.
@@ -104,7 +105,7 @@ class Repository:
         self.refs = DiskRefsContainer(self.gitdir)
         self._index: Index | None = None
         self.mode_of: ModeOf = lambda _real, st, _recorded: mode_of(st)
-        self.set_executable: SetExecutable = lambda real, on: os.chmod(real, 0o755 if on else 0o644)
+        self.set_executable: SetExecutable = lambda real, on: fs.chmod(real, 0o755 if on else 0o644)
 
     def close(self) -> None:
         """Let go of the pack files the object store opened."""
@@ -115,18 +116,18 @@ class Repository:
     def init(top: str, top_virtual: str, branch: str) -> tuple[Repository, bool]:
         """Make (or re-open) the repository at ``top``; True if it already existed."""
         gitdir = os.path.join(top, ".git")
-        existed = os.path.isfile(os.path.join(gitdir, "HEAD"))
+        existed = fs.isfile(os.path.join(gitdir, "HEAD"))
         if not existed:
             for sub in ("objects/info", "objects/pack", "refs/heads", "refs/tags", "info"):
-                os.makedirs(os.path.join(gitdir, sub), exist_ok=True)
-            with open(os.path.join(gitdir, "HEAD"), "w") as head:
+                fs.makedirs(os.path.join(gitdir, sub), exist_ok=True)
+            with fs.open(os.path.join(gitdir, "HEAD"), "w") as head:
                 head.write(f"ref: refs/heads/{branch}\n")
-            with open(os.path.join(gitdir, "config"), "w") as config:
+            with fs.open(os.path.join(gitdir, "config"), "w") as config:
                 config.write("[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n"
                              "\tbare = false\n\tlogallrefupdates = true\n")
-            with open(os.path.join(gitdir, "description"), "w") as desc:
+            with fs.open(os.path.join(gitdir, "description"), "w") as desc:
                 desc.write("Unnamed repository; edit this file 'description' to name the repository.\n")
-            with open(os.path.join(gitdir, "info", "exclude"), "w") as exclude:
+            with fs.open(os.path.join(gitdir, "info", "exclude"), "w") as exclude:
                 exclude.write("# git ls-files --others --exclude-from=.git/info/exclude\n")
         return Repository(top, top_virtual), existed
 
@@ -254,7 +255,7 @@ class Repository:
         mode, sha = state
         real = self.real(path)
         try:
-            st = os.lstat(real)
+            st = fs.lstat(real)
             now = (int(st.st_ctime), 0), (int(st.st_mtime), 0)
             dev, ino, uid, gid, size = st.st_dev, st.st_ino, st.st_uid, st.st_gid, st.st_size
         except OSError:
@@ -276,13 +277,13 @@ class Repository:
         """The file at ``path`` as it would be staged (and its bytes), or None if absent."""
         real = self.real(path)
         try:
-            st = os.lstat(real)
+            st = fs.lstat(real)
         except OSError:
             return None
         if stat.S_ISLNK(st.st_mode):
-            data = os.fsencode(os.readlink(real))
+            data = os.fsencode(fs.readlink(real))
         elif stat.S_ISREG(st.st_mode):
-            with open(real, "rb") as handle:
+            with fs.open(real, "rb") as handle:
                 data = handle.read()
         else:
             return None
@@ -292,15 +293,15 @@ class Repository:
     def walk_worktree(self) -> Iterator[str]:
         """Every file of the working tree (``.git`` left out), sorted as git sorts paths."""
         found: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(self.top):
+        for dirpath, dirnames, filenames in fs.walk(self.top):
             rel = os.path.relpath(dirpath, self.top)
             prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
             # a symlink to a directory is recorded as the link itself, never followed
-            links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+            links = [d for d in dirnames if fs.islink(os.path.join(dirpath, d))]
             dirnames[:] = [d for d in dirnames if d != ".git" and d not in links]
             for name in filenames + links:
                 real = os.path.join(dirpath, name)
-                if os.path.isfile(real) or os.path.islink(real):
+                if fs.isfile(real) or fs.islink(real):
                     found.append(prefix + name)
         found.sort(key=enc)
         return iter(found)
@@ -319,30 +320,30 @@ class Repository:
         real = self.real(path)
         data = self.blob_data(sha)
         parent = os.path.dirname(real)
-        if os.path.isfile(parent) or os.path.islink(parent):
-            os.unlink(parent)
-        os.makedirs(parent, exist_ok=True)
-        if os.path.lexists(real) and (os.path.isdir(real) and not os.path.islink(real)):
+        if fs.isfile(parent) or fs.islink(parent):
+            fs.unlink(parent)
+        fs.makedirs(parent, exist_ok=True)
+        if fs.lexists(real) and (fs.isdir(real) and not fs.islink(real)):
             raise GitError(f"error: cannot replace directory '{path}' with a file", 1)
-        if os.path.lexists(real):
-            os.unlink(real)
+        if fs.lexists(real):
+            fs.unlink(real)
         if mode == 0o120000:
-            os.symlink(os.fsdecode(data), real)
+            fs.symlink(os.fsdecode(data), real)
             return
-        with open(real, "wb") as handle:
+        with fs.open(real, "wb") as handle:
             handle.write(data)
         self.set_executable(real, bool(mode & 0o111))
 
     def remove_worktree_file(self, path: str) -> None:
         real = self.real(path)
         try:
-            os.unlink(real)
+            fs.unlink(real)
         except OSError:
             return
         parent = os.path.dirname(real)
         while parent != self.top and parent.startswith(self.top):
             try:
-                os.rmdir(parent)
+                fs.rmdir(parent)
             except OSError:
                 break
             parent = os.path.dirname(parent)
@@ -350,7 +351,7 @@ class Repository:
     # -- config and ignores --------------------------------------------------------------
     def config(self) -> ConfigFile:
         path = os.path.join(self.gitdir, "config")
-        return ConfigFile.from_path(path) if os.path.isfile(path) else ConfigFile()
+        return ConfigFile.from_path(path) if fs.isfile(path) else ConfigFile()
 
     def ignores(self) -> IgnoreFilterManager:
         return IgnoreFilterManager(self.top, [], False)
@@ -361,7 +362,7 @@ def find_repository(start_real: str, start_virtual: str, root_real: str) -> Repo
     workspace root), or None."""
     real, virtual = start_real, start_virtual
     while True:
-        if os.path.isfile(os.path.join(real, ".git", "HEAD")):
+        if fs.isfile(os.path.join(real, ".git", "HEAD")):
             return Repository(real, virtual)
         if os.path.normpath(real) == os.path.normpath(root_real) or virtual in ("", "/"):
             return None

@@ -21,6 +21,7 @@ from dulwich.objects import Blob, Commit, Tag, Tree
 from ..base import CommandContext
 from ..files.common import WASI, effective_mode, mode_set_by_script, set_mode
 from .repo import GitError, Identity, Repository, dec, enc, find_repository, ref
+from ... import fs
 
 DEFAULT_NAME = "sandbox"
 DEFAULT_EMAIL = "sandbox@localhost"
@@ -137,7 +138,7 @@ class Git:
         home = self.ctx.env.get("HOME", "/")
         for path in (os.path.join(home, ".gitconfig"), os.path.join(home, ".config/git/config")):
             real = self.ctx.host_path(path)
-            if os.path.isfile(real):
+            if fs.isfile(real):
                 found.append(ConfigFile.from_path(real))
         return found
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from .diffs import line_counts, summary_line
 from .repo import FileState, GitError, dec
 from .session import Git, glob_like, matches, split_flags
+from ... import fs
 
 _LABELS = {"A": "new file:", "M": "modified:", "D": "deleted:", "T": "typechange:"}
 
@@ -486,7 +487,7 @@ def config(git: Git, args: list[str]) -> int:
         path = git.ctx.host_path(os.path.join(git.ctx.env.get("HOME", "/"), ".gitconfig"))
     else:
         path = os.path.join(git.repo.gitdir, "config")
-    conf = ConfigFile.from_path(path) if os.path.isfile(path) else ConfigFile()
+    conf = ConfigFile.from_path(path) if fs.isfile(path) else ConfigFile()
     if listing:
         for section in conf.sections():
             for key, value in conf.items(section):
@@ -507,7 +508,7 @@ def config(git: Git, args: list[str]) -> int:
     if unset:
         raise GitError("error: --unset is not supported by the sandbox's git", 1)
     conf.set(sect, option.encode(), rest[1].encode("utf-8", "surrogateescape"))
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fs.makedirs(os.path.dirname(path), exist_ok=True)
     conf.write_to_path(path)
     return 0
 

@@ -14,6 +14,7 @@ from .evaluate import BreakOut, Env, Halt, JqError
 from .json import JSONParseError, StreamPosition, dumps, dumps_color, iter_values, loads, sort_keys_deep
 from .parse import JqCompileError, Parser, check
 from ..base import Command, CommandContext, CommandResult
+from ... import fs
 
 USAGE = ("Usage:\tjq [OPTIONS] FILTER [FILES...]\n\tjq [OPTIONS] --args FILTER [ARGUMENTS...]\n"
          "\tjq [OPTIONS] --jsonargs FILTER [JSON_VALUES...]\n\n"
@@ -108,7 +109,7 @@ class _ArgParser:
 
     def read_file(self, name: str) -> str:
         try:
-            with open(self.ctx.host_path(name), "rb") as handle:
+            with fs.open(self.ctx.host_path(name), "rb") as handle:
                 return handle.read().decode("utf-8", "replace")
         except OSError as exc:
             self.ctx.error(f"jq: error: Could not open {name}: {exc.strerror}")
@@ -305,7 +306,7 @@ class _Inputs:
                 yield from self.ctx.stdin
                 continue
             try:
-                with open(self.ctx.host_path(name), "rb") as handle:
+                with fs.open(self.ctx.host_path(name), "rb") as handle:
                     self.interp.current_filename = name
                     while True:
                         data = handle.read(65536)

@@ -16,6 +16,7 @@ from ...flagspec import FlagSpec, UsageError, parse_flags
 from .parse import Addr, Cmd, Parser, Regex, Repl, SedError
 from .regex import argv_text, bytes_text
 from ..base import Command, CommandContext, CommandResult
+from ... import fs
 
 USAGE = "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]..."
 
@@ -144,7 +145,7 @@ class _Sed:
         if pipe is not None:  # <(...)
             return self.split_lines(cast("Iterator[bytes]", pipe))
         path = self.ctx.host_path(name)
-        if os.path.isdir(path):
+        if fs.isdir(path):
             if self.in_place is not None:
                 self.ctx.error(f"sed: couldn't edit {name}: not a regular file")
             else:
@@ -152,7 +153,7 @@ class _Sed:
             self.status = 2
             return None
         try:
-            handle = open(path, "rb")
+            handle = fs.open(path, "rb")
         except OSError as exc:
             self.ctx.error(f"sed: can't read {name}: {exc.strerror}")
             self.status = 2
@@ -182,7 +183,7 @@ class _Sed:
         path = self.ctx.host_path(self.inplace_target)
         suffix = str(self.in_place)
         try:
-            mode: int | None = os.stat(path).st_mode & 0o7777
+            mode: int | None = fs.stat(path).st_mode & 0o7777
         except OSError:
             mode = None
         if suffix:
@@ -194,7 +195,7 @@ class _Sed:
             else:
                 backup_name = self.inplace_target + suffix
             try:
-                os.replace(path, self.ctx.host_path(backup_name))
+                fs.replace(path, self.ctx.host_path(backup_name))
             except OSError as exc:
                 self.ctx.error(f"sed: cannot rename {self.inplace_target}: {exc.strerror}")
                 self.status = 4
@@ -202,11 +203,11 @@ class _Sed:
         self.out.clear()
         self.missing_newline = False
         try:
-            with open(path, "wb") as handle:
+            with fs.open(path, "wb") as handle:
                 handle.write(data)
             if mode is not None:
                 # The backup took the original inode; the new file keeps its permissions.
-                os.chmod(path, mode)
+                fs.chmod(path, mode)
         except OSError as exc:
             self.ctx.error(f"sed: couldn't open file {self.inplace_target}: {exc.strerror}")
             self.status = 4
@@ -234,7 +235,7 @@ class _Sed:
             if name in ("/dev/stdout", "/dev/stderr") or name in self.wfiles:
                 continue
             try:
-                self.wfiles[name] = open(self.ctx.host_path(argv_text(name)), "wb")
+                self.wfiles[name] = fs.open(self.ctx.host_path(argv_text(name)), "wb")
             except OSError as exc:
                 self.ctx.error(f"sed: couldn't open file {name}: {exc.strerror}")
                 return False
@@ -244,7 +245,7 @@ class _Sed:
         if name == "/dev/stdin":
             return self.ctx.read_all_stdin().decode("latin-1")
         try:
-            with open(self.ctx.host_path(argv_text(name)), "rb") as handle:
+            with fs.open(self.ctx.host_path(argv_text(name)), "rb") as handle:
                 return handle.read().decode("latin-1")
         except OSError:
             return None
@@ -252,7 +253,7 @@ class _Sed:
     def read_file_line(self, name: str) -> str | None:
         if name not in self.rfiles:
             try:
-                handle = open(self.ctx.host_path(argv_text(name)), "rb")
+                handle = fs.open(self.ctx.host_path(argv_text(name)), "rb")
             except OSError:
                 self.rfiles[name] = None
             else:
@@ -693,7 +694,7 @@ def _read_script_file(ctx: CommandContext, name: str) -> str | None:
     if name == "-":
         return ctx.read_all_stdin().decode("latin-1")
     try:
-        with open(ctx.host_path(name), "rb") as handle:
+        with fs.open(ctx.host_path(name), "rb") as handle:
             text = handle.read().decode("latin-1")
     except OSError as exc:
         ctx.error(f"sed: couldn't open file {name}: {exc.strerror}")

@@ -7,7 +7,6 @@ while they read; ``tail -n N`` keeps only a bounded window.
 
 from __future__ import annotations
 
-import os
 import re
 import stat
 from collections import deque
@@ -26,6 +25,7 @@ from .common import (
     split_lines,
     stdin_chunks,
 )
+from ... import fs
 
 TextMain = Callable[[CommandContext, list[str]], CommandResult]
 
@@ -514,7 +514,7 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 min_width = 7
             else:
                 host = ctx.host_path(name)
-                st = os.stat(host)
+                st = fs.stat(host)
                 if stat.S_ISREG(st.st_mode):
                     size_sum += st.st_size
                 else:
@@ -524,7 +524,7 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
         except OSError as err:
             ctx.error(f"wc: {name}: {describe_oserror(err)}")
             status = 1
-            if name == "-" or not os.path.isdir(ctx.host_path(name)):
+            if name == "-" or not fs.isdir(ctx.host_path(name)):
                 results.append(([], None))
                 continue
         values = {"l": counts.lines, "w": counts.words, "m": counts.bytes, "c": counts.bytes, "L": counts.longest}
@@ -638,7 +638,7 @@ def rev(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def _open_named(ctx: CommandContext, name: str) -> Iterator[bytes]:
-    with open(ctx.host_path(name), "rb") as handle:
+    with fs.open(ctx.host_path(name), "rb") as handle:
         data = handle.read()
     return iter([data])
 

@@ -10,6 +10,7 @@ import stat
 from typing import Iterable, Iterator, cast
 
 from ..base import CommandContext
+from ... import fs
 
 CHUNK = 65536
 
@@ -25,7 +26,7 @@ class _FileChunks:
     """An open file read in chunks; closes itself at EOF, on ``close()`` or when dropped."""
 
     def __init__(self, path: str) -> None:
-        self.handle = open(path, "rb")
+        self.handle = fs.open(path, "rb")
 
     def __iter__(self) -> "_FileChunks":
         return self
@@ -43,7 +44,7 @@ class _FileChunks:
         self.handle.close()
 
     def __del__(self) -> None:
-        # open() may have failed in __init__, leaving no handle to close.
+        # fs.open() may have failed in __init__, leaving no handle to close.
         handle = getattr(self, "handle", None)
         if handle is not None:
             handle.close()
@@ -118,7 +119,7 @@ def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
     if device is not None:
         return device
     path = ctx.host_path(name)
-    if os.path.isdir(path):
+    if fs.isdir(path):
         raise IsADirectoryError(21, "Is a directory")
     return _FileChunks(path)
 
@@ -139,12 +140,11 @@ def stdin_regular_file(ctx: CommandContext) -> os.stat_result | None:
     any other shape of extras just means "not a regular file" (a pipe, a heredoc...).
     """
     handle = getattr(_stdin_stream(ctx), "handle", None)
-    fileno = getattr(handle, "fileno", None)
-    if not callable(fileno):
+    if handle is None:
         return None
     try:
-        st = os.fstat(fileno())
-    except (OSError, ValueError, TypeError):
+        st = fs.fstat(handle)
+    except (OSError, ValueError, TypeError, AttributeError):
         return None
     return st if stat.S_ISREG(st.st_mode) else None
 

@@ -19,6 +19,7 @@ from ..base import CommandContext, CommandResult
 from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import describe_oserror, special_device, stdin_chunks
 from .diffcore import changed_lines
+from ... import fs
 
 DIFF_SPEC = FlagSpec(
     "abBcC:dEiNqrsStTuU:wyW:Z",
@@ -165,7 +166,7 @@ class _Differ:
         if name == "-" or special_device(self.ctx, self.ctx.resolve(name)) is not None:
             return "file"
         try:
-            st = os.stat(self.ctx.host_path(name))
+            st = fs.stat(self.ctx.host_path(name))
         except OSError:
             return None
         return "dir" if stat.S_ISDIR(st.st_mode) else "file"
@@ -201,8 +202,8 @@ class _Differ:
 
     def compare_dirs(self, left: str, right: str) -> CommandResult:
         try:
-            names_l = set(os.listdir(self.ctx.host_path(left)))
-            names_r = set(os.listdir(self.ctx.host_path(right)))
+            names_l = set(fs.listdir(self.ctx.host_path(left)))
+            names_r = set(fs.listdir(self.ctx.host_path(right)))
         except OSError as err:
             self.ctx.error(f"diff: {describe_oserror(err)}")
             return 2
@@ -260,7 +261,7 @@ class _Differ:
         device = special_device(self.ctx, self.ctx.resolve(name))
         if device is not None:
             return b"".join(itertools.islice(device, 1024))
-        with open(self.ctx.host_path(name), "rb") as handle:
+        with fs.open(self.ctx.host_path(name), "rb") as handle:
             return handle.read()
 
     def _stamp(self, name: str, absent: bool) -> str:
@@ -274,7 +275,7 @@ class _Differ:
         elif name == "-" or special_device(self.ctx, self.ctx.resolve(name)) is not None:
             seconds = time.time_ns() // 10**9
         else:
-            seconds = os.stat(self.ctx.host_path(name)).st_mtime_ns // 10**9
+            seconds = fs.stat(self.ctx.host_path(name)).st_mtime_ns // 10**9
         moment = time.gmtime(seconds)
         return time.strftime("%a %b ", moment) + f"{moment.tm_mday:2d}" + time.strftime(" %H:%M:%S %Y", moment)
 
@@ -285,7 +286,7 @@ class _Differ:
             now = time.time_ns()
             seconds, nanos = now // 10**9, now % 10**9
         else:
-            st = os.stat(self.ctx.host_path(name))
+            st = fs.stat(self.ctx.host_path(name))
             seconds, nanos = st.st_mtime_ns // 10**9, st.st_mtime_ns % 10**9
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds))
         return f"{stamp}.{nanos:09d} +0000"

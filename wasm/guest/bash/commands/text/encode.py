@@ -20,6 +20,7 @@ from ..base import CommandContext, CommandResult
 from .basic import file_error, with_usage
 from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import describe_oserror, open_input, split_lines
+from ... import fs
 
 # --- od ------------------------------------------------------------------------------------
 
@@ -361,7 +362,7 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
             result = _xxd_dump(data, width, gsize, upper, seek, bits)
     if len(files) == 2:
         try:
-            with open(ctx.host_path(files[1]), "wb") as handle:
+            with fs.open(ctx.host_path(files[1]), "wb") as handle:
                 handle.write(result)
         except OSError as err:
             ctx.error(f"xxd: {files[1]}: {describe_oserror(err)}")

@@ -24,6 +24,7 @@ from .common import (
     split_lines,
     stdin_chunks,
 )
+from ... import fs
 
 # --- cut -----------------------------------------------------------------------------------
 
@@ -379,7 +380,7 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
     data = out.take()
     if len(files) == 2:
         try:
-            with open(ctx.host_path(files[1]), "wb") as handle:
+            with fs.open(ctx.host_path(files[1]), "wb") as handle:
                 handle.write(data)
         except OSError as err:
             file_error(ctx, "uniq", files[1], err)

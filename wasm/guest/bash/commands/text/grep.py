@@ -36,6 +36,7 @@ from .common import (
     open_input,
 )
 from .regex import RegexError, longest_match, python_error, translate
+from ... import fs
 
 GREP_SPEC = FlagSpec(
     "EFGPiyvclLnhHoqsrRwxA:B:C:m:e:f:abzZUTI",
@@ -345,7 +346,7 @@ def _expand_targets(ctx: CommandContext, o: GrepOptions, operands: list[str], pr
             yield _Target(o.label, "-")
             continue
         host = ctx.host_path(name)
-        if o.recursive and os.path.isdir(host):
+        if o.recursive and fs.isdir(host):
             if any(fnmatch.fnmatchcase(os.path.basename(name.rstrip("/")) or name, g) for g in o.exclude_dir):
                 continue
             yield from _walk(ctx, o, name, name, prog, errors)
@@ -369,7 +370,7 @@ def _walk(ctx: CommandContext, o: GrepOptions, name: str, shown: str, prog: str,
     """Files under ``name``; GNU grep visits directory entries in on-disk (readdir) order."""
     host = ctx.host_path(name)
     try:
-        entries = os.listdir(host)
+        entries = fs.listdir(host)
         if ordered:
             entries.sort()
     except OSError as err:
@@ -381,9 +382,9 @@ def _walk(ctx: CommandContext, o: GrepOptions, name: str, shown: str, prog: str,
         child = name.rstrip("/") + "/" + entry if name != "." or shown else entry
         child_shown = (shown.rstrip("/") + "/" + entry) if shown else entry
         child_host = os.path.join(host, entry)
-        if os.path.islink(child_host):
+        if fs.islink(child_host):
             continue
-        if os.path.isdir(child_host):
+        if fs.isdir(child_host):
             if any(fnmatch.fnmatchcase(entry, g) for g in o.exclude_dir):
                 continue
             yield from _walk(ctx, o, child, child_shown, prog, errors, ordered)
@@ -414,12 +415,12 @@ def grep_main(ctx: CommandContext, argv: list[str], prog: str, default_mode: str
     for warning in matcher.warnings:
         ctx.error(f"{prog}: warning: {warning}")
     if o.with_filename is None:
-        o.with_filename = len(operands) > 1 or (o.recursive and not (len(operands) == 1 and not os.path.isdir(ctx.host_path(operands[0]))))
+        o.with_filename = len(operands) > 1 or (o.recursive and not (len(operands) == 1 and not fs.isdir(ctx.host_path(operands[0]))))
     errors = [False]
     selected_any = False
     shared = _Shared()
     for target in _expand_targets(ctx, o, operands, prog, errors):
-        if target.name != "-" and os.path.isdir(ctx.host_path(target.name)):
+        if target.name != "-" and fs.isdir(ctx.host_path(target.name)):
             if not o.no_messages:
                 ctx.error(f"{prog}: {target.name}: Is a directory")
             errors[0] = True
@@ -862,7 +863,7 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
             ctx.stdin = itertools.chain([first], stdin)
     o.recursive = True
     if o.with_filename is None:
-        o.with_filename = not searching_stdin and (len(operands) > 1 or os.path.isdir(ctx.host_path(operands[0])))
+        o.with_filename = not searching_stdin and (len(operands) > 1 or fs.isdir(ctx.host_path(operands[0])))
     # ripgrep numbers lines by default only when stdout is a terminal, which it never is here.
     o.line_numbers = bool(line_numbers)
     try:
@@ -897,13 +898,13 @@ def _rg_targets(ctx: CommandContext, o: GrepOptions, operands: list[str], hidden
     targets: list[_Target] = []
     for name in operands:
         host = ctx.host_path(name)
-        if os.path.isdir(host):
+        if fs.isdir(host):
             for found in _walk(ctx, o, name, "" if name == "." else name, "rg", errors, ordered=True):
                 parts = found.display.split("/")
                 if not hidden and any(p.startswith(".") and p not in (".", "..") for p in parts):
                     continue
                 targets.append(_Target(found.display, found.name))
-        elif os.path.exists(host):
+        elif fs.exists(host):
             targets.append(_Target(name, name))
         else:
             ctx.error(f"rg: {name}: No such file or directory (os error 2)")

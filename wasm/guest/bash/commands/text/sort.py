@@ -25,6 +25,7 @@ from .common import (
     open_input,
     split_lines,
 )
+from ... import fs
 
 SORT_SPEC = FlagSpec(
     "bcCdfghik:mMno:rRsS:t:T:uVz",
@@ -469,7 +470,7 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
     data = b"".join(line + eol for line in lines)
     if output is not None:
         try:
-            with open(ctx.host_path(output), "wb") as handle:
+            with fs.open(ctx.host_path(output), "wb") as handle:
                 handle.write(data)
         except OSError as err:
             ctx.error(f"sort: open failed: {output}: {describe_oserror(err)}")
