@@ -3,9 +3,11 @@
 Compiling the guest with Cranelift takes about 5 s, loading a compiled artifact a few
 milliseconds. Before it is compiled, the component's memory image (the main module's data
 segments, ~126 MB of its ~131) is moved out into a file beside the artifact
-(``IMAGE_LAYOUT``). The compiled artifact and its image are cached under a key made of the
-component's hash, the wasmtime version, the engine configuration and the split's own source
-(an artifact compiled with other settings does not load, so all must match). Next to each
+(``IMAGE_LAYOUT``); then the image's long-lived objects are made immortal in it
+(``sandbox.immortal_image``: fewer pages written per run). The compiled artifact and its
+image are cached under a key made of the component's hash, the wasmtime version, the engine
+configuration and the source of both image steps (an artifact compiled with other settings
+does not load, so all must match). Next to each
 artifact a small JSON file records its key and the SHA-256 of the artifact and of the image;
 a file whose bytes or key do not match is never handed to wasmtime (deserialising is only
 safe for trusted, intact artifacts) nor mapped, but rebuilt.
@@ -17,7 +19,7 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Callable
@@ -59,8 +61,9 @@ def make_engine(memories: Callable[[wasmtime.Config], None] | None = None) -> wa
 
 def engine_fingerprint() -> str:
     settings = ",".join(f"{k}={v}" for k, v in sorted(ENGINE_SETTINGS.items()))
-    split = hashlib.sha256(Path(wasm_snapshot.__file__).read_bytes()).hexdigest()[:12]
-    return f"wasmtime-{metadata.version('wasmtime')};{settings};{IMAGE_LAYOUT}={split}"
+    made = hashlib.sha256(Path(wasm_snapshot.__file__).read_bytes()
+                          + (Path(__file__).parent / "immortal_image.py").read_bytes()).hexdigest()[:12]
+    return f"wasmtime-{metadata.version('wasmtime')};{settings};{IMAGE_LAYOUT}={made}"
 
 
 @dataclass(frozen=True)
@@ -130,16 +133,31 @@ def ensure_compiled(cache_dir: Path | None = None, progress: Progress = stderr_p
         except wasmtime.WasmtimeError as exc:
             raise GuestBuildError(f"compiling the guest component failed: {exc}") from exc
         image = artifact.with_suffix(".mem")
-        for target, content in ((artifact, data), (image, image_bytes)):
-            tmp = target.with_suffix(target.suffix + ".tmp")
-            tmp.write_bytes(content)
-            os.replace(tmp, target)
+        _write_replacing(artifact, data)
+        _write_replacing(image, image_bytes)
         guest = CompiledGuest(artifact, built.sha256, fingerprint, file_sha256(artifact), image,
                               hashlib.sha256(image_bytes).hexdigest())
+        guest = _immortalised(guest, progress)
         meta.write_text(json.dumps({"component_sha256": built.sha256, "fingerprint": fingerprint,
                                     "sha256": guest.sha256, "image_sha256": guest.image_sha256}))
         progress(f"compiled in {time.monotonic() - started:.1f} s: {artifact}")
         return guest
+
+
+def _write_replacing(target: Path, content: bytes | bytearray) -> None:
+    tmp = target.with_suffix(target.suffix + ".tmp")
+    tmp.write_bytes(content)
+    os.replace(tmp, target)
+
+
+def _immortalised(guest: CompiledGuest, progress: Progress) -> CompiledGuest:
+    """``guest`` with its image's long-lived objects made immortal (``sandbox.immortal_image``)."""
+    from .immortal_image import immortalise  # it runs the guest, so it imports the isolate
+
+    image_bytes, done = immortalise(guest)
+    _write_replacing(guest.image, image_bytes)
+    progress(f"made {done.patched} image objects immortal ({done.skipped} left as they were)")
+    return replace(guest, image_sha256=hashlib.sha256(image_bytes).hexdigest())
 
 
 def load_compiled(engine: wasmtime.Engine, guest: CompiledGuest, verify: bool = True) -> wc.Component:
