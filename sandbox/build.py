@@ -224,6 +224,20 @@ def ensure_component(cache_dir: Path | None = None, progress: Progress = stderr_
         return built
 
 
+HOSTCALL_FUEL_EXHAUSTED = "fuel allocated for hostcalls has been exhausted"
+
+
+def _hint(said: str) -> str:
+    """What a componentize-py failure means, where its own message does not say."""
+    if HOSTCALL_FUEL_EXHAUSTED in said:
+        # Measured: the standard guest's memory at the end of app.py is ~126 MiB, and
+        # componentize-py copies it out through one host call that wasmtime caps at 128 MiB.
+        return ("\nThe guest's linear memory at the end of its build-time initialisation (what "
+                "app.py imports and keeps) grew past what componentize-py can copy out of it "
+                "(128 MiB); import less at build time, or free what the build allocates.")
+    return ""
+
+
 def _componentize(target: Path, wheels: list[Path]) -> None:
     with tempfile.TemporaryDirectory(prefix="sandbox-guest-build-") as staging_root:
         staging = Path(staging_root) / "src"
@@ -250,10 +264,9 @@ def _componentize(target: Path, wheels: list[Path]) -> None:
         ]
         done = subprocess.run(command, capture_output=True, text=True, cwd=staging_root, env=env)
         if done.returncode != 0 or not partial.is_file():
+            said = done.stderr or done.stdout
             raise GuestBuildError(
-                "componentize-py failed to build the guest:\n"
-                + (done.stderr or done.stdout)[-4000:]
-            )
+                "componentize-py failed to build the guest:\n" + said[-4000:] + _hint(said))
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp_target = target.with_suffix(".wasm.tmp")
         shutil.copyfile(partial, tmp_target)

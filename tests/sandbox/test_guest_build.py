@@ -49,3 +49,11 @@ def test_package_metadata_is_there_at_run_time(sandbox: Sandbox) -> None:
             "'tables' in {e.name for e in m.entry_points(group='markdown.extensions')}]")
     version = next(v for n, v, _d in build.pinned_packages() if n == "jinja2")
     assert sandbox.execute(code).result == [version, version, True]
+
+
+def test_a_build_whose_memory_outgrew_componentize_py_s_copy_says_so() -> None:
+    # componentize-py's own words end in a wasmtime backtrace that never names the cause.
+    said = ("Caused by:\n    0: retrieving memory with component-init-get-memory\n"
+            f"    1: too much data is being copied between the host and the guest: {build.HOSTCALL_FUEL_EXHAUSTED}")
+    assert "grew past what componentize-py can copy out of it (128 MiB)" in build._hint(said)
+    assert build._hint("SyntaxError: invalid syntax") == ""
