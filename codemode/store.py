@@ -586,10 +586,12 @@ class CodeModeStore:
             yield StoreTransaction(conn)
 
     async def run(self, fn: BodyFn[_T], *args: Any) -> _T:
-        """The body ``fn(*args)`` (``storage.body``) in a write transaction of its own:
-        ``BEGIN IMMEDIATE``, the body and ``COMMIT`` in one hop to the database's thread."""
+        """The body ``fn(*args)`` (``storage.body``, a few rows: a journal entry and its
+        audit) in a write transaction of its own: ``BEGIN IMMEDIATE``, the body and
+        ``COMMIT`` on the event loop when the file is free (``quick``), else in one hop to
+        the database's thread."""
         self._check_open()
-        return await self._db.run(fn, *args, lock=_LOCK)
+        return await self._db.run(fn, *args, lock=_LOCK, quick=True)
 
     @asynccontextmanager
     async def autocommit(self) -> AsyncIterator[StoreTransaction]:
@@ -693,12 +695,12 @@ class CodeModeStore:
             record.owner, record.lease_until, record.attempts, record.tenant, record.principal,
         )
         self._check_open()
-        await self._db.run(_insert_execution, values, audit, lock=_LOCK)
+        await self._db.run(_insert_execution, values, audit, lock=_LOCK, quick=True)
 
     async def set_option(self, execution_id: str, key: str, value: str) -> None:
         """Set one of the execution's ``options`` (a short text: the trace that parked it)."""
         self._check_open()
-        await self._db.run(_set_option, execution_id, key, value, lock=_LOCK)
+        await self._db.run(_set_option, execution_id, key, value, lock=_LOCK, quick=True)
 
     async def end_run(self, end: RunEnd) -> bool:
         """Record the end of a run still ``running``: its status, result and logs, its
@@ -708,7 +710,7 @@ class CodeModeStore:
         False when someone else ended it first (cancelled, expired): that decision stands.
         """
         self._check_open()
-        return await self._db.run(_end_run, end, self._pg, lock=_LOCK)
+        return await self._db.run(_end_run, end, self._pg, lock=_LOCK, quick=True)
 
     async def finish_execution(
         self,
@@ -729,7 +731,7 @@ class CodeModeStore:
         """
         self._check_open()
         return await self._db.run(_finish, execution_id, status, result, error, logs, only_if,
-                                  lock=_LOCK)
+                                  lock=_LOCK, quick=True)
 
     async def get_execution(
         self, execution_id: str, *, with_journal: bool = True

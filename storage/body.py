@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Body",
     "BodyFn",
+    "Contended",
     "Execute",
     "ExecuteMany",
     "FetchAll",
@@ -48,6 +49,7 @@ __all__ = [
     "Lock",
     "Statement",
     "drive",
+    "drive_now",
     "run_now",
     "sqlite_error",
 ]
@@ -131,9 +133,23 @@ def _perform_now(raw: sqlite3.Connection, statement: Statement) -> Any:
         cursor.close()
 
 
+class Contended(Exception):
+    """A statement met another connection's lock, and the body was abandoned unfinished
+    (:func:`run_now` with ``contended=True``): roll back and run it again where waiting
+    is allowed."""
+
+
 def run_now(raw: sqlite3.Connection, fn: BodyFn[_T], *args: Any) -> _T:
     """Drive ``fn(*args)`` to its end on a plain ``sqlite3`` connection, in whatever
     transaction that connection has open; for code already on the database's thread."""
+    return drive_now(raw, fn, args, contended=False)
+
+
+def drive_now(raw: sqlite3.Connection, fn: BodyFn[_T], args: tuple[Any, ...], *,
+              contended: bool) -> _T:
+    """:func:`run_now`; with ``contended``, a busy or locked database raises
+    :class:`Contended` instead of being thrown into the body, so a caller that must not
+    wait can undo the transaction and hand the whole body to one that may."""
     body = fn(*args)
     try:
         statement = next(body)
@@ -144,6 +160,8 @@ def run_now(raw: sqlite3.Connection, fn: BodyFn[_T], *args: Any) -> _T:
                 translated = sqlite_error(exc)
                 if translated is exc:
                     raise
+                if contended and isinstance(translated, BusyError):
+                    raise Contended(str(exc)) from exc
                 translated.__cause__ = exc
                 statement = body.throw(translated)
                 continue

@@ -171,11 +171,12 @@ class Database(Protocol):
         its own (the cheapest read there is)."""
 
     async def run(self, fn: BodyFn[_T], *args: Any, write: bool = True,
-                  lock: str = "database") -> _T:
+                  lock: str = "database", quick: bool = False) -> _T:
         """The body ``fn(*args)`` (see ``storage.body``) in a transaction of its own, under
         the write lock ``lock`` when ``write``; its return value. On SQLite the whole
         transaction is one hop to the connection's thread; on PostgreSQL one await per
-        statement."""
+        statement. ``quick`` promises a body of a few rows: SQLite may then run it on the
+        event loop, never waiting there for a lock (PostgreSQL ignores it)."""
 
     async def notify(self, channel: str, payload: str) -> None:
         """Send ``payload`` (at most 7999 bytes: ids, never data) to every listener on

@@ -279,9 +279,11 @@ class PostgresDatabase:
         return _transaction.transaction(self, write=write, lock=lock, consistent=consistent)
 
     async def run(self, fn: BodyFn[_T], *args: Any, write: bool = True,
-                  lock: str = "database") -> _T:
+                  lock: str = "database", quick: bool = False) -> _T:
         """``fn(*args)`` in a transaction of its own (under the advisory lock ``lock`` to
-        write, READ COMMITTED; a REPEATABLE READ snapshot to read)."""
+        write, READ COMMITTED; a REPEATABLE READ snapshot to read). ``quick`` changes
+        nothing here: every statement is a round trip to the server anyway."""
+        del quick
         async with self.transaction(write=write, lock=lock) as conn:
             return await drive(conn, fn, *args)
 

@@ -48,8 +48,8 @@ class _Borrowed:
         return self._db.transaction(write=write, lock=lock, consistent=consistent)
 
     async def run(self, fn: BodyFn[_T], *args: Any, write: bool = True,
-                  lock: str = "database") -> _T:
-        return await self._db.run(fn, *args, write=write, lock=lock)
+                  lock: str = "database", quick: bool = False) -> _T:
+        return await self._db.run(fn, *args, write=write, lock=lock, quick=quick)
 
     async def notify(self, channel: str, payload: str) -> None:
         await self._db.notify(channel, payload)

@@ -1,10 +1,19 @@
-"""The SQLite implementation of the seam, over one ``aiosqlite`` connection per database.
+"""The SQLite implementation of the seam, over one ``aiosqlite`` connection per database
+(and a plain one for short bodies on the event loop).
 
 aiosqlite runs every call in its own thread, one queued call at a time; each call costs a
 hop there and back. ``fetchone``/``fetchall``/``execute`` here cost one hop each (a cursor's
 execute, fetch and close run together in the thread), where the plain aiosqlite cursor API
 costs three. One ``asyncio.Lock`` gives a session exclusive use of the connection in this
 process; ``BEGIN IMMEDIATE`` keeps two processes' writes from interleaving.
+
+A ``quick`` body (``run(..., quick=True)``: a few rows, the hot path of an execute and of a
+journaled call) runs on the event loop instead, on a second connection that never waits:
+its busy timeout is 0, so a lock held elsewhere makes it give up at once, roll back, and
+run on the thread as before, where waiting blocks no other request. In WAL mode with
+``synchronous=NORMAL`` a commit writes to the WAL without an fsync, so such a body costs
+the loop only its own statements; the checkpoints, which do sync, are kept off that
+connection and run on the thread every :data:`CHECKPOINT_EVERY` of its commits.
 """
 
 from __future__ import annotations
@@ -21,12 +30,16 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from . import _notify, _transaction
-from .body import BodyFn, run_now, sqlite_error
+from .body import BodyFn, Contended, drive_now, run_now, sqlite_error
 from .interface import SQLITE, Connection, Dialect, Record, StorageError
 
-__all__ = ["SQLiteDatabase", "SQLiteSession", "immediately", "on_thread"]
+__all__ = ["CHECKPOINT_EVERY", "SQLiteDatabase", "SQLiteSession", "immediately", "on_thread"]
 
 _T = TypeVar("_T")
+
+CHECKPOINT_EVERY = 200
+"""Commits on the loop's connection between two checkpoints on the thread. A trivial
+execute writes about six pages, so the WAL stays near SQLite's own 1,000-page threshold."""
 
 
 def _fetchone(raw: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Any:
@@ -84,6 +97,68 @@ def _transact_now(raw: sqlite3.Connection, write: bool, fn: BodyFn[_T], args: tu
         raise
     raw.execute("COMMIT")
     return result
+
+
+def _transact_inline(raw: sqlite3.Connection, write: bool, fn: BodyFn[_T],
+                     args: tuple[Any, ...]) -> tuple[bool, _T | None]:
+    """:func:`_transact_now` on the loop's own connection, which never waits for a lock:
+    ``(True, result)``, or ``(False, None)`` with nothing changed when the database was
+    busy (another connection or process writing), for the caller to run it on the thread."""
+    try:
+        raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    except sqlite3.OperationalError as exc:
+        if _busy(exc):
+            return False, None
+        raise
+    try:
+        result = drive_now(raw, fn, args, contended=True)
+        raw.execute("COMMIT")
+    except Contended:
+        _roll_back(raw)
+        return False, None
+    except sqlite3.OperationalError as exc:
+        _roll_back(raw)
+        if _busy(exc):  # COMMIT itself can meet a lock: nothing was committed
+            return False, None
+        raise
+    except BaseException:
+        _roll_back(raw)
+        raise
+    return True, result
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _roll_back(raw: sqlite3.Connection) -> None:
+    if raw.in_transaction:
+        raw.execute("ROLLBACK")
+
+
+def _checkpoint(raw: sqlite3.Connection) -> None:
+    # PASSIVE: copies what no reader still needs and never waits for one.
+    raw.execute("PRAGMA wal_checkpoint(PASSIVE)").close()
+
+
+def _open_inline(path: Path) -> sqlite3.Connection | None:
+    """The loop's connection to ``path``: no busy wait, no checkpoints of its own; None
+    when the file is not in WAL mode (then a commit would sync, so nothing runs inline)."""
+    # check_same_thread off: the loop's thread uses it, but a database may be opened in a
+    # helper thread's loop and then used on another (tests, the CLI); only one at a time.
+    raw = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
+    try:
+        mode = raw.execute("PRAGMA journal_mode").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            raw.close()
+            return None
+        for pragma in ("busy_timeout=0", "synchronous=NORMAL", "foreign_keys=ON",
+                       "wal_autocheckpoint=0"):
+            raw.execute(f"PRAGMA {pragma}").close()
+    except BaseException:
+        raw.close()
+        raise
+    return raw
 
 
 def immediately(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) -> _T:
@@ -165,11 +240,15 @@ class SQLiteDatabase:
 
     dialect: Dialect = SQLITE
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path,
+                 inline: sqlite3.Connection | None = None) -> None:
         self._session = SQLiteSession(conn)
         self.path = path
         self.lock = asyncio.Lock()
         self._closed = False
+        self._inline = inline
+        self._inline_commits = 0
+        self._checkpointing: asyncio.Task[None] | None = None
 
     @property
     def conn(self) -> aiosqlite.Connection:
@@ -195,10 +274,11 @@ class SQLiteDatabase:
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA foreign_keys=ON")
+            inline = _open_inline(db)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, db)
+        return cls(conn, db, inline)
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[SQLiteSession]:
@@ -212,13 +292,43 @@ class SQLiteDatabase:
         return _transaction.transaction(self, write=write, lock=lock, consistent=consistent)
 
     async def run(self, fn: BodyFn[_T], *args: Any, write: bool = True,
-                  lock: str = "database") -> _T:
+                  lock: str = "database", quick: bool = False) -> _T:
         """``fn(*args)`` in a transaction of its own: ``BEGIN`` (``IMMEDIATE`` to write), the
         body and ``COMMIT`` on the connection's thread in one hop. A cancelled caller cannot
-        leave it half done: the thread finishes it either way."""
+        leave it half done: the thread finishes it either way.
+
+        ``quick``: a body of a few rows, run on the event loop when the database is free at
+        that moment (no hop at all), else on the thread (see the module docstring). Either
+        way it runs whole, once committed, under this process's lock."""
         del lock  # one lock per file
         async with self.session() as session:
+            if quick and self._inline is not None:
+                try:
+                    done, result = _transact_inline(self._inline, write, fn, args)
+                except sqlite3.Error as exc:
+                    raise sqlite_error(exc) from exc
+                if done:
+                    if write:
+                        self._committed_inline()
+                    return cast("_T", result)
             return await session._run(_transact_now, write, fn, args)
+
+    def _committed_inline(self) -> None:
+        self._inline_commits += 1
+        if self._inline_commits >= CHECKPOINT_EVERY and self._checkpointing is None:
+            self._inline_commits = 0
+            self._checkpointing = asyncio.get_running_loop().create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        """Fold the WAL back into the file, on the thread, under this process's lock (a
+        checkpoint cannot run inside the thread connection's own open transaction)."""
+        try:
+            async with self.session() as session:
+                await session._run(_checkpoint)
+        except (StorageError, sqlite3.Error):
+            pass  # the next one will do; SQLite's own checkpoint on close does the rest
+        finally:
+            self._checkpointing = None
 
     def _listen_key(self, channel: str) -> tuple[str, str]:
         return (str(self.path.resolve()), _notify.check_channel(channel))
@@ -251,4 +361,9 @@ class SQLiteDatabase:
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self._checkpointing is not None:
+                await asyncio.gather(self._checkpointing, return_exceptions=True)
+            if self._inline is not None:
+                # Closed first: the last connection to go checkpoints, on the thread.
+                self._inline.close()
             await self._session.conn.close()

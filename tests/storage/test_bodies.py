@@ -51,30 +51,38 @@ def names() -> Body[list[str]]:
     return [str(r[0]) for r in (yield FetchAll("SELECT name FROM things ORDER BY id"))]
 
 
-async def test_a_body_runs_its_statements_in_order_and_returns_its_value(db: storage.Database) -> None:
-    assert await db.run(fill, ["a", "b", "c"]) == (2, ["a", "b", "c"])
-    assert await db.run(names, write=False) == ["a", "b", "c"]
+@pytest.fixture(params=[False, True], ids=["thread", "quick"])
+def quick(request: pytest.FixtureRequest) -> bool:
+    """Each body test both ways: the ordinary run, and ``quick`` (SQLite: on the loop)."""
+    return bool(request.param)
+
+
+async def test_a_body_runs_its_statements_in_order_and_returns_its_value(
+        db: storage.Database, quick: bool) -> None:
+    assert await db.run(fill, ["a", "b", "c"], quick=quick) == (2, ["a", "b", "c"])
+    assert await db.run(names, write=False, quick=quick) == ["a", "b", "c"]
 
 
 async def test_a_failed_statement_reaches_the_body_as_the_seams_error_and_nothing_stays(
-        db: storage.Database) -> None:
+        db: storage.Database, quick: bool) -> None:
     def add_two() -> Body[None]:
         yield from add(1, "a")
         yield from add(2, "a")
 
     with pytest.raises(NameTaken) as raised:
-        await db.run(add_two)
+        await db.run(add_two, quick=quick)
     assert isinstance(raised.value.__cause__, storage.IntegrityError)
     assert await db.run(names, write=False) == []
 
 
-async def test_a_body_that_raises_rolls_its_transaction_back(db: storage.Database) -> None:
+async def test_a_body_that_raises_rolls_its_transaction_back(db: storage.Database,
+                                                             quick: bool) -> None:
     def add_then_fail() -> Body[None]:
         yield Execute("INSERT INTO things (id, name) VALUES (1, 'a')")
         raise RuntimeError("abandon")
 
     with pytest.raises(RuntimeError, match="abandon"):
-        await db.run(add_then_fail)
+        await db.run(add_then_fail, quick=quick)
     assert await db.run(names, write=False) == []
 
 
@@ -91,8 +99,8 @@ async def test_a_body_joins_the_callers_transaction_and_commits_or_rolls_back_wi
     assert await db.run(names, write=False) == ["a"]
 
 
-async def test_writers_of_one_lock_on_two_connections_lose_no_update(database: str,
-                                                                      db: storage.Database) -> None:
+async def test_writers_of_one_lock_on_two_connections_lose_no_update(
+        database: str, db: storage.Database, quick: bool) -> None:
     await db.run(add, 1, "counter")
     other = await storage.open_database(database)
 
@@ -102,7 +110,8 @@ async def test_writers_of_one_lock_on_two_connections_lose_no_update(database: s
 
     try:
         await asyncio.gather(*(
-            (db if i % 2 else other).run(increment, lock="counter") for i in range(20)))
+            (db if i % 2 else other).run(increment, lock="counter", quick=quick)
+            for i in range(20)))
     finally:
         await other.close()
     assert await db.run(lambda: (yield FetchOne("SELECT n FROM things WHERE id = 1")),

@@ -1,0 +1,109 @@
+"""Quick bodies on SQLite (``run(..., quick=True)``): run on the event loop when the file is
+free, never waiting there for a lock held elsewhere, and leaving checkpoints to the thread."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import storage
+from storage import Body, Execute, FetchOne
+from storage.sqlite import CHECKPOINT_EVERY
+
+SCHEMA = [storage.Migration(
+    1,
+    ["CREATE TABLE things (id INTEGER PRIMARY KEY, name TEXT NOT NULL, data BLOB)"],
+    ["CREATE TABLE things (id BIGINT PRIMARY KEY, name TEXT NOT NULL, data BYTEA)"],
+)]
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[storage.SQLiteDatabase]:
+    opened = await storage.SQLiteDatabase.open(tmp_path / "quick.db")
+    try:
+        await storage.apply_migrations(opened, "test", SCHEMA)
+        yield opened
+    finally:
+        await opened.close()
+
+
+def add(thing_id: int, name: str, data: bytes | None = None) -> Body[int]:
+    yield Execute("INSERT INTO things (id, name, data) VALUES (?, ?, ?)", (thing_id, name, data))
+    return thing_id
+
+
+def count() -> Body[int]:
+    row = yield FetchOne("SELECT count(*) FROM things")
+    return int(row[0])
+
+
+def hops_of(db: storage.SQLiteDatabase) -> list[Any]:
+    """Every call sent to the connection's thread from now on."""
+    hops: list[Any] = []
+    real = getattr(db.conn, "_execute")
+
+    def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(fn)
+        return real(fn, *args, **kwargs)
+
+    setattr(db.conn, "_execute", counted)
+    return hops
+
+
+async def test_a_quick_body_on_a_free_file_commits_without_a_hop_and_every_connection_sees_it(
+        db: storage.SQLiteDatabase) -> None:
+    hops = hops_of(db)
+    assert await db.run(add, 1, "a", quick=True) == 1
+    assert hops == []
+    assert await db.run(count, write=False) == 1  # the thread's own connection
+    with sqlite3.connect(db.path) as other:
+        assert other.execute("SELECT name FROM things").fetchall() == [("a",)]
+
+
+async def test_a_quick_body_waits_off_the_loop_while_another_connection_holds_the_write_lock(
+        db: storage.SQLiteDatabase) -> None:
+    holder = sqlite3.connect(db.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("INSERT INTO things (id, name) VALUES (1, 'first')")
+    try:
+        writing = asyncio.create_task(db.run(add, 2, "second", quick=True))
+        ticks = 0
+        while ticks < 20:  # the loop keeps answering: other work runs meanwhile
+            await asyncio.sleep(0.005)
+            ticks += 1
+        assert not writing.done()  # it waits for the lock, on the thread
+        holder.execute("COMMIT")
+        assert await writing == 2
+    finally:
+        holder.close()
+    assert await db.run(count, write=False, quick=True) == 2
+
+
+async def test_a_quick_body_that_fails_leaves_the_loops_connection_ready_for_the_next(
+        db: storage.SQLiteDatabase) -> None:
+    await db.run(add, 1, "a", quick=True)
+    with pytest.raises(storage.IntegrityError):
+        await db.run(add, 1, "again", quick=True)
+    assert await db.run(add, 2, "b", quick=True) == 2
+    assert await db.run(count, write=False, quick=True) == 2
+
+
+async def test_the_wal_written_by_quick_bodies_is_checkpointed_on_the_thread(
+        db: storage.SQLiteDatabase) -> None:
+    commits = 3 * CHECKPOINT_EVERY
+    for n in range(commits):
+        await db.run(add, n, "row", b"x" * 1000, quick=True)
+        await asyncio.sleep(0)  # a service's loop turns between requests; the checkpoint runs then
+    await asyncio.sleep(0.05)
+    with sqlite3.connect(db.path) as other:
+        # (busy, frames in the WAL, frames checkpointed): without checkpoints on the way,
+        # every commit's frames would still be in the log.
+        _busy, frames, _done = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert frames < commits
+    assert await db.run(count, write=False) == commits
+
