@@ -4,7 +4,9 @@ error map included)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -154,3 +156,26 @@ def test_the_route_asks_for_nothing_the_short_way_does_not_do() -> None:
     assert dependant.path_params == [] and dependant.request_param_name == "request"
     assert [(type(d.call), getattr(d.call, "scopes", None)) for d in dependant.dependencies] == \
         [(Requires, ("execute",))] and route.dependencies == []
+
+
+def test_an_execute_waiting_for_a_write_lock_held_elsewhere_stalls_no_other_request(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, workers=2, guest=compiled_guest, token=TOKEN)
+    with ServerThread(create_app(settings)) as live, httpx.Client(
+            base_url=live.url, timeout=60, headers={"Authorization": f"Bearer {TOKEN}"}) as http:
+        assert http.post("/v1/execute", json={"code": "1 + 1"}).json()["result"] == 2
+        holder = sqlite3.connect(settings.database_path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another process writing, for as long as it likes
+        try:
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                waiting = pool.submit(http.post, "/v1/execute", json={"code": "6 * 7"})
+                # The loop answers meanwhile: the waiting write is on SQLite's thread. (What
+                # needs the same store's connection queues behind it, as before.)
+                for _ in range(5):
+                    assert http.get("/healthz").status_code == 200
+                assert not waiting.done(), waiting.result().text
+                holder.execute("COMMIT")
+                answer = waiting.result(timeout=60)
+        finally:
+            holder.close()
+        assert answer.json()["result"] == 42
