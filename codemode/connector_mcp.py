@@ -27,6 +27,7 @@ import sys
 from collections.abc import AsyncIterator, Mapping
 from typing import Any, cast
 
+import httpx
 import httpx2
 from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
@@ -50,11 +51,83 @@ MAX_TOOL_PAGES = 100
 CONNECT_TIMEOUT_S = 10.0
 
 
+FINISH_ANSWER_S = 1.0
+"""How long the rest of an answer the SDK stopped reading is waited for (an event stream's
+last chunk follows the response event the SDK wanted), so its connection is kept."""
+
+
 def _client(headers: Mapping[str, str], timeout_s: float,
             peers: PeerHTTP | None = None) -> httpx2.AsyncClient:
-    return httpx2.AsyncClient(headers=dict(headers), timeout=httpx2.Timeout(timeout_s),
-                              follow_redirects=False,
-                              transport=None if peers is None else _PeerTransport(peers))
+    if peers is None:
+        return httpx2.AsyncClient(headers=dict(headers), timeout=httpx2.Timeout(timeout_s),
+                                  follow_redirects=False)
+    return _PeerClient(headers, timeout_s, peers)
+
+
+class _PeerClient(httpx2.AsyncClient):
+    """The client the SDK's transport is given: httpx2's, sending the SDK's requests as
+    they are, without the per-request machinery this use never needs (a client-level auth
+    flow, event hooks, redirects followed by the client, a URL merged with a base URL).
+    A request built or sent any other way goes through httpx2's own path unchanged; a
+    redirect is still handed back with its ``next_request`` for the SDK to judge, and
+    cookies are still kept once a peer sets one (a load balancer's sticky session)."""
+
+    def __init__(self, headers: Mapping[str, str], timeout_s: float, peers: PeerHTTP) -> None:
+        super().__init__(headers=dict(headers), timeout=httpx2.Timeout(timeout_s),
+                         follow_redirects=False, transport=_PeerTransport(peers))
+        self._extensions: dict[str, Any] = {"timeout": self.timeout.as_dict()}
+        self._urls: dict[str, httpx2.URL] = {}
+        # Names lower-cased, so a request's own header replaces the client's of that name
+        # whatever its case (as httpx2's merge does).
+        self._headers_lower = {k.lower(): v for k, v in self.headers.items()}
+
+    def build_request(
+            self, method: str, url: httpx2.URL | str, *, content: Any = None, data: Any = None,
+            files: Any = None, json: Any = None, params: Any = None, headers: Any = None,
+            cookies: Any = None, timeout: Any = httpx2.USE_CLIENT_DEFAULT,
+            extensions: Any = None) -> httpx2.Request:
+        if not isinstance(url, str) or data is not None or files is not None or params \
+                or cookies or extensions or timeout is not httpx2.USE_CLIENT_DEFAULT \
+                or self.cookies:
+            return super().build_request(method, url, content=content, data=data, files=files,
+                                         json=json, params=params, headers=headers,
+                                         cookies=cookies, timeout=timeout, extensions=extensions)
+        target = self._urls.get(url)
+        if target is None:
+            target = self._merge_url(url)
+            if len(self._urls) < 8:  # one endpoint per session; a bound all the same
+                self._urls[url] = target
+        merged = dict(self._headers_lower)
+        if headers:
+            for name, value in (headers.items() if hasattr(headers, "items") else headers):
+                merged[name.lower()] = value
+        return httpx2.Request(method, target, content=content, json=json, headers=merged,
+                              extensions=dict(self._extensions))
+
+    async def send(
+            self, request: httpx2.Request, *, stream: bool = False,
+            auth: Any = httpx2.USE_CLIENT_DEFAULT,
+            follow_redirects: Any = httpx2.USE_CLIENT_DEFAULT) -> httpx2.Response:
+        if auth is not httpx2.USE_CLIENT_DEFAULT or follow_redirects is True or self.auth \
+                or self.event_hooks["request"] or self.event_hooks["response"] or self.is_closed:
+            return await super().send(request, stream=stream, auth=auth,
+                                      follow_redirects=follow_redirects)
+        if "timeout" not in request.extensions:
+            request.extensions = {**request.extensions, **self._extensions}
+        response = await self._transport.handle_async_request(request)
+        response.request = request
+        try:
+            if "set-cookie" in response.headers:
+                self.cookies.extract_cookies(response)
+            if response.has_redirect_location:
+                with contextlib.suppress(httpx2.RemoteProtocolError):
+                    response.next_request = self._build_redirect_request(request, response)
+            if not stream:
+                await response.aread()
+        except BaseException:
+            await response.aclose()
+            raise
+        return response
 
 
 class _PeerBody(httpx2.AsyncByteStream):
@@ -82,6 +155,20 @@ class _PeerTransport(httpx2.AsyncBaseTransport):
 
     def __init__(self, peers: PeerHTTP) -> None:
         self._peers = peers
+        self._urls: dict[str, httpx.URL] = {}
+        """Each endpoint's URL as PeerHTTP takes it, parsed once rather than per request."""
+
+    def _target(self, url: httpx2.URL) -> httpx.URL | str:
+        text = str(url)
+        target = self._urls.get(text)
+        if target is None:
+            try:
+                target = httpx.URL(text)
+            except (httpx.InvalidURL, ValueError, TypeError):
+                return text  # PeerHTTP says why
+            if len(self._urls) < 8:
+                self._urls[text] = target
+        return target
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         body = await request.aread()
@@ -96,9 +183,9 @@ class _PeerTransport(httpx2.AsyncBaseTransport):
             # open) is the SDK's to time.
             async with asyncio.timeout(sum(waited) if waited else None):
                 answer, chunks = await exchange.enter_async_context(self._peers.stream(
-                    request.method, str(request.url), headers=headers,
+                    request.method, self._target(request.url), headers=headers,
                     body=body if body or request.method in ("POST", "PUT", "PATCH") else None,
-                    max_bytes=sys.maxsize))
+                    max_bytes=sys.maxsize, finish_s=FINISH_ANSWER_S))
         except TimeoutError:
             await exchange.aclose()
             raise httpx2.ReadTimeout("no answer in time", request=request) from None
@@ -108,11 +195,16 @@ class _PeerTransport(httpx2.AsyncBaseTransport):
         except BaseException:
             await exchange.aclose()
             raise
-        shown = [(k, v) for k, v in answer.headers.items()
-                 if k != "content-encoding" and not (k == "content-length"
-                                                     and "content-encoding" in answer.headers)]
-        return httpx2.Response(answer.status, headers=shown, stream=_PeerBody(chunks, exchange),
-                               request=request)
+        # As PeerHTTP read them (latin-1), so a byte past ASCII is a character, not an error.
+        shown = httpx2.Headers([(k.encode("latin-1"), v.encode("latin-1"))
+                                for k, v in answer.headers.items()
+                                if k != "content-encoding" and not (
+                                    k == "content-length" and "content-encoding" in answer.headers)],
+                               encoding="latin-1")
+        response = httpx2.Response(answer.status, stream=_PeerBody(chunks, exchange),
+                                   request=request)
+        response.headers = shown
+        return response
 
 
 def _reason(exc: BaseException) -> str:

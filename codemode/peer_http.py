@@ -21,6 +21,13 @@ peer closed while idle is noticed before reuse; one it closed just as the reques
 out (nothing of an answer came back) is retried once on a fresh connection. Redirects are
 never followed. Answers with ``Content-Encoding`` gzip or deflate are decoded (bounded by
 ``max_bytes`` too); none is asked for.
+
+A kept connection is closed once it has been idle for ``KEEPALIVE_S`` (a timer set when it
+is released), so a peer no call reaches any more does not hold the service's sockets, nor
+the service its. A caller that stops reading an answer before its end may ask
+:meth:`PeerHTTP.stream` to ``finish`` it: the rest (a server-sent event stream whose last
+chunk follows the event the caller wanted) is read and dropped for at most that long, so
+the connection is kept rather than closed and opened again by the next request.
 """
 
 from __future__ import annotations
@@ -45,6 +52,8 @@ __all__ = ["PeerHTTP", "PeerResponse"]
 KEEPALIVE_S = 5.0
 """How long an idle connection is kept (httpx's default expiry too)."""
 MAX_IDLE_PER_ORIGIN = 16
+MAX_FINISH_BYTES = 65536
+"""What finishing an answer the caller left may read and drop; past it the connection closes."""
 READ_SIZE = 65536
 MAX_HEAD_BYTES = 65536
 """What an answer may send before its headers end (interim 1xx answers included), as
@@ -106,12 +115,17 @@ class _Connection:
         self.writer = writer
         self.idle_since = time.monotonic()
         self.used = False
+        self.expiry: asyncio.TimerHandle | None = None
+        """Closes the connection when it has been idle too long (set while it is idle)."""
 
-    def usable(self) -> bool:
+    def usable(self, keepalive_s: float) -> bool:
         return not (self.reader.at_eof() or self.writer.is_closing()
-                    or time.monotonic() - self.idle_since > KEEPALIVE_S)
+                    or time.monotonic() - self.idle_since > keepalive_s)
 
     def close(self) -> None:
+        if self.expiry is not None:
+            self.expiry.cancel()
+            self.expiry = None
         with contextlib.suppress(Exception):
             self.writer.close()
 
@@ -189,7 +203,10 @@ class _Decoder:
 class PeerHTTP:
     """Kept-alive HTTP/1.1 connections by origin; one per process, shared by every call."""
 
-    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(self, environ: Mapping[str, str] | None = None, *,
+                 keepalive_s: float = KEEPALIVE_S) -> None:
+        self.keepalive_s = keepalive_s
+        """How long an idle connection is kept before it is closed."""
         self._idle: dict[tuple[str, bytes, int], list[_Connection]] = {}
         self._tls: ssl.SSLContext | None = None
         self._proxied = _proxied(os.environ if environ is None else environ)
@@ -208,9 +225,11 @@ class PeerHTTP:
 
     @contextlib.asynccontextmanager
     async def stream(self, method: str, url: str | httpx.URL, *, headers: Mapping[str, str],
-                     body: bytes | None = None, max_bytes: int
+                     body: bytes | None = None, max_bytes: int, finish_s: float = 0.0
                      ) -> AsyncIterator[tuple[PeerResponse, AsyncIterator[bytes]]]:
-        """Send one request; ``(the answer without its body, the body's chunks)``."""
+        """Send one request; ``(the answer without its body, the body's chunks)``. Left
+        before the body's end, the rest is read and dropped for up to ``finish_s`` (see the
+        module docstring); an error or cancellation closes the connection at once."""
         try:
             target = url if isinstance(url, httpx.URL) else httpx.URL(url)
         except (httpx.InvalidURL, ValueError, TypeError) as exc:
@@ -230,7 +249,7 @@ class PeerHTTP:
             decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
             yield (PeerResponse(answer.status, answer.headers),
                    self._body(conn, answer, decoder))
-            done = answer.complete
+            done = answer.complete or (finish_s > 0 and await self._finish(conn, answer, finish_s))
         finally:
             if done and answer.keep_alive and not answer.head_only:
                 self._release(origin, conn)
@@ -299,11 +318,28 @@ class PeerHTTP:
                 return
             await self._read(conn, answer)
 
+    async def _finish(self, conn: _Connection, answer: _Answer, finish_s: float) -> bool:
+        """Read the rest of an answer the caller left and drop it; whether it ended in time
+        (else the connection is closed: what is still coming cannot be told from the next
+        answer)."""
+        dropped = 0
+        try:
+            async with asyncio.timeout(finish_s):
+                while not answer.complete and dropped <= MAX_FINISH_BYTES:
+                    answer.chunks = []
+                    dropped += await self._read(conn, answer)
+        except (TimeoutError, ConnectionError):
+            return False
+        return answer.complete
+
     def _kept(self, origin: tuple[str, bytes, int]) -> _Connection | None:
         idle = self._idle.get(origin)
         while idle:
             conn = idle.pop()
-            if conn.usable():
+            if conn.expiry is not None:
+                conn.expiry.cancel()
+                conn.expiry = None
+            if conn.usable(self.keepalive_s):
                 return conn
             conn.close()
         return None
@@ -333,6 +369,17 @@ class PeerHTTP:
             return
         conn.idle_since = time.monotonic()
         idle.append(conn)
+        conn.expiry = asyncio.get_running_loop().call_later(self.keepalive_s, self._expire,
+                                                            origin, conn)
+
+    def _expire(self, origin: tuple[str, bytes, int], conn: _Connection) -> None:
+        conn.expiry = None
+        idle = self._idle.get(origin)
+        if idle is not None and conn in idle:
+            idle.remove(conn)
+            if not idle:
+                del self._idle[origin]
+        conn.close()
 
     @contextlib.asynccontextmanager
     async def _through_httpx(self, method: str, url: httpx.URL, headers: Mapping[str, str],

@@ -219,3 +219,93 @@ async def test_with_a_proxy_in_the_environment_requests_go_through_it() -> None:
             await peers.aclose()
     assert answer.body == b"via proxy"
     assert proxy.requests[0].startswith(b"GET http://peer.invalid/thing HTTP/1.1")
+
+
+async def test_an_idle_kept_connection_is_closed_once_its_keep_alive_has_passed() -> None:
+    async with serving(lambda _: ok(b"x")) as server:
+        peers = PeerHTTP(environ={}, keepalive_s=0.05)
+        assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).body == b"x"
+        # Nothing else is sent: the server's handler ends only when this side closes the
+        # idle connection (the bound is there so a failure is a failure, not a hang).
+        done, _ = await asyncio.wait(server.handlers, timeout=30)
+        assert done == server.handlers
+        await peers.aclose()
+
+
+async def test_a_connection_in_use_again_before_its_keep_alive_passed_stays_open() -> None:
+    async with serving(lambda _: ok(b"x")) as server:
+        peers = PeerHTTP(environ={}, keepalive_s=3600)
+        for _ in range(3):
+            assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).body == b"x"
+        assert server.connections == 1 and not any(h.done() for h in server.handlers)
+        await peers.aclose()
+
+
+@asynccontextmanager
+async def streaming(rest: asyncio.Event | None) -> AsyncIterator[Server]:
+    """A server whose every answer is a chunked event stream sent in two parts: an event,
+    then (after a moment, or once ``rest`` is set) the chunk that ends it."""
+    server = Server(lambda _: None)
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        server.connections += 1
+        try:
+            while True:
+                server.requests.append(await reader.readuntil(b"\r\n\r\n"))
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                             b"Transfer-Encoding: chunked\r\n\r\n"
+                             b"10\r\ndata: answer\r\n\r\n\r\n")
+                await writer.drain()
+                if rest is None:
+                    await asyncio.sleep(0.05)
+                else:
+                    await rest.wait()
+                writer.write(b"0\r\n\r\n")
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    listening = await asyncio.start_server(serve, "127.0.0.1", 0)
+    server.url = f"http://127.0.0.1:{listening.sockets[0].getsockname()[1]}"
+    async with listening:
+        yield server
+        if rest is not None:
+            rest.set()
+
+
+async def first_event(peers: PeerHTTP, url: str, finish_s: float) -> bytes:
+    """The first chunk of an answer, leaving the rest of it unread (as the MCP SDK does)."""
+    async with peers.stream("POST", url, headers={}, body=b"{}", max_bytes=1000,
+                            finish_s=finish_s) as (_, chunks):
+        async for chunk in chunks:
+            return chunk
+    raise AssertionError("no event")
+
+
+async def test_an_answer_left_before_its_end_is_finished_and_its_connection_kept() -> None:
+    async with streaming(None) as server:
+        peers = PeerHTTP(environ={})
+        for _ in range(3):
+            assert await first_event(peers, server.url, finish_s=30) == b"data: answer\r\n\r\n"
+        await peers.aclose()
+    assert server.connections == 1 and len(server.requests) == 3
+
+
+async def test_an_answer_left_that_does_not_end_in_time_closes_its_connection() -> None:
+    async with streaming(asyncio.Event()) as server:
+        peers = PeerHTTP(environ={})
+        for _ in range(2):
+            assert await first_event(peers, server.url, finish_s=0.05) == b"data: answer\r\n\r\n"
+        await peers.aclose()
+    assert server.connections == 2
+
+
+async def test_an_answer_left_without_asking_to_finish_it_closes_its_connection() -> None:
+    async with streaming(None) as server:
+        peers = PeerHTTP(environ={})
+        for _ in range(2):
+            assert await first_event(peers, server.url, finish_s=0) == b"data: answer\r\n\r\n"
+        await peers.aclose()
+    assert server.connections == 2
