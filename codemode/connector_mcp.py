@@ -137,10 +137,15 @@ class _PeerBody(httpx2.AsyncByteStream):
         self._chunks = chunks
         self._exchange = exchange
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
+    # An iterator object, not an async generator: the SDK stops reading once it has its
+    # event, and a generator left suspended is finalised by the event loop with a
+    # thread-safe wake-up and a task of its own, per answer.
+    def __aiter__(self) -> "_PeerBody":
+        return self
+
+    async def __anext__(self) -> bytes:
         try:
-            async for chunk in self._chunks:
-                yield chunk
+            return await anext(self._chunks)
         except ConnectionError as exc:
             raise httpx2.ReadError(str(exc)) from None
 

@@ -200,6 +200,38 @@ class _Decoder:
         return data
 
 
+class _Body:
+    """An answer's body, chunk by chunk as it is read. An iterator object, not an async
+    generator: a caller that stops early (the MCP SDK, once it has its event) leaves no
+    generator for the event loop to finalise, which costs a thread-safe wake-up and a task
+    of its own each time."""
+
+    def __init__(self, peers: "PeerHTTP", conn: _Connection, answer: _Answer,
+                 decoder: _Decoder) -> None:
+        self._peers = peers
+        self._conn = conn
+        self._answer = answer
+        self._decoder = decoder
+        self._pending: list[bytes] = []
+
+    def __aiter__(self) -> "_Body":
+        return self
+
+    async def __anext__(self) -> bytes:
+        answer = self._answer
+        while True:
+            while self._pending:
+                data = self._decoder.feed(self._pending.pop(0))
+                if data:
+                    return data
+            if answer.chunks:
+                self._pending, answer.chunks = answer.chunks, []
+                continue
+            if answer.complete:
+                raise StopAsyncIteration
+            await self._peers._read(self._conn, answer)
+
+
 class PeerHTTP:
     """Kept-alive HTTP/1.1 connections by origin; one per process, shared by every call."""
 
@@ -248,7 +280,7 @@ class PeerHTTP:
         try:
             decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
             yield (PeerResponse(answer.status, answer.headers),
-                   self._body(conn, answer, decoder))
+                   _Body(self, conn, answer, decoder))
             done = answer.complete or (finish_s > 0 and await self._finish(conn, answer, finish_s))
         finally:
             if done and answer.keep_alive and not answer.head_only:
@@ -305,18 +337,6 @@ class PeerHTTP:
         except httptools.HttpParserError as exc:
             raise ConnectionError(f"the answer is not HTTP/1.1: {exc}") from None
         return len(data)
-
-    async def _body(self, conn: _Connection, answer: _Answer,
-                    decoder: _Decoder) -> AsyncIterator[bytes]:
-        while True:
-            chunks, answer.chunks = answer.chunks, []
-            for chunk in chunks:
-                data = decoder.feed(chunk)
-                if data:
-                    yield data
-            if answer.complete:
-                return
-            await self._read(conn, answer)
 
     async def _finish(self, conn: _Connection, answer: _Answer, finish_s: float) -> bool:
         """Read the rest of an answer the caller left and drop it; whether it ended in time
