@@ -18,6 +18,11 @@ round so the machine's noise falls on all alike:
 Overhead of a call = median(execute with the call) - median(execute without) - median(the
 peer's own time). Targets on this 2-core machine: overhead <= 1 ms; the ``/mcp`` execute
 within 1.5x of the ``/v1/execute`` one.
+
+Wall time moves with whatever else the machine runs; CPU time far less. So each way also
+notes the CPU the service process and the MCP peer spent on it (every thread, from
+``/proc/<pid>/task/*/schedstat``, Linux only): a call's CPU in the service beyond the
+call-less execute is what the service's own work on the call costs, whatever the load.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + 
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import subprocess
@@ -92,7 +98,35 @@ async def wait_up(url: str) -> None:
     raise RuntimeError(f"{url} did not start")
 
 
-async def measure(service: str, mcp_url: str, api_url: str, runs: int) -> dict[str, list[float]]:
+def cpu_ms(pid: int) -> float | None:
+    """CPU time (ms) a process's threads have used so far; None where /proc does not say."""
+    total = 0
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{tid}/schedstat") as stat:
+                total += int(stat.read().split()[0])
+    except OSError:
+        return None
+    return total / 1e6
+
+
+def with_cpu(ways: dict[str, Callable[[], Awaitable[None]]], pids: dict[str, int],
+             spent: dict[str, dict[str, list[float]]]) -> dict[str, Callable[[], Awaitable[None]]]:
+    """``ways``, each also noting in ``spent[way][process]`` the CPU each of ``pids`` used."""
+    def noted(name: str, way: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+        async def run() -> None:
+            before = {who: cpu_ms(pid) for who, pid in pids.items()}
+            await way()
+            for who, pid in pids.items():
+                was, now = before[who], cpu_ms(pid)
+                if was is not None and now is not None:
+                    spent.setdefault(name, {}).setdefault(who, []).append(now - was)
+        return run
+    return {name: noted(name, way) for name, way in ways.items()}
+
+
+async def measure(service: str, mcp_url: str, api_url: str, runs: int, pids: dict[str, int],
+                  spent: dict[str, dict[str, list[float]]]) -> dict[str, list[float]]:
     async with httpx.AsyncClient(base_url=service, timeout=120) as http, \
             httpx.AsyncClient(base_url=api_url, timeout=120) as api, \
             httpx2.AsyncClient(timeout=120) as peer_http, httpx2.AsyncClient(timeout=120) as svc_http:
@@ -134,10 +168,16 @@ async def measure(service: str, mcp_url: str, api_url: str, runs: int) -> dict[s
                     "/v1/execute, api_peer.ping()": lambda: execute("api_peer.ping()", {"answer": "pong"}),
                     "/mcp execute, mcp_peer.ping() (SDK)": via_mcp,
                 }
-                return await interleaved(ways, runs)
+                times = await interleaved(with_cpu(ways, pids, spent), runs)
+                # The warm-up rounds noted CPU too: keep only the measured rounds'.
+                for by_process in spent.values():
+                    for who, values in by_process.items():
+                        by_process[who] = values[-runs:]
+                return times
 
 
-def report(times: dict[str, list[float]], runs: int) -> None:
+def report(times: dict[str, list[float]], runs: int,
+           spent: dict[str, dict[str, list[float]]]) -> None:
     med = {name: statistics.median(values) for name, values in times.items()}
     print(f"n={runs} each, interleaved in one run")
     print(f"| {'way':<42} | {'median':>8} | {'p10-p90':>15} | {'IQR':>7} |")
@@ -164,6 +204,27 @@ def report(times: dict[str, list[float]], runs: int) -> None:
         print(f"  paired per round, {label}: median {statistics.median(paired):.2f} ms, "
               f"IQR {pct(paired, 25):.2f} to {pct(paired, 75):.2f} ms")
     print(f"/mcp execute vs /v1/execute with one MCP connector call: {ratio:.2f}x (target <= 1.5x)")
+    if not spent:
+        return
+    print(f"load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print("CPU per way (median ms, p25-p75): the service process | the MCP peer")
+    for name in times:
+        cells = []
+        for who in ("service", "mcp peer"):
+            values = spent.get(name, {}).get(who, [])
+            cells.append(f"{statistics.median(values):6.2f} ({pct(values, 25):.2f}-{pct(values, 75):.2f})"
+                         if values else "-")
+        print(f"  {name:<42} {cells[0]:>20} | {cells[1]:>20}")
+    base_cpu = spent.get("/v1/execute, no call", {}).get("service")
+    for label, way in (("MCP", "/v1/execute, mcp_peer.ping()"),
+                       ("MCP read-only", "/v1/execute, mcp_peer.peek() (read-only)"),
+                       ("OpenAPI", "/v1/execute, api_peer.ping()")):
+        costs = spent.get(way, {}).get("service")
+        if base_cpu and costs:
+            paired = [c - b for c, b in zip(costs, base_cpu)]
+            print(f"service CPU of one {label} call beyond the call-less execute: median "
+                  f"{statistics.median(paired):.2f} ms (paired per round, IQR "
+                  f"{pct(paired, 25):.2f} to {pct(paired, 75):.2f})")
 
 
 def main(runs: int) -> None:
@@ -177,16 +238,18 @@ def main(runs: int) -> None:
                               "--data-dir", data, "--log-level", "warning"],
                              env={**os.environ, "SANDBOX_TOKEN": ""}),
         ]
+        spent: dict[str, dict[str, list[float]]] = {}
         try:
             times = asyncio.run(measure(f"http://127.0.0.1:{ports['service']}",
                                         f"http://127.0.0.1:{ports['mcp']}/mcp",
-                                        f"http://127.0.0.1:{ports['api']}", runs))
+                                        f"http://127.0.0.1:{ports['api']}", runs,
+                                        {"service": procs[2].pid, "mcp peer": procs[0].pid}, spent))
         finally:
             for proc in procs:
                 proc.terminate()
             for proc in procs:
                 proc.wait(timeout=30)
-    report(times, runs)
+    report(times, runs, spent)
 
 
 if __name__ == "__main__":
