@@ -188,15 +188,22 @@ def _make_removable(directory: str) -> None:
                 pass
 
 
-def run_in_interpreter(case: Case) -> Outcome:
-    """Run ``case`` through our interpreter, in-process, over a fresh temp directory."""
+def run_in_interpreter(case: Case, backend: str = "real") -> Outcome:
+    """Run ``case`` through our interpreter, in-process, over a fresh temp directory, or over
+    an empty in-memory tree (``backend="memory"``) written out to one afterwards."""
     from bash import BashLimits, run_script
+    from bash.memfs import MemoryFS
+    from memory_tree import write_out
 
     with tempfile.TemporaryDirectory(prefix="oursh-") as work:
+        memory = MemoryFS() if backend == "memory" else None
         result = run_script(
-            case.script, root=work, cwd="/", env=dict(BASH_ENV, HOME="/"),
+            case.script, root="/" if memory else work, cwd="/", env=dict(BASH_ENV, HOME="/"),
             limits=BashLimits(timeout_ms=int(CASE_TIMEOUT_S * 1000), max_output_bytes=10_000_000),
+            filesystem=memory,
         )
+        if memory is not None:
+            write_out(memory, work)
         _make_removable(work)
         return Outcome(result.stdout, result.exit_code, result.stderr == b"", snapshot_files(work), result.stderr)
 

@@ -1,6 +1,8 @@
 """Differential conformance: every case in ``cases/*.test.sh`` must behave in our interpreter
 exactly as recorded from GNU bash in ``fixtures/`` (stdout bytes, exit status, stderr
-emptiness, resulting files). Cases listed under "Known divergences" are strict xfails."""
+emptiness, resulting files). Cases listed under "Known divergences" are strict xfails.
+Each case runs on both of the interpreter's filesystems: the real directory and the
+in-memory tree the guest uses (``bash/memfs.py``)."""
 
 from __future__ import annotations
 
@@ -21,12 +23,13 @@ def _params() -> list[object]:
     return params
 
 
+@pytest.mark.parametrize("backend", ["real", "memory"])
 @pytest.mark.parametrize("case", _params())
-def test_case_matches_gnu_bash(case: Case) -> None:
+def test_case_matches_gnu_bash(case: Case, backend: str) -> None:
     if case.area not in _FIXTURES:
         _FIXTURES[case.area] = load_fixture(case.area)
     expected = _FIXTURES[case.area].get(case.name)
     if expected is None:
         pytest.skip(f"no fixture recorded for {case.area}::{case.name}; run tests/bash/record.py {case.area}")
-    diffs = compare(expected, run_in_interpreter(case))
+    diffs = compare(expected, run_in_interpreter(case, backend))
     assert not diffs, "\n".join(diffs)

@@ -3,7 +3,9 @@
 A command that called ``os.stat`` or ``open`` itself would work on the host's real
 directory and silently bypass the in-memory tree the guest runs on, so the seam is checked
 from the source: outside ``fs.py`` and ``memfs.py`` no module under ``wasm/guest/bash``
-calls a filesystem-touching function of ``os``/``os.path``, nor the builtin ``open``.
+calls a filesystem-touching function of ``os``/``os.path``, nor the builtin ``open``, nor
+``sqlite3.connect`` (``fs_os.py`` opens databases, and gives dulwich, which git is built
+on, an ``os`` answered by the backend).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import ast
 from pathlib import Path
 
 BASH = Path(__file__).resolve().parents[2] / "wasm" / "guest" / "bash"
-SEAM = {BASH / "fs.py", BASH / "memfs.py"}
+SEAM = {BASH / "fs.py", BASH / "memfs.py", BASH / "fs_os.py"}
 
 TOUCHING = {
     "os": {"stat", "lstat", "fstat", "open", "fdopen", "close", "read", "write", "readlink", "unlink",
@@ -32,13 +34,18 @@ def _dotted(node: ast.expr) -> str:
     return ""
 
 
+def _is_memory_db(arg: ast.expr) -> bool:
+    return isinstance(arg, ast.Constant) and arg.value == ":memory:"
+
+
 def _offences(path: Path) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Call):
             name = _dotted(node.func)
             owner, _, attr = name.rpartition(".")
-            if name == "open" or attr in TOUCHING.get(owner, set()):
+            if name == "open" or attr in TOUCHING.get(owner, set()) or \
+                    (name == "sqlite3.connect" and node.args and not _is_memory_db(node.args[0])):
                 found.append(f"{path.name}:{node.lineno}: {name}()")
         if isinstance(node, ast.ImportFrom) and node.module in ("os", "os.path", "shutil", "pathlib"):
             found.append(f"{path.name}:{node.lineno}: from {node.module} import ...")

@@ -162,7 +162,7 @@ def can_access(path: str, mode: int, modes: dict[str, int] | None = None) -> boo
     ``modes`` holds the permission bits ``chmod`` set during this run (WASI has no
     permission model, so ``chmod`` keeps them there); the script's user owns every file,
     so the owner bits decide. Without an entry: ``os.access`` where the platform has a
-    permission model; under WASI the defaults a fresh file has here (0644, directories
+    permission model (the memory tree has one); under WASI's real directory the defaults a fresh file has here (0644, directories
     0755)."""
     owner_bit = {os.R_OK: 0o400, os.W_OK: 0o200, os.X_OK: 0o100}.get(mode, 0o700)
     try:
@@ -173,13 +173,10 @@ def can_access(path: str, mode: int, modes: dict[str, int] | None = None) -> boo
         bits = modes.get(os.path.normpath(path))
         if bits is not None:
             return bool(int(bits) & owner_bit)
-    if sys.platform == "wasi":
+    if sys.platform == "wasi" and isinstance(fs.current(), fs.RealFS):
         return bool((0o755 if stat.S_ISDIR(st_mode) else 0o644) & owner_bit)
-    access = getattr(os, "access", None)
-    if access is None:
-        return bool(st_mode & owner_bit)
     try:
-        return bool(access(path, mode))
+        return fs.access(path, mode)
     except OSError:
         return False
 

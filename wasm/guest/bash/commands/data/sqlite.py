@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..base import CommandContext, CommandResult
-from ... import fs
+from ... import fs, fs_os
 
 _MODES = ("list", "csv", "tabs", "json", "line", "column", "table", "markdown", "box", "quote")
 
@@ -403,13 +403,13 @@ def run_sqlite3(ctx: CommandContext, argv: list[str]) -> CommandResult:
             return 1
     filename = args.pop(0) if args else ":memory:"
     try:
-        target = filename if filename == ":memory:" else ctx.host_path(filename)
-        if readonly and filename != ":memory:":
-            db = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
+        if filename == ":memory:":
+            db = sqlite3.connect(":memory:")
         else:
-            if filename != ":memory:" and fs.isdir(target):
+            target = ctx.host_path(filename)
+            if not readonly and fs.isdir(target):
                 raise sqlite3.OperationalError("unable to open database file")
-            db = sqlite3.connect(target)
+            db = fs_os.connect_sqlite(target, readonly)
     except sqlite3.Error as exc:
         ctx.error(f'Error: unable to open database "{filename}": {exc}')
         return 1
@@ -436,7 +436,7 @@ def run_sqlite3(ctx: CommandContext, argv: list[str]) -> CommandResult:
             run_lines(sh, b"".join(ctx.stdin).decode("utf-8", "surrogateescape"))
         yield from _flush(sh)
     finally:
-        db.close()
+        fs_os.close_sqlite(db)
     return 1 if sh.failed else 0
 
 

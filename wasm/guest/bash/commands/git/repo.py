@@ -26,11 +26,12 @@ from dulwich.index import Index, IndexEntry, commit_tree
 from dulwich.object_store import DiskObjectStore, iter_tree_contents
 from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import DiskRefsContainer, Ref
-from ... import fs
+from ... import fs, fs_os
 
 # dulwich maps pack files with mmap when it can; the guest has no mmap (its module is a
 # stand-in there), and this switch is dulwich's own way to read them into memory instead.
 dulwich.pack.has_mmap = False
+fs_os.install()  # dulwich's own file I/O goes through the run's backend too
 
 ZERO = "0" * 40
 DEFAULT_BRANCH = "master"
