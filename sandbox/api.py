@@ -220,16 +220,17 @@ class AsyncSandbox:
         return result
 
 
-    async def run_bash(self, request: Mapping[str, Any], root: str, limits: Limits,
+    async def run_bash(self, request: Mapping[str, Any], root: str | None, limits: Limits,
                        handler: HostCallHandler | None = None) -> dict[str, Any]:
-        """Run the guest's bash interpreter over the directory ``root`` (seen as ``/``).
+        """Run the guest's bash interpreter over the directory ``root`` (seen as ``/``), or,
+        with ``root=None``, over the in-memory tree the request's ``fs`` describes.
 
         ``request`` is the guest's bash request (``script``, ``cwd``, ``env``, ``stdin``,
         ``limits``...; see ``wasm/guest/bash_entry.py``). Raises ``SandboxError`` when the
         isolate itself fails; the script's own failures are in the returned result.
         """
         output = await self.pool.run("bash", json.dumps(request), limits, handler or _no_host_calls,
-                                     [Preopen(root, "/")])
+                                     [Preopen(root, "/")] if root is not None else [])
         result = bounded_loads(output.response, max_depth=MAX_RESULT_DEPTH,
                                what="the guest's bash response")
         if not isinstance(result, dict):
@@ -317,7 +318,7 @@ class Sandbox:
             self.start()
         return self._call(self._async.execute(code, limits=limits, engine=engine))
 
-    def run_bash(self, request: Mapping[str, Any], root: str, limits: Limits) -> dict[str, Any]:
+    def run_bash(self, request: Mapping[str, Any], root: str | None, limits: Limits) -> dict[str, Any]:
         if not self._started:
             self.start()
         return self._call(self._async.run_bash(request, root, limits))

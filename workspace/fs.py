@@ -726,3 +726,10 @@ class Workspace:
 
         return await write_back(self, snap, host_dir, max_new_entries=max_new_entries,
                                 inline_entries=inline_entries)
+
+    async def apply_changes(self, snap: Snapshot, changes: object, *,
+                            max_new_entries: int = 10_000) -> dict[str, Any]:
+        """See ``workspace.changes.apply_changes``."""
+        from .changes import apply_changes
+
+        return await apply_changes(self, snap, changes, max_new_entries=max_new_entries)

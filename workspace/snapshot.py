@@ -7,7 +7,10 @@ The bash tool (and anything else that runs code against a real directory) does::
         ...run the script...
         report = await ws.write_back(snap, host_dir)
 
-(``async with materialise_async(snap) as host_dir`` does the file I/O in a thread.)
+(``async with materialise_async(snap) as host_dir`` does the file I/O in a thread.) The bash
+tool itself runs over memory and sends back a change list instead of a directory:
+``workspace.changes`` turns it into the same tree-after-the-run, and the same rules
+(``plan_scan``) and transaction (``apply_plan``) write it back.
 
 Decisions, each the answer to a question the reference leaves open:
 
@@ -59,7 +62,7 @@ import secrets
 import stat as stat_mod
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -532,8 +535,12 @@ def measure_tree(path: str, *, stop_above: int | None = None) -> TreeSize:
 
 @dataclass(slots=True)
 class _HostScan:
+    """The tree after the run, in workspace paths: what write-back compares with the snapshot."""
+
     dirs: set[str] = field(default_factory=set)
-    files: dict[str, str] = field(default_factory=dict)  # workspace path -> host path
+    files: dict[str, str | bytes | None] = field(default_factory=dict)
+    """Each file's source: a host path to read (the directory scan), its bytes (a guest's
+    change list), or None (a loaded file the change list says is untouched)."""
     errors: list[str] = field(default_factory=list)
 
 
@@ -673,16 +680,38 @@ async def write_back(
     if plan is None:
         # Scanning and reading a large host tree is blocking I/O: keep it off the event loop.
         plan = await asyncio.to_thread(_plan, root, snap, max_new_entries)
+    return await apply_plan(ws, snap, plan)
+
+
+async def apply_plan(ws: Workspace, snap: Snapshot, plan: _Plan) -> dict[str, Any]:
+    """Write ``plan`` to the workspace in one transaction and say what happened."""
     new_dirs, writes, gone_files, gone_dirs, errors = plan
     return await _apply(ws, snap, new_dirs, writes, gone_files, gone_dirs, errors)
 
 
-_Plan = tuple[list[str], list[tuple[str, str, "SnapshotFile | None"]], list[str], list[str], list[str]]
+_Write = tuple[str, "str | bytes", "SnapshotFile | None"]
+_Plan = tuple[list[str], list[_Write], list[str], list[str], list[str]]
 
 
 def _plan(root: str, snap: Snapshot, max_new_entries: int, budget: int | None = None) -> _Plan:
     """Compare the host tree with the snapshot: the four steps' inputs, plus errors."""
     scan = _scan(root, snap, budget)
+    materialised = _MATERIALISED.get(root)
+    if materialised is not None and materialised.snap is not snap:
+        materialised = None
+
+    def untouched(path: str, source: str) -> bool:
+        return _untouched(materialised, path, source)
+
+    return plan_scan(scan, snap, max_new_entries, untouched)
+
+
+def plan_scan(scan: _HostScan, snap: Snapshot, max_new_entries: int,
+              untouched: Callable[[str, str], bool] = lambda _p, _s: False) -> _Plan:
+    """The write-back rules, whatever the tree after the run was read from: protected paths
+    refused, at most ``max_new_entries`` new ones, loaded files now absent deleted and
+    directories removed unless they hold a protected path. ``untouched`` may say a loaded
+    file read from a host path is known unchanged, so it is not read at all."""
     _cap_new_entries(scan, snap, max_new_entries)
     errors = list(scan.errors)
     protected = snap.protected
@@ -696,17 +725,15 @@ def _plan(root: str, snap: Snapshot, max_new_entries: int, budget: int | None = 
             new_dirs.append(d)
     # Candidates only: each is read (and compared with the snapshot) when it is written, one
     # at a time, so write-back holds one file in memory, not all of them.
-    writes: list[tuple[str, str, SnapshotFile | None]] = []
-    materialised = _MATERIALISED.get(root)
-    if materialised is not None and materialised.snap is not snap:
-        materialised = None
+    writes: list[_Write] = []
     for path in sorted(scan.files):
+        source = scan.files[path]
         if _protected_ancestor(path, protected) is not None:
             errors.append(f"Skipped writing protected workspace file: {path}")
             continue
-        if path in snap.files and _untouched(materialised, path, scan.files[path]):
+        if source is None or (path in snap.files and isinstance(source, str) and untouched(path, source)):
             continue
-        writes.append((path, scan.files[path], snap.files.get(path)))
+        writes.append((path, source, snap.files.get(path)))
     # A file present on the host but unreadable is in scan.files, so never counted as deleted.
     gone_files = sorted((p for p in snap.files if p not in scan.files), key=lambda p: (-_paths.depth(p), p))
     gone_dirs: list[str] = []
@@ -737,7 +764,7 @@ async def _apply(
     ws: Workspace,
     snap: Snapshot,
     new_dirs: list[str],
-    writes: list[tuple[str, str, SnapshotFile | None]],
+    writes: list[_Write],
     gone_files: list[str],
     gone_dirs: list[str],
     errors: list[str],
@@ -773,7 +800,7 @@ async def _apply(
 
 
 async def _apply_changes(ws: Workspace, snap: Snapshot, new_dirs: list[str],
-                         writes: list[tuple[str, str, SnapshotFile | None]], gone_files: list[str],
+                         writes: list[_Write], gone_files: list[str],
                          gone_dirs: list[str], done: _Applied, errors: list[str]) -> None:
     """The write-back's one transaction: removals first, then directories, then files."""
     async with ws.store.transaction(ws.key, write=True, budget=ws.budget) as t:
@@ -816,15 +843,19 @@ async def _remove_gone(t: Transaction, snap: Snapshot, gone_files: list[str], go
             done.dirs_deleted.append(path)
 
 
-async def _write_one(t: Transaction, path: str, host_path: str, before: SnapshotFile | None,
+async def _write_one(t: Transaction, path: str, source: str | bytes, before: SnapshotFile | None,
                      done: _Applied, errors: list[str]) -> None:
-    """Read one file from the host (in a thread) and write it, unless it is unchanged."""
-    try:
-        data = await asyncio.to_thread(_read_host_file, host_path)
-    except (OSError, InvalidArgument) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else exc.detail
-        errors.append(f"Could not read {path} from the sandbox: {reason}")
-        return
+    """Write one file (read from the host in a thread, if ``source`` is a host path), unless
+    it is unchanged."""
+    if isinstance(source, bytes):
+        data = source
+    else:
+        try:
+            data = await asyncio.to_thread(_read_host_file, source)
+        except (OSError, InvalidArgument) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else exc.detail
+            errors.append(f"Could not read {path} from the sandbox: {reason}")
+            return
     if before is not None and before.content == data:
         return
     row = await t.row(path)

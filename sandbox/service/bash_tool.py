@@ -3,42 +3,44 @@
 Each call:
 1. snapshots the workspace (at most ``max_workspace_files`` files, each at most
    ``max_workspace_file_bytes``; the rest are skipped and protected);
-2. materialises the snapshot into a private directory, preopened as the guest's ``/``
-   (the guest's interpreter sees nothing else; WASI grants no network);
-3. runs the script with the interpreter inside the guest, under the time and output limits;
-4. writes the changes back through ``workspace`` (protected files kept, scratch paths
-   ``/tmp /bin /usr /dev /proc /sys`` ignored unless they were part of the workspace, a file
-   changed meanwhile by someone else reported as a conflict and kept), in one transaction.
+2. sends the snapshot to the guest in the request (its directories and files, base64),
+   where the interpreter loads it into an in-memory tree (``bash/memfs.py``) with the
+   scratch directories ``/tmp /bin /usr /dev /proc /sys`` beside it: no directory is made on
+   the host, nothing is preopened, and the guest's file operations never leave it (each
+   WASI call cost about 0.1 ms through wasmtime's thread pool);
+3. runs the script there, under the time and output limits;
+4. takes back one change list (files written, with their content; files and directories
+   removed; directories made; symlinks made, which are refused) and applies it through
+   ``workspace`` with the directory write-back's rules (``workspace.changes``: protected
+   files kept, scratch paths ignored unless they were part of the workspace, a file changed
+   meanwhile by someone else reported as a conflict and kept), in one transaction. The
+   list is hostile input: one that does not fit the snapshot is refused whole.
    A conflict is also said on stderr, and turns a 0 exit status into 1: a model reads those,
    not ``conflicts``. The agent host's remedy is to run the script again, on a fresh snapshot.
 
 Quotas (``workspace.Quotas``, from the service's settings through the workspace handle): the
 write-back is charged to the handle's call budget and the workspace's totals; over a quota
 nothing is written back and the result carries ``quota_exceeded`` (and the reason in
-``errors``). While the script runs, its materialised tree (scratch ``/tmp`` included, in RAM
-on ``/dev/shm``) is measured every ``TREE_CHECK_INTERVAL_S`` or so; once it holds more than
-``tree_growth_bytes`` beyond what materialising put there, or a directory deeper than
-``MAX_DIR_DEPTH``, the run is stopped (its worker is killed and replaced) and nothing is
-written back, since files may be half-written.
+``errors``). While the script runs, the tree itself refuses to hold more than
+``tree_growth_bytes`` beyond what the snapshot put there (scratch ``/tmp`` included), or a
+directory deeper than ``MAX_DIR_DEPTH``: the script is stopped with a bash error and
+nothing is written back, since files may be half-written.
 
-Changes are written back even after a timeout or a non-zero exit, as the reference does:
-a script that created ten files and then failed on the eleventh has still created ten
-files, and hiding them would make the workspace disagree with what the script printed.
-Only an internal failure of the sandbox itself (the worker crashed) skips write-back,
-because then the directory may hold a half-finished write.
+Changes are written back even after the script's own timeout or a non-zero exit, as the
+reference does: a script that created ten files and then failed on the eleventh has still
+created ten files, and hiding them would make the workspace disagree with what the script
+printed. When the isolate itself is lost (the host's deadline killed it, or the worker
+crashed) its tree is lost with it, and nothing is written back.
 """
 
 from __future__ import annotations
 
-import asyncio
+import base64
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from workspace import (MAX_DIR_DEPTH, LimitExceeded, QuotaExceeded, Snapshot, TreeSize, Workspace, materialise,
-                       materialised_size, measure_tree, remove_small_tree)
+from workspace import MAX_DIR_DEPTH, SCRATCH_PATHS, InvalidArgument, QuotaExceeded, Snapshot, Workspace
 
 from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed, tracing
 
@@ -46,17 +48,10 @@ HOST_GRACE_MS = 2_000
 """The host's deadline is the script's timeout plus this: the guest's own timeout (exit 124
 with a message) should fire first; the host's kill is the backstop."""
 BASH_MEMORY_BYTES = 1024 * 1024 * 1024
-TREE_CHECK_INTERVAL_S = 0.1
-"""How often the materialised tree is measured while a script runs (at least; a slow walk
-of a big tree spaces the checks out to twice its own time)."""
-INLINE_TREE_FILES = 64
-INLINE_TREE_BYTES = 256 * 1024
-"""A snapshot at most this big is materialised and measured on the event loop itself: a
-handful of small files on tmpfs take less time than the hops to a worker thread and back
-that larger trees are worth (0.05-0.3 ms each quiet, 0.5 ms and more under load)."""
-INLINE_TREE_ENTRIES = 2 * INLINE_TREE_FILES
-"""After the script, a tree of at most this many entries is compared for write-back and
-removed on the event loop too; a larger one (a script may create thousands) in a thread."""
+"""The guest's memory beyond what its copy of the snapshot takes (``SNAPSHOT_COPIES``)."""
+SNAPSHOT_COPIES = 4
+"""How many times its size a snapshot may take in the guest at the peak: the request's
+base64 text, the decoded bytes and the tree's own buffers, and the change list going back."""
 
 
 @dataclass(frozen=True)
@@ -91,51 +86,42 @@ async def _run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
                                  max_file_bytes=options.max_workspace_file_bytes)
         span.set("workspace.files", len(snap.files))
     skipped = [{"path": s.path, "reason": s.reason, "size": s.size} for s in snap.skipped]
+    loaded = sum(f.size for f in snap.files.values())
+    growth = ws.budget.quotas.tree_growth_bytes
     request = {
         "script": script, "cwd": options.cwd, "env": options.env or {}, "stdin": options.stdin,
         "limits": {"timeout_ms": options.timeout_ms, "max_output_bytes": options.max_output_bytes},
-        "skipped": skipped,
+        "skipped": skipped, "fs": _tree(snap, growth),
     }
     limits = Limits(deadline_s=(options.timeout_ms + HOST_GRACE_MS) / 1000,
-                    memory_bytes=BASH_MEMORY_BYTES, output_bytes=options.max_output_bytes,
-                    max_result_bytes=4 * options.max_output_bytes + 65_536)
-    write_back = True
+                    memory_bytes=BASH_MEMORY_BYTES + SNAPSHOT_COPIES * loaded,
+                    output_bytes=options.max_output_bytes,
+                    # The change list carries every file written, in base64: at most what
+                    # the tree may hold, plus a line per entry.
+                    max_result_bytes=4 * options.max_output_bytes + 65_536
+                    + (loaded + growth) * 4 // 3 + 512 * (len(snap.files) + len(snap.directories)))
     not_written_because = "the sandbox failed internally"
-    over_quota: QuotaExceeded | None = None
-    async with _materialised(snap) as (host_dir, materialised):
-        allowed = materialised.bytes + ws.budget.quotas.tree_growth_bytes
-        try:
-            body = await _run_watched(sandbox.run_bash(request, host_dir, limits), host_dir, allowed)
-        except LimitExceeded as error:  # the tree grew past its quota, or too deep
-            write_back, not_written_because = False, "the script was stopped"
-            over_quota = error if isinstance(error, QuotaExceeded) else None
-            body = {"stdout": "", "stderr": f"bash: {error.detail}; the script was stopped\n", "exit_code": 1}
-        except DeadlineExceeded:
-            body = {"stdout": "", "stderr": f"bash: script timed out after {options.timeout_ms} ms\n",
-                    "exit_code": 124, "timed_out": True}
-        except WorkerCrashed as error:
-            write_back = False
-            body = {"stdout": "", "stderr": f"bash: internal error: {error}\n", "exit_code": 1}
-        except SandboxError as error:
-            body = {"stdout": "", "stderr": f"bash: {error}\n", "exit_code": 1}
-        if write_back:
-            with tracing.span("workspace.write_back"):
-                report = await ws.write_back(snap, host_dir, inline_entries=INLINE_TREE_ENTRIES)
-        else:
-            report = {"changed_files": {"created": [], "updated": [], "deleted": [],
-                                        "directories_created": [], "directories_deleted": []},
-                      "errors": [f"changes were not written back: {not_written_because}"]}
-            if over_quota is not None:
-                report["quota_exceeded"] = {"quota": over_quota.quota, "limit": over_quota.limit,
-                                            "attempted": over_quota.attempted, "message": str(over_quota)}
+    try:
+        body = await sandbox.run_bash(request, None, limits)
+    except DeadlineExceeded:
+        not_written_because = "the isolate was stopped at the host's deadline"
+        body = {"stdout": "", "stderr": f"bash: script timed out after {options.timeout_ms} ms\n",
+                "exit_code": 124, "timed_out": True}
+    except WorkerCrashed as error:
+        body = {"stdout": "", "stderr": f"bash: internal error: {error}\n", "exit_code": 1}
+    except SandboxError as error:
+        body = {"stdout": "", "stderr": f"bash: {error}\n", "exit_code": 1}
+    report = await _write_back(ws, snap, body, not_written_because)
     errors = list(report.get("errors", []))
     conflicts = report.get("conflicts") or []
-    exit_code = int(body.get("exit_code", 1))
+    exit_code = int(body.get("exit_code", 1)) if isinstance(body.get("exit_code", 1), int) else 1
     if conflicts and exit_code == 0:
         exit_code = 1  # what the script did did not all land: say so where a model looks
+    if report.get("invalid") and exit_code == 0:
+        exit_code = 1
     result: dict[str, Any] = {
-        "stdout": body.get("stdout", ""),
-        "stderr": body.get("stderr", "") + _lost_writes_note(conflicts),
+        "stdout": _text(body.get("stdout")),
+        "stderr": _text(body.get("stderr")) + _lost_writes_note(conflicts),
         "exit_code": exit_code,
         "changed_files": report["changed_files"],
         "skipped_files": sorted(s["path"] for s in skipped),
@@ -152,36 +138,45 @@ async def _run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
     return result
 
 
-@asynccontextmanager
-async def _materialised(snap: Snapshot) -> AsyncIterator[tuple[str, TreeSize]]:
-    """The snapshot materialised (``workspace.materialise``) and what its tree measures, in
-    one step: on the event loop for a small snapshot, else in one worker thread; the tree
-    is removed afterwards whatever happened."""
-    manager = materialise(snap)
+def _tree(snap: Snapshot, growth: int) -> dict[str, Any]:
+    """The snapshot as the guest's in-memory tree is loaded from (``bash_entry.py``)."""
+    scratch = [s for s in SCRATCH_PATHS if s not in snap.occupied_scratch and s not in snap.directories]
+    return {"directories": list(snap.directories),
+            "files": [[f.path, base64.b64encode(f.content).decode("ascii")] for f in snap.files.values()],
+            "scratch": scratch, "max_growth_bytes": growth, "max_depth": MAX_DIR_DEPTH}
 
-    def enter() -> tuple[str, TreeSize]:
-        host_dir = manager.__enter__()
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _not_written(reason: str) -> dict[str, Any]:
+    return {"changed_files": {"created": [], "updated": [], "deleted": [],
+                              "directories_created": [], "directories_deleted": []},
+            "errors": [f"changes were not written back: {reason}"]}
+
+
+async def _write_back(ws: Workspace, snap: Snapshot, body: dict[str, Any], not_written_because: str) -> dict[str, Any]:
+    """Apply the guest's change list; or say why nothing was written back."""
+    stopped = body.get("fs_limit")
+    if isinstance(stopped, dict):  # the tree refused to grow: the script was stopped mid-write
+        report = _not_written("the script was stopped")
+        if stopped.get("quota") == "tree_growth_bytes":
+            limit, attempted = stopped.get("limit"), stopped.get("attempted")
+            over = QuotaExceeded("tree_growth_bytes", limit if isinstance(limit, int) else 0,
+                                 attempted if isinstance(attempted, int) else 0)
+            report["quota_exceeded"] = {"quota": over.quota, "limit": over.limit,
+                                        "attempted": over.attempted, "message": str(over)}
+        return report
+    if "changes" not in body:
+        return _not_written(not_written_because)
+    with tracing.span("workspace.write_back"):
         try:
-            return host_dir, materialised_size(host_dir) or measure_tree(host_dir)
-        except BaseException as error:
-            manager.__exit__(type(error), error, error.__traceback__)
-            raise
-
-    def leave() -> None:
-        manager.__exit__(None, None, None)
-
-    small = len(snap.files) <= INLINE_TREE_FILES and \
-        sum(f.size for f in snap.files.values()) <= INLINE_TREE_BYTES
-    entered = enter() if small else await asyncio.to_thread(enter)
-    try:
-        yield entered
-    finally:
-        # Removal walks whatever the script left, which may be far more than it was given:
-        # only a small tree is removed here, the rest in a thread.
-        if remove_small_tree(entered[0], INLINE_TREE_ENTRIES):
-            leave()
-        else:
-            await asyncio.to_thread(leave)
+            return await ws.apply_changes(snap, body["changes"])
+        except InvalidArgument as error:  # a guest that sends nonsense gets nothing written
+            report = _not_written(error.detail)
+            report["invalid"] = True
+            return report
 
 
 def _lost_writes_note(conflicts: list[dict[str, str]]) -> str:
@@ -193,30 +188,3 @@ def _lost_writes_note(conflicts: list[dict[str, str]]) -> str:
     lines.append("bash: the workspace changed while the script ran; run it again to work on "
                  "the current files\n")
     return "".join(lines)
-
-
-async def _run_watched(run: Any, host_dir: str, allowed_bytes: int) -> dict[str, Any]:
-    """Await the isolate's ``run`` while measuring ``host_dir``; past ``allowed_bytes`` the run
-    is cancelled (the pool kills and replaces a worker whose run is cancelled) and
-    ``QuotaExceeded("tree_growth_bytes")`` raised; a directory deeper than ``MAX_DIR_DEPTH``
-    stops it the same way, with ``LimitExceeded``."""
-    task: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(run)
-    interval = TREE_CHECK_INTERVAL_S
-    try:
-        while True:
-            done, _ = await asyncio.wait({task}, timeout=interval)
-            if done:
-                return task.result()
-            measured = time.perf_counter()
-            size = await asyncio.to_thread(measure_tree, host_dir, stop_above=allowed_bytes)
-            interval = max(TREE_CHECK_INTERVAL_S, 2 * (time.perf_counter() - measured))
-            if size.bytes > allowed_bytes:
-                raise QuotaExceeded("tree_growth_bytes", allowed_bytes, size.bytes)
-            if size.too_deep:
-                # Refused while it runs: nothing that deep is ever written back, and the walk
-                # (hence the quota above) never has to follow a script further down.
-                raise LimitExceeded(f"directories nested deeper than {MAX_DIR_DEPTH} levels are refused")
-    finally:
-        if not task.done():
-            task.cancel()
-            await asyncio.wait({task})

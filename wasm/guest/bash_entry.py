@@ -1,10 +1,18 @@
 """The guest side of the bash tool: decode the request, run the interpreter, encode the result.
 
 Request (JSON): ``{"script", "cwd", "env", "stdin", "limits": {BashLimits fields},
-"skipped": [{"path", "reason", "size"}]}``. The workspace snapshot is preopened at ``/``.
+"skipped": [{"path", "reason", "size"}], "fs": {...}}``. With ``"fs"`` the script runs over
+an in-memory tree (``bash.memfs``) built from it: ``{"directories": [path], "files":
+[[path, base64 content]], "scratch": [path], "max_growth_bytes", "max_depth"}`` (scratch
+directories are made empty and left out of the changes); without it, over the directory
+preopened at ``/``.
 Response (JSON): ``{"stdout", "stderr", "exit_code", "stdout_truncated",
-"stderr_truncated", "timed_out"}``; output bytes that are not UTF-8 are replaced (U+FFFD),
-unless the request says ``"output_encoding": "base64"`` (then both streams are base64).
+"stderr_truncated", "timed_out"}``, and over memory either ``"changes"`` (the change list
+``workspace.changes`` applies: ``files`` as base64, ``deleted``, ``dirs_created``,
+``dirs_deleted``, ``symlinks``) or, when the tree outgrew a limit and the script was
+stopped, ``"fs_limit": {"quota", "limit", "attempted"}`` and no changes. Output bytes that
+are not UTF-8 are replaced (U+FFFD), unless the request says ``"output_encoding":
+"base64"`` (then both streams are base64).
 
 Files the snapshot skipped are absent from ``/``. When the script's errors name one of
 them, one note per file is added to stderr saying why it is missing, so a model that reads
@@ -20,10 +28,12 @@ import json
 import pkgutil
 import posixpath
 import sys
+import time
 from typing import Any
 
 import bash
 from bash import BashLimits
+from bash.memfs import MemoryFS
 
 # The snapshot holds only what is imported at build time, and the interpreter finds its
 # commands lazily; import every module of the package now so all of them are in the image.
@@ -102,15 +112,35 @@ def _skip_notes(stderr: str, cwd: str, skipped: list[dict[str, Any]]) -> str:
     return "".join(notes)
 
 
+def _memory(spec: dict[str, Any]) -> MemoryFS:
+    memory = MemoryFS(max_depth=spec.get("max_depth"))
+    now = time.time_ns()  # what a freshly materialised file showed
+    memory.load([*spec.get("directories", []), *spec.get("scratch", [])],
+                [(path, base64.b64decode(content), 0o644, now) for path, content in spec.get("files", [])])
+    growth = spec.get("max_growth_bytes")
+    memory.max_bytes = None if growth is None else memory.used + int(growth)
+    return memory
+
+
+def _changes(memory: MemoryFS, scratch: list[str]) -> dict[str, Any]:
+    diff = memory.diff(skip=tuple(scratch))
+    return {"files": {path: base64.b64encode(data).decode("ascii") for path, data in diff.files.items()},
+            "deleted": diff.deleted, "dirs_created": diff.dirs_created,
+            "dirs_deleted": diff.dirs_deleted, "symlinks": diff.symlinks}
+
+
 def run_request(request_json: str) -> str:
     request = json.loads(request_json)
     cwd = request.get("cwd") or "/"
     skipped = request.get("skipped") or []
+    spec = request.get("fs")
+    memory = _memory(spec) if isinstance(spec, dict) else None
     result = bash.run_script(
         request["script"], root="/", cwd=cwd, env=request.get("env") or None,
         stdin=request.get("stdin", "").encode("utf-8", "surrogateescape"),
         limits=_limits(request.get("limits") or {}),
         skipped_notes={entry["path"]: _note(entry) for entry in skipped if isinstance(entry, dict) and "path" in entry},
+        filesystem=memory,
     )
     notes = _skip_notes(result.stderr.decode("utf-8", "replace"), cwd, skipped) if skipped else ""
     stderr_bytes = result.stderr + notes.encode("utf-8")
@@ -120,11 +150,17 @@ def run_request(request_json: str) -> str:
     else:
         stdout = result.stdout.decode("utf-8", "replace")
         stderr = stderr_bytes.decode("utf-8", "replace")
-    return json.dumps({
+    response: dict[str, Any] = {
         "stdout": stdout,
         "stderr": stderr,
         "exit_code": result.exit_code,
         "stdout_truncated": result.stdout_truncated,
         "stderr_truncated": result.stderr_truncated,
         "timed_out": result.timed_out,
-    })
+    }
+    if memory is not None and memory.exceeded is not None:
+        quota, limit, attempted = memory.exceeded
+        response["fs_limit"] = {"quota": quota, "limit": limit, "attempted": attempted}
+    elif memory is not None:
+        response["changes"] = _changes(memory, list(spec.get("scratch", [])) if spec else [])
+    return json.dumps(response)

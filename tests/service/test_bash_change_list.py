@@ -1,0 +1,87 @@
+"""The bash tool treats the guest's change list as hostile: one that does not fit the
+snapshot is refused whole, as a structured result (never an exception, never half a
+write-back); a guest that says its tree hit a limit gets nothing written back.
+
+The guest here is a stand-in that answers ``run_bash`` with a crafted response, as a
+compromised guest could; what the real guest sends is covered by test_bash_tool.py.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any, cast
+
+import pytest_asyncio
+
+from sandbox import AsyncSandbox, Limits
+from sandbox.service import run_bash
+from workspace import Workspace, WorkspaceStore
+
+
+class CraftedGuest:
+    """Answers every bash run with ``response``; remembers the request it was sent."""
+
+    def __init__(self, response: dict[str, Any]) -> None:
+        self.response = response
+        self.request: Mapping[str, Any] = {}
+
+    async def run_bash(self, request: Mapping[str, Any], root: str | None, limits: Limits) -> dict[str, Any]:
+        assert root is None  # nothing of the host is preopened any more
+        self.request = request
+        return self.response
+
+
+@pytest_asyncio.fixture
+async def ws(tmp_path: Path) -> AsyncIterator[Workspace]:
+    store = await WorkspaceStore.open(tmp_path / "db", tmp_path / "blobs")
+    workspace = store.workspace("w")
+    await workspace.write_file("/kept.txt", "k")
+    yield workspace
+    await store.close()
+
+
+def answer(**fields: Any) -> dict[str, Any]:
+    return {"stdout": "", "stderr": "", "exit_code": 0, **fields}
+
+
+async def test_the_guest_is_sent_the_snapshot_and_scratch_in_the_request(ws: Workspace) -> None:
+    guest = CraftedGuest(answer(changes={}))
+    await run_bash(cast(AsyncSandbox, guest), ws, "true")
+    tree = guest.request["fs"]
+    assert tree["files"] == [["/kept.txt", base64.b64encode(b"k").decode()]]
+    assert tree["scratch"] == ["/tmp", "/bin", "/usr", "/dev", "/proc", "/sys"]
+    assert tree["max_depth"] == 100 and tree["max_growth_bytes"] > 0
+
+
+async def test_a_change_list_escaping_the_workspace_is_refused_whole(ws: Workspace) -> None:
+    guest = CraftedGuest(answer(changes={"files": {"/ok.txt": base64.b64encode(b"x").decode(),
+                                                   "/../etc/passwd": base64.b64encode(b"x").decode()}}))
+    result = await run_bash(cast(AsyncSandbox, guest), ws, "true")
+    assert result["exit_code"] == 1 and result["changed_files"]["created"] == []
+    assert result["errors"] == ["changes were not written back: the sandbox's change list is invalid: "
+                                "'/../etc/passwd' is not normalised"]
+    assert not await ws.exists("/ok.txt")
+
+
+async def test_a_change_list_that_is_not_an_object_is_refused(ws: Workspace) -> None:
+    result = await run_bash(cast(AsyncSandbox, CraftedGuest(answer(changes=["rm -rf /"]))), ws, "true")
+    assert result["exit_code"] == 1 and result["errors"][0].startswith("changes were not written back")
+    assert await ws.read_file("/kept.txt") == "k"
+
+
+async def test_a_response_without_a_change_list_writes_nothing(ws: Workspace) -> None:
+    result = await run_bash(cast(AsyncSandbox, CraftedGuest(answer(stdout=7))), ws, "true")
+    assert result["stdout"] == "" and result["errors"] == [
+        "changes were not written back: the sandbox failed internally"]
+
+
+async def test_a_tree_that_hit_its_limit_writes_nothing_and_names_the_quota(ws: Workspace) -> None:
+    guest = CraftedGuest(answer(exit_code=1, fs_limit={"quota": "tree_growth_bytes", "limit": 10, "attempted": 11},
+                                changes={"files": {"/half.txt": base64.b64encode(b"half").decode()}}))
+    result = await run_bash(cast(AsyncSandbox, guest), ws, "true")
+    assert result["quota_exceeded"]["quota"] == "tree_growth_bytes"
+    assert (result["quota_exceeded"]["limit"], result["quota_exceeded"]["attempted"]) == (10, 11)
+    assert result["errors"] == ["changes were not written back: the script was stopped"]
+    assert not await ws.exists("/half.txt")
