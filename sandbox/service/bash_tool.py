@@ -26,6 +26,11 @@ nothing is written back and the result carries ``quota_exceeded`` (and the reaso
 directory deeper than ``MAX_DIR_DEPTH``: the script is stopped with a bash error and
 nothing is written back, since files may be half-written.
 
+A very large call runs over a materialised directory instead (``bash_directory``): when the
+snapshot plus ``tree_growth_bytes`` could pass ``MEMORY_TREE_MAX_BYTES``, since the tree and
+its change list are held in memory, the guest's and then the host's, while a directory is
+written back one file at a time. The default quotas (256 MiB of growth) take the memory way.
+
 Changes are written back even after the script's own timeout or a non-zero exit, as the
 reference does: a script that created ten files and then failed on the eleventh has still
 created ten files, and hiding them would make the workspace disagree with what the script
@@ -43,6 +48,7 @@ from typing import Any
 from workspace import MAX_DIR_DEPTH, SCRATCH_PATHS, InvalidArgument, QuotaExceeded, Snapshot, Workspace
 
 from .. import AsyncSandbox, DeadlineExceeded, Limits, SandboxError, WorkerCrashed, tracing
+from .bash_directory import run_in_directory
 
 HOST_GRACE_MS = 2_000
 """The host's deadline is the script's timeout plus this: the guest's own timeout (exit 124
@@ -50,6 +56,9 @@ with a message) should fire first; the host's kill is the backstop."""
 BASH_MEMORY_BYTES = 1024 * 1024 * 1024
 """The guest's memory beyond what its copy of the snapshot takes (``SNAPSHOT_COPIES``)."""
 SNAPSHOT_COPIES = 4
+MEMORY_TREE_MAX_BYTES = 512 * 1024 * 1024
+"""The largest tree (snapshot plus allowed growth) run in the guest's memory; a larger one
+runs over a materialised directory, whose write-back holds one file at a time."""
 """How many times its size a snapshot may take in the guest at the peak: the request's
 base64 text, the decoded bytes and the tree's own buffers, and the change list going back."""
 
@@ -88,11 +97,27 @@ async def _run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
     skipped = [{"path": s.path, "reason": s.reason, "size": s.size} for s in snap.skipped]
     loaded = sum(f.size for f in snap.files.values())
     growth = ws.budget.quotas.tree_growth_bytes
-    request = {
+    request: dict[str, Any] = {
         "script": script, "cwd": options.cwd, "env": options.env or {}, "stdin": options.stdin,
         "limits": {"timeout_ms": options.timeout_ms, "max_output_bytes": options.max_output_bytes},
-        "skipped": skipped, "fs": _tree(snap, growth),
+        "skipped": skipped,
     }
+    if loaded + growth > MEMORY_TREE_MAX_BYTES:
+        body, report = await run_in_directory(sandbox, ws, snap, request, Limits(
+            deadline_s=(options.timeout_ms + HOST_GRACE_MS) / 1000, memory_bytes=BASH_MEMORY_BYTES,
+            output_bytes=options.max_output_bytes, max_result_bytes=4 * options.max_output_bytes + 65_536),
+            options.timeout_ms)
+    else:
+        body, report = await _run_in_memory(sandbox, ws, snap, request, options)
+    return _result(body, report, skipped, started)
+
+
+async def _run_in_memory(sandbox: AsyncSandbox, ws: Workspace, snap: Snapshot, request: dict[str, Any],
+                         options: BashOptions) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run over the in-memory tree; the guest's body and the write-back report."""
+    loaded = sum(f.size for f in snap.files.values())
+    growth = ws.budget.quotas.tree_growth_bytes
+    request["fs"] = _tree(snap, growth)
     limits = Limits(deadline_s=(options.timeout_ms + HOST_GRACE_MS) / 1000,
                     memory_bytes=BASH_MEMORY_BYTES + SNAPSHOT_COPIES * loaded,
                     output_bytes=options.max_output_bytes,
@@ -111,7 +136,11 @@ async def _run_bash(sandbox: AsyncSandbox, ws: Workspace, script: str,
         body = {"stdout": "", "stderr": f"bash: internal error: {error}\n", "exit_code": 1}
     except SandboxError as error:
         body = {"stdout": "", "stderr": f"bash: {error}\n", "exit_code": 1}
-    report = await _write_back(ws, snap, body, not_written_because)
+    return body, await _write_back(ws, snap, body, not_written_because)
+
+
+def _result(body: dict[str, Any], report: dict[str, Any], skipped: list[dict[str, Any]],
+            started: float) -> dict[str, Any]:
     errors = list(report.get("errors", []))
     conflicts = report.get("conflicts") or []
     exit_code = int(body.get("exit_code", 1)) if isinstance(body.get("exit_code", 1), int) else 1
