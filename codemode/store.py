@@ -318,6 +318,12 @@ def _prune(workspace: str, keep: int, tenant: str, pg: bool) -> Body[int]:
     return len(rows)
 
 
+def _toolset_row(tenant: str, name: str) -> Body[Any]:
+    row = yield FetchOne("SELECT definition FROM codemode_toolsets WHERE tenant = ? AND name = ?",
+                         (tenant, name))
+    return row
+
+
 def _insert_execution(values: tuple[Any, ...], audit: Sequence[AuditEvent]) -> Body[None]:
     try:
         yield Execute(f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
@@ -638,11 +644,9 @@ class CodeModeStore:
         return stored, created
 
     async def get_toolset(self, name: str, tenant: str = DEFAULT_TENANT) -> Toolset | None:
-        async with self.reading() as conn:
-            row = await conn.fetchone(
-                "SELECT definition FROM codemode_toolsets WHERE tenant = ? AND name = ?",
-                (tenant, name),
-            )
+        self._check_open()
+        # Quick: one row, read on every execute that names the toolset.
+        row = await self._db.run(_toolset_row, tenant, name, write=False, quick=True)
         return None if row is None else Toolset.from_dict(json.loads(row[0]))
 
     async def toolset_info(self, name: str, tenant: str = DEFAULT_TENANT) -> dict[str, Any] | None:
