@@ -23,6 +23,7 @@ directory holding one says the same (once per file), since the listing cannot sh
 from __future__ import annotations
 
 import base64
+import gc
 import importlib
 import json
 import pkgutil
@@ -113,6 +114,16 @@ def _skip_notes(stderr: str, cwd: str, skipped: list[dict[str, Any]]) -> str:
 
 
 def _memory(spec: dict[str, Any]) -> MemoryFS:
+    # Loading makes a few objects per file, none of them cyclic: a collection meanwhile
+    # could free nothing, so none runs until the tree is built.
+    gc.disable()
+    try:
+        return _loaded(spec)
+    finally:
+        gc.enable()
+
+
+def _loaded(spec: dict[str, Any]) -> MemoryFS:
     memory = MemoryFS(max_depth=spec.get("max_depth"))
     now = time.time_ns()  # what a freshly materialised file showed
     memory.load([*spec.get("directories", []), *spec.get("scratch", [])],
@@ -123,7 +134,11 @@ def _memory(spec: dict[str, Any]) -> MemoryFS:
 
 
 def _changes(memory: MemoryFS, scratch: list[str]) -> dict[str, Any]:
-    diff = memory.diff(skip=tuple(scratch))
+    gc.disable()
+    try:
+        diff = memory.diff(skip=tuple(scratch))
+    finally:
+        gc.enable()
     return {"files": {path: base64.b64encode(data).decode("ascii") for path, data in diff.files.items()},
             "deleted": diff.deleted, "dirs_created": diff.dirs_created,
             "dirs_deleted": diff.dirs_deleted, "symlinks": diff.symlinks}

@@ -115,6 +115,10 @@ class MemoryFS:
         """``(quota, limit, attempted)`` once a limit tripped; the run's changes are void."""
         self._loaded_files: dict[str, tuple[_File, int]] = {}
         self._loaded_dirs: set[str] = set()
+        self.changes = 0
+        """Bumped by every change to the tree (names, content, modes): equal to its value
+        after ``load``, nothing changed and ``diff`` need not walk."""
+        self._loaded_at = 0
 
     # -- loading and reading back --------------------------------------------------------
     def load(self, directories: list[str], files: list[tuple[str, bytes, int, int]]) -> None:
@@ -122,13 +126,19 @@ class MemoryFS:
         for path in sorted(directories, key=lambda p: p.count("/")):
             self.makedirs_loaded(path)
             self._loaded_dirs.add("/" + "/".join(_parts(path)))
+        made: dict[str, _Dir] = {}
         for path, content, mode, mtime_ns in files:
-            parent, name = self._parent(path)
+            head, _, name = path.rpartition("/")
+            parent = made.get(head)
+            if parent is None:
+                parent, name = self._parent(path)
+                made[head] = parent
             node = _File(self._ino(), mode, mtime_ns, content)
             node.atime_ns = node.ctime_ns = mtime_ns
             self._attach(parent, name, node, path)
             self._charge(self._cost(len(content)))
             self._loaded_files["/" + "/".join(_parts(path))] = (node, node.generation)
+        self._loaded_at = self.changes
 
     def makedirs_loaded(self, path: str) -> None:
         node: _Dir = self.root
@@ -144,6 +154,8 @@ class MemoryFS:
 
     def diff(self, skip: tuple[str, ...] = ()) -> Diff:
         """The changes since ``load``; top-level names in ``skip`` (scratch) are left out."""
+        if self.changes == self._loaded_at:
+            return Diff({}, [], [], [], [])
         files: dict[str, bytes] = {}
         dirs: set[str] = set()
         seen_files: set[str] = set()
@@ -276,6 +288,7 @@ class MemoryFS:
         if name in parent.entries:
             raise _error(errno.EEXIST, path)
         parent.entries[name] = node
+        self.changes += 1
         if isinstance(node, _File):
             node.nlink += 1
         parent.mtime_ns = parent.ctime_ns = self._clock()
@@ -345,6 +358,7 @@ class MemoryFS:
         if node.entries:
             raise _error(errno.ENOTEMPTY, path)
         del parent.entries[name]
+        self.changes += 1
         parent.mtime_ns = parent.ctime_ns = self._clock()
         self.used -= ENTRY_BYTES
 
@@ -361,6 +375,7 @@ class MemoryFS:
 
     def _detach(self, parent: _Dir, name: str) -> None:
         node = parent.entries.pop(name)
+        self.changes += 1
         parent.mtime_ns = parent.ctime_ns = self._clock()
         if isinstance(node, _File):
             node.nlink -= 1
@@ -394,6 +409,7 @@ class MemoryFS:
             self._detach(dparent, dname)
         del sparent.entries[sname]
         dparent.entries[dname] = node
+        self.changes += 1
         now = self._clock()
         sparent.mtime_ns = sparent.ctime_ns = dparent.mtime_ns = dparent.ctime_ns = node.ctime_ns = now
 
@@ -459,6 +475,7 @@ class MemoryFS:
         node, _ = self._resolve(path)
         node.mode = st.S_IFMT(node.mode) | (mode & 0o7777)
         node.ctime_ns = self._clock()
+        self.changes += 1
         if isinstance(node, _File):
             node.generation += 1
 
@@ -572,6 +589,7 @@ class MemoryFS:
             else:
                 node.data.extend(bytes(size - old))
         node.generation += 1
+        self.changes += 1
         node.mtime_ns = node.ctime_ns = self._clock()
 
     def _write_at(self, node: _File, pos: int, data: bytes | bytearray | memoryview) -> None:
@@ -582,6 +600,7 @@ class MemoryFS:
                 node.data.extend(bytes(pos - len(node.data)))
         node.data[pos:end] = data
         node.generation += 1
+        self.changes += 1
         node.mtime_ns = node.ctime_ns = self._clock()
 
 
