@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 
 import distributions
+import heap_fill
 import preload
 import guard
 import pyexec
@@ -35,6 +36,7 @@ runfacts.install()
 # Everything imported so far lives as long as the isolate: the collector never needs to
 # look at it again, so a run's collections stay as cheap as with a bare interpreter.
 gc.collect()
+heap_fill.fill_free_chunks()  # after the last collection, which would free more
 gc.freeze()
 
 
