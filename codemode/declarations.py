@@ -134,7 +134,8 @@ def _pascal(text: str) -> str:
     name = "".join(p[:1].upper() + p[1:] for p in parts if p)
     if not name or name[0].isdigit():
         name = "T" + name
-    return name
+    # Three keywords are capitalised already: a property named "true" would make `class True`.
+    return name + "_" if keyword.iskeyword(name) else name
 
 
 def _literal_repr(value: Any) -> str | None:

@@ -523,3 +523,14 @@ def test_module_header_explains_calling_convention() -> None:
     assert header is not None
     assert "keyword arguments" in header and "= ..." in header
     assert textwrap.dedent(source).startswith('"""')
+
+
+@pytest.mark.parametrize("name", ["true", "false", "none", "True", "None"])
+def test_a_type_named_after_a_capitalised_keyword_still_renders_valid_python(name: str) -> None:
+    # Found by the declarations fuzzer: a schema named "true" rendered `class True(TypedDict)`.
+    for schema in ({"type": "object", "properties": {"x": {"type": "string"}}},
+                   {"type": "object", "properties": {name: {"type": "object", "properties": {"y": {"type": "integer"}}}}}):
+        source = render_schema(schema, name)
+        namespace: dict[str, Any] = {}
+        exec(compile(source, "<schema>", "exec"), namespace)
+        assert [n for n in namespace if n.lower().startswith(name.lower())]
