@@ -3,6 +3,7 @@ isolate inherits from it, and what it must not leave behind."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -25,6 +26,23 @@ def test_a_warm_up_script_touches_no_file(script: str, tmp_path: object) -> None
     root = str(tmp_path)
     bash.run_script(script, root=root)
     assert os.listdir(root) == []
+
+
+@pytest.mark.parametrize("script", bash_entry.WARM_UP_ON_FILES)
+def test_each_warm_up_script_on_files_runs_cleanly_over_the_warm_up_tree(script: str) -> None:
+    answer = json.loads(bash_entry.run_request(json.dumps({"script": script, "fs": bash_entry.WARM_UP_TREE})))
+    assert (answer["exit_code"], answer["stderr"]) == (0, "")
+    assert answer["stdout"]  # each one reads the tree and says something about it
+
+
+def test_the_warm_up_on_files_leaves_its_tree_as_it_found_it() -> None:
+    # Whatever the scripts make is theirs (under /tmp, then removed): nothing would be
+    # written back, and the tree each run loads starts from the request, never from them.
+    for script in bash_entry.WARM_UP_ON_FILES:
+        answer = json.loads(bash_entry.run_request(json.dumps({"script": script, "fs": bash_entry.WARM_UP_TREE})))
+        changes = answer["changes"]
+        assert not (changes["files"] or changes["deleted"] or changes["dirs_created"]
+                    or changes["dirs_deleted"] or changes["symlinks"]), (script, changes)
 
 
 def test_after_the_warm_up_the_parsers_caches_hold_nothing_of_it() -> None:
