@@ -55,9 +55,9 @@ from .build import GUEST_DIR, WASM_DIR, Progress, Step, cache_lock, default_cach
 from .errors import GuestBuildError
 
 SCIENCE_DIR = WASM_DIR / "science"
-NOT_IN_SCIENCE = frozenset({"app.py", "bash_entry.py", "preload.py"})
+NOT_IN_SCIENCE = frozenset({"app.py", "bash_entry.py", "heap_fill.py", "preload.py"})
 """Standard-guest modules the science guest does not load: the component's entry (it needs
-componentize-py's bindings), bash, and the standard image's stdlib preloads."""
+componentize-py's bindings), bash, and the standard image's stdlib preloads and heap fill."""
 SCIENCE_ENTRY = SCIENCE_DIR / "science_entry.py"
 
 
