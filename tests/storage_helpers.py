@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from typing import Any
 
 import storage
 
@@ -21,3 +22,16 @@ async def migrated(url: str, schema: Sequence[storage.Migration], *,
     finally:
         async with asyncio.timeout(close_within_s):
             await db.close()
+
+
+def hops_of(db: storage.SQLiteDatabase) -> list[Any]:
+    """Every call sent to the connection's thread from now on."""
+    hops: list[Any] = []
+    real = getattr(db.conn, "_execute")
+
+    def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(fn)
+        return real(fn, *args, **kwargs)
+
+    setattr(db.conn, "_execute", counted)
+    return hops

@@ -7,13 +7,12 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import storage
 from storage import Body, Execute, ExecuteMany, FetchAll, FetchOne
-from storage_helpers import migrated
+from storage_helpers import hops_of, migrated
 
 SCHEMA = [storage.Migration(
     1,
@@ -123,14 +122,7 @@ async def test_on_sqlite_a_whole_transaction_is_one_hop_to_the_connections_threa
     db = await storage.SQLiteDatabase.open(tmp_path / "t.db")
     try:
         await storage.apply_migrations(db, "test", SCHEMA)
-        hops: list[Any] = []
-        real = getattr(db.conn, "_execute")
-
-        def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-            hops.append(fn)
-            return real(fn, *args, **kwargs)
-
-        setattr(db.conn, "_execute", counted)
+        hops = hops_of(db)
         assert await db.run(fill, ["a", "b", "c", "d"]) == (3, ["a", "b", "c", "d"])
         assert len(hops) == 1
         async with db.transaction(write=True) as conn:

@@ -7,13 +7,13 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import storage
 from storage import Body, Execute, FetchOne
 from storage.sqlite import CHECKPOINT_EVERY
+from storage_helpers import hops_of
 
 SCHEMA = [storage.Migration(
     1,
@@ -40,19 +40,6 @@ def add(thing_id: int, name: str, data: bytes | None = None) -> Body[int]:
 def count() -> Body[int]:
     row = yield FetchOne("SELECT count(*) FROM things")
     return int(row[0])
-
-
-def hops_of(db: storage.SQLiteDatabase) -> list[Any]:
-    """Every call sent to the connection's thread from now on."""
-    hops: list[Any] = []
-    real = getattr(db.conn, "_execute")
-
-    def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        hops.append(fn)
-        return real(fn, *args, **kwargs)
-
-    setattr(db.conn, "_execute", counted)
-    return hops
 
 
 async def test_a_quick_body_on_a_free_file_commits_without_a_hop_and_every_connection_sees_it(
