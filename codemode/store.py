@@ -98,6 +98,11 @@ _T = TypeVar("_T")
 _LOCK = "codemode"
 
 DEFAULT_KEEP = 50
+END_RUN_PRUNE_AT_MOST = 8
+"""How many executions one run's end deletes for retention. Its transaction is the hot path
+of every execute and runs on the event loop when the database is free, so a backlog (after
+``keep_executions`` was lowered over thousands of executions) drains a few per end instead
+of in one long delete that every other request would wait behind."""
 CLAIM_BATCH = 100
 """Executions one sweep takes over per round trip (the rest come in the next round)."""
 _CLAIM_LOCK = "codemode-claim:"
@@ -296,8 +301,10 @@ def _revert_pending(execution_id: str) -> Body[int]:
     return reverted
 
 
-def _prune(workspace: str, keep: int, tenant: str, pg: bool) -> Body[int]:
-    """Delete the terminal executions of ``workspace`` beyond the newest ``keep``."""
+def _prune(workspace: str, keep: int, tenant: str, pg: bool,
+           at_most: int | None = None) -> Body[int]:
+    """Delete the terminal executions of ``workspace`` beyond the newest ``keep`` (at most
+    ``at_most`` of them, the newest of the excess first, when it is given)."""
     if keep < 0:
         raise ValueError("keep must be zero or more")
     terminal = sorted(TERMINAL_STATES)
@@ -308,10 +315,12 @@ def _prune(workspace: str, keep: int, tenant: str, pg: bool) -> Body[int]:
         "DELETE FROM codemode_executions WHERE id IN (SELECT id FROM codemode_executions"
         f" WHERE tenant = ? AND workspace = ? AND status IN ({marks})"
         # Ties in start time go to the later insert (rowid) on SQLite, to the id on PostgreSQL.
-        + (" ORDER BY created_at DESC, id DESC OFFSET ?)" if pg
-           else " ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?)") +
+        + (" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?)" if pg
+           else " ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?)") +
         " RETURNING id, status, principal",
-        (tenant, workspace, *terminal, keep))
+        # LIMIT ALL on PostgreSQL is LIMIT NULL; SQLite's "no limit" is -1.
+        (tenant, workspace, *terminal, at_most if at_most is not None else (None if pg else -1),
+         keep))
     if rows:
         yield from appending([ExecutionSubject(str(r[0]), workspace, tenant, str(r[2]))
                               .pruned(str(r[1]), keep) for r in rows], now())
@@ -351,7 +360,7 @@ def _end_run(end: RunEnd, pg: bool) -> Body[bool]:
         if end.status != "completed":
             yield from _revert_pending(end.execution_id)
         yield from appending([end.audit], now())
-    yield from _prune(end.workspace, end.keep, end.tenant, pg)
+    yield from _prune(end.workspace, end.keep, end.tenant, pg, at_most=END_RUN_PRUNE_AT_MOST)
     return finished
 
 

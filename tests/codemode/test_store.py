@@ -22,7 +22,9 @@ from codemode.records import (
     new_execution_id,
 )
 from codemode.normalise import trim_log_lines
-from codemode.store import CodeModeStore
+from codemode.auditing import ExecutionSubject
+from workspace.tenants import DEFAULT_TENANT
+from codemode.store import END_RUN_PRUNE_AT_MOST, CodeModeStore, RunEnd
 from codemode.tooldefs import ToolDef, Toolset
 
 import journal_io
@@ -305,6 +307,30 @@ async def test_prune_by_default_keeps_fifty(store: CodeModeStore) -> None:
         await store.create_execution(record)
     assert await store.prune_executions("default") == 3
     assert len(await store.list_executions(limit=1000)) == 50
+
+
+async def test_a_runs_end_prunes_a_backlog_a_few_at_a_time(store: CodeModeStore) -> None:
+    # keep_executions lowered over a long history: each end deletes a bounded batch (its
+    # transaction is every execute's hot path), and the backlog still drains.
+    for i in range(40):
+        await store.create_execution(_record(created_at=float(i), status="completed"))
+    ends = 0
+    while True:
+        running = _record(created_at=1_000.0 + ends, status="running")
+        await store.create_execution(running)
+        before = len(await store.list_executions(limit=1000))
+        assert await store.end_run(RunEnd(
+            execution_id=running.id, workspace="default", tenant=DEFAULT_TENANT,
+            status="completed", result=None, error=None, logs=[],
+            audit=ExecutionSubject.of(running).finished("completed", None, 0), keep=3))
+        ends += 1
+        deleted = before - len(await store.list_executions(limit=1000))
+        assert 0 <= deleted <= END_RUN_PRUNE_AT_MOST
+        if deleted < END_RUN_PRUNE_AT_MOST:
+            break
+    left = await store.list_executions(limit=1000)
+    assert len(left) == 3 and running.id in {r.id for r in left}
+    assert ends == -(-(40 + ends - 3) // END_RUN_PRUNE_AT_MOST)  # full batches, then the rest
 
 
 # --- toolsets --------------------------------------------------------------------------------
