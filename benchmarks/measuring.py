@@ -26,12 +26,17 @@ def free_port() -> int:
 
 
 async def interleaved(ways: Mapping[str, Callable[[], Awaitable[None]]], runs: int, *,
-                      warm_up: int = 20) -> dict[str, list[float]]:
+                      warm_up: int = 20,
+                      after: Callable[[str], None] | None = None) -> dict[str, list[float]]:
     """Milliseconds of each way, ``runs`` times each: every round runs every way once, each
-    round starting one way further on, so no way always follows the same other one."""
+    round starting one way further on, so no way always follows the same other one.
+    ``after(name)``, when given, runs after every run of a way (warm-up rounds included),
+    outside its time: to read what a peer noted of that run, say."""
     for _ in range(warm_up):
-        for way in ways.values():
+        for name, way in ways.items():
             await way()
+            if after is not None:
+                after(name)
     times: dict[str, list[float]] = {name: [] for name in ways}
     order = list(ways.items())
     for round_no in range(runs):
@@ -40,4 +45,6 @@ async def interleaved(ways: Mapping[str, Callable[[], Awaitable[None]]], runs: i
             started = time.perf_counter()
             await way()
             times[name].append((time.perf_counter() - started) * 1000)
+            if after is not None:
+                after(name)
     return times
