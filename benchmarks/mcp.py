@@ -19,7 +19,10 @@ from pathlib import Path
 # Run as a script, this file's directory comes first on sys.path: put it last, so a script
 # here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
 _HERE = str(Path(__file__).resolve().parent)
-sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
+# The project's root goes first: its packages are found by an editable install's finder,
+# which Python asks only after every sys.path entry, this directory's included.
+sys.path[:] = [str(Path(_HERE).parent)] + [
+    p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 
 import argparse
 import asyncio

@@ -29,7 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # Run as a script, this file's directory comes first on sys.path: put it last, so a script
 # here (benchmarks/mcp.py) does not shadow the package of that name.
 _HERE = str(Path(__file__).resolve().parent)
-sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
+# The project's root goes first: its packages are found by an editable install's finder,
+# which Python asks only after every sys.path entry, this directory's included.
+sys.path[:] = [str(Path(_HERE).parent)] + [
+    p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
