@@ -4,7 +4,9 @@
 
 Starts the service and a local webhook tool server (both on 127.0.0.1) and prints medians
 and percentiles. Targets on this 2-core machine: one-call execute <= 15 ms p50 end to end
-over HTTP; per-call overhead beyond the tool's own time <= 0.3 ms.
+over HTTP; per-call overhead beyond the tool's own time <= 0.3 ms. The tool's own time is
+timed inside the tool server (``TOOL_OWN_MS``), not through a client of its own, whose cost
+would hide part of the service's.
 """
 
 from __future__ import annotations
@@ -42,9 +44,15 @@ def row(name: str, value: str, target: str = "") -> None:
     print(f"| {name:<48} | {value:>24} | {target:<16} |")
 
 
+TOOL_OWN_MS: list[float] = []
+"""The tool server's own time of each call it answered, timed inside it (from the request's
+head to the hand-over of its answer), so no client's cost is counted as the tool's."""
+
+
 async def tool_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] != "http":
         return
+    started = time.perf_counter()
     body = b""
     while True:
         message = await receive()
@@ -55,6 +63,7 @@ async def tool_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     data = json.dumps({"output": {"echo": call["input"]}}).encode()
     await send({"type": "http.response.start", "status": 200,
                 "headers": [(b"content-type", b"application/json")]})
+    TOOL_OWN_MS.append((time.perf_counter() - started) * 1000)
     await send({"type": "http.response.body", "body": data})
 
 
@@ -97,18 +106,17 @@ def main(runs: int) -> None:
                 row(f"execute with one webhook call, HTTP (n={runs})",
                     f"p50 {pct(times, 50):.1f} / p99 {pct(times, 99):.1f} ms", "p50 <= 15 ms")
 
-                loop = [execute("for i in range(100):\n    bench.echo(n=i)")["duration_ms"] for _ in range(5)]
+                loops, tool_own = [], []
+                for _ in range(5):
+                    del TOOL_OWN_MS[:]
+                    loops.append(execute("for i in range(100):\n    bench.echo(n=i)")["duration_ms"])
+                    tool_own.extend(TOOL_OWN_MS)
                 base = [execute("for i in range(100):\n    (lambda n: n)(i)")["duration_ms"] for _ in range(5)]
-                tool_only = []
-                with httpx.Client() as direct:
-                    for i in range(200):
-                        started = time.perf_counter()
-                        direct.post(f"http://127.0.0.1:{tool_port}", json={"tool": "echo", "input": {"n": i}})
-                        tool_only.append((time.perf_counter() - started) * 1000)
-                per_call = (statistics.median(loop) - statistics.median(base)) / 100
-                row("loop of 100 tool calls (median)", f"{statistics.median(loop):.0f} ms")
+                per_call = (statistics.median(loops) - statistics.median(base)) / 100
+                row("loop of 100 tool calls (median)", f"{statistics.median(loops):.0f} ms")
+                row("the tool's own time per call, timed in the tool", f"{statistics.median(tool_own):.3f} ms")
                 row("per-call overhead beyond the tool's own time",
-                    f"{per_call - statistics.median(tool_only):.3f} ms", "<= 0.3 ms")
+                    f"{per_call - statistics.median(tool_own):.3f} ms", "<= 0.3 ms")
 
                 client.post("/v1/workspaces/default/tools/write", json={"path": "/f.txt", "content": "x"})
                 reads = execute("for i in range(1000):\n    state.read_file('/f.txt')")["duration_ms"]
