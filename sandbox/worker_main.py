@@ -170,6 +170,13 @@ class Worker:
             if message["op"] == "run":
                 try:
                     write_frame(self.fd_out, self.run(message))
+                    # A pipe's reader is woken on the writer's CPU (Linux's synchronous
+                    # wake-up): the service, whose reply to its caller waits on this answer,
+                    # would queue behind the drop and the next spare (1.4 ms of CPU here).
+                    # Yielding lets it run first. A/B in one run, two services alternating
+                    # (n=1,500 each, twice): HTTP execute p50 2.72 vs 2.88 and 2.83 vs 2.99 ms,
+                    # p90 3.9 vs 4.3-4.5 ms; an A/A run of the same two differed by 0.005 ms.
+                    os.sched_yield()
                 finally:
                     used, self.used = self.used, None
                     if used is not None:
