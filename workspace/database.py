@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 import storage
 
@@ -22,6 +22,8 @@ from .errors import Conflict, InvalidArgument, WorkspaceError
 from .schema import WORKSPACE_MIGRATIONS
 
 __all__ = ["Database", "TransactionHooks"]
+
+_T = TypeVar("_T")
 
 
 class TransactionHooks(Protocol):
@@ -66,6 +68,15 @@ class Database:
     def _check_open(self) -> None:
         if self._closed:
             raise WorkspaceError("the workspace store is closed", code="EIO")
+
+    async def read(self, fn: storage.BodyFn[_T], *args: Any) -> _T:
+        """The read-only body ``fn(*args)`` (see ``storage.body``) in a transaction of its
+        own: a quick one, on the event loop when SQLite is free (bodies of a few rows)."""
+        self._check_open()
+        try:
+            return await self.db.run(fn, *args, write=False, quick=True)
+        except storage.BusyError as exc:
+            raise WorkspaceError("the database is busy; retry the operation", code="EBUSY") from exc
 
     @asynccontextmanager
     async def statements(self) -> AsyncIterator[storage.Connection]:

@@ -18,7 +18,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import storage
 
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Workspace", "WorkspaceStore"]
 
+_T = TypeVar("_T")
 _log = logging.getLogger(__name__)
 
 _WORKSPACE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
@@ -183,6 +184,10 @@ class WorkspaceStore:
             except Exception:
                 # The change is committed; a failing observer must not make it look failed.
                 _log.exception("workspace observer failed on %s", event)
+
+    async def read(self, fn: storage.BodyFn[_T], *args: Any) -> _T:
+        """A read-only body (see ``storage.body``) in one quick transaction of its own."""
+        return await self._db.read(fn, *args)
 
     @asynccontextmanager
     async def transaction(self, name: str, *, write: bool, consistent: bool = True,

@@ -67,6 +67,8 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from storage import Body, FetchAll, FetchOne
+
 from . import _paths
 from ._text import looks_like_text
 from .errors import InvalidArgument, QuotaExceeded, WorkspaceError
@@ -164,51 +166,100 @@ def _representable(path: str) -> bool:
         return False
 
 
+QUICK_SNAPSHOT_FILES = 64
+QUICK_SNAPSHOT_BYTES = 256 * 1024
+"""A workspace of at most this many files and bytes, none of them spilled to a blob, is
+read in one quick body: on the event loop when the database is free, else in one hop to its
+thread, where the transaction below costs five (0.66 ms for three small files, most of a
+small bash script's host side). Bigger workspaces, and any with a spilled file (read under
+the store's lock, so no commit deletes its blob meanwhile), take the transaction."""
+
+
 async def take_snapshot(ws: Workspace, *, max_files: int = 1000, max_file_bytes: int = 1_000_000) -> Snapshot:
     """Load the workspace breadth-first, within the limits, in one read transaction."""
     for value, what in ((max_files, "max_files"), (max_file_bytes, "max_file_bytes")):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InvalidArgument(f"{what} must be a non-negative integer")
-    directories: list[str] = []
-    skipped: list[SkippedEntry] = []
-    chosen: dict[str, tuple[int, int, str]] = {}
-    contents: dict[str, bytes] = {}
-    occupied: set[str] = set()
-    async with ws.store.transaction(ws.key, write=False) as t:
-        if t.ws_id is not None:
-            rows = list(await t.conn.fetchall(
-                "SELECT path, type, size, version, mime_type FROM workspace_entries"
-                " WHERE workspace_id = ? AND path != '/'",
-                (t.ws_id,),
-            ))
-            rows.sort(key=lambda r: (_paths.depth(r[0]), r[0]))
-            for path, kind, size, version, mime in rows:
-                if _paths.depth(path) == 1 and path in SCRATCH_PATHS:
-                    occupied.add(path)
-                if not _representable(path):
-                    skipped.append(SkippedEntry(path, "unreadable", size, kind))
-                elif kind == "directory":
-                    directories.append(path)
-                elif kind == "symlink":
-                    skipped.append(SkippedEntry(path, "symlink", size, kind))
-                elif size > max_file_bytes:
-                    skipped.append(SkippedEntry(path, "size_limit", size))
-                elif len(chosen) >= max_files:
-                    skipped.append(SkippedEntry(path, "count_limit", size))
-                else:
-                    chosen[path] = (size, version, mime)
-            contents = await t.contents(list(chosen))
+    small = await ws.store.read(_small_workspace, ws.key)
+    if small is not None:
+        rows, contents = small
+        picked = _pick(rows, max_files, max_file_bytes)
+    else:
+        async with ws.store.transaction(ws.key, write=False) as t:
+            rows = []
+            if t.ws_id is not None:
+                rows = list(await t.conn.fetchall(
+                    "SELECT path, type, size, version, mime_type FROM workspace_entries"
+                    " WHERE workspace_id = ? AND path != '/'",
+                    (t.ws_id,),
+                ))
+            picked = _pick(rows, max_files, max_file_bytes)
+            contents = await t.contents(list(picked.chosen))
     files: dict[str, SnapshotFile] = {}
-    for path, (size, version, mime) in chosen.items():
+    for path, (size, version, mime) in picked.chosen.items():
         data = contents.get(path)
         if data is None:
-            skipped.append(SkippedEntry(path, "unreadable", size))
+            picked.skipped.append(SkippedEntry(path, "unreadable", size))
         else:
             files[path] = SnapshotFile(path, len(data), version, mime, data)
     return Snapshot(
-        ws.name, tuple(directories), files, tuple(sorted(skipped, key=lambda s: s.path)),
-        frozenset(occupied), max_files, max_file_bytes,
+        ws.name, tuple(picked.directories), files,
+        tuple(sorted(picked.skipped, key=lambda s: s.path)), frozenset(picked.occupied),
+        max_files, max_file_bytes,
     )  # fmt: skip
+
+
+def _small_workspace(name: str) -> Body[tuple[list[Any], dict[str, bytes]] | None]:
+    """The entries and file contents of a small workspace with no spilled file, read in one
+    transaction; None when it is not small (see :data:`QUICK_SNAPSHOT_FILES`)."""
+    found = yield FetchOne("SELECT id FROM workspaces WHERE name = ?", (name,))
+    if found is None:
+        return [], {}
+    ws_id = int(found[0])
+    shape = yield FetchOne(
+        "SELECT count(*), coalesce(sum(size), 0),"
+        " coalesce(max(CASE WHEN storage = 'blob' THEN 1 ELSE 0 END), 0)"
+        " FROM workspace_entries WHERE workspace_id = ? AND type = 'file'", (ws_id,))
+    assert shape is not None  # an aggregate always answers
+    if int(shape[0]) > QUICK_SNAPSHOT_FILES or int(shape[1]) > QUICK_SNAPSHOT_BYTES or shape[2]:
+        return None
+    rows = yield FetchAll(
+        "SELECT path, type, size, version, mime_type, content FROM workspace_entries"
+        " WHERE workspace_id = ? AND path != '/'", (ws_id,))
+    contents = {str(r[0]): bytes(r[5]) if r[5] is not None else b""
+                for r in rows if r[1] == "file"}
+    return [tuple(r)[:5] for r in rows], contents
+
+
+@dataclass
+class _Picked:
+    """Which entries a snapshot takes (``chosen``: path -> size, version, mime type)."""
+
+    directories: list[str] = field(default_factory=list)
+    skipped: list[SkippedEntry] = field(default_factory=list)
+    chosen: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    occupied: set[str] = field(default_factory=set)
+
+
+def _pick(rows: list[Any], max_files: int, max_file_bytes: int) -> _Picked:
+    """Breadth-first over ``rows`` (path, type, size, version, mime type), within the limits."""
+    picked = _Picked()
+    for path, kind, size, version, mime in sorted(rows, key=lambda r: (_paths.depth(r[0]), r[0])):
+        if _paths.depth(path) == 1 and path in SCRATCH_PATHS:
+            picked.occupied.add(path)
+        if not _representable(path):
+            picked.skipped.append(SkippedEntry(path, "unreadable", size, kind))
+        elif kind == "directory":
+            picked.directories.append(path)
+        elif kind == "symlink":
+            picked.skipped.append(SkippedEntry(path, "symlink", size, kind))
+        elif size > max_file_bytes:
+            picked.skipped.append(SkippedEntry(path, "size_limit", size))
+        elif len(picked.chosen) >= max_files:
+            picked.skipped.append(SkippedEntry(path, "count_limit", size))
+        else:
+            picked.chosen[path] = (size, version, mime)
+    return picked
 
 
 def default_materialise_root() -> str | None:

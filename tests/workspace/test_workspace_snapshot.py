@@ -4,8 +4,12 @@ import asyncio
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+import workspace.snapshot as snapshot_module
+from workspace.snapshot import QUICK_SNAPSHOT_FILES
 
 from workspace import (Workspace, WorkspaceStore, materialise, materialised_size, measure_tree, operation_key,
                        remove_small_tree)
@@ -399,3 +403,81 @@ async def test_a_materialised_tree_is_counted_as_written_exactly_as_a_walk_measu
         assert counted is not None and counted == measure_tree(root)
         assert counted.bytes > 200_000
     assert materialised_size(root) is None  # gone with its tree
+
+
+# --- the quick read of a small workspace ---------------------------------------------------
+
+def _counting_transactions(store: WorkspaceStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names each ``store.transaction`` was opened on, from now on."""
+    opened: list[str] = []
+    original = store.transaction
+
+    def counted(name: str, **kw: Any) -> Any:
+        opened.append(name)
+        return original(name, **kw)
+
+    monkeypatch.setattr(store, "transaction", counted)
+    return opened
+
+
+async def test_a_small_workspace_is_read_in_one_quick_body_exactly_as_the_transaction_reads_it(
+        store: WorkspaceStore, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    await ws.write_file("/a.txt", "alpha\n")
+    await ws.write_file("/empty.txt", "")
+    await ws.write_file("/d/é 名.txt", "unicode name\n")
+    await ws.write_file("/d/e/deep.txt", "deep\n")
+    await ws.write_bytes("/d/bin.dat", bytes(range(256)))
+    await ws.write_file("/tmp/kept.txt", "a directory named like a scratch path\n")
+    await ws.write_file("/big.txt", "x" * 5_000)
+    await ws.symlink("/a.txt", "/link")
+    await ws.mkdir("/empty-dir")
+    opened = _counting_transactions(store, monkeypatch)
+    for limits in ({}, {"max_files": 3}, {"max_file_bytes": 100}, {"max_files": 0, "max_file_bytes": 0}):
+        quick = await ws.snapshot(**limits)
+        assert opened == [], "a small workspace needs no transaction"
+        monkeypatch.setattr(snapshot_module, "QUICK_SNAPSHOT_FILES", -1)  # never small
+        through_transaction = await ws.snapshot(**limits)
+        monkeypatch.setattr(snapshot_module, "QUICK_SNAPSHOT_FILES", QUICK_SNAPSHOT_FILES)
+        assert opened == [ws.key]
+        opened.clear()
+        assert quick == through_transaction, limits
+    assert (await store.workspace("never-written").snapshot()).files == {}
+
+
+async def test_the_quick_read_stops_at_its_file_and_byte_edges(
+        store: WorkspaceStore, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot_module, "QUICK_SNAPSHOT_FILES", 3)
+    monkeypatch.setattr(snapshot_module, "QUICK_SNAPSHOT_BYTES", 30)
+    opened = _counting_transactions(store, monkeypatch)
+
+    async def files_and_transactions() -> tuple[int, int]:
+        opened.clear()
+        files = len((await ws.snapshot()).files)
+        return files, len(opened)
+
+    for i in range(3):
+        await ws.write_file(f"/f{i}.txt", "0123456789")  # 3 files, 30 bytes: at both edges
+    assert await files_and_transactions() == (3, 0)
+    await ws.write_file("/f0.txt", "0123456789!")  # one byte past
+    assert await files_and_transactions() == (3, 1)
+    await ws.write_file("/f0.txt", "012345678")
+    await ws.mkdir("/dir")  # a directory is not a file: still small
+    assert await files_and_transactions() == (3, 0)
+    await ws.write_file("/f3.txt", "")  # one file past
+    assert await files_and_transactions() == (4, 1)
+
+
+async def test_a_spilled_file_is_read_through_the_transaction(database: str, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    store = await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=100)
+    try:
+        ws = store.workspace("spills")
+        await ws.write_file("/small.txt", "kept in the row")
+        await ws.write_bytes("/spilled.bin", b"S" * 200)  # small enough, but a blob
+        opened = _counting_transactions(store, monkeypatch)
+        snap = await ws.snapshot()
+        assert opened == [ws.key]
+        assert snap.files["/spilled.bin"].content == b"S" * 200
+        assert snap.files["/small.txt"].content == b"kept in the row"
+    finally:
+        await store.close()
