@@ -358,3 +358,31 @@ async def test_reads_do_not_create_a_workspace(store: WorkspaceStore) -> None:
     assert await ws.list_dir("/") == []
     assert (await ws.info())["directory_count"] == 1
     assert await store.has_workspace("ghost") is False
+
+
+async def test_a_file_stored_in_its_row_is_read_in_one_quick_body_and_anything_else_by_the_lookup(
+        store: WorkspaceStore, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    await ws.write_file("/dir/plain.txt", "in the row")
+    await ws.write_file("/empty.txt", "")
+    await ws.symlink("/dir/plain.txt", "/link.txt")
+    await ws.symlink("/dir", "/dirlink")
+    await ws.write_file("/dirlink/through.txt", "written through a linked directory")
+    lookups: list[str] = []
+    original = store.transaction
+
+    def counted(name: str, **kw: object) -> object:
+        lookups.append(name)
+        return original(name, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "transaction", counted)
+    assert await ws.read_file("/dir/plain.txt") == "in the row"
+    assert await ws.read_file("/dir/through.txt") == "written through a linked directory"
+    assert await ws.read_bytes("/empty.txt") == b""
+    assert lookups == []  # each of those is a row at its own path
+    assert await ws.read_file("/link.txt") == "in the row"
+    assert await ws.read_file("/dirlink/plain.txt") == "in the row"
+    assert await ws.read_file("/missing.txt") is None
+    with pytest.raises(IsDirectory):
+        await ws.read_file("/dir")
+    assert lookups == [ws.key] * 4  # links, a missing path and a directory: the full lookup
+    assert await store.workspace("never-written").read_file("/x") is None
