@@ -284,9 +284,9 @@ class Workspace:
 
     async def _read_bytes(self, path: str) -> bytes | None:
         p = _paths.normalize(path)
-        plain = await self.store.read(_plain_file_at, self.key, p)
-        if plain is not None:
-            return plain
+        row = await self.store.read(_row_at, self.key, p)
+        if row is not None and _in_row(row):
+            return row.content or b""
         async with self._txn(write=False) as t:
             _, found, _ = await t.resolve(p, content=True)
             if found is None:
@@ -306,6 +306,9 @@ class Workspace:
 
     async def _read_with_stat(self, path: str) -> tuple[Stat, bytes] | None:
         p = _paths.normalize(path)
+        row = await self.store.read(_row_at, self.key, p)
+        if row is not None and _in_row(row):
+            return row.stat(), row.content or b""
         async with self._txn(write=False) as t:
             _, found, _ = await t.resolve(p, content=True)
             if found is None:
@@ -326,6 +329,8 @@ class Workspace:
     async def exists(self, path: str) -> bool:
         """True for any entry, a dangling symlink included (the last link is not followed)."""
         p = _paths.normalize(path)
+        if await self.store.read(_row_at, self.key, p) is not None:
+            return True
         async with self._txn(write=False) as t:
             _, found, _ = await t.resolve(p, follow_last=False)
             return found is not None
@@ -333,6 +338,9 @@ class Workspace:
     async def stat(self, path: str) -> Stat | None:
         """Metadata of the entry at ``path``, following symlinks; None when missing."""
         p = _paths.normalize(path)
+        row = await self.store.read(_row_at, self.key, p)
+        if row is not None and row.type != "symlink":
+            return row.stat()
         async with self._txn(write=False) as t:
             _, found, _ = await t.resolve(p)
             return found.stat() if found is not None else None
@@ -340,6 +348,9 @@ class Workspace:
     async def lstat(self, path: str) -> Stat | None:
         """Like ``stat`` but a symlink describes itself."""
         p = _paths.normalize(path)
+        row = await self.store.read(_row_at, self.key, p)
+        if row is not None:
+            return row.stat()
         async with self._txn(write=False) as t:
             _, found, _ = await t.resolve(p, follow_last=False)
             return found.stat() if found is not None else None
@@ -743,15 +754,19 @@ class Workspace:
         return await apply_changes(self, snap, changes, max_new_entries=max_new_entries)
 
 
-def _plain_file_at(workspace: str, path: str) -> storage.Body[bytes | None]:
-    """The bytes of a file stored in its row at exactly ``path``, in one quick read (the
-    lookup that follows symlinks costs two hops to the database's thread); None for anything
-    else there (nothing, a directory, a symlink, a spilled file), which that lookup decides.
-    A row's path is its real path: no entry lies under a symlink, so none is followed here."""
-    row = yield storage.FetchOne(
-        "SELECT e.type, e.storage, e.content FROM workspace_entries e"
-        " JOIN workspaces w ON w.id = e.workspace_id WHERE w.name = ? AND e.path = ?",
-        (workspace, path))
-    if row is None or row[0] != "file" or row[1] != "inline":
-        return None
-    return bytes(row[2]) if row[2] is not None else b""
+
+def _row_at(workspace: str, path: str) -> storage.Body[Row | None]:
+    """The entry stored at exactly ``path`` (its content too), in one quick read; None when
+    there is none there. The lookup that follows links costs two hops to the database's
+    thread; a row's path is its real path (no entry lies under a link), so what is found
+    here is what that lookup would find for the path itself, and only a miss needs it."""
+    values = yield storage.FetchOne(
+        f"SELECT {', '.join('e.' + c.strip() for c in COLUMNS.split(','))}, e.content"
+        " FROM workspace_entries e JOIN workspaces w ON w.id = e.workspace_id"
+        " WHERE w.name = ? AND e.path = ?", (workspace, path))
+    return None if values is None else row_from(tuple(values))
+
+
+def _in_row(row: Row) -> bool:
+    """A file whose bytes are in its row (not a link to follow, nor a spilled blob)."""
+    return row.type == "file" and row.storage == "inline"

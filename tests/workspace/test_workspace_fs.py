@@ -1,6 +1,7 @@
 """Filesystem behaviour of workspace.fs: acceptance cases 1-20 and the reference flaws fixed."""
 
 import asyncio
+from typing import Any
 import time
 from pathlib import Path
 
@@ -386,3 +387,35 @@ async def test_a_file_stored_in_its_row_is_read_in_one_quick_body_and_anything_e
         await ws.read_file("/dir")
     assert lookups == [ws.key] * 4  # links, a missing path and a directory: the full lookup
     assert await store.workspace("never-written").read_file("/x") is None
+
+
+async def test_every_single_entry_read_answers_the_same_with_or_without_the_quick_row_read(
+        ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    import workspace.fs as fs_module
+
+    await ws.write_file("/dir/plain.txt", "in the row")
+    await ws.write_file("/empty.txt", "")
+    await ws.symlink("/dir/plain.txt", "/link.txt")
+    await ws.symlink("/nowhere", "/dangling")
+    await ws.symlink("/dir", "/dirlink")
+    paths = ["/", "/dir", "/dir/plain.txt", "/empty.txt", "/link.txt", "/dangling", "/dirlink",
+             "/dirlink/plain.txt", "/missing", "/dir/missing/deeper"]
+
+    async def everything() -> list[object]:
+        seen: list[object] = []
+        for path in paths:
+            for read in (ws.read_file, ws.read_with_stat, ws.stat, ws.lstat, ws.exists):
+                try:
+                    seen.append(await read(path))  # type: ignore[operator]
+                except WorkspaceError as exc:
+                    seen.append((type(exc).__name__, exc.code))
+        return seen
+
+    quick = await everything()
+
+    def never_found(workspace: str, path: str) -> Any:
+        return None
+        yield  # a body that reads nothing
+
+    monkeypatch.setattr(fs_module, "_row_at", never_found)
+    assert quick == await everything()
