@@ -160,9 +160,14 @@ class Database(Protocol):
     def url(self) -> str:
         """Where it is: a file path for SQLite, the ``postgresql://`` URL (password hidden)."""
 
-    def session(self) -> AbstractAsyncContextManager[Session]:
+    def session(self, *, quick: bool = False) -> AbstractAsyncContextManager[Session]:
         """Exclusive use of one connection (SQLite: the process's one connection, under a
-        lock; PostgreSQL: one from the pool) for as long as the context lasts."""
+        lock; PostgreSQL: one from the pool) for as long as the context lasts.
+
+        ``quick``: for one transaction of a few short statements. SQLite then runs them at
+        once on the event loop, on a connection that never waits for a lock: its ``begin``
+        raises :class:`BusyError` before anything ran when another connection is writing,
+        and the caller takes a plain session instead. PostgreSQL ignores it."""
 
     def transaction(self, *, write: bool, lock: str = "database",
                     consistent: bool = True) -> AbstractAsyncContextManager[Connection]:

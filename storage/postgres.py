@@ -256,7 +256,8 @@ class PostgresDatabase:
         return cls(pool, url)
 
     @asynccontextmanager
-    async def session(self) -> AsyncIterator[PostgresSession]:
+    async def session(self, *, quick: bool = False) -> AsyncIterator[PostgresSession]:
+        del quick  # a pooled connection's statements are awaited either way
         if self._closed:
             raise StorageError("the database is closed")
         conn = await self._acquire()

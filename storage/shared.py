@@ -40,8 +40,8 @@ class _Borrowed:
     def url(self) -> str:
         return self._db.url
 
-    def session(self) -> AbstractAsyncContextManager[Session]:
-        return self._db.session()
+    def session(self, *, quick: bool = False) -> AbstractAsyncContextManager[Session]:
+        return self._db.session(quick=quick)
 
     def transaction(self, *, write: bool, lock: str = "database",
                     consistent: bool = True) -> AbstractAsyncContextManager[Connection]:

@@ -33,7 +33,8 @@ from . import _notify, _transaction
 from .body import BodyFn, Contended, drive_now, run_now, sqlite_error
 from .interface import SQLITE, Connection, Dialect, Record, StorageError
 
-__all__ = ["CHECKPOINT_EVERY", "SQLiteDatabase", "SQLiteSession", "immediately", "on_thread"]
+__all__ = ["CHECKPOINT_EVERY", "InlineSession", "SQLiteDatabase", "SQLiteSession", "immediately",
+           "on_thread"]
 
 _T = TypeVar("_T")
 
@@ -229,6 +230,65 @@ class SQLiteSession:
         return True
 
 
+class InlineSession:
+    """The statements of :class:`storage.Session` run at once on the event loop's own
+    connection (a ``quick`` session): no hop to the thread. Its ``begin`` never waits: a
+    database another connection is writing raises :class:`BusyError` there, before anything
+    ran. Once ``BEGIN IMMEDIATE`` holds the write lock, WAL mode lets nothing else block it."""
+
+    dialect: Dialect = SQLITE
+
+    def __init__(self, raw: sqlite3.Connection, committed_write: Callable[[], None]) -> None:
+        self._raw = raw
+        self._committed_write = committed_write
+        self._writing = False
+
+    def _now(self, fn: Callable[..., _T], *args: Any) -> _T:
+        try:
+            return fn(self._raw, *args)
+        except sqlite3.Error as exc:
+            raise sqlite_error(exc) from exc
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._now(_execute, sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self._now(_executemany, sql, rows)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
+        return cast("Record | None", self._now(_fetchone, sql, params))
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        return cast("list[Record]", self._now(_fetchall, sql, params))
+
+    async def lock(self, name: str) -> None:
+        del name  # BEGIN IMMEDIATE already holds the file's one write lock
+
+    async def run(self, fn: BodyFn[_T], *args: Any) -> _T:
+        return cast("_T", self._now(run_now, fn, *args))
+
+    async def begin(self, *, write: bool, lock: str = "database", consistent: bool = True) -> None:
+        del lock, consistent
+        self._now(_execute, "BEGIN IMMEDIATE" if write else "BEGIN", ())
+        self._writing = write
+
+    async def commit(self) -> None:
+        self._now(_execute, "COMMIT", ())
+        if self._writing:
+            self._committed_write()  # counts toward the next checkpoint on the thread
+
+    async def rollback(self) -> bool:
+        # False when nothing was open to undo (a COMMIT that went through), as a ROLLBACK
+        # sent to the thread's connection then fails: the caller must keep what it wrote.
+        if not self._raw.in_transaction:
+            return False
+        try:
+            self._raw.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            return False
+        return True
+
+
 _LISTENERS: dict[tuple[str, str], set[_notify.Inbox]] = {}
 """This process's listeners on SQLite files, by (resolved file, channel): a SQLite database
 is one process's, so its notifications never need to leave it."""
@@ -281,11 +341,18 @@ class SQLiteDatabase:
         return cls(conn, db, inline)
 
     @asynccontextmanager
-    async def session(self) -> AsyncIterator[SQLiteSession]:
+    async def session(self, *, quick: bool = False) -> AsyncIterator[SQLiteSession | InlineSession]:
         async with self.lock:
             if self._closed:
                 raise StorageError("the database is closed")
-            yield self._session
+            if not quick or self._inline is None:
+                yield self._session
+                return
+            inline = InlineSession(self._inline, self._committed_inline)
+            try:
+                yield inline
+            finally:
+                _roll_back(self._inline)  # never left open for the next one
 
     def transaction(self, *, write: bool, lock: str = "database",
                     consistent: bool = True) -> AbstractAsyncContextManager[Connection]:
@@ -301,7 +368,7 @@ class SQLiteDatabase:
         that moment (no hop at all), else on the thread (see the module docstring). Either
         way it runs whole, once committed, under this process's lock."""
         del lock  # one lock per file
-        async with self.session() as session:
+        async with self.session():
             if quick and self._inline is not None:
                 try:
                     done, result = _transact_inline(self._inline, write, fn, args)
@@ -311,7 +378,7 @@ class SQLiteDatabase:
                     if write:
                         self._committed_inline()
                     return cast("_T", result)
-            return await session._run(_transact_now, write, fn, args)
+            return await self._session._run(_transact_now, write, fn, args)
 
     def _committed_inline(self) -> None:
         self._inline_commits += 1
@@ -323,8 +390,8 @@ class SQLiteDatabase:
         """Fold the WAL back into the file, on the thread, under this process's lock (a
         checkpoint cannot run inside the thread connection's own open transaction)."""
         try:
-            async with self.session() as session:
-                await session._run(_checkpoint)
+            async with self.session():
+                await self._session._run(_checkpoint)
         except (StorageError, sqlite3.Error):
             pass  # the next one will do; SQLite's own checkpoint on close does the rest
         finally:

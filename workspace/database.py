@@ -12,7 +12,7 @@ an integrity failure becomes ``Conflict``, a lock held too long ``EBUSY``.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol, TypeVar
 
@@ -87,45 +87,71 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self, hooks: TransactionHooks, *, write: bool, consistent: bool = True,
-                          lock: str = "database") -> AsyncIterator[storage.Connection]:
+                          lock: str = "database", quick: bool = False) -> AsyncIterator[storage.Connection]:
         """One transaction; what the body did commits together or not at all.
 
         ``consistent=False`` (reads only) skips BEGIN/COMMIT: each statement then sees the
         latest commit on its own. On SQLite, writes from this process are excluded either way
-        by the connection's lock.
+        by the connection's lock. ``quick``: a transaction of a few short statements (a small
+        file written), run on the event loop when the database is free at that moment (see
+        ``storage``'s quick sessions), else as any other.
         """
         self._check_open()
         if write and not consistent:
             raise InvalidArgument("write transactions are always consistent")
+        if quick and consistent:
+            async with self.db.session(quick=True) as session:
+                try:
+                    await session.begin(write=write, lock=lock)
+                    began = True
+                except storage.BusyError:
+                    began = False  # another connection is writing: nothing ran, wait below
+                if began:
+                    async with _committing(session, hooks):
+                        yield session
+            if began:
+                await hooks.committed()
+                return
         async with self.db.session() as session:
             if not write and not consistent:
                 await hooks.start(session)
                 yield session
                 return
-            committing = False
-            try:
-                await session.begin(write=write, lock=lock)
-                await hooks.start(session)
+            async with _committing(session, hooks, lambda: session.begin(write=write, lock=lock)):
                 yield session
-                await hooks.before_commit()
-                committing = True
-                await session.commit()
-            except BaseException as exc:
-                rolled_back = await session.rollback()
-                if committing and not rolled_back:
-                    if not isinstance(exc, Exception):
-                        # The COMMIT was sent and went through although our await on it was
-                        # interrupted: the rows exist, so their new blobs must stay.
-                        await hooks.committed()
-                        raise
-                    if not isinstance(exc, (storage.IntegrityError, storage.BusyError)):
-                        # The connection failed during the COMMIT: whether it happened is
-                        # unknown, so no blob is deleted either way (orphans are collected).
-                        raise
-                await hooks.rolled_back()
-                if isinstance(exc, storage.IntegrityError):
-                    raise Conflict(f"the database refused a change: {exc}") from exc
-                if isinstance(exc, storage.BusyError):
-                    raise WorkspaceError("the database is busy; retry the operation", code="EBUSY") from exc
-                raise
         await hooks.committed()
+
+
+@asynccontextmanager
+async def _committing(session: storage.Session, hooks: TransactionHooks,
+                      begin: Callable[[], Awaitable[None]] | None = None) -> AsyncIterator[None]:
+    """``begin`` (unless the transaction is open already), the owner's hooks around the
+    body, and the commit; on any failure a rollback, with storage errors made workspace
+    errors."""
+    committing = False
+    try:
+        if begin is not None:
+            await begin()
+        await hooks.start(session)
+        yield
+        await hooks.before_commit()
+        committing = True
+        await session.commit()
+    except BaseException as exc:
+        rolled_back = await session.rollback()
+        if committing and not rolled_back:
+            if not isinstance(exc, Exception):
+                # The COMMIT was sent and went through although our await on it was
+                # interrupted: the rows exist, so their new blobs must stay.
+                await hooks.committed()
+                raise
+            if not isinstance(exc, (storage.IntegrityError, storage.BusyError)):
+                # The connection failed during the COMMIT: whether it happened is
+                # unknown, so no blob is deleted either way (orphans are collected).
+                raise
+        await hooks.rolled_back()
+        if isinstance(exc, storage.IntegrityError):
+            raise Conflict(f"the database refused a change: {exc}") from exc
+        if isinstance(exc, storage.BusyError):
+            raise WorkspaceError("the database is busy; retry the operation", code="EBUSY") from exc
+        raise

@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Workspace", "WorkspaceStore"]
 
+QUICK_WRITE_BYTES = 64 * 1024
+"""A file write of at most this many bytes runs its transaction on the event loop when the
+database is free (a dozen statements: 0.84 ms in hops to the database's thread before)."""
 _T = TypeVar("_T")
 _log = logging.getLogger(__name__)
 
@@ -191,18 +194,22 @@ class WorkspaceStore:
 
     @asynccontextmanager
     async def transaction(self, name: str, *, write: bool, consistent: bool = True,
-                          budget: CallBudget | None = None) -> AsyncIterator[Transaction]:
+                          budget: CallBudget | None = None,
+                          quick: bool = False) -> AsyncIterator[Transaction]:
         """One transaction on workspace ``name``; changes commit together or not at all.
 
         ``consistent=False`` (reads only) skips BEGIN/COMMIT: each statement then sees the
         latest commit on its own. Single-lookup reads use it to save two round trips to the
         database; anything reading several rows that must agree (a snapshot) keeps
         the default. Writes from this process are excluded either way by the store's lock.
+        ``quick``: a few short statements (a small file written), run on the event loop when
+        the database is free at that moment, without a hop to its thread per statement.
         """
         txn = Transaction(self._blobs, name, write, self._publish, budget)
         # Writers to different workspaces need not wait for each other where the backend
         # locks by name (PostgreSQL); SQLite has one write lock per file anyway.
-        async with self._db.transaction(txn, write=write, consistent=consistent, lock=f"workspace:{name}"):
+        async with self._db.transaction(txn, write=write, consistent=consistent,
+                                        lock=f"workspace:{name}", quick=quick):
             yield txn
 
     # --- operation keys (see transaction.operation_key) ----------------------------------
@@ -268,10 +275,10 @@ class Workspace:
     def __repr__(self) -> str:
         return f"Workspace({self.key!r})"
 
-    def _txn(self, *, write: bool) -> AbstractAsyncContextManager[Transaction]:
+    def _txn(self, *, write: bool, quick: bool = False) -> AbstractAsyncContextManager[Transaction]:
         # Single operations read without BEGIN/COMMIT (see WorkspaceStore.transaction).
         return self.store.transaction(self.key, write=write, consistent=write,
-                                      budget=self.budget if write else None)
+                                      budget=self.budget if write else None, quick=quick)
 
     def on_change(self, observer: Observer) -> Callable[[], None]:
         return self.store.subscribe(self.key, observer)
@@ -519,7 +526,7 @@ class Workspace:
             _int_arg(if_version, "if_version", 0)
         if len(data) > MAX_FILE_BYTES:
             raise LimitExceeded(f"file is {len(data)} bytes; the limit is {MAX_FILE_BYTES}", p)
-        async with self._txn(write=True) as t:
+        async with self._txn(write=True, quick=len(data) <= QUICK_WRITE_BYTES) as t:
             real, found, blocker = await t.resolve(p)
             if blocker is not None:
                 raise NotDirectory("not a directory", blocker)

@@ -209,6 +209,12 @@ async def take_snapshot(ws: Workspace, *, max_files: int = 1000, max_file_bytes:
     )  # fmt: skip
 
 
+QUICK_WRITE_BACK_ENTRIES = 64
+QUICK_WRITE_BACK_BYTES = 256 * 1024
+"""A write-back of at most this many changes and bytes, all of them in hand (a guest's change
+list, not files to read from a directory), is a quick transaction."""
+
+
 def _small_workspace(name: str) -> Body[tuple[list[Any], dict[str, bytes]] | None]:
     """The entries and file contents of a small workspace with no spilled file, read in one
     transaction; None when it is not small (see :data:`QUICK_SNAPSHOT_FILES`)."""
@@ -853,8 +859,13 @@ async def _apply(
 async def _apply_changes(ws: Workspace, snap: Snapshot, new_dirs: list[str],
                          writes: list[_Write], gone_files: list[str],
                          gone_dirs: list[str], done: _Applied, errors: list[str]) -> None:
-    """The write-back's one transaction: removals first, then directories, then files."""
-    async with ws.store.transaction(ws.key, write=True, budget=ws.budget) as t:
+    """The write-back's one transaction: removals first, then directories, then files. A
+    small one (a script's few changes, their bytes in hand) runs on the event loop when the
+    database is free (see ``WorkspaceStore.transaction``'s ``quick``)."""
+    quick = (len(new_dirs) + len(writes) + len(gone_files) + len(gone_dirs) <= QUICK_WRITE_BACK_ENTRIES
+             and all(isinstance(source, bytes) for _, source, _ in writes)
+             and sum(len(source) for _, source, _ in writes) <= QUICK_WRITE_BACK_BYTES)
+    async with ws.store.transaction(ws.key, write=True, budget=ws.budget, quick=quick) as t:
         await _remove_gone(t, snap, gone_files, gone_dirs, done)
         for path in new_dirs:
             row = await t.row(path)

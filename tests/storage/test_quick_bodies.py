@@ -99,3 +99,48 @@ async def test_the_wal_written_by_quick_bodies_is_checkpointed_on_the_thread(
     assert frames < commits
     assert await db.run(count, write=False) == commits
 
+
+
+# --- quick sessions (``session(quick=True)``): a transaction's statements on the loop ------
+
+async def test_a_quick_session_runs_a_transaction_without_a_hop_and_commits_for_everyone(
+        db: storage.SQLiteDatabase) -> None:
+    hops = hops_of(db)
+    async with db.session(quick=True) as session:
+        await session.begin(write=True)
+        await session.execute("INSERT INTO things (id, name) VALUES (1, 'a')")
+        assert await session.fetchone("SELECT name FROM things WHERE id = 1") == ("a",)
+        await session.commit()
+    assert hops == []
+    assert await db.run(count, write=False) == 1
+    with sqlite3.connect(db.path) as other:
+        assert other.execute("SELECT name FROM things").fetchall() == [("a",)]
+
+
+async def test_a_quick_session_rolls_back_and_says_whether_there_was_anything_to_undo(
+        db: storage.SQLiteDatabase) -> None:
+    async with db.session(quick=True) as session:
+        await session.begin(write=True)
+        await session.execute("INSERT INTO things (id, name) VALUES (1, 'a')")
+        assert await session.rollback() is True
+        assert await session.rollback() is False  # nothing open: a COMMIT's aftermath
+        await session.begin(write=True)
+        await session.execute("INSERT INTO things (id, name) VALUES (2, 'b')")
+    # Left open, it is rolled back as the session ends: the next one starts clean.
+    async with db.session(quick=True) as session:
+        await session.begin(write=False)
+        assert await session.fetchall("SELECT id FROM things") == []
+        await session.commit()
+
+
+async def test_a_quick_sessions_begin_gives_up_at_once_while_another_connection_writes(
+        db: storage.SQLiteDatabase) -> None:
+    holder = sqlite3.connect(db.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        async with db.session(quick=True) as session:
+            with pytest.raises(storage.BusyError):
+                await session.begin(write=True)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()

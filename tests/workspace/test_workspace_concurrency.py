@@ -60,3 +60,24 @@ async def test_write_back_racing_direct_writers(ws: Workspace) -> None:
         assert final == "request edit"  # the request came after the write-back committed
     else:
         assert [c["path"] for c in report["conflicts"]] == ["/doc.txt"] and final == "request edit"
+
+
+async def test_a_small_write_waits_off_the_loop_while_another_process_holds_the_write_lock(
+        tmp_path: Path) -> None:
+    import sqlite3
+
+    async with await WorkspaceStore.open(tmp_path / "ws.db", tmp_path / "blobs") as store:
+        ws = store.workspace()
+        await ws.write_file("/f.txt", "first")  # quick: the file is free
+        holder = sqlite3.connect(tmp_path / "ws.db", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another process writing, as far as SQLite knows
+        try:
+            writing = asyncio.create_task(ws.write_file("/f.txt", "second"))
+            for _ in range(20):  # the loop keeps turning: the write waits on the thread
+                await asyncio.sleep(0.005)
+            assert not writing.done()
+            holder.execute("COMMIT")
+            assert (await writing).size == len("second")
+        finally:
+            holder.close()
+        assert await ws.read_file("/f.txt") == "second"
