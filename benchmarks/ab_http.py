@@ -1,0 +1,133 @@
+"""Before/after over HTTP: this checkout's service and another checkout's, side by side, one
+request to each in turn, so the machine's noise falls on both alike.
+
+    .venv/bin/python benchmarks/ab_http.py --baseline /path/to/other/checkout [--runs 1500]
+        [--kind execute|bash|state] [--same]
+
+``git worktree add /tmp/base <commit>`` makes the other checkout; it runs on this
+checkout's virtual environment (``PYTHONPATH`` puts its packages first), so only the
+project's own code differs. ``--same`` runs this checkout against itself: the A/A figure
+that says how much two identical services differ by chance. Each service gets a fresh data
+directory and a raw keep-alive socket client (``isolate.RawClient``), which costs the two
+shared cores almost nothing. Prints each side's percentiles and the per-request difference
+paired in time (this minus baseline: below 0, this checkout is faster).
+
+Kinds: ``execute`` is ``1 + 1``; ``bash`` is ``echo hi | wc -c`` over a fresh default
+workspace; ``state`` is an execute of ten ``state.write_file`` + ``state.read_file`` pairs.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# The project's root goes first (an editable install's finder is asked after every sys.path
+# entry), this directory last, so a script here cannot hide the package of its name.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [str(Path(_HERE).parent)] + [
+    p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import tempfile
+from typing import Any
+
+import httpx
+
+from isolate import RawClient
+from measuring import free_port, pct
+
+HERE_ROOT = Path(_HERE).parent
+STATE_CODE = ("for i in range(10):\n    state.write_file(f'/ab/{i}.txt', str(i))\n"
+              "    state.read_file(f'/ab/{i}.txt')")
+REQUESTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "execute": ("/v1/execute", {"code": "1 + 1"}),
+    "bash": ("/v1/bash", {"script": "echo hi | wc -c"}),
+    "state": ("/v1/execute", {"code": STATE_CODE}),
+}
+
+
+def start(root: Path, data: str) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sandbox.cli", "serve", "--port", str(port), "--data-dir", data,
+         "--log-level", "warning"],
+        env={**os.environ, "SANDBOX_TOKEN": "", "PYTHONPATH": str(root)}, cwd=root)
+    return process, port
+
+
+async def wait_up(port: int) -> None:
+    async with httpx.AsyncClient(timeout=5) as client:
+        for _ in range(1200):
+            try:
+                if (await client.get(f"http://127.0.0.1:{port}/healthz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"the service on port {port} did not start")
+
+
+async def measure(ports: dict[str, int], kind: str, runs: int, warm_up: int = 100) -> dict[str, list[float]]:
+    path, payload = REQUESTS[kind]
+    clients = {side: RawClient(port) for side, port in ports.items()}
+    times: dict[str, list[float]] = {side: [] for side in ports}
+    order = list(ports)
+    loop = asyncio.get_running_loop()
+    try:
+        for round_no in range(warm_up + runs):
+            for side in order if round_no % 2 else order[::-1]:
+                started = loop.time()
+                status, answer = await clients[side].post(path, payload)
+                took = (loop.time() - started) * 1000
+                if status != 200 or answer.get("status", "completed") != "completed" \
+                        or answer.get("exit_code", 0) != 0:
+                    raise RuntimeError(f"{side}: {status} {answer}")
+                if round_no >= warm_up:
+                    times[side].append(took)
+    finally:
+        for client in clients.values():
+            await client.close()
+    return times
+
+
+def report(times: dict[str, list[float]], kind: str, baseline: str) -> None:
+    print(f"{kind}, n={len(times['this'])} each, alternating; baseline {baseline}")
+    for side, values in times.items():
+        print(f"  {side:<8} p25 {pct(values, 25):.3f}  p50 {pct(values, 50):.3f}  "
+              f"p75 {pct(values, 75):.3f}  p90 {pct(values, 90):.3f} ms")
+    paired = [a - b for a, b in zip(times["this"], times["baseline"])]
+    print(f"  this - baseline, paired: median {statistics.median(paired):+.3f} ms "
+          f"(IQR {pct(paired, 25):+.3f} to {pct(paired, 75):+.3f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--baseline", type=Path, help="another checkout of this project")
+    parser.add_argument("--same", action="store_true", help="A/A: this checkout against itself")
+    parser.add_argument("--runs", type=int, default=1500)
+    parser.add_argument("--kind", choices=sorted(REQUESTS), default="execute")
+    args = parser.parse_args()
+    if args.same == (args.baseline is not None):
+        parser.error("give --baseline DIR or --same")
+    roots = {"this": HERE_ROOT, "baseline": HERE_ROOT if args.same else args.baseline.resolve()}
+    with tempfile.TemporaryDirectory() as data:
+        started = {side: start(root, os.path.join(data, side)) for side, root in roots.items()}
+        try:
+            ports = {side: port for side, (_, port) in started.items()}
+            for port in ports.values():
+                asyncio.run(wait_up(port))
+            times = asyncio.run(measure(ports, args.kind, args.runs))
+        finally:
+            for process, _ in started.values():
+                process.terminate()
+            for process, _ in started.values():
+                process.wait(timeout=30)
+    report(times, args.kind, "this checkout (A/A)" if args.same else str(roots["baseline"]))
+
+
+if __name__ == "__main__":
+    main()
