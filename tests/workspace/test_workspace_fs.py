@@ -1,9 +1,10 @@
 """Filesystem behaviour of workspace.fs: acceptance cases 1-20 and the reference flaws fixed."""
 
 import asyncio
-from typing import Any
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -362,20 +363,14 @@ async def test_reads_do_not_create_a_workspace(store: WorkspaceStore) -> None:
 
 
 async def test_a_file_stored_in_its_row_is_read_in_one_quick_body_and_anything_else_by_the_lookup(
-        store: WorkspaceStore, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+        store: WorkspaceStore, ws: Workspace,
+        transactions_of: Callable[[WorkspaceStore], list[str]]) -> None:
     await ws.write_file("/dir/plain.txt", "in the row")
     await ws.write_file("/empty.txt", "")
     await ws.symlink("/dir/plain.txt", "/link.txt")
     await ws.symlink("/dir", "/dirlink")
     await ws.write_file("/dirlink/through.txt", "written through a linked directory")
-    lookups: list[str] = []
-    original = store.transaction
-
-    def counted(name: str, **kw: object) -> object:
-        lookups.append(name)
-        return original(name, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store, "transaction", counted)
+    lookups = transactions_of(store)
     assert await ws.read_file("/dir/plain.txt") == "in the row"
     assert await ws.read_file("/dir/through.txt") == "written through a linked directory"
     assert await ws.read_bytes("/empty.txt") == b""

@@ -3,16 +3,15 @@
 import asyncio
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import workspace.snapshot as snapshot_module
-from workspace.snapshot import QUICK_SNAPSHOT_FILES
-
 from workspace import (Workspace, WorkspaceStore, materialise, materialised_size, measure_tree, operation_key,
                        remove_small_tree)
+from workspace.snapshot import QUICK_SNAPSHOT_FILES
 
 
 def host(root: str, path: str) -> Path:
@@ -407,21 +406,9 @@ async def test_a_materialised_tree_is_counted_as_written_exactly_as_a_walk_measu
 
 # --- the quick read of a small workspace ---------------------------------------------------
 
-def _counting_transactions(store: WorkspaceStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names each ``store.transaction`` was opened on, from now on."""
-    opened: list[str] = []
-    original = store.transaction
-
-    def counted(name: str, **kw: Any) -> Any:
-        opened.append(name)
-        return original(name, **kw)
-
-    monkeypatch.setattr(store, "transaction", counted)
-    return opened
-
-
 async def test_a_small_workspace_is_read_in_one_quick_body_exactly_as_the_transaction_reads_it(
-        store: WorkspaceStore, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+        store: WorkspaceStore, ws: Workspace, monkeypatch: pytest.MonkeyPatch,
+        transactions_of: Callable[[WorkspaceStore], list[str]]) -> None:
     await ws.write_file("/a.txt", "alpha\n")
     await ws.write_file("/empty.txt", "")
     await ws.write_file("/d/é 名.txt", "unicode name\n")
@@ -431,7 +418,7 @@ async def test_a_small_workspace_is_read_in_one_quick_body_exactly_as_the_transa
     await ws.write_file("/big.txt", "x" * 5_000)
     await ws.symlink("/a.txt", "/link")
     await ws.mkdir("/empty-dir")
-    opened = _counting_transactions(store, monkeypatch)
+    opened = transactions_of(store)
     for limits in ({}, {"max_files": 3}, {"max_file_bytes": 100}, {"max_files": 0, "max_file_bytes": 0}):
         quick = await ws.snapshot(**limits)
         assert opened == [], "a small workspace needs no transaction"
@@ -445,10 +432,11 @@ async def test_a_small_workspace_is_read_in_one_quick_body_exactly_as_the_transa
 
 
 async def test_the_quick_read_stops_at_its_file_and_byte_edges(
-        store: WorkspaceStore, ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+        store: WorkspaceStore, ws: Workspace, monkeypatch: pytest.MonkeyPatch,
+        transactions_of: Callable[[WorkspaceStore], list[str]]) -> None:
     monkeypatch.setattr(snapshot_module, "QUICK_SNAPSHOT_FILES", 3)
     monkeypatch.setattr(snapshot_module, "QUICK_SNAPSHOT_BYTES", 30)
-    opened = _counting_transactions(store, monkeypatch)
+    opened = transactions_of(store)
 
     async def files_and_transactions() -> tuple[int, int]:
         opened.clear()
@@ -467,14 +455,14 @@ async def test_the_quick_read_stops_at_its_file_and_byte_edges(
     assert await files_and_transactions() == (4, 1)
 
 
-async def test_a_spilled_file_is_read_through_the_transaction(database: str, tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_spilled_file_is_read_through_the_transaction(
+        database: str, tmp_path: Path, transactions_of: Callable[[WorkspaceStore], list[str]]) -> None:
     store = await WorkspaceStore.open(database, tmp_path / "blobs", spill_threshold=100)
     try:
         ws = store.workspace("spills")
         await ws.write_file("/small.txt", "kept in the row")
         await ws.write_bytes("/spilled.bin", b"S" * 200)  # small enough, but a blob
-        opened = _counting_transactions(store, monkeypatch)
+        opened = transactions_of(store)
         snap = await ws.snapshot()
         assert opened == [ws.key]
         assert snap.files["/spilled.bin"].content == b"S" * 200
