@@ -21,9 +21,13 @@ LIMITS = Limits.default.replace(deadline_s=30.0, memory_bytes=512 * 2**20)
 """Room for the image (~126 MiB) and what a run grows (``GROWN``)."""
 GROWN = 200_000_000
 """Bytes a run allocates at once: more than the image (~126 MiB), so the memory grows."""
-STATE_PROBE = "import gc\n(id(object()), id([]), len(gc.get_objects()))"
-"""Addresses of fresh objects and the live object count: the same in every fresh isolate only
-if its memory and its globals (the C stack and heap pointers) start where the first did."""
+STATE_PROBE = "import gc\n(id(object()), len(gc.get_objects()))"
+"""A fresh object's address and the live object count: the same in every fresh isolate only
+if its memory and its globals (the C stack and heap pointers) start where the first did.
+Only a 16-byte object: each run keys ``hash()`` and reseeds ``random`` from WASI's entropy
+before the code runs (``runfacts.begin_run``), and those random integers differ in size
+from run to run, so where a bigger object lands varies by chance (a list's address did, in
+about a third of runs of some builds) while these pools are untouched."""
 
 
 @pytest.fixture()
@@ -109,7 +113,7 @@ def test_the_probe_finds_the_marker_when_the_reset_is_broken(
 
 
 def test_every_isolate_starts_in_the_state_of_the_first_whatever_ended_the_runs_between(
-        runtime: GuestRuntime) -> None:
+        runtime: GuestRuntime, image: bytes) -> None:
     with runtime.isolate(LIMITS) as first:
         fresh = _run(first, STATE_PROBE)["result"]
     with runtime.isolate(LIMITS.replace(deadline_s=0.2)) as stopped:
@@ -125,6 +129,7 @@ def test_every_isolate_starts_in_the_state_of_the_first_whatever_ended_the_runs_
         _run(grew, f"x = bytearray({GROWN})\nx[-1] = 1")
     for _ in range(2):
         with runtime.isolate(LIMITS) as again:
+            assert _memory(runtime) == image
             assert _run(again, STATE_PROBE)["result"] == fresh
 
 
