@@ -761,16 +761,17 @@ class Workspace:
         return await apply_changes(self, snap, changes, max_new_entries=max_new_entries)
 
 
+_ROW_AT = (f"SELECT {', '.join('e.' + c.strip() for c in COLUMNS.split(','))}, e.content"
+           " FROM workspace_entries e JOIN workspaces w ON w.id = e.workspace_id"
+           " WHERE w.name = ? AND e.path = ?")
+
 
 def _row_at(workspace: str, path: str) -> storage.Body[Row | None]:
     """The entry stored at exactly ``path`` (its content too), in one quick read; None when
     there is none there. The lookup that follows links costs two hops to the database's
     thread; a row's path is its real path (no entry lies under a link), so what is found
     here is what that lookup would find for the path itself, and only a miss needs it."""
-    values = yield storage.FetchOne(
-        f"SELECT {', '.join('e.' + c.strip() for c in COLUMNS.split(','))}, e.content"
-        " FROM workspace_entries e JOIN workspaces w ON w.id = e.workspace_id"
-        " WHERE w.name = ? AND e.path = ?", (workspace, path))
+    values = yield storage.FetchOne(_ROW_AT, (workspace, path))
     return None if values is None else row_from(tuple(values))
 
 
