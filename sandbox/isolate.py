@@ -24,6 +24,7 @@ from wasmtime import component as wc
 
 from .build import file_sha256
 from .engine import CompiledGuest, load_compiled, make_engine
+from .host_trampoline import add_string_call
 from .errors import DeadlineExceeded, GuestBuildError, GuestTrap, MemoryLimitExceeded, SandboxError
 from .memory_slots import MemorySlots
 from .traps import ABORT, DEADLINE, MEMORY, TRAP_NAMES, abort_cause, trap_code
@@ -161,11 +162,9 @@ class GuestRuntime:
         self._state = _CallState()
         self._timer = _DeadlineTimer(self.engine)
         self._exports: dict[str, wc.ExportIndex | None] = {}
-        host_functions: dict[str, Callable[..., object]] = {"call": self._host_call}
         with self.linker.root() as root:
             with root.add_instance(HOST_INTERFACE) as interface:
-                for name, function in host_functions.items():
-                    interface.add_func(name, function)
+                add_string_call(interface, "call", self._host_call)
 
     def _host_call(self, _store: object, name: str, payload: str) -> wc.Variant:
         handler = self._state.handler
