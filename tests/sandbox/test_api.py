@@ -18,6 +18,19 @@ def test_return_inside_a_function_is_an_ordinary_return(sandbox: Sandbox) -> Non
     assert sandbox.execute("def f():\n    return 5\nf() * 2").result == 10
 
 
+def test_the_word_return_outside_a_statement_changes_nothing(sandbox: Sandbox) -> None:
+    # (the return rewriter runs only when the text holds the keyword)
+    assert sandbox.execute("s = 'return'  # return\ns + '!'").result == "return!"
+    assert sandbox.execute("returned = 3\nreturned * 2").result == 6
+
+
+def test_an_error_line_is_the_code_s_own_with_or_without_a_return(sandbox: Sandbox) -> None:
+    for code in ("x = 1\ny = 2\nraise ValueError('here')", "x = 1\nif x:\n    raise ValueError('here')\nreturn 3"):
+        outcome = sandbox.execute(code)
+        assert outcome.status == "error" and outcome.error is not None
+        assert "line 3" in outcome.error["traceback"], outcome.error
+
+
 def test_empty_code_returns_none(sandbox: Sandbox) -> None:
     outcome = sandbox.execute("")
     assert outcome.status == "completed" and outcome.result is None

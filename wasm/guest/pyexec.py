@@ -95,7 +95,11 @@ def _lone_function(tree: ast.Module) -> ast.FunctionDef | ast.AsyncFunctionDef |
 def compile_code(code: str) -> tuple[Any, Any]:
     """Compile into (body, trailing expression or None)."""
     tree = ast.parse(code, filename=USER_FILENAME, mode="exec")
-    tree = _ReturnRewriter().visit(tree)
+    # A return statement needs the keyword in the text: most code has none, and the
+    # rewriter's walk over every node (and the location fix after it) is then skipped.
+    rewritten = "return" in code
+    if rewritten:
+        tree = _ReturnRewriter().visit(tree)
     trailing = None
     lone = _lone_function(tree)
     if lone is not None:
@@ -106,10 +110,11 @@ def compile_code(code: str) -> tuple[Any, Any]:
         expression = ast.Expression(body=ast.copy_location(call, lone))
         ast.fix_missing_locations(expression)
         trailing = compile(expression, USER_FILENAME, "eval")
-    elif tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = tree.body.pop()
+    elif tree.body and isinstance(last := tree.body[-1], ast.Expr):
+        tree.body.pop()
         trailing = compile(ast.Expression(body=last.value), USER_FILENAME, "eval")
-    ast.fix_missing_locations(tree)
+    if rewritten:  # the nodes the rewriter made have no location yet; parsed ones do
+        ast.fix_missing_locations(tree)
     return compile(tree, USER_FILENAME, "exec"), trailing
 
 
