@@ -6,7 +6,10 @@ Starts the service and a local webhook tool server (both on 127.0.0.1) and print
 and percentiles. Targets on this 2-core machine: one-call execute <= 15 ms p50 end to end
 over HTTP; per-call overhead beyond the tool's own time <= 0.3 ms. The tool's own time is
 timed inside the tool server (``TOOL_OWN_MS``), not through a client of its own, whose cost
-would hide part of the service's.
+would hide part of the service's. One floor of that overhead is measured beside it: the same
+POST sent from a process of its own through the client the service uses (``PeerHTTP``),
+beyond the tool's own time; the other, the host call through a worker, is
+``benchmarks/isolate.py``'s host-call round trip.
 """
 
 from __future__ import annotations
@@ -67,6 +70,34 @@ async def tool_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": data})
 
 
+EXCHANGE = """
+import asyncio, json, statistics, sys, time
+from codemode.peer_http import PeerHTTP
+
+async def main(url, count):
+    peers, body, times = PeerHTTP(), json.dumps({"input": {"n": 1}}).encode(), []
+    for i in range(count + 50):
+        started = time.perf_counter()
+        answer = await peers.request("POST", url, headers={"content-type": "application/json"},
+                                     body=body, max_bytes=1 << 20)
+        if i >= 50:
+            times.append((time.perf_counter() - started) * 1000)
+        assert answer.status == 200, answer
+    print(statistics.median(times))
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+"""
+
+
+def http_exchange_ms(url: str, count: int) -> float:
+    """The median wall time of one POST to the tool from a process of its own, through the
+    client the service uses for webhook tools (``PeerHTTP``, kept connection): what the
+    exchange costs with no isolate, journal or handler around it."""
+    done = subprocess.run([sys.executable, "-c", EXCHANGE, url, str(count)], check=True,
+                          capture_output=True, text=True, cwd=str(Path(_HERE).parent))
+    return float(done.stdout.strip())
+
+
 def main(runs: int) -> None:
     tool_port = free_port()
     tool_server = uvicorn.Server(uvicorn.Config(tool_app, host="127.0.0.1", port=tool_port,
@@ -117,6 +148,11 @@ def main(runs: int) -> None:
                 row("the tool's own time per call, timed in the tool", f"{statistics.median(tool_own):.3f} ms")
                 row("per-call overhead beyond the tool's own time",
                     f"{per_call - statistics.median(tool_own):.3f} ms", "<= 0.3 ms")
+
+                del TOOL_OWN_MS[:]
+                exchange = http_exchange_ms(f"http://127.0.0.1:{tool_port}", 500)
+                row("the HTTP exchange alone, beyond the tool's time",
+                    f"{exchange - statistics.median(TOOL_OWN_MS):.3f} ms", "a floor of it")
 
                 client.post("/v1/workspaces/default/tools/write", json={"path": "/f.txt", "content": "x"})
                 reads = execute("for i in range(1000):\n    state.read_file('/f.txt')")["duration_ms"]
