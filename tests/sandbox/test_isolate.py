@@ -4,23 +4,15 @@ sees, how its host calls are answered, and how its failures come out."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from sandbox import CompiledGuest, DeadlineExceeded, GuestTrap, Limits, SandboxError
+from sandbox import DeadlineExceeded, GuestTrap, Limits, SandboxError
 from sandbox.isolate import GuestRuntime, HostCallFailed, Preopen
 
 LIMITS = Limits.default.replace(deadline_s=30.0)
 """Generous: only the deadline test is about time, and a loaded machine is slow."""
-
-
-@pytest.fixture(scope="module")
-def runtime(compiled_guest: CompiledGuest) -> Iterator[GuestRuntime]:
-    made = GuestRuntime(compiled_guest)
-    yield made
-    made.memories.release()
 
 
 def _execute(runtime: GuestRuntime, code: str, *, limits: Limits = LIMITS,
