@@ -21,13 +21,15 @@ LIMITS = Limits.default.replace(deadline_s=30.0, memory_bytes=512 * 2**20)
 """Room for the image (~126 MiB) and what a run grows (``GROWN``)."""
 GROWN = 200_000_000
 """Bytes a run allocates at once: more than the image (~126 MiB), so the memory grows."""
-STATE_PROBE = "import gc\n(id(object()), len(gc.get_objects()))"
-"""A fresh object's address and the live object count: the same in every fresh isolate only
-if its memory and its globals (the C stack and heap pointers) start where the first did.
-Only a 16-byte object: each run keys ``hash()`` and reseeds ``random`` from WASI's entropy
-before the code runs (``runfacts.begin_run``), and those random integers differ in size
-from run to run, so where a bigger object lands varies by chance (a list's address did, in
-about a third of runs of some builds) while these pools are untouched."""
+STATE_PROBE = ("import gc, sys\n"
+               "(len(gc.get_objects()), len(sys.modules), sys.getrecursionlimit(), gc.isenabled())")
+"""The interpreter's state as a run finds it: the live object count, the modules loaded, the
+recursion limit (a run below sets it to 10**9) and the collector's switch. The same in every
+fresh isolate only if what the last run did to them is gone. No address: each run keys
+``hash()`` and reseeds ``random`` from WASI's entropy before the code runs
+(``runfacts.begin_run``), and those random integers differ in size from run to run, so even a
+16-byte object lands in one of two pools by chance (measured on the builds of 2026-12-02,
+after plain runs too); the memory itself is compared with the image byte for byte."""
 
 
 @pytest.fixture()
