@@ -24,6 +24,7 @@ side: code that catches exceptions cannot continue past it. Values over the dura
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from collections import OrderedDict
@@ -258,7 +259,8 @@ class CodeModeHandler:
                  waiters: DecisionWaiters | None = None, events: EventSink | None = None,
                  key_locks: KeyLocks | None = None,
                  carried: dict[int, dict[str, Any]] | None = None,
-                 subject: ExecutionSubject | None = None) -> None:
+                 subject: ExecutionSubject | None = None,
+                 row_written: asyncio.Future[None] | None = None) -> None:
         self.execution_id = execution_id
         self.subject = subject or ExecutionSubject(execution_id, workspace.name)
         """Whose execution this is: what its calls are recorded under in the audit log."""
@@ -286,10 +288,15 @@ class CodeModeHandler:
         self._open_step: str | None = None
         """The name of a ``codemode.step`` whose function is running (no host calls then)."""
         self._state_operations: dict[str, StateOperation] | None = None
+        self._row_written = row_written
+        """Done once the execution's row has committed: no call is answered before."""
 
     # --- dispatch ---------------------------------------------------------------------
 
     async def __call__(self, name: str, payload: Any) -> Any:
+        if self._row_written is not None:
+            await self._row_written
+            self._row_written = None
         # The span's namespace and method are set where the call is known to be real
         # (``_note``): ``name`` and the payload are the guest's own, unbounded strings.
         with tracing.span("codemode.host_call", {"codemode.call": _CALL_KINDS.get(name, "other"),

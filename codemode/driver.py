@@ -287,10 +287,26 @@ class Executions:
                      "approval_wait_ms": wait_ms, "engine": options.engine, **_traced_by()},
             owner=self.owner, lease_until=stamp + self._lease_s(limits, wait_ms), attempts=1,
             tenant=options.tenant, principal=options.principal)
-        await self.store.create_execution(record,
-                                          audit=[ExecutionSubject.of(record).started(record)])
+        # The run goes to its worker first and the row is written while the isolate starts
+        # and runs (about 0.3 ms of each execute's SQLite commit taken off its path). The
+        # record stays write-ahead: the handler answers no host call, so nothing the code
+        # does happens, before the row has committed (``row_written``), and the run's end is
+        # recorded only after it.
+        row_written: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        run = asyncio.ensure_future(self._drive(record, plan, [], options.granted_permissions,
+                                                row_written=row_written))
+        await asyncio.sleep(0)  # the run task takes its worker and sends the request
+        try:
+            await self.store.create_execution(
+                record, audit=[ExecutionSubject.of(record).started(record)])
+        except BaseException:
+            row_written.cancel()
+            run.cancel()
+            await asyncio.gather(run, return_exceptions=True)
+            raise
+        row_written.set_result(None)
         self._event(execution_id, "status", {"status": "running"})
-        return await self._drive(record, plan, [], options.granted_permissions)
+        return await run
 
     def _lease_s(self, limits: Limits, wait_ms: int) -> float:
         return limits.deadline_s + wait_ms / 1000 + self.settings.lease_margin_s
@@ -302,9 +318,10 @@ class Executions:
     # --- running ----------------------------------------------------------------------
 
     async def _drive(self, record: ExecutionRecord, plan: ExecutionPlan,
-                     recorded: list[JournalEntry],
-                     granted: Sequence[str] | None) -> dict[str, Any]:
-        """Run ``record`` (replaying ``recorded``) until it finishes or parks."""
+                     recorded: list[JournalEntry], granted: Sequence[str] | None, *,
+                     row_written: asyncio.Future[None] | None = None) -> dict[str, Any]:
+        """Run ``record`` (replaying ``recorded``) until it finishes or parks; a new
+        execution's run waits for ``row_written`` before its first host call and its end."""
         live = self._live.setdefault(record.id, _Live())
         parked_in = record.options.get("traceparent") if recorded else None
         token = tracing.execution_id.set(record.id)
@@ -316,7 +333,7 @@ class Executions:
                     "codemode.workspace": record.workspace,
                     "codemode.resumed": bool(recorded), "codemode.recorded_calls": len(recorded)},
                     links=[parked_in] if isinstance(parked_in, str) else ()) as span:
-                outcome = await self._run(record, plan, recorded, granted)
+                outcome = await self._run(record, plan, recorded, granted, row_written)
                 span.update({"codemode.status": outcome.get("status"),
                              "sandbox.trap": (outcome.get("trap") or {}).get("kind")})
                 if outcome.get("status") in PARKED_STATES:
@@ -341,7 +358,8 @@ class Executions:
             await self.store.set_option(record.id, "traceparent", parked_by)
 
     async def _run(self, record: ExecutionRecord, plan: ExecutionPlan,
-                   recorded: list[JournalEntry], granted: Sequence[str] | None) -> dict[str, Any]:
+                   recorded: list[JournalEntry], granted: Sequence[str] | None,
+                   row_written: asyncio.Future[None] | None = None) -> dict[str, Any]:
         limits = self._limits_of(record)
         wait_ms = int(record.options.get("approval_wait_ms", 0))
         run_settings = RunSettings(granted_permissions=granted, approval_wait_s=wait_ms / 1000,
@@ -364,7 +382,7 @@ class Executions:
                 http=self.http, peers=self.peers, recorded=recorded, settings=run_settings,
                 waiters=self.waiters,
                 events=events, key_locks=self.key_locks, carried=carried,
-                subject=ExecutionSubject.of(record))
+                subject=ExecutionSubject.of(record), row_written=row_written)
             try:
                 outcome = await self.sandbox.execute(
                     record.code, limits=limits, handler=handler, namespaces=namespaces,
@@ -375,6 +393,8 @@ class Executions:
                 # would run the same (possibly hostile) code again, up to max_attempts.
                 log.exception("running execution %s failed", record.id)
                 outcome = _failed_run(record.id, exc)
+            if row_written is not None:
+                await row_written  # (done already unless the run made no host call)
             kind = outcome.trap["kind"] if outcome.trap else None
             if kind != "replay":
                 break

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import time
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from codemode import CodeMode, DurableSettings, tool_from_callable
 from sandbox.engine import CompiledGuest
@@ -62,3 +67,53 @@ async def test_an_inline_wait_is_held_no_longer_than_the_services_maximum(
         assert time.monotonic() - started < 5
         done = await cm.approve(outcome["pending"][0]["approval_id"])
         assert done["status"] == "completed" and done["result"] == "deployed prod"
+
+
+async def test_a_new_run_starts_while_its_row_is_written_and_no_call_is_answered_before(
+        compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with CodeMode(tmp_path, workers=1, guest=compiled_guest) as cm:
+        assert cm._store is not None and cm._workspaces is not None and cm._sandbox is not None
+        store, workspace = cm._store, cm._workspaces.workspace("default")
+        write_row, gate, asked = store.create_execution, asyncio.Event(), asyncio.Event()
+
+        async def held(record: Any, *, audit: Any = ()) -> None:
+            asked.set()
+            await gate.wait()
+            await write_row(record, audit=audit)
+
+        monkeypatch.setattr(store, "create_execution", held)
+        run = asyncio.create_task(cm.execute("state.write_file('/a.txt', 'x')\n'done'"))
+        await asyncio.wait_for(asked.wait(), 30)
+        await asyncio.sleep(0.5)  # ample for the isolate to reach its call
+        assert not run.done()
+        pool = cm._sandbox._pool
+        assert pool is not None and pool.stats()["idle"] == 0  # its one worker has the run
+        assert await workspace.read_file("/a.txt") is None
+        gate.set()
+        outcome = await asyncio.wait_for(run, 30)
+        assert outcome["status"] == "completed" and outcome["result"] == "done"
+        assert await workspace.read_file("/a.txt") == "x"
+        record = await store.get_execution(outcome["execution_id"])
+        assert record is not None and record.status == "completed"
+        assert [entry.method for entry in record.journal] == ["write_file"]
+
+
+async def test_a_row_that_cannot_be_written_stops_its_run_before_any_call(
+        compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with CodeMode(tmp_path, workers=1, guest=compiled_guest) as cm:
+        assert cm._store is not None and cm._workspaces is not None and cm._sandbox is not None
+        store, workspace = cm._store, cm._workspaces.workspace("default")
+        write_row = store.create_execution
+
+        async def failing(record: Any, *, audit: Any = ()) -> None:
+            await asyncio.sleep(0.2)
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(store, "create_execution", failing)
+        with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+            await cm.execute("state.write_file('/b.txt', 'x')")
+        assert await workspace.read_file("/b.txt") is None
+        assert await store.list_executions() == []
+        monkeypatch.setattr(store, "create_execution", write_row)
+        after = await cm.execute("state.write_file('/c.txt', 'y')\nstate.read_file('/c.txt')")
+        assert after["status"] == "completed" and after["result"] == "y"
