@@ -129,11 +129,11 @@ async def execution_cost(data: Path, pairs: int) -> None:
         async def store_only() -> None:  # what Executions.start does around the isolate
             record = ExecutionRecord(id=new_execution_id(), workspace="bench", code="1 + 1")
             subject = ExecutionSubject.of(record)
-            await store.create_execution(record, audit=[subject.started(record)])
+            await store.create_execution(record, audit=[subject.started(record)], keep=50)
             await store.end_run(RunEnd(
                 execution_id=record.id, workspace="bench", tenant=record.tenant,
                 status="completed", result=2, error=None, logs=[],
-                audit=subject.finished("completed", None, 0), keep=50))
+                audit=subject.finished("completed", None, 0)))
 
         on, off = await paired(pairs * 3, store_only)
         report("the store alone (create, finish, retention)", on, off)

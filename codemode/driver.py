@@ -103,7 +103,8 @@ class DurableSettings:
     """Added to a run's deadline for its lease; a live run's lease is never taken over: it is
     renewed every third of this while the run lasts (``codemode.leases``)."""
     keep_executions: int = 50
-    """Terminal executions kept per workspace."""
+    """Terminal executions kept per workspace as each run starts (so at most one more
+    between runs: the last run's own)."""
     operation_keys_max_age_s: float = 30 * 24 * 3600
     """How long the workspace remembers which tagged ``state.*`` writes committed."""
     always_replay: bool = False
@@ -298,7 +299,8 @@ class Executions:
         await asyncio.sleep(0)  # the run task takes its worker and sends the request
         try:
             await self.store.create_execution(
-                record, audit=[ExecutionSubject.of(record).started(record)])
+                record, audit=[ExecutionSubject.of(record).started(record)],
+                keep=self.settings.keep_executions)
         except BaseException:
             row_written.cancel()
             run.cancel()
@@ -435,8 +437,7 @@ class Executions:
         finished = await self.store.end_run(RunEnd(
             execution_id=record.id, workspace=record.workspace, tenant=record.tenant,
             status=status, result=result, error=error, logs=outcome.logs,
-            audit=ExecutionSubject.of(record).finished(status, error, len(handler.calls)),
-            keep=self.settings.keep_executions))
+            audit=ExecutionSubject.of(record).finished(status, error, len(handler.calls))))
         if not finished:
             # Someone ended it while it ran (cancelled, expired): that decision stands.
             current = await self.store.get_execution(record.id, with_journal=False)

@@ -98,10 +98,10 @@ _T = TypeVar("_T")
 _LOCK = "codemode"
 
 DEFAULT_KEEP = 50
-END_RUN_PRUNE_AT_MOST = 8
-"""How many executions one run's end deletes for retention. Its transaction is the hot path
-of every execute and runs on the event loop when the database is free, so a backlog (after
-``keep_executions`` was lowered over thousands of executions) drains a few per end instead
+START_PRUNE_AT_MOST = 8
+"""How many executions one run's start deletes for retention. Its transaction is part of
+every execute and runs on the event loop when the database is free, so a backlog (after
+``keep_executions`` was lowered over thousands of executions) drains a few per start instead
 of in one long delete that every other request would wait behind."""
 CLAIM_BATCH = 100
 """Executions one sweep takes over per round trip (the rest come in the next round)."""
@@ -125,8 +125,6 @@ class RunEnd:
     logs: list[str]
     audit: AuditEvent
     """The ``execution.finished`` event, appended only if this end is the one recorded."""
-    keep: int = DEFAULT_KEEP
-    """Terminal executions of the workspace to keep (retention runs in the same commit)."""
 
 
 _EXECUTION_COLUMNS = (
@@ -333,13 +331,19 @@ def _toolset_row(tenant: str, name: str) -> Body[Any]:
     return row
 
 
-def _insert_execution(values: tuple[Any, ...], audit: Sequence[AuditEvent]) -> Body[None]:
+def _insert_execution(values: tuple[Any, ...], audit: Sequence[AuditEvent],
+                      retention: tuple[str, str, int] | None, pg: bool) -> Body[None]:
+    """Insert the row and its audit entries; with ``retention`` (tenant, workspace, keep),
+    prune that workspace in the same transaction."""
     try:
         yield Execute(f"INSERT INTO codemode_executions ({_EXECUTION_COLUMNS})"
                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
     except IntegrityError as exc:  # the primary key refuses a duplicate id
         raise ValueError(f"execution {values[0]} already exists") from exc
     yield from appending(audit, now())
+    if retention is not None:
+        tenant, workspace, keep = retention
+        yield from _prune(workspace, keep, tenant, pg, at_most=START_PRUNE_AT_MOST)
 
 
 def _set_option(execution_id: str, key: str, value: str) -> Body[None]:
@@ -353,14 +357,13 @@ def _set_option(execution_id: str, key: str, value: str) -> Body[None]:
                   (json_text(options), execution_id))
 
 
-def _end_run(end: RunEnd, pg: bool) -> Body[bool]:
+def _end_run(end: RunEnd) -> Body[bool]:
     finished = yield from _finish(end.execution_id, end.status, end.result, end.error,
                                   end.logs, ("running",))
     if finished:
         if end.status != "completed":
             yield from _revert_pending(end.execution_id)
         yield from appending([end.audit], now())
-    yield from _prune(end.workspace, end.keep, end.tenant, pg, at_most=END_RUN_PRUNE_AT_MOST)
     return finished
 
 
@@ -689,9 +692,15 @@ class CodeModeStore:
     # --- executions -------------------------------------------------------------------
 
     async def create_execution(self, record: ExecutionRecord,
-                               audit: Sequence[AuditEvent] = ()) -> None:
+                               audit: Sequence[AuditEvent] = (), *,
+                               keep: int | None = None) -> None:
         """Insert a new execution (and ``audit``'s events with it); refuses code over the
-        durable limit, recording nothing."""
+        durable limit, recording nothing. With ``keep``, the workspace's retention runs in
+        the same commit: its terminal executions beyond the newest ``keep`` are deleted (a
+        few at a time, ``START_PRUNE_AT_MOST``). A run's start is where retention belongs:
+        the execute writes this row while its isolate runs, off the answer's path, and
+        between runs a workspace holds at most ``keep`` + 1 terminal executions (the
+        newest ``keep`` when the last run started, and that run)."""
         _check_status(record.status)
         check_durable_text("The code", record.code)
         result_text, recorded = (
@@ -708,7 +717,9 @@ class CodeModeStore:
             record.owner, record.lease_until, record.attempts, record.tenant, record.principal,
         )
         self._check_open()
-        await self._db.run(_insert_execution, values, audit, lock=_LOCK, quick=True)
+        retention = None if keep is None else (record.tenant, record.workspace, keep)
+        await self._db.run(_insert_execution, values, audit, retention, self._pg, lock=_LOCK,
+                           quick=True)
 
     async def set_option(self, execution_id: str, key: str, value: str) -> None:
         """Set one of the execution's ``options`` (a short text: the trace that parked it)."""
@@ -717,13 +728,13 @@ class CodeModeStore:
 
     async def end_run(self, end: RunEnd) -> bool:
         """Record the end of a run still ``running``: its status, result and logs, its
-        audit entry, pending calls reverted if it did not complete, and the workspace's
-        retention, all in one commit and one round trip (the hot path of every execute).
-        Pruning therefore never deletes an execution whose end is not recorded. Returns
-        False when someone else ended it first (cancelled, expired): that decision stands.
+        audit entry and pending calls reverted if it did not complete, all in one commit
+        and one round trip (the hot path of every execute: retention runs at the start,
+        see :meth:`create_execution`). Returns False when someone else ended it first
+        (cancelled, expired): that decision stands.
         """
         self._check_open()
-        return await self._db.run(_end_run, end, self._pg, lock=_LOCK, quick=True)
+        return await self._db.run(_end_run, end, lock=_LOCK, quick=True)
 
     async def finish_execution(
         self,

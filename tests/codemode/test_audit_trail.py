@@ -147,8 +147,11 @@ def test_entries_outlive_deleted_and_pruned_executions(client: httpx.Client) -> 
     assert _events(_trail(client, execution_id=gone["execution_id"])) == [
         "execution.started", "execution.finished", "execution.deleted"]
     runs = [_run(client, str(n), workspace="trail-retention")["execution_id"] for n in range(3)]
-    # keep_executions=2: the third run's end pruned the first.
-    assert client.get(f"/v1/executions/{runs[0]}").status_code == 404
+    # keep_executions=2, kept as each run starts: the first two and the third are here...
+    assert [client.get(f"/v1/executions/{run}").status_code for run in runs] == [200] * 3
+    runs.append(_run(client, "3", workspace="trail-retention")["execution_id"])
+    # ... and the fourth run's start pruned the first.
+    assert [client.get(f"/v1/executions/{run}").status_code for run in runs] == [404] + [200] * 3
     assert _events(_trail(client, execution_id=runs[0])) == [
         "execution.started", "execution.finished", "execution.pruned"]
     _verified(client)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,10 +77,10 @@ async def test_a_new_run_starts_while_its_row_is_written_and_no_call_is_answered
         store, workspace = cm._store, cm._workspaces.workspace("default")
         write_row, gate, asked = store.create_execution, asyncio.Event(), asyncio.Event()
 
-        async def held(record: Any, *, audit: Any = ()) -> None:
+        async def held(record: Any, **options: Any) -> None:
             asked.set()
             await gate.wait()
-            await write_row(record, audit=audit)
+            await write_row(record, **options)
 
         monkeypatch.setattr(store, "create_execution", held)
         run = asyncio.create_task(cm.execute("state.write_file('/a.txt', 'x')\n'done'"))
@@ -105,7 +106,7 @@ async def test_a_row_that_cannot_be_written_stops_its_run_before_any_call(
         store, workspace = cm._store, cm._workspaces.workspace("default")
         write_row = store.create_execution
 
-        async def failing(record: Any, *, audit: Any = ()) -> None:
+        async def failing(record: Any, **options: Any) -> None:
             await asyncio.sleep(0.2)
             raise sqlite3.OperationalError("disk I/O error")
 
@@ -117,3 +118,19 @@ async def test_a_row_that_cannot_be_written_stops_its_run_before_any_call(
         monkeypatch.setattr(store, "create_execution", write_row)
         after = await cm.execute("state.write_file('/c.txt', 'y')\nstate.read_file('/c.txt')")
         assert after["status"] == "completed" and after["result"] == "y"
+
+
+async def test_retention_keeps_the_newest_terminal_runs_and_never_a_paused_one(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    # Acceptance case 72: keep 2, after five runs at most three kept; paused runs stay.
+    gated = tool_from_callable(deploy, approval={"mode": "inline"})
+    async with CodeMode(tmp_path, tools=[gated], workers=1, guest=compiled_guest,
+                        durable=replace(DurableSettings(), keep_executions=2)) as cm:
+        assert cm._store is not None
+        paused = await cm.execute("tools.deploy(target='prod')")
+        assert paused["status"] == "paused"
+        ids = [(await cm.execute(f"{n} + 1"))["execution_id"] for n in range(5)]
+        kept = await cm._store.list_executions(workspace="default", limit=100)
+        terminal = [r.id for r in kept if r.status == "completed"]
+        assert len(terminal) <= 3 and terminal == ids[-len(terminal):][::-1]
+        assert ids[-1] in terminal and paused["execution_id"] in {r.id for r in kept}

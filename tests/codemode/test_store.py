@@ -24,7 +24,7 @@ from codemode.records import (
 from codemode.normalise import trim_log_lines
 from codemode.auditing import ExecutionSubject
 from workspace.tenants import DEFAULT_TENANT
-from codemode.store import END_RUN_PRUNE_AT_MOST, CodeModeStore, RunEnd
+from codemode.store import START_PRUNE_AT_MOST, CodeModeStore, RunEnd
 from codemode.tooldefs import ToolDef, Toolset
 
 import journal_io
@@ -309,28 +309,42 @@ async def test_prune_by_default_keeps_fifty(store: CodeModeStore) -> None:
     assert len(await store.list_executions(limit=1000)) == 50
 
 
-async def test_a_runs_end_prunes_a_backlog_a_few_at_a_time(store: CodeModeStore) -> None:
-    # keep_executions lowered over a long history: each end deletes a bounded batch (its
-    # transaction is every execute's hot path), and the backlog still drains.
+async def test_a_runs_start_prunes_a_backlog_a_few_at_a_time(store: CodeModeStore) -> None:
+    # keep_executions lowered over a long history: each start deletes a bounded batch (its
+    # transaction is part of every execute), and the backlog still drains.
     for i in range(40):
         await store.create_execution(_record(created_at=float(i), status="completed"))
-    ends = 0
+    starts = 0
     while True:
-        running = _record(created_at=1_000.0 + ends, status="running")
-        await store.create_execution(running)
         before = len(await store.list_executions(limit=1000))
+        running = _record(created_at=1_000.0 + starts, status="running")
+        await store.create_execution(running, keep=3)
+        starts += 1
+        deleted = before + 1 - len(await store.list_executions(limit=1000))
+        assert 0 <= deleted <= START_PRUNE_AT_MOST
         assert await store.end_run(RunEnd(
             execution_id=running.id, workspace="default", tenant=DEFAULT_TENANT,
             status="completed", result=None, error=None, logs=[],
-            audit=ExecutionSubject.of(running).finished("completed", None, 0), keep=3))
-        ends += 1
-        deleted = before - len(await store.list_executions(limit=1000))
-        assert 0 <= deleted <= END_RUN_PRUNE_AT_MOST
-        if deleted < END_RUN_PRUNE_AT_MOST:
+            audit=ExecutionSubject.of(running).finished("completed", None, 0)))
+        if deleted < START_PRUNE_AT_MOST:
             break
+    # The newest three as the last run started, and that run: never more than keep + 1.
     left = await store.list_executions(limit=1000)
-    assert len(left) == 3 and running.id in {r.id for r in left}
-    assert ends == -(-(40 + ends - 3) // END_RUN_PRUNE_AT_MOST)  # full batches, then the rest
+    assert len(left) == 4 and running.id in {r.id for r in left}
+    assert starts == -(-(40 + starts - 1 - 3) // START_PRUNE_AT_MOST)  # full batches, then the rest
+
+
+async def test_a_start_prunes_in_its_own_workspace_and_tenant_only(store: CodeModeStore) -> None:
+    for i in range(3):
+        await store.create_execution(_record(created_at=float(i), status="completed"))
+        await store.create_execution(_record("other", created_at=float(i), status="completed"))
+        await store.create_execution(_record(created_at=float(i), status="completed",
+                                             tenant="acme"))
+    await store.create_execution(_record(created_at=10.0, status="running"), keep=1)
+    mine = await store.list_executions(workspace="default", tenant=DEFAULT_TENANT, limit=1000)
+    assert sorted((r.status, r.created_at) for r in mine) == [("completed", 2.0), ("running", 10.0)]
+    assert len(await store.list_executions(workspace="other", limit=1000)) == 3
+    assert len(await store.list_executions(tenant="acme", limit=1000)) == 3
 
 
 # --- toolsets --------------------------------------------------------------------------------
