@@ -131,8 +131,7 @@ async def execution_cost(data: Path, pairs: int) -> None:
             subject = ExecutionSubject.of(record)
             await store.create_execution(record, audit=[subject.started(record)], keep=50)
             await store.end_run(RunEnd(
-                execution_id=record.id, workspace="bench", tenant=record.tenant,
-                status="completed", result=2, error=None, logs=[],
+                execution_id=record.id, status="completed", result=2, error=None, logs=[],
                 audit=subject.finished("completed", None, 0)))
 
         on, off = await paired(pairs * 3, store_only)

@@ -435,8 +435,7 @@ class Executions:
                 status, result = "error", None
                 error = {"name": "ReplayDivergence", "message": str(divergence)}
         finished = await self.store.end_run(RunEnd(
-            execution_id=record.id, workspace=record.workspace, tenant=record.tenant,
-            status=status, result=result, error=error, logs=outcome.logs,
+            execution_id=record.id, status=status, result=result, error=error, logs=outcome.logs,
             audit=ExecutionSubject.of(record).finished(status, error, len(handler.calls))))
         if not finished:
             # Someone ended it while it ran (cancelled, expired): that decision stands.

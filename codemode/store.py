@@ -117,8 +117,6 @@ class RunEnd:
     """How a run ended: what :meth:`CodeModeStore.end_run` records in one transaction."""
 
     execution_id: str
-    workspace: str
-    tenant: str
     status: str
     result: Any
     error: dict[str, Any] | None

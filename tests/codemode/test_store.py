@@ -323,8 +323,7 @@ async def test_a_runs_start_prunes_a_backlog_a_few_at_a_time(store: CodeModeStor
         deleted = before + 1 - len(await store.list_executions(limit=1000))
         assert 0 <= deleted <= START_PRUNE_AT_MOST
         assert await store.end_run(RunEnd(
-            execution_id=running.id, workspace="default", tenant=DEFAULT_TENANT,
-            status="completed", result=None, error=None, logs=[],
+            execution_id=running.id, status="completed", result=None, error=None, logs=[],
             audit=ExecutionSubject.of(running).finished("completed", None, 0)))
         if deleted < START_PRUNE_AT_MOST:
             break
