@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from codemode import CodeMode, DurableSettings, tool_from_callable
+from codemode.calls import CodeModeHandler
 from sandbox.engine import CompiledGuest
 
 
@@ -70,12 +71,25 @@ async def test_an_inline_wait_is_held_no_longer_than_the_services_maximum(
         assert done["status"] == "completed" and done["result"] == "deployed prod"
 
 
+def _noting_host_calls(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """An event set when any run's host call reaches the service (before it is answered)."""
+    called, answer = asyncio.Event(), CodeModeHandler.__call__
+
+    async def noting(handler: CodeModeHandler, name: str, payload: Any) -> Any:
+        called.set()
+        return await answer(handler, name, payload)
+
+    monkeypatch.setattr(CodeModeHandler, "__call__", noting)
+    return called
+
+
 async def test_a_new_run_starts_while_its_row_is_written_and_no_call_is_answered_before(
         compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with CodeMode(tmp_path, workers=1, guest=compiled_guest) as cm:
         assert cm._store is not None and cm._workspaces is not None and cm._sandbox is not None
         store, workspace = cm._store, cm._workspaces.workspace("default")
         write_row, gate, asked = store.create_execution, asyncio.Event(), asyncio.Event()
+        called = _noting_host_calls(monkeypatch)
 
         async def held(record: Any, **options: Any) -> None:
             asked.set()
@@ -85,7 +99,7 @@ async def test_a_new_run_starts_while_its_row_is_written_and_no_call_is_answered
         monkeypatch.setattr(store, "create_execution", held)
         run = asyncio.create_task(cm.execute("state.write_file('/a.txt', 'x')\n'done'"))
         await asyncio.wait_for(asked.wait(), 30)
-        await asyncio.sleep(0.5)  # ample for the isolate to reach its call
+        await asyncio.wait_for(called.wait(), 30)  # the isolate has made its call
         assert not run.done()
         pool = cm._sandbox._pool
         assert pool is not None and pool.stats()["idle"] == 0  # its one worker has the run
@@ -105,9 +119,10 @@ async def test_a_row_that_cannot_be_written_stops_its_run_before_any_call(
         assert cm._store is not None and cm._workspaces is not None and cm._sandbox is not None
         store, workspace = cm._store, cm._workspaces.workspace("default")
         write_row = store.create_execution
+        called = _noting_host_calls(monkeypatch)
 
         async def failing(record: Any, **options: Any) -> None:
-            await asyncio.sleep(0.2)
+            await asyncio.wait_for(called.wait(), 30)  # fail while the call waits for the row
             raise sqlite3.OperationalError("disk I/O error")
 
         monkeypatch.setattr(store, "create_execution", failing)
