@@ -81,7 +81,7 @@ from codemode.records import (
     now,
     valid_snippet_name,
 )
-from codemode.tooldefs import Toolset, schema_problems
+from codemode.tooldefs import Toolset, schema_problems, stored_toolset
 from storage import (Body, BodyFn, Connection, Database, Execute, FetchAll, FetchOne,
                      IntegrityError, SQLiteDatabase, apply_migrations, open_database)
 from workspace import DEFAULT_TENANT
@@ -657,7 +657,7 @@ class CodeModeStore:
         self._check_open()
         # Quick: one row, read on every execute that names the toolset.
         row = await self._db.run(_toolset_row, tenant, name, write=False, quick=True)
-        return None if row is None else Toolset.from_dict(json.loads(row[0]))
+        return None if row is None else stored_toolset(row[0])
 
     async def toolset_info(self, name: str, tenant: str = DEFAULT_TENANT) -> dict[str, Any] | None:
         """``{name, description, tool_count, created_at, updated_at}`` of one toolset."""

@@ -369,6 +369,22 @@ async def test_updating_a_toolset_keeps_the_existing_secret(store: CodeModeStore
     assert got is not None and got.secret == first.secret and len(got.tools) == 2
 
 
+async def test_an_unchanged_toolset_is_parsed_once_and_a_changed_one_anew(tmp_path: Path) -> None:
+    path = tmp_path / "shared.db"
+    async with await CodeModeStore.open(path) as one, await CodeModeStore.open(path) as other:
+        await one.put_toolset(_toolset("github", "a"))
+        first = await one.get_toolset("github")
+        assert first is not None
+        assert await one.get_toolset("github") is first  # the same objects: parsed once
+        # Changed through another store on the file (another process, in a deployment):
+        await other.put_toolset(_toolset("github", "a", "b"))
+        changed = await one.get_toolset("github")
+        assert changed is not None and changed is not first
+        assert [t.name for t in changed.tools] == ["a", "b"] and changed.secret == first.secret
+        await other.delete_toolset("github")
+        assert await one.get_toolset("github") is None
+
+
 async def test_list_toolsets_summarises_by_name(store: CodeModeStore) -> None:
     await store.put_toolset(_toolset("zeta", "a"))
     await store.put_toolset(_toolset("alpha", "a", "b"), description="first")
