@@ -13,7 +13,9 @@ shared cores almost nothing. Prints each side's percentiles and the per-request 
 paired in time (this minus baseline: below 0, this checkout is faster).
 
 Kinds: ``execute`` is ``1 + 1``; ``bash`` is ``echo hi | wc -c`` over a fresh default
-workspace; ``state`` is an execute of ten ``state.write_file`` + ``state.read_file`` pairs.
+workspace; ``state`` is an execute of ten ``state.write_file`` + ``state.read_file`` pairs;
+``webhook`` is an execute of ten signed webhook tool calls to one local echo tool server,
+which both services call.
 """
 
 from __future__ import annotations
@@ -47,7 +49,53 @@ REQUESTS: dict[str, tuple[str, dict[str, Any]]] = {
     "execute": ("/v1/execute", {"code": "1 + 1"}),
     "bash": ("/v1/bash", {"script": "echo hi | wc -c"}),
     "state": ("/v1/execute", {"code": STATE_CODE}),
+    "webhook": ("/v1/execute", {"code": "for i in range(10):\n    bench.echo(n=i)",
+                                "toolsets": ["bench"]}),
 }
+
+
+ECHO_TOOL = """
+import json, sys, uvicorn
+
+async def echo(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    data = json.dumps({"output": {"echo": json.loads(body or b"{}").get("input")}}).encode()
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": data})
+
+uvicorn.run(echo, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", lifespan="off")
+"""
+"""The webhook kind's tool, a process of its own (a thread here would share this process's
+lock with the client): answers ``{"output": {"echo": input}}``."""
+
+
+def start_tool_server() -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-c", ECHO_TOOL, str(port)])
+    return process, f"http://127.0.0.1:{port}"
+
+
+async def register_tool(port: int, url: str) -> None:
+    tool = {"name": "echo", "url": url,
+            "input_schema": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+    async with httpx.AsyncClient(timeout=30) as client:
+        for _ in range(100):  # the tool server may still be starting: wait for its port
+            try:
+                await client.get(url)
+                break
+            except httpx.TransportError:
+                await asyncio.sleep(0.1)
+        answer = await client.put(f"http://127.0.0.1:{port}/v1/toolsets/bench", json={"tools": [tool]})
+        if answer.status_code != 201:
+            raise RuntimeError(f"registering the tool on port {port}: {answer.text}")
 
 
 def start(root: Path, data: str) -> tuple[subprocess.Popen[bytes], int]:
@@ -114,18 +162,24 @@ def main() -> None:
     if args.same == (args.baseline is not None):
         parser.error("give --baseline DIR or --same")
     roots = {"this": HERE_ROOT, "baseline": HERE_ROOT if args.same else args.baseline.resolve()}
+    tool = start_tool_server() if args.kind == "webhook" else None
     with tempfile.TemporaryDirectory() as data:
         started = {side: start(root, os.path.join(data, side)) for side, root in roots.items()}
         try:
             ports = {side: port for side, (_, port) in started.items()}
             for port in ports.values():
                 asyncio.run(wait_up(port))
+            if tool is not None:
+                for port in ports.values():
+                    asyncio.run(register_tool(port, tool[1]))
             times = asyncio.run(measure(ports, args.kind, args.runs))
         finally:
             for process, _ in started.values():
                 process.terminate()
             for process, _ in started.values():
                 process.wait(timeout=30)
+            if tool is not None:
+                tool[0].terminate()
     report(times, args.kind, "this checkout (A/A)" if args.same else str(roots["baseline"]))
 
 
