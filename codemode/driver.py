@@ -35,7 +35,7 @@ from typing import Any
 import httpx
 
 from audit import AuditEvent
-from sandbox import AsyncSandbox, ExecutionResult, Limits, tracing
+from sandbox import AsyncSandbox, ExecutionResult, HostAbort, Limits, tracing
 from workspace import DEFAULT_TENANT, WorkspaceStore
 
 from . import journal, ledger
@@ -395,6 +395,10 @@ class Executions:
                 # would run the same (possibly hostile) code again, up to max_attempts.
                 log.exception("running execution %s failed", record.id)
                 outcome = _failed_run(record.id, exc)
+            try:
+                await handler.settled()  # the last call's record, before the run's end
+            except HostAbort as abort:
+                outcome = _aborted_run(outcome, abort)
             if row_written is not None:
                 await row_written  # (done already unless the run made no host call)
             kind = outcome.trap["kind"] if outcome.trap else None
@@ -901,6 +905,15 @@ async def _client_result_event(tx: Any, record: ExecutionRecord, seq: int,
         seq, entry.namespace if entry else "", entry.method if entry else "",
         entry.args if entry else "{}", idempotency_key=None,
         outcome="applied" if failure is None else "error", error=failure)
+
+
+def _aborted_run(outcome: ExecutionResult, abort: HostAbort) -> ExecutionResult:
+    """The run's outcome when its last call's record failed after the code went on: the
+    run stops as it would have at that call, keeping what it printed."""
+    return ExecutionResult(execution_id=outcome.execution_id, status="error",
+                           error={"name": "ExecutionError", "message": abort.message,
+                                  "traceback": ""},
+                           trap=abort.to_trap(), logs=outcome.logs, engine=outcome.engine)
 
 
 def _failed_run(execution_id: str, exc: Exception) -> ExecutionResult:

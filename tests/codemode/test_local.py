@@ -135,6 +135,87 @@ async def test_a_row_that_cannot_be_written_stops_its_run_before_any_call(
         assert after["status"] == "completed" and after["result"] == "y"
 
 
+def _tools_counting(invoked: list[str]) -> list[Any]:
+    def first() -> str:
+        """The first step."""
+        invoked.append("first")
+        return "one"
+
+    def second() -> str:
+        """The second step."""
+        invoked.append("second")
+        return "two"
+    return [first, second]
+
+
+async def test_a_calls_record_commits_while_the_code_goes_on_and_the_next_call_waits_for_it(
+        compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    invoked: list[str] = []
+    async with CodeMode(tmp_path, tools=_tools_counting(invoked), workers=1, guest=compiled_guest,
+                        durable=DurableSettings()) as cm:
+        assert cm._store is not None
+        store, write = cm._store, CodeModeHandler._write
+        gate, held, calls_seen = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        answer, seen = CodeModeHandler.__call__, []
+
+        async def holding(handler: CodeModeHandler, entry: Any, recorded: Any, **kw: Any) -> None:
+            if kw["state"] == "applied" and entry.seq == 0:
+                held.set()
+                await gate.wait()
+            await write(handler, entry, recorded, **kw)
+
+        async def noting(handler: CodeModeHandler, name: str, payload: Any) -> Any:
+            seen.append(name)
+            if len(seen) == 2:
+                calls_seen.set()
+            return await answer(handler, name, payload)
+
+        monkeypatch.setattr(CodeModeHandler, "_write", holding)
+        monkeypatch.setattr(CodeModeHandler, "__call__", noting)
+        run = asyncio.create_task(cm.execute("a = tools.first()\nb = tools.second()\n[a, b]"))
+        await asyncio.wait_for(held.wait(), 30)
+        # The code has its first value and has made its second call, which waits: the
+        # first call's record is not committed, so nothing more happens yet.
+        await asyncio.wait_for(calls_seen.wait(), 30)
+        assert invoked == ["first"] and not run.done()
+        listed = await store.list_executions()
+        journal = (await store.get_execution(listed[0].id)).journal  # type: ignore[union-attr]
+        assert [(e.seq, e.state) for e in journal] == [(0, "executing")]
+        gate.set()
+        outcome = await asyncio.wait_for(run, 30)
+        assert outcome["status"] == "completed" and outcome["result"] == ["one", "two"]
+        assert invoked == ["first", "second"]
+        record = await store.get_execution(outcome["execution_id"])
+        assert record is not None
+        assert [(e.seq, e.state) for e in record.journal] == [(0, "applied"), (1, "applied")]
+
+
+@pytest.mark.parametrize("code", ["try:\n    tools.first()\nexcept Exception:\n    pass\n"
+                                  "tools.second()", "tools.first()\nprint('went on')\n'done'"])
+async def test_a_record_that_cannot_be_written_stops_the_run_before_anything_else_happens(
+        compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        code: str) -> None:
+    invoked: list[str] = []
+    async with CodeMode(tmp_path, tools=_tools_counting(invoked), workers=1,
+                        guest=compiled_guest) as cm:
+        assert cm._store is not None
+        write = CodeModeHandler._write
+
+        async def failing(handler: CodeModeHandler, entry: Any, recorded: Any, **kw: Any) -> None:
+            if kw["state"] == "applied":
+                raise sqlite3.OperationalError("disk I/O error")
+            await write(handler, entry, recorded, **kw)
+
+        monkeypatch.setattr(CodeModeHandler, "_write", failing)
+        outcome = await cm.execute(code)
+        assert outcome["status"] == "error", outcome
+        assert "the record of call 0 (tools.first) could not be written" in outcome["error"]["message"]
+        assert invoked == ["first"]  # nothing after the call whose record failed
+        record = await cm._store.get_execution(outcome["execution_id"])
+        assert record is not None and record.status == "error"
+        assert [(e.seq, e.state) for e in record.journal] == [(0, "executing")]
+
+
 async def test_retention_keeps_the_newest_terminal_runs_and_never_a_paused_one(
         compiled_guest: CompiledGuest, tmp_path: Path) -> None:
     # Acceptance case 72: keep 2, after five runs at most three kept; paused runs stay.
