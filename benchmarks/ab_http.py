@@ -15,7 +15,7 @@ paired in time (this minus baseline: below 0, this checkout is faster).
 Kinds: ``execute`` is ``1 + 1``; ``bash`` is ``echo hi | wc -c`` over a fresh default
 workspace; ``state`` is an execute of ten ``state.write_file`` + ``state.read_file`` pairs;
 ``webhook`` is an execute of ten signed webhook tool calls to one local echo tool server,
-which both services call.
+which both services call; ``inline_tools`` is ``1 + 1`` with twenty inline tool definitions.
 """
 
 from __future__ import annotations
@@ -51,6 +51,11 @@ REQUESTS: dict[str, tuple[str, dict[str, Any]]] = {
     "state": ("/v1/execute", {"code": STATE_CODE}),
     "webhook": ("/v1/execute", {"code": "for i in range(10):\n    bench.echo(n=i)",
                                 "toolsets": ["bench"]}),
+    "inline_tools": ("/v1/execute", {"code": "1 + 1", "tools": [
+        {"name": f"tool_{n}", "description": f"Tool number {n}.", "url": "http://127.0.0.1:9",
+         "input_schema": {"type": "object", "required": ["id"], "properties": {
+             "id": {"type": "integer"}, "mode": {"enum": ["a", "b", "c"]},
+             "tags": {"type": "array", "items": {"type": "string"}}}}} for n in range(20)]}),
 }
 
 

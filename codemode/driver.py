@@ -71,7 +71,7 @@ from .connectors import BoundConnector, Connectors
 from .state import STATE_METHODS
 from .leases import LeaseKeeper, renewal_interval
 from .store import CLAIM_BATCH, CodeModeStore, RunEnd
-from .tooldefs import ToolDef
+from .tooldefs import inline_tool
 
 __all__ = [
     "DurableSettings",
@@ -231,7 +231,7 @@ class Executions:
             if toolset is None:
                 raise MissingConnector.of(record.id, f'toolset "{name}"')
             toolsets.append(toolset)
-        inline = [ToolDef.from_dict(t) for t in record.options.get("tools", [])]
+        inline = [inline_tool(t) for t in record.options.get("tools", [])]
         names = record.options.get("connectors") or []
         bound: list[BoundConnector] = []
         if with_connectors and names:

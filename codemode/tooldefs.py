@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_MS",
     "ToolDef",
     "Toolset",
+    "inline_tool",
     "new_toolset_secret",
     "requires_approval",
     "schema_problems",
@@ -542,3 +543,22 @@ def stored_toolset(definition: str) -> Toolset:
     it is unchanged the same (frozen) objects come back, so the namespace's rendered
     declarations are kept too (``codemode.calls``)."""
     return Toolset.from_dict(json.loads(definition))
+
+
+def inline_tool(data: Any) -> ToolDef:
+    """An inline tool (one an execute request carries) from its JSON, parsed once per
+    distinct text, like :func:`stored_toolset`: an agent host sends the same tools with every
+    execute, and each one's parse and declarations cost about 0.2 ms of the service's CPU.
+    The text keeps the keys' order, which orders the tool's parameters in its declaration."""
+    if not isinstance(data, Mapping):
+        return ToolDef.from_dict(data)
+    try:
+        text = json.dumps(data, allow_nan=False)
+    except (TypeError, ValueError):  # not plain JSON: parsed as it is, every time
+        return ToolDef.from_dict(data)
+    return _inline_tool(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _inline_tool(text: str) -> ToolDef:
+    return ToolDef.from_dict(json.loads(text))

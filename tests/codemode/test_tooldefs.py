@@ -16,7 +16,9 @@ from codemode.tooldefs import (
     DEFAULT_TIMEOUT_MS,
     ToolDef,
     Toolset,
+    inline_tool,
     requires_approval,
+    stored_toolset,
     validate_arguments,
 )
 
@@ -52,6 +54,41 @@ def test_json_definition_round_trips_with_defaults() -> None:
     assert ToolDef.from_dict(tool.to_dict()) == tool
     assert tool.to_dict()["url"] == WEATHER["url"]
     assert "headers" not in tool.to_dict()
+
+
+def test_an_inline_tool_is_parsed_once_per_distinct_json_text() -> None:
+    import copy
+    import json
+
+    first = inline_tool(copy.deepcopy(WEATHER))
+    assert inline_tool(json.loads(json.dumps(WEATHER))) is first  # equal JSON: the same tool
+    assert first == ToolDef.from_dict(WEATHER)
+    described = inline_tool({**WEATHER, "description": "Another text."})
+    assert described is not first and described.description == "Another text."
+    # Key order is part of the text: it orders the tool's parameters in its declaration.
+    properties = WEATHER["input_schema"]["properties"]  # type: ignore[index]
+    flipped = {**WEATHER, "input_schema": {**WEATHER["input_schema"],  # type: ignore[dict-item]
+                                           "properties": dict(reversed(list(properties.items())))}}
+    assert list(inline_tool(flipped).input_schema["properties"]) == ["days", "units", "city"]
+    assert list(first.input_schema["properties"]) == ["city", "units", "days"]
+
+
+def test_an_invalid_inline_tool_is_refused_every_time() -> None:
+    broken = {"name": "x", "input_schema": {"type": "array"}}
+    for _ in range(2):
+        with pytest.raises(ToolDefinitionError):
+            inline_tool(broken)
+    with pytest.raises(ToolDefinitionError):
+        inline_tool(["not", "an", "object"])
+
+
+def test_a_stored_toolset_is_parsed_once_per_distinct_text() -> None:
+    import json
+
+    text = json.dumps(Toolset.from_dict({"name": "weather", "tools": [WEATHER]}).to_dict(
+        include_secret=True))
+    assert stored_toolset(text) is stored_toolset(text)
+    assert stored_toolset(text).tools[0].name == "get-weather"
 
 
 def test_all_optional_fields_are_accepted_and_stored() -> None:

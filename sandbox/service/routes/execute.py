@@ -14,9 +14,9 @@ from codemode import (
     STATE_DOC,
     ExecuteOptions,
     ExecutionPlan,
-    ToolDef,
     ToolDefinitionError,
     execute_description,
+    inline_tool,
 )
 
 from ... import Limits
@@ -176,7 +176,7 @@ async def _plan_for(request: Request, toolset_names: list[str], inline: list[dic
     tools = []
     for index, raw in enumerate(inline):
         try:
-            tools.append(ToolDef.from_dict(raw))
+            tools.append(inline_tool(raw))
         except ToolDefinitionError as exc:
             problems.extend(f"tools[{index}]: {p}" for p in exc.problems)
     if problems:
