@@ -15,7 +15,7 @@ paired in time (this minus baseline: below 0, this checkout is faster).
 Kinds: ``execute`` is ``1 + 1``; ``bash`` is ``echo hi | wc -c`` over a fresh default
 workspace; ``state`` is an execute of ten ``state.write_file`` + ``state.read_file`` pairs;
 ``webhook`` is an execute of ten signed webhook tool calls to one local echo tool server,
-which both services call; ``inline_tools`` is ``1 + 1`` with twenty inline tool definitions.
+which both services call (``webhook_once``: one call); ``inline_tools`` is ``1 + 1`` with twenty inline tool definitions.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ REQUESTS: dict[str, tuple[str, dict[str, Any]]] = {
     "state": ("/v1/execute", {"code": STATE_CODE}),
     "webhook": ("/v1/execute", {"code": "for i in range(10):\n    bench.echo(n=i)",
                                 "toolsets": ["bench"]}),
+    "webhook_once": ("/v1/execute", {"code": "bench.echo(n=1)", "toolsets": ["bench"]}),
     "inline_tools": ("/v1/execute", {"code": "1 + 1", "tools": [
         {"name": f"tool_{n}", "description": f"Tool number {n}.", "url": "http://127.0.0.1:9",
          "input_schema": {"type": "object", "required": ["id"], "properties": {
@@ -167,7 +168,7 @@ def main() -> None:
     if args.same == (args.baseline is not None):
         parser.error("give --baseline DIR or --same")
     roots = {"this": HERE_ROOT, "baseline": HERE_ROOT if args.same else args.baseline.resolve()}
-    tool = start_tool_server() if args.kind == "webhook" else None
+    tool = start_tool_server() if args.kind.startswith("webhook") else None
     with tempfile.TemporaryDirectory() as data:
         started = {side: start(root, os.path.join(data, side)) for side, root in roots.items()}
         try:
