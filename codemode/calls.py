@@ -458,11 +458,12 @@ class CodeModeHandler:
         later call waits for it first (``__call__``), and so does the run's end, so no side
         effect and no result ever follows a call whose record is not committed. What is
         saved is the write's time on the call's path: an execute of ten webhook calls over
-        HTTP, two services alternating, went 28.5 -> 24.5 ms p50 (paired -3.1 ms). The call is reported to the
-        execution's watchers once its record has committed. A write that fails stops the run
-        at its next call or at its end, as it would have stopped it at this call. In
-        always-replay mode the run stops after this call and the next reads its journal, so
-        the record is written first."""
+        HTTP, two services alternating, went 28.5 -> 24.5 ms p50 (paired -3.1 ms).
+
+        The call is reported to the execution's watchers once its record has committed. A
+        write that fails stops the run at its next call or at its end, as it would have
+        stopped it at this call. In always-replay mode the run stops after this call and the
+        next reads its journal, so the record is written first."""
         self._annotate(entry, fields)
 
         async def settle() -> None:

@@ -29,9 +29,10 @@ import math
 import re
 import secrets
 import types
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
 import referencing
@@ -533,7 +534,41 @@ class Toolset:
         return data
 
 
-@functools.lru_cache(maxsize=64)
+
+_T = TypeVar("_T")
+
+
+class KeptByText(Generic[_T]):
+    """Values parsed from JSON texts, kept by text, the most recently used first, up to
+    ``max_chars`` of text in all; a text over an eighth of that is parsed and not kept. The
+    bound is on characters, not entries: requests may carry up to 16 MiB, and a client
+    sending big distinct definitions must not grow the service's memory past it."""
+
+    def __init__(self, parse: Callable[[str], _T], max_chars: int) -> None:
+        self._parse = parse
+        self.max_chars = max_chars
+        self._kept: OrderedDict[str, _T] = OrderedDict()
+        self.chars = 0
+
+    def get(self, text: str) -> _T:
+        kept = self._kept.get(text)
+        if kept is not None:
+            self._kept.move_to_end(text)
+            return kept
+        value = self._parse(text)  # raises for an invalid one: nothing is kept
+        if len(text) <= self.max_chars // 8:
+            self._kept[text] = value
+            self.chars += len(text)
+            while self.chars > self.max_chars:
+                dropped, _ = self._kept.popitem(last=False)
+                self.chars -= len(dropped)
+        return value
+
+
+_STORED_TOOLSETS = KeptByText(lambda text: Toolset.from_dict(json.loads(text)), 4_000_000)
+_INLINE_TOOLS = KeptByText(lambda text: ToolDef.from_dict(json.loads(text)), 4_000_000)
+
+
 def stored_toolset(definition: str) -> Toolset:
     """A toolset from its stored JSON (secret included), parsed once per distinct text.
 
@@ -542,7 +577,7 @@ def stored_toolset(definition: str) -> Toolset:
     The row's text is the key, so a toolset changed by any process is parsed anew, and while
     it is unchanged the same (frozen) objects come back, so the namespace's rendered
     declarations are kept too (``codemode.calls``)."""
-    return Toolset.from_dict(json.loads(definition))
+    return _STORED_TOOLSETS.get(definition)
 
 
 def inline_tool(data: Any) -> ToolDef:
@@ -556,9 +591,4 @@ def inline_tool(data: Any) -> ToolDef:
         text = json.dumps(data, allow_nan=False)
     except (TypeError, ValueError):  # not plain JSON: parsed as it is, every time
         return ToolDef.from_dict(data)
-    return _inline_tool(text)
-
-
-@functools.lru_cache(maxsize=1024)
-def _inline_tool(text: str) -> ToolDef:
-    return ToolDef.from_dict(json.loads(text))
+    return _INLINE_TOOLS.get(text)

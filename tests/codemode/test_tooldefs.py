@@ -16,6 +16,7 @@ from codemode.tooldefs import (
     DEFAULT_TIMEOUT_MS,
     ToolDef,
     Toolset,
+    KeptByText,
     inline_tool,
     requires_approval,
     stored_toolset,
@@ -89,6 +90,28 @@ def test_a_stored_toolset_is_parsed_once_per_distinct_text() -> None:
         include_secret=True))
     assert stored_toolset(text) is stored_toolset(text)
     assert stored_toolset(text).tools[0].name == "get-weather"
+
+
+def test_kept_texts_are_bounded_by_their_characters() -> None:
+    parsed: list[str] = []
+
+    def parse(text: str) -> str:
+        parsed.append(text)
+        return text.upper()
+
+    kept = KeptByText(parse, max_chars=80)
+    texts = [f"text-{n:04d}" for n in range(9)]  # 9 characters each: 8 fit in 80, 9 do not
+    for text in texts:
+        assert kept.get(text) == text.upper()
+    assert kept.chars <= 80
+    kept.get(texts[-1])
+    assert parsed.count(texts[-1]) == 1  # the newest is kept
+    kept.get(texts[0])
+    assert parsed.count(texts[0]) == 2  # the oldest went to make room
+    big = "x" * 11  # over an eighth of 80: parsed each time, never kept
+    kept.get(big)
+    kept.get(big)
+    assert parsed.count(big) == 2 and kept.chars <= 80
 
 
 def test_all_optional_fields_are_accepted_and_stored() -> None:
