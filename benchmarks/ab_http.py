@@ -60,32 +60,15 @@ REQUESTS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-ECHO_TOOL = """
-import json, sys, uvicorn
-
-async def echo(scope, receive, send):
-    if scope["type"] != "http":
-        return
-    body = b""
-    while True:
-        message = await receive()
-        body += message.get("body", b"")
-        if not message.get("more_body"):
-            break
-    data = json.dumps({"output": {"echo": json.loads(body or b"{}").get("input")}}).encode()
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"application/json")]})
-    await send({"type": "http.response.body", "body": data})
-
-uvicorn.run(echo, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", lifespan="off")
-"""
-"""The webhook kind's tool, a process of its own (a thread here would share this process's
-lock with the client): answers ``{"output": {"echo": input}}``."""
+ECHO_TOOL = ("import sys; sys.path.append(sys.argv[1]); import measuring; "
+             "measuring.serve_echo_tool(int(sys.argv[2]))")
+"""The webhook kinds' tool (``measuring.echo_tool``), a process of its own: a thread here
+would share this process's lock with the client."""
 
 
 def start_tool_server() -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-c", ECHO_TOOL, str(port)])
+    process = subprocess.Popen([sys.executable, "-c", ECHO_TOOL, _HERE, str(port)])
     return process, f"http://127.0.0.1:{port}"
 
 

@@ -26,7 +26,6 @@ sys.path[:] = [str(Path(_HERE).parent)] + [
     p for p in sys.path if str(Path(p or ".").resolve()) != _HERE] + [_HERE]
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -40,34 +39,11 @@ import uvicorn
 
 from codemode import ToolDef, render_declarations
 
-from measuring import free_port, pct
+from measuring import TOOL_OWN_MS, echo_tool, free_port, pct
 
 
 def row(name: str, value: str, target: str = "") -> None:
     print(f"| {name:<48} | {value:>24} | {target:<16} |")
-
-
-TOOL_OWN_MS: list[float] = []
-"""The tool server's own time of each call it answered, timed inside it (from the request's
-head to the hand-over of its answer), so no client's cost is counted as the tool's."""
-
-
-async def tool_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    if scope["type"] != "http":
-        return
-    started = time.perf_counter()
-    body = b""
-    while True:
-        message = await receive()
-        body += message.get("body", b"")
-        if not message.get("more_body"):
-            break
-    call = json.loads(body)
-    data = json.dumps({"output": {"echo": call["input"]}}).encode()
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"application/json")]})
-    TOOL_OWN_MS.append((time.perf_counter() - started) * 1000)
-    await send({"type": "http.response.body", "body": data})
 
 
 EXCHANGE = """
@@ -100,7 +76,7 @@ def http_exchange_ms(url: str, count: int) -> float:
 
 def main(runs: int) -> None:
     tool_port = free_port()
-    tool_server = uvicorn.Server(uvicorn.Config(tool_app, host="127.0.0.1", port=tool_port,
+    tool_server = uvicorn.Server(uvicorn.Config(echo_tool, host="127.0.0.1", port=tool_port,
                                                 log_level="warning", lifespan="off"))
     threading.Thread(target=tool_server.run, daemon=True).start()
     port = free_port()

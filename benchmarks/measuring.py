@@ -1,5 +1,5 @@
-"""What the benchmarks share: percentiles, a free local port, and ways timed in rotating
-rounds so the machine's noise falls on all of them alike.
+"""What the benchmarks share: percentiles, a free local port, ways timed in rotating rounds
+so the machine's noise falls on all of them alike, and a local echo tool for webhook calls.
 
 Imported by the scripts in this directory, each of which puts the directory last on
 ``sys.path`` (a script here, ``codemode.py`` say, must not hide the package of its name).
@@ -7,15 +7,48 @@ Imported by the scripts in this directory, each of which puts the directory last
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 
 def pct(values: list[float], p: float) -> float:
     """The ``p``-th percentile of ``values`` (nearest rank)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+TOOL_OWN_MS: list[float] = []
+"""The echo tool's own time of each call it answered, timed inside it (from the request's
+head to the hand-over of its answer), so no client's cost is counted as the tool's."""
+
+
+async def echo_tool(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """An ASGI webhook tool answering ``{"output": {"echo": input}}`` (any request: a
+    bodiless one, a readiness probe's, echoes None)."""
+    if scope["type"] != "http":
+        return
+    started = time.perf_counter()
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    data = json.dumps({"output": {"echo": json.loads(body or b"{}").get("input")}}).encode()
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json")]})
+    TOOL_OWN_MS.append((time.perf_counter() - started) * 1000)
+    await send({"type": "http.response.body", "body": data})
+
+
+def serve_echo_tool(port: int) -> None:
+    """Serve :func:`echo_tool` on 127.0.0.1:``port`` until stopped (a process of its own)."""
+    import uvicorn
+
+    uvicorn.run(echo_tool, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
 
 
 def free_port() -> int:
