@@ -71,12 +71,15 @@ async def test_an_inline_wait_is_held_no_longer_than_the_services_maximum(
         assert done["status"] == "completed" and done["result"] == "deployed prod"
 
 
-def _noting_host_calls(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
-    """An event set when any run's host call reaches the service (before it is answered)."""
-    called, answer = asyncio.Event(), CodeModeHandler.__call__
+def _noting_host_calls(monkeypatch: pytest.MonkeyPatch, count: int = 1) -> asyncio.Event:
+    """An event set when ``count`` host calls have reached the service (before the last is
+    answered)."""
+    called, answer, seen = asyncio.Event(), CodeModeHandler.__call__, [0]
 
     async def noting(handler: CodeModeHandler, name: str, payload: Any) -> Any:
-        called.set()
+        seen[0] += 1
+        if seen[0] >= count:
+            called.set()
         return await answer(handler, name, payload)
 
     monkeypatch.setattr(CodeModeHandler, "__call__", noting)
@@ -155,8 +158,8 @@ async def test_a_calls_record_commits_while_the_code_goes_on_and_the_next_call_w
                         durable=DurableSettings()) as cm:
         assert cm._store is not None
         store, write = cm._store, CodeModeHandler._write
-        gate, held, calls_seen = asyncio.Event(), asyncio.Event(), asyncio.Event()
-        answer, seen = CodeModeHandler.__call__, []
+        gate, held = asyncio.Event(), asyncio.Event()
+        calls_seen = _noting_host_calls(monkeypatch, count=2)
 
         async def holding(handler: CodeModeHandler, entry: Any, recorded: Any, **kw: Any) -> None:
             if kw["state"] == "applied" and entry.seq == 0:
@@ -164,23 +167,16 @@ async def test_a_calls_record_commits_while_the_code_goes_on_and_the_next_call_w
                 await gate.wait()
             await write(handler, entry, recorded, **kw)
 
-        async def noting(handler: CodeModeHandler, name: str, payload: Any) -> Any:
-            seen.append(name)
-            if len(seen) == 2:
-                calls_seen.set()
-            return await answer(handler, name, payload)
-
         monkeypatch.setattr(CodeModeHandler, "_write", holding)
-        monkeypatch.setattr(CodeModeHandler, "__call__", noting)
         run = asyncio.create_task(cm.execute("a = tools.first()\nb = tools.second()\n[a, b]"))
         await asyncio.wait_for(held.wait(), 30)
         # The code has its first value and has made its second call, which waits: the
         # first call's record is not committed, so nothing more happens yet.
         await asyncio.wait_for(calls_seen.wait(), 30)
         assert invoked == ["first"] and not run.done()
-        listed = await store.list_executions()
-        journal = (await store.get_execution(listed[0].id)).journal  # type: ignore[union-attr]
-        assert [(e.seq, e.state) for e in journal] == [(0, "executing")]
+        running = await store.get_execution((await store.list_executions())[0].id)
+        assert running is not None
+        assert [(e.seq, e.state) for e in running.journal] == [(0, "executing")]
         gate.set()
         outcome = await asyncio.wait_for(run, 30)
         assert outcome["status"] == "completed" and outcome["result"] == ["one", "two"]

@@ -81,6 +81,8 @@ def test_an_invalid_inline_tool_is_refused_every_time() -> None:
             inline_tool(broken)
     with pytest.raises(ToolDefinitionError):
         inline_tool(["not", "an", "object"])
+    with pytest.raises(ToolDefinitionError, match="timeout_ms"):  # no JSON text: parsed as is
+        inline_tool({**WEATHER, "timeout_ms": float("nan")})
 
 
 def test_a_stored_toolset_is_parsed_once_per_distinct_text() -> None:
