@@ -15,8 +15,8 @@
    idempotency keys through the ledger), a workspace operation (``state.*``), a step; a tool
    with neither url nor callable parks the run until the agent host posts its result;
 5. it is journaled: side effects ``executing`` before and settled after, reads once; the
-   settled record commits while the value goes back to the code, and the next call and the
-   run's end wait for it.
+   settled record (a value or an error) commits while the outcome goes back to the code,
+   and the next call and the run's end wait for it.
 
 Parking and stopping raise :class:`HostAbort`, which unwinds the isolate from the host
 side: code that catches exceptions cannot continue past it. Values over the durable limit
@@ -225,6 +225,11 @@ def _capped_for_code(value: Any) -> Any:
     if isinstance(shown, dict) and shown.get("serialized") is False:
         return value
     return shown
+
+
+def _retrieved(task: asyncio.Future[None]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _journal_write(execution_id: str, entry: JournalEntry, recorded: JournalEntry | None,
@@ -437,18 +442,30 @@ class CodeModeHandler:
         """Record the call as failed with ``error`` and raise it in the guest; ``audited``:
         a call with a side effect, whose failure the audit log records too."""
         audit = self._audit_call(entry, "error", key=key, error=error) if audited else None
-        await self._guarded(lambda: self._write(entry, recorded, state="error", error=error,
-                                                audit=audit))
-        self._note(entry, state="error", error=error)
+        await self._settle_later(entry, lambda: self._write(entry, recorded, state="error",
+                                                            error=error, audit=audit),
+                                 {"state": "error", "error": error})
         self._after_fresh()
         raise HostCallError(str(error["name"]), str(error["message"]), tool, error.get("details"))
 
     async def settled(self) -> None:
         """Wait for the last call's settled record to commit; raise its failure as the
         :class:`HostAbort` that stops the run. The driver calls it before it ends a run."""
-        settling, self._settling = self._settling, None
-        if settling is not None:
-            await settling
+        settling = self._settling
+        if settling is None:
+            return
+        try:
+            # Shielded: a run cancelled while it waits must not cut the record's commit short.
+            await asyncio.shield(settling)
+        finally:
+            if settling.done():
+                self._settling = None
+
+    async def abandoned(self) -> None:
+        """The run was cancelled: wait for the last call's record to finish committing (a
+        failure to commit it has been logged; there is no run left to stop)."""
+        if self._settling is not None:
+            await asyncio.wait([self._settling])
 
     async def _settle_later(self, entry: JournalEntry, write: Callable[[], Awaitable[None]],
                             fields: dict[str, Any]) -> None:
@@ -482,6 +499,8 @@ class CodeModeHandler:
             await settle()
         else:
             self._settling = asyncio.ensure_future(settle())
+            # Its failure is raised by ``settled``; a run cancelled meanwhile never asks.
+            self._settling.add_done_callback(_retrieved)
 
     async def _guarded(self, write: Callable[[], Awaitable[None]]) -> None:
         """Run a journal write; an execution no longer running stops the run unrecorded."""
@@ -721,11 +740,15 @@ class CodeModeHandler:
             error = _error_of(failure)
 
             audit = self._audit_call(entry, "error", key=key.sent, error=error)
+            if digest is None:
+                await self._settle_later(entry, lambda: self._write(
+                    entry, executing, state="error", error=error, audit=audit),
+                    {"state": "error", "error": error})
+                self._after_fresh()
+                raise
 
             async def fail() -> None:
-                if digest is None:
-                    await self._write(entry, executing, state="error", error=error, audit=audit)
-                    return
+                # Discarded before the key's lock is let go: the next holder may run it anew.
                 async with self.store.transaction() as tx:
                     await ledger_discard(tx.connection, key.key)
                     await self._write(entry, executing, state="error", error=error, tx=tx,

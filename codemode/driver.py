@@ -35,7 +35,7 @@ from typing import Any
 import httpx
 
 from audit import AuditEvent
-from sandbox import AsyncSandbox, ExecutionResult, HostAbort, Limits, tracing
+from sandbox import AsyncSandbox, ExecutionResult, HostAbort, Limits, ToolSpec, tracing
 from workspace import DEFAULT_TENANT, WorkspaceStore
 
 from . import journal, ledger
@@ -353,6 +353,26 @@ class Executions:
             live.outcome.set_result(outcome)
         return outcome
 
+    async def _run_once(self, record: ExecutionRecord, handler: CodeModeHandler, limits: Limits,
+                        namespaces: dict[str, list[ToolSpec]],
+                        guest_options: dict[str, Any]) -> ExecutionResult:
+        """One run of the code in an isolate, ended once its last call's record committed."""
+        try:
+            outcome = await self.sandbox.execute(
+                record.code, limits=limits, handler=handler, namespaces=namespaces,
+                execution_id=record.id, guest_options=guest_options,
+                engine=str(record.options.get("engine", "auto")))
+        except Exception as exc:
+            # The run must end here whatever went wrong: left ``running``, the sweep
+            # would run the same (possibly hostile) code again, up to max_attempts.
+            log.exception("running execution %s failed", record.id)
+            outcome = _failed_run(record.id, exc)
+        try:
+            await handler.settled()  # the last call's record, before the run's end
+        except HostAbort as abort:
+            outcome = _aborted_run(outcome, abort)
+        return outcome
+
     async def _keep_traceparent(self, record: ExecutionRecord) -> None:
         """Remember the trace that parked ``record``: its resumption links to it."""
         parked_by = tracing.traceparent()
@@ -386,19 +406,12 @@ class Executions:
                 events=events, key_locks=self.key_locks, carried=carried,
                 subject=ExecutionSubject.of(record), row_written=row_written)
             try:
-                outcome = await self.sandbox.execute(
-                    record.code, limits=limits, handler=handler, namespaces=namespaces,
-                    execution_id=record.id, guest_options=guest_options,
-                    engine=str(record.options.get("engine", "auto")))
-            except Exception as exc:
-                # The run must end here whatever went wrong: left ``running``, the sweep
-                # would run the same (possibly hostile) code again, up to max_attempts.
-                log.exception("running execution %s failed", record.id)
-                outcome = _failed_run(record.id, exc)
-            try:
-                await handler.settled()  # the last call's record, before the run's end
-            except HostAbort as abort:
-                outcome = _aborted_run(outcome, abort)
+                outcome = await self._run_once(record, handler, limits, namespaces, guest_options)
+            except asyncio.CancelledError:
+                # Cancelled (shutdown): the last call's record still finishes committing, so
+                # nothing of this run writes after its owner has gone on (the store closed).
+                await handler.abandoned()
+                raise
             if row_written is not None:
                 await row_written  # (done already unless the run made no host call)
             kind = outcome.trap["kind"] if outcome.trap else None

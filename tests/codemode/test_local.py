@@ -138,10 +138,12 @@ async def test_a_row_that_cannot_be_written_stops_its_run_before_any_call(
         assert after["status"] == "completed" and after["result"] == "y"
 
 
-def _tools_counting(invoked: list[str]) -> list[Any]:
+def _tools_counting(invoked: list[str], *, first_fails: bool = False) -> list[Any]:
     def first() -> str:
         """The first step."""
         invoked.append("first")
+        if first_fails:
+            raise ValueError("no first")
         return "one"
 
     def second() -> str:
@@ -151,7 +153,49 @@ def _tools_counting(invoked: list[str]) -> list[Any]:
     return [first, second]
 
 
+@pytest.mark.parametrize("first_fails", [False, True], ids=["value", "error"])
 async def test_a_calls_record_commits_while_the_code_goes_on_and_the_next_call_waits_for_it(
+        compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        first_fails: bool) -> None:
+    invoked: list[str] = []
+    settled = "error" if first_fails else "applied"
+    async with CodeMode(tmp_path, tools=_tools_counting(invoked, first_fails=first_fails),
+                        workers=1, guest=compiled_guest, durable=DurableSettings()) as cm:
+        assert cm._store is not None
+        store, write = cm._store, CodeModeHandler._write
+        gate, held = asyncio.Event(), asyncio.Event()
+        calls_seen = _noting_host_calls(monkeypatch, count=2)
+
+        async def holding(handler: CodeModeHandler, entry: Any, recorded: Any, **kw: Any) -> None:
+            if kw["state"] == settled and entry.seq == 0:
+                held.set()
+                await gate.wait()
+            await write(handler, entry, recorded, **kw)
+
+        monkeypatch.setattr(CodeModeHandler, "_write", holding)
+        run = asyncio.create_task(cm.execute(
+            "try:\n    a = tools.first()\nexcept Exception as e:\n    a = str(e)\n"
+            "b = tools.second()\n[a, b]"))
+        await asyncio.wait_for(held.wait(), 30)
+        # The code has its first value and has made its second call, which waits: the
+        # first call's record is not committed, so nothing more happens yet.
+        await asyncio.wait_for(calls_seen.wait(), 30)
+        assert invoked == ["first"] and not run.done()
+        running = await store.get_execution((await store.list_executions())[0].id)
+        assert running is not None
+        assert [(e.seq, e.state) for e in running.journal] == [(0, "executing")]
+        gate.set()
+        outcome = await asyncio.wait_for(run, 30)
+        assert outcome["status"] == "completed", outcome
+        assert outcome["result"] == ["no first" if first_fails else "one", "two"]
+        assert invoked == ["first", "second"]
+        assert [c["state"] for c in outcome["calls"]] == [settled, "applied"]
+        record = await store.get_execution(outcome["execution_id"])
+        assert record is not None
+        assert [(e.seq, e.state) for e in record.journal] == [(0, settled), (1, "applied")]
+
+
+async def test_a_run_cancelled_while_a_record_commits_lets_the_record_finish(
         compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     invoked: list[str] = []
     async with CodeMode(tmp_path, tools=_tools_counting(invoked), workers=1, guest=compiled_guest,
@@ -170,20 +214,19 @@ async def test_a_calls_record_commits_while_the_code_goes_on_and_the_next_call_w
         monkeypatch.setattr(CodeModeHandler, "_write", holding)
         run = asyncio.create_task(cm.execute("a = tools.first()\nb = tools.second()\n[a, b]"))
         await asyncio.wait_for(held.wait(), 30)
-        # The code has its first value and has made its second call, which waits: the
-        # first call's record is not committed, so nothing more happens yet.
-        await asyncio.wait_for(calls_seen.wait(), 30)
-        assert invoked == ["first"] and not run.done()
-        running = await store.get_execution((await store.list_executions())[0].id)
-        assert running is not None
-        assert [(e.seq, e.state) for e in running.journal] == [(0, "executing")]
+        await asyncio.wait_for(calls_seen.wait(), 30)  # the second call waits for the record
+        run.cancel()  # as a shutdown does
+        await asyncio.sleep(0.05)
         gate.set()
-        outcome = await asyncio.wait_for(run, 30)
-        assert outcome["status"] == "completed" and outcome["result"] == ["one", "two"]
-        assert invoked == ["first", "second"]
-        record = await store.get_execution(outcome["execution_id"])
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(run, 30)
+        # The first call's effect happened, and its record says so: a recovery replays it
+        # rather than finding it ``executing``. The second call never ran.
+        execution = (await store.list_executions())[0]
+        record = await store.get_execution(execution.id)
         assert record is not None
-        assert [(e.seq, e.state) for e in record.journal] == [(0, "applied"), (1, "applied")]
+        assert [(e.seq, e.state) for e in record.journal] == [(0, "applied")]
+        assert invoked == ["first"]
 
 
 @pytest.mark.parametrize("code", ["try:\n    tools.first()\nexcept Exception:\n    pass\n"
