@@ -41,7 +41,7 @@ from sandbox import AsyncSandbox, Limits
 from sandbox.build import ensure_component
 from sandbox.engine import ensure_compiled, load_compiled, make_engine
 
-from measuring import free_port, interleaved, pct
+from measuring import free_port, host_call_round_trip_ms, interleaved, pct
 
 
 def row(name: str, value: str, target: str = "") -> None:
@@ -121,12 +121,7 @@ async def measure_api(runs: int, calls: int) -> None:
             assert outcome.result == 2
         row(f"fresh execute of 1+1, Python API (n={runs})",
             f"p50 {pct(times, 50):.2f} / p99 {pct(times, 99):.2f} ms", "p50 <= 5 ms")
-        code = f"for i in range({calls}):\n    tools.add(i, 1)"
-        baseline = await box.execute(f"for i in range({calls}):\n    (lambda a, b: a + b)(i, 1)",
-                                     limits=Limits(max_host_calls=calls))
-        outcome = await box.execute(code, limits=Limits(max_host_calls=calls, deadline_s=120))
-        assert outcome.status == "completed", outcome
-        per_call = (outcome.duration_ms - baseline.duration_ms) / calls
+        per_call = await host_call_round_trip_ms(box, calls)
         row(f"host-call round trip (n={calls})", f"{per_call:.3f} ms", "<= 0.2 ms")
 
 

@@ -51,6 +51,20 @@ def serve_echo_tool(port: int) -> None:
     uvicorn.run(echo_tool, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
 
 
+async def host_call_round_trip_ms(box: Any, calls: int) -> float:
+    """Milliseconds per host call through a worker and back, with a handler that answers at
+    once: a loop calling ``tools.add`` (``box``, an ``AsyncSandbox``, must have it) against
+    the same loop calling a local function, ``calls`` times each."""
+    from sandbox import Limits
+
+    limits = Limits(max_host_calls=calls, deadline_s=120)
+    baseline = await box.execute(f"for i in range({calls}):\n    (lambda a, b: a + b)(i, 1)",
+                                 limits=limits)
+    outcome = await box.execute(f"for i in range({calls}):\n    tools.add(i, 1)", limits=limits)
+    assert outcome.status == "completed", outcome
+    return float(outcome.duration_ms - baseline.duration_ms) / calls
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 nothing listens on (at the moment of asking)."""
     with socket.socket() as sock:
