@@ -229,19 +229,23 @@ async def test_a_run_cancelled_while_a_record_commits_lets_the_record_finish(
         assert invoked == ["first"]
 
 
-@pytest.mark.parametrize("code", ["try:\n    tools.first()\nexcept Exception:\n    pass\n"
-                                  "tools.second()", "tools.first()\nprint('went on')\n'done'"])
+@pytest.mark.parametrize("first_fails", [False, True], ids=["value", "error"])
+@pytest.mark.parametrize("then", ["tools.second()", "print('went on')\n'done'"],
+                         ids=["another call", "the run's end"])
 async def test_a_record_that_cannot_be_written_stops_the_run_before_anything_else_happens(
         compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        code: str) -> None:
+        first_fails: bool, then: str) -> None:
+    # The first call's record (its value, or the error it raised) fails to commit; the code
+    # catches either and goes on, to a second call or to its end: neither may happen.
     invoked: list[str] = []
-    async with CodeMode(tmp_path, tools=_tools_counting(invoked), workers=1,
-                        guest=compiled_guest) as cm:
+    code = f"try:\n    tools.first()\nexcept Exception:\n    pass\n{then}"
+    async with CodeMode(tmp_path, tools=_tools_counting(invoked, first_fails=first_fails),
+                        workers=1, guest=compiled_guest) as cm:
         assert cm._store is not None
         write = CodeModeHandler._write
 
         async def failing(handler: CodeModeHandler, entry: Any, recorded: Any, **kw: Any) -> None:
-            if kw["state"] == "applied":
+            if kw["state"] in ("applied", "error"):
                 raise sqlite3.OperationalError("disk I/O error")
             await write(handler, entry, recorded, **kw)
 
