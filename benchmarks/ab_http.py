@@ -39,8 +39,8 @@ from typing import Any
 
 import httpx
 
-from isolate import RawClient
-from measuring import free_port, pct
+from benchmarks.isolate import RawClient
+from benchmarks.measuring import free_port, pct
 
 HERE_ROOT = Path(_HERE).parent
 STATE_CODE = ("for i in range(10):\n    state.write_file(f'/ab/{i}.txt', str(i))\n"

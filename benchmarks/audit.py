@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 
 # Run as a script, this file's directory comes first on sys.path: put it last, so a script
-# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+# here cannot hide the package of its name (codemode.py); what the scripts share imports
+# as ``benchmarks.measuring``, from the project's root.
 _HERE = str(Path(__file__).resolve().parent)
 # The project's root goes first: its packages are found by an editable install's finder,
 # which Python asks only after every sys.path entry, this directory's included.
@@ -44,13 +45,14 @@ import httpx
 from audit import GENESIS, AuditEvent, canonical_json, entry_hash, migrate, verify_database
 from codemode import CodeModeStore, ExecuteOptions, ExecutionPlan, ExecutionRecord, Executions
 from codemode import ExecutionSubject, RunEnd, StoreTransaction, new_execution_id
+from codemode import calls as codemode_calls
 from codemode import store as codemode_store
 from sandbox import AsyncSandbox
 import storage
 from storage import Body
 from workspace import WorkspaceStore
 
-from measuring import pct
+from benchmarks.measuring import pct
 
 
 def row(name: str, value: str, target: str = "") -> None:
@@ -60,9 +62,11 @@ def row(name: str, value: str, target: str = "") -> None:
 @contextmanager
 def audit_off() -> Iterator[None]:
     """Code Mode as it would be without the audit trail (for the comparison only): every
-    append, on the event loop or on the database's thread, does nothing."""
+    append, on the event loop or on the database's thread, does nothing (the execution's
+    events in the store and the call records' events in the handler alike)."""
     original_audit = StoreTransaction.audit
-    original_append = codemode_store.appending
+    appenders = (codemode_store, codemode_calls)
+    originals = [getattr(module, "appending") for module in appenders]
 
     async def no_audit(self: StoreTransaction, *events: AuditEvent) -> None:
         return None
@@ -72,12 +76,14 @@ def audit_off() -> Iterator[None]:
         yield  # a body that issues no statement
 
     StoreTransaction.audit = no_audit  # type: ignore[method-assign]
-    codemode_store.appending = no_append
+    for module in appenders:
+        setattr(module, "appending", no_append)
     try:
         yield
     finally:
         StoreTransaction.audit = original_audit  # type: ignore[method-assign]
-        codemode_store.appending = original_append
+        for module, original in zip(appenders, originals):
+            setattr(module, "appending", original)
 
 
 async def paired(pairs: int, once: Callable[[], Awaitable[None]]) -> tuple[list[float], list[float]]:

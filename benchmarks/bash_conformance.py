@@ -13,6 +13,7 @@ import argparse
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bash"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "wasm" / "guest"))
@@ -27,7 +28,7 @@ def main() -> None:
     args = parser.parse_args()
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     failures: list[str] = []
-    fixtures: dict[str, dict] = {}
+    fixtures: dict[str, dict[str, Any]] = {}
     for case in load_cases(args.pattern):
         if case.area not in fixtures:
             fixtures[case.area] = load_fixture(case.area)

@@ -40,7 +40,8 @@ import sys
 from pathlib import Path
 
 # Run as a script, this file's directory comes first on sys.path: put it last, so a script
-# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+# here cannot hide the package of its name (codemode.py); what the scripts share imports
+# as ``benchmarks.measuring``, from the project's root.
 _HERE = str(Path(__file__).resolve().parent)
 # The project's root goes first: its packages are found by an editable install's finder,
 # which Python asks only after every sys.path entry, this directory's included.
@@ -66,7 +67,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from codemode.connector_mcp import McpSessions
 from codemode.peer_http import PeerHTTP
-from measuring import free_port, interleaved, pct
+from benchmarks.measuring import free_port, interleaved, pct
 
 
 CLOCK = struct.Struct("<Qd")
@@ -343,10 +344,10 @@ def report(times: dict[str, list[float]], runs: int,
         if sdk and idle:
             # The floor under the ``<= 1 ms`` target: the issue requires this very client.
             # Paired with the way that does nothing, whose CPU is the reading of /proc.
-            own = [c - n for c, n in zip(sdk, idle)]
+            own_cpu = [c - n for c, n in zip(sdk, idle)]
             print(f"{label}: its own CPU per tools/call, in this process, beyond measuring: "
-                  f"median {statistics.median(own):.2f} ms (IQR {pct(own, 25):.2f} to "
-                  f"{pct(own, 75):.2f})")
+                  f"median {statistics.median(own_cpu):.2f} ms (IQR {pct(own_cpu, 25):.2f} to "
+                  f"{pct(own_cpu, 75):.2f})")
     base_cpu = spent.get("/v1/execute, no call", {}).get("service")
     for label, way in (("MCP", "/v1/execute, mcp_peer.ping()"),
                        ("MCP read-only", "/v1/execute, mcp_peer.peek() (read-only)"),

@@ -17,8 +17,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
+_HERE = Path(__file__).resolve().parent
+# The project's root first (its packages are found by an editable install's finder, which
+# Python asks only after every sys.path entry: ``tests/audit`` would be taken for the audit
+# package), this directory not at all, and the tests' helpers (``live_server``) last.
+sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.append(str(_HERE.parent / "tests"))
 
 import argparse
 import asyncio

@@ -29,7 +29,8 @@ import sys
 from pathlib import Path
 
 # Run as a script, this file's directory comes first on sys.path: put it last, so a script
-# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+# here cannot hide the package of its name (codemode.py); what the scripts share imports
+# as ``benchmarks.measuring``, from the project's root.
 _HERE = str(Path(__file__).resolve().parent)
 # The project's root goes first: its packages are found by an editable install's finder,
 # which Python asks only after every sys.path entry, this directory's included.
@@ -52,7 +53,7 @@ from codemode.callables import tool_from_callable
 from sandbox import AsyncSandbox, CompiledGuest, Limits
 from sandbox.engine import ensure_compiled
 
-from measuring import pct
+from benchmarks.measuring import pct
 
 APPROVE_TARGETS_MS = {10: 20.0, 100: 60.0}
 """N recorded calls -> p50 target for approve-to-completed (issue 6)."""
@@ -129,9 +130,10 @@ class Breakdown:
         # Late imports: only --profile needs the internals.
         import aiosqlite
 
-        from codemode import executions, runtime, store
+        from codemode import calls, driver, store
         from sandbox import api
-        handler, tx, db = runtime.CodeModeHandler, store.StoreTransaction, store.CodeModeStore
+        handler, tx, db = calls.CodeModeHandler, store.StoreTransaction, store.CodeModeStore
+        executions = driver
         return [
             (executions.Executions, "approve", "Executions.approve (whole approve)"),
             (db, "get_approval", "  CodeModeStore.get_approval"),
@@ -139,20 +141,19 @@ class Breakdown:
             (executions.Executions, "_plan_for_resume", "  Executions._plan_for_resume"),
             (tx, "decide_approval", "  StoreTransaction.decide_approval"),
             (db, "claim_execution", "  CodeModeStore.claim_execution"),
-            (db, "entries", "  CodeModeStore.entries (load journal)"),
             (executions.Executions, "start", "Executions.start (whole execute)"),
             (db, "create_execution", "  CodeModeStore.create_execution"),
             (api.AsyncSandbox, "execute", "  AsyncSandbox.execute (isolate run)"),
             (handler, "__call__", "    CodeModeHandler.__call__ (host calls)"),
-            (runtime, "validate_arguments", "      validate_arguments (jsonschema)"),
-            (runtime, "make_entry", "      make_entry (canonical args)"),
-            (runtime, "check_step", "      check_step (replay match)"),
-            (handler, "_approval_at", "      CodeModeHandler._approval_at"),
+            (calls, "validate_arguments", "      validate_arguments (jsonschema)"),
+            (calls, "make_entry", "      make_entry (canonical args)"),
+            (calls, "check_step", "      check_step (replay match)"),
+            (handler, "_request_approval", "      CodeModeHandler._request_approval"),
             (handler, "_guarded", "      CodeModeHandler._guarded (journal writes)"),
-            (runtime, "ledger_claim", "        ledger.claim"),
-            (runtime, "ledger_settle", "        ledger.settle"),
+            (calls, "ledger_claim", "        ledger.claim"),
+            (calls, "ledger_settle", "        ledger.settle"),
             (handler, "_invoke", "      CodeModeHandler._invoke (the tool)"),
-            (runtime, "bind_arguments", "        bind_arguments (JSON -> hinted types)"),
+            (calls, "bind_arguments", "        bind_arguments (JSON -> hinted types)"),
             (tx, "finish_execution", "  StoreTransaction.finish_execution"),
             (tx, "revert_pending", "  StoreTransaction.revert_pending"),
             (db, "prune_executions", "  CodeModeStore.prune_executions"),

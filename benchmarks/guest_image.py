@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from sandbox import Limits
-from sandbox.build import ensure_component
-from sandbox.engine import CompiledGuest, ensure_compiled, file_sha256
+from sandbox.build import ensure_component, file_sha256
+from sandbox.engine import CompiledGuest, ensure_compiled
 from sandbox.isolate import GuestRuntime
 
 REQUEST = json.dumps({"code": "print(1+1)", "max_output_bytes": 1_000_000})

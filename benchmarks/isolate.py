@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 # Run as a script, this file's directory comes first on sys.path: put it last, so a script
-# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+# here cannot hide the package of its name (codemode.py); what the scripts share imports
+# as ``benchmarks.measuring``, from the project's root.
 _HERE = str(Path(__file__).resolve().parent)
 # The project's root goes first: its packages are found by an editable install's finder,
 # which Python asks only after every sys.path entry, this directory's included.
@@ -41,7 +42,7 @@ from sandbox import AsyncSandbox, Limits
 from sandbox.build import ensure_component
 from sandbox.engine import ensure_compiled, load_compiled, make_engine
 
-from measuring import free_port, host_call_round_trip_ms, interleaved, pct
+from benchmarks.measuring import free_port, host_call_round_trip_ms, interleaved, pct
 
 
 def row(name: str, value: str, target: str = "") -> None:

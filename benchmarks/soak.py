@@ -59,7 +59,8 @@ import sys
 from pathlib import Path
 
 # Run as a script, this file's directory comes first on sys.path: put it last, so a script
-# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+# here cannot hide the package of its name (codemode.py); what the scripts share imports
+# as ``benchmarks.measuring``, from the project's root.
 _HERE = str(Path(__file__).resolve().parent)
 # The project's root goes first: its packages are found by an editable install's finder,
 # which Python asks only after every sys.path entry, this directory's included.
@@ -85,7 +86,7 @@ from typing import Any
 import httpx
 import uvicorn
 
-from measuring import free_port
+from benchmarks.measuring import free_port
 
 # Looked up at run time: a type checker run on this file would take benchmarks/codemode.py
 # for the package. The agent host checks each call as a real one would, with the

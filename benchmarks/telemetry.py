@@ -32,7 +32,8 @@ import sys
 from pathlib import Path
 
 # Run as a script, this file's directory comes first on sys.path: put it last, so a script
-# here cannot hide the package of its name (codemode.py) and ``measuring`` still imports.
+# here cannot hide the package of its name (codemode.py); what the scripts share imports
+# as ``benchmarks.measuring``, from the project's root.
 _HERE = str(Path(__file__).resolve().parent)
 # The project's root goes first: its packages are found by an editable install's finder,
 # which Python asks only after every sys.path entry, this directory's included.
@@ -57,7 +58,7 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 from sandbox import ensure_compiled, tracing
 from sandbox.service import Settings, create_app
 
-from measuring import pct
+from benchmarks.measuring import pct
 
 PROGRAMS = {
     "1 + 1": "1 + 1",
