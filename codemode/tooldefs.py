@@ -39,6 +39,7 @@ import referencing
 import referencing.exceptions
 from jsonschema import validators
 
+from codemode.argcheck import Quick, compile_quick
 from codemode.errors import ToolArgumentsError, ToolDefinitionError
 from codemode.names import ensure_unique, sanitise_name
 
@@ -286,6 +287,7 @@ class ToolDef:
     func: Callable[..., Any] | None = field(default=None, compare=False, hash=False, repr=False)
     """The Python implementation when the tool came from ``tool_from_callable``."""
     _validator: Any = field(default=None, init=False, compare=False, hash=False, repr=False)
+    _quick: Quick | None = field(default=None, init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         problems: list[str] = []
@@ -335,6 +337,7 @@ class ToolDef:
         if self.permissions is not None:
             set_(self, "permissions", tuple(self.permissions))
         set_(self, "_validator", _compile(self.input_schema))
+        set_(self, "_quick", compile_quick(self.input_schema))
 
     def _header_problems(self) -> list[str]:
         if self.headers is None:
@@ -409,6 +412,8 @@ def validate_arguments(tool: ToolDef, args: Any) -> None:
             tool.name,
             [{"path": "", "message": f"arguments must be an object, not {type(args).__name__}"}],
         )
+    if tool._quick is not None and tool._quick(args):
+        return  # valid, said without jsonschema (codemode.argcheck); errors still come from it
     try:
         errors = list(tool._validator.iter_errors(args))
     except referencing.exceptions.Unresolvable as exc:
