@@ -70,6 +70,11 @@ SEEN_IDS = 20_000
 """Rows recently published here, remembered so one named twice is published once."""
 CLOSE_S = 5.0
 """How long closing waits for queued events to be written."""
+GATHER_S = 0.005
+"""How long the writer lets events gather once one is queued, so that a busy execution's
+events share a transaction instead of taking one each: each transaction also takes the event
+loop's time, and one per webhook call cost that call about 0.04 ms of its 0.8 (measured in
+the service, 100-call loops). Watchers in other processes see events this much later."""
 
 
 class EventRelay:
@@ -141,6 +146,8 @@ class EventRelay:
         pause = 0.05
         while not self._stopping:
             await self._wake.wait()
+            if not self._stopping:
+                await asyncio.sleep(GATHER_S)
             self._wake.clear()
             while True:
                 with self._lock:

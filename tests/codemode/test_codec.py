@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codemode import NotSerialisableError
-from codemode.codec import decode_value, display_value, encode_value
+from codemode.codec import (_MAX_DEPTH, _dumps, _plain_text, decode_value, display_value,
+                            durable_value_json, encode_value, sqlite_safe_json)
 
 
 class Opaque:
@@ -80,3 +85,54 @@ def test_no_other_module_defines_its_own_json_codec() -> None:
             if isinstance(node, ast.keyword) and node.arg == "ensure_ascii" and \
                     isinstance(node.value, ast.Constant) and node.value.value is True:
                 raise AssertionError(f"{path.name} escapes JSON itself")
+
+
+# --- plain values: the text without the walk ----------------------------------------------
+
+_KEYS = st.sampled_from(["a", "b", "$bytes", "$float", "$dict", "é", "\ud800"]) | st.integers(-11, 11)
+_LEAVES = (st.none() | st.booleans() | st.integers() | st.floats() | st.binary(max_size=3)
+           | st.text(max_size=4) | st.sampled_from(["\udc80", "$bytes", "[", "{"]))
+_VALUES = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=3)
+                       | st.lists(inner, max_size=3).map(tuple)
+                       | st.dictionaries(_KEYS, inner, max_size=3), max_leaves=12)
+
+
+def _walked(value: Any) -> str:
+    return sqlite_safe_json(_dumps(encode_value(value), sort_keys=True))
+
+
+@settings(max_examples=800, deadline=None)
+@given(value=_VALUES)
+def test_a_durable_text_made_without_the_walk_is_the_walks_text(value: Any) -> None:
+    try:
+        expected: str | type[Exception] = _walked(value)
+    except NotSerialisableError:
+        expected = NotSerialisableError
+    if _plain_text(value) is not None:
+        assert durable_value_json("v", value) == expected
+    try:
+        assert durable_value_json("v", value) == expected
+    except NotSerialisableError:
+        assert expected is NotSerialisableError
+
+
+@pytest.mark.parametrize("value", [
+    {"n": 1, "tags": ["a", "b"], "nested": {"z": None, "a": 2.5}}, [1, True, "x"], "text", 7])
+def test_plain_json_is_written_without_the_walk(value: Any) -> None:
+    assert _plain_text(value) == _walked(value)
+
+
+@pytest.mark.parametrize("value", [
+    {10: "a", 9: "b"},  # the walk sorts keys as text: "10" before "9"
+    {"a": (1, 2)}, {"$bytes": "AA=="}, {"x": b"\x00"}, {"x": float("nan")}, {"x": {1, 2}}])
+def test_what_the_walk_would_change_is_left_to_it(value: Any) -> None:
+    assert _plain_text(value) is None
+
+
+def test_nesting_past_the_walks_bound_is_left_to_it() -> None:
+    value: Any = 1
+    for _ in range(_MAX_DEPTH + 1):
+        value = [value]
+    assert _plain_text(value) is None
+    with pytest.raises(NotSerialisableError):
+        durable_value_json("v", value)

@@ -11,10 +11,16 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from fastapi import FastAPI, Request
 from fastapi.responses import StreamingResponse
 
 from codemode.events import (
+    _MAX_DEPTH,
+    _displayed_event_data,
+    _plain_event_data,
+    _sized_event_data,
     MAX_EVENT_CHARS,
     EventBus,
     ExecutionEvent,
@@ -315,6 +321,43 @@ def test_event_data_cuts_oversized_fields_to_a_preview() -> None:
     assert data["seq"] == 1
     assert data["result"].endswith(f"[truncated {MAX_EVENT_CHARS * 2 - 2_000} chars]")
     assert len(json.dumps(data)) <= MAX_EVENT_CHARS
+
+
+_KEYS = st.sampled_from(["seq", "args", "$bytes", "$float", "$dict", "bad \udc80", "é"])
+_LEAVES = (st.none() | st.booleans() | st.integers() | st.floats() | st.binary(max_size=3)
+           | st.text(max_size=4) | st.sampled_from(["\ud800", "$bytes", "[", "{"]))
+_VALUES = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=3)
+                       | st.lists(inner, max_size=3).map(tuple)
+                       | st.dictionaries(_KEYS | st.integers(0, 2), inner, max_size=3),
+                       max_leaves=10)
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.dictionaries(_KEYS, _VALUES, max_size=4))
+def test_event_data_taken_as_it_is_reads_as_the_walked_form_would(data: dict[str, Any]) -> None:
+    plain = _plain_event_data(data)
+    if plain is not None:
+        displayed = _displayed_event_data(data)
+        assert plain == displayed
+        assert json.dumps(plain[0]) == json.dumps(displayed[0])
+
+
+@pytest.mark.parametrize("depth, taken", [(_MAX_DEPTH - 1, True), (_MAX_DEPTH + 5, False)])
+def test_event_data_nested_near_the_depth_limit_is_walked(depth: int, taken: bool) -> None:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    data = {"args": value}
+    assert (_plain_event_data(data) is not None) is taken
+    assert _sized_event_data(data) == _displayed_event_data(data)
+
+
+def test_a_calls_event_of_plain_json_is_taken_as_it_is_and_copied() -> None:
+    data = {"seq": 3, "namespace": "tools", "args": {"n": [1, 2.5, None, "x"]}, "state": "applied"}
+    plain = _plain_event_data(data)
+    assert plain is not None and plain[0] == data and plain[1] == len(json.dumps(data, separators=(",", ":")))
+    data["args"]["n"].append("later")  # the caller's value changing does not change the event
+    assert plain[0]["args"]["n"] == [1, 2.5, None, "x"]
 
 
 def test_to_sse_survives_data_that_was_never_made_safe() -> None:
