@@ -11,6 +11,8 @@ part, each with nothing else around it: the same POST sent from a process of its
 the client the service uses (``PeerHTTP``), beyond the tool's own time; a host call through
 a worker and back with a handler that answers at once; and the journal row every side effect
 commits before it runs (``executing``, a transaction of its own, on a fresh SQLite file).
+The per-call time less that exchange's whole time is what Code Mode adds for a host that
+would otherwise call the tool itself.
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 def http_exchange_ms(url: str, count: int) -> float:
     """The median wall time of one POST to the tool from a process of its own, through the
     client the service uses for webhook tools (``PeerHTTP``, kept connection): what the
-    exchange costs with no isolate, journal or handler around it."""
+    exchange costs with no isolate, journal or handler around it, and what a host calling
+    the tool itself would pay."""
     done = subprocess.run([sys.executable, "-c", EXCHANGE, url, str(count)], check=True,
                           capture_output=True, text=True, cwd=str(Path(_HERE).parent))
     return float(done.stdout.strip())
@@ -163,6 +166,9 @@ def main(runs: int) -> None:
                 beyond_tool = exchange - statistics.median(TOOL_OWN_MS)
                 row("the HTTP exchange alone, beyond the tool's time", f"{beyond_tool:.3f} ms",
                     "part of a floor")
+                # What Code Mode adds to a host that would otherwise call the tool itself.
+                row("per-call overhead beyond calling the tool directly",
+                    f"{per_call - exchange:.3f} ms")
                 trip = asyncio.run(worker_round_trip_ms(2000))
                 row("a host call through a worker and back, alone", f"{trip:.3f} ms",
                     "part of a floor")
