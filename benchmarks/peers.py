@@ -20,6 +20,10 @@ or quieter mid-run shifts every contender alike. Each child times its own work i
 - **bash per small script**: each of ``SCRIPTS`` in a fresh environment holding ``FILES``:
   ours ``run_bash`` over a fresh workspace (snapshot, isolate, write-back); bashkit and
   just-bash a new ``Bash(files=...)`` and one ``execute``/``exec``.
+- **the same two over HTTP** (ours only; held against each peer's in-process figure, as an
+  agent host would call a peer in its own process and ours as a service): the service as a
+  process of its own, one kept-alive raw client, timed around ``POST /v1/execute`` and
+  ``POST /v1/bash`` (the fresh workspace's files written before the clock starts).
 - **memory per live isolate**: the proportional set size (``Pss``) of ``MEMORY_ISOLATES``
   live isolates, each after one run, minus the process's before them, divided by their
   number.
@@ -51,6 +55,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from typing import Any, Callable, cast
 
@@ -84,10 +89,15 @@ SCRIPTS = (
 
 MEASURES = {
     "execute": "fresh execute in process, `print(i + 1)`",
+    "execute_http": "fresh execute, ours over HTTP, the peer in process",
     "bash": f"bash, one small script in a fresh environment ({len(SCRIPTS)} scripts)",
+    "bash_http": "bash, the same, ours over HTTP, the peer in process",
     "memory": f"memory per live isolate ({MEMORY_ISOLATES} live, each after one run)",
 }
-UNITS = {"execute": "ms", "bash": "ms", "memory": "MiB"}
+UNITS = {"execute": "ms", "execute_http": "ms", "bash": "ms", "bash_http": "ms", "memory": "MiB"}
+IN_PROCESS = {"execute_http": "execute", "bash_http": "bash"}
+"""The peers' in-process measure each over-HTTP measure of ours is held against (a peer has
+no service: an agent host calls it in its own process, and ours over HTTP)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -122,6 +132,69 @@ def _timed(action: Callable[[], object]) -> float:
     started = time.perf_counter()
     action()
     return (time.perf_counter() - started) * 1000
+
+
+class _OursOverHTTP:
+    """The service as a process of its own (``sandbox serve`` on a fresh data directory) and
+    one kept-alive raw HTTP client (``benchmarks.isolate.RawClient``, a tenth of httpx's
+    CPU): what an agent host pays calling it, timed around each request."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        from benchmarks.isolate import RawClient
+        from benchmarks.measuring import free_port
+
+        self.loop = loop
+        self.data = tempfile.mkdtemp(prefix="peers-http-")
+        port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "sandbox.cli", "serve", "--port", str(port), "--data-dir",
+             self.data, "--log-level", "warning"], env={**os.environ, "SANDBOX_TOKEN": ""})
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        self.client = RawClient(port)
+        self.workspaces = iter(range(10 ** 9))
+
+    async def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
+        status, body = await self.client.post(path, payload)
+        assert status == 200, (path, status, body)
+        return body
+
+    def execute(self, n: int, offset: int) -> list[float]:
+        async def batch() -> list[float]:
+            times = []
+            for i in range(offset, offset + n):
+                started = time.perf_counter()
+                outcome = await self._post("/v1/execute", {"code": f"print({i} + 1)"})
+                times.append((time.perf_counter() - started) * 1000)
+                assert outcome["logs"] == [str(i + 1)], outcome
+            return times
+        return self.loop.run_until_complete(batch())
+
+    def bash(self, n: int, offset: int) -> list[float]:
+        async def batch() -> list[float]:
+            times = []
+            for i in range(offset, offset + n):
+                workspace = f"peers-{next(self.workspaces)}"
+                for path, text in FILES.items():  # a fresh environment, outside the time
+                    await self._post(f"/v1/workspaces/{workspace}/tools/write",
+                                     {"path": path, "content": text})
+                started = time.perf_counter()
+                result = await self._post("/v1/bash", {"script": SCRIPTS[i % len(SCRIPTS)],
+                                                       "workspace": workspace})
+                times.append((time.perf_counter() - started) * 1000)
+                assert result["exit_code"] == 0, result
+            return times
+        return self.loop.run_until_complete(batch())
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.client.close())
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        shutil.rmtree(self.data, ignore_errors=True)
 
 
 def _child_ours() -> None:
@@ -198,9 +271,19 @@ def _child_ours() -> None:
             return found
         return loop.run_until_complete(run_all())
 
+    handlers: dict[str, Callable[[int, int], list[float]]] = {
+        "execute": execute, "bash": bash, "memory": memory}
     try:
-        _serve({"execute": execute, "bash": bash, "memory": memory}, outputs)
+        http: _OursOverHTTP | None = _OursOverHTTP(loop)
+    except ImportError:  # a --baseline checkout from before benchmarks.isolate had the client
+        http = None
+    if http is not None:
+        handlers.update(execute_http=http.execute, bash_http=http.bash)
+    try:
+        _serve(handlers, outputs)
     finally:
+        if http is not None:
+            http.close()
         loop.run_until_complete(store.close())
         loop.run_until_complete(box.close())
         shutil.rmtree(data, ignore_errors=True)
@@ -512,7 +595,7 @@ def table(results: list[Contender], baseline: bool = True) -> str:
         if not mine:
             continue
         for peer in results:
-            theirs = peer.values.get(measure)
+            theirs = peer.values.get(measure) or peer.values.get(IN_PROCESS.get(measure, ""))
             if peer is ours or not theirs:
                 continue
             base = statistics.median(theirs)

