@@ -39,7 +39,7 @@ from workspace import WorkspaceStore, sweep_materialised
 from .. import AsyncSandbox, __version__
 from .console.sessions import COOKIE, CSRF_HEADER, SAFE_METHODS, SessionStore, principal_of
 from .errors import error_response, install_error_handlers
-from .fast_execute import FastExecute
+from .fast_routes import FastRoutes
 from .identity import BOOTSTRAP, LOCAL, PRINCIPAL_KEY, TENANT_HEADER, Principal, same_secret
 from .mcp import MCP_PATH, install_mcp
 from .openapi import install_openapi
@@ -169,7 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     install_mcp(app, settings)
     install_console(app)
-    app.add_middleware(FastExecute)  # innermost: inside the request telemetry, like the routes
+    app.add_middleware(FastRoutes)  # innermost: inside the request telemetry, like the routes
     telemetry.install(app)  # inside the guard: its spans see the route that was matched
     app.add_middleware(_Guard, settings=settings)
     install_error_handlers(app)
