@@ -5,8 +5,9 @@ routing, dependency solving and body handling, straight to the route's own work
 Why: on a trivial execute, FastAPI's layers between the guard and the endpoint were about a
 third of the service process's CPU (matching every router, solving the scope dependency,
 reading and validating the body through a type adapter), on two cores shared with the
-workers that run the isolates. A small bash script over HTTP paid them too: 0.54 ms over
-the same script in process, against a peer (just-bash) only 0.16 ms slower than ours.
+workers that run the isolates. A small bash script over HTTP paid them too: it took 0.54 ms
+more than in process, which left it 0.16 ms behind just-bash run in process (measured side
+by side, ``benchmarks/peers.py``); the short way took 0.18 ms of that back.
 
 Nothing about the answer changes, because only a request FastAPI would accept is taken:
 JSON by its Content-Type, a body that parses to an object the route's model validates, and
