@@ -87,3 +87,16 @@ def test_xtrace_does_not_rerun_command_substitutions(tmp_path: Path) -> None:
     result = run_script("set -x; x=$(echo once >> log.txt); y=2", root=str(tmp_path))
     assert (tmp_path / "log.txt").read_text() == "once\n"
     assert result.stderr == b"++ echo once\n+ x=''\n+ y=2\n"
+
+
+def test_no_nul_reaches_a_word_from_the_script_its_environment_or_its_input(
+        tmp_path: Path) -> None:
+    # bash drops NULs from the script it reads and from what read and $(...) take in; an
+    # environment string ends at its first NUL. None becomes an internal error on a path.
+    script = ('echo "${X}|${#X}"; cat "a\0b"; echo $?; x=$(printf "c\\0d"); echo "$x"; '
+              'read -r v; echo "$v"; cat "$v"; echo $?')
+    result = run_script(script, root=str(tmp_path), env={"X": "e\0f"}, stdin=b"g\0h\n")
+    assert result.stdout == b"e|1\n1\ncd\ngh\n1\n"
+    assert b"internal error" not in result.stderr
+    assert result.stderr.count(b"No such file or directory") == 2
+    assert b"command substitution: ignored null byte in input" in result.stderr

@@ -206,3 +206,9 @@ touch a
 find a -true -false -print; echo $?
 find a -false -o -true -print
 find a ! -false -not -false
+### find-name-reversed-range
+touch a m z
+find . -name '[z-a]' | sort
+echo "status $?"
+find . -name '[!z-a]' | sort
+find . -name '[z-am]' | sort

@@ -158,3 +158,7 @@ f() { return 257; }; f; echo $?
 printf '%b|%s\n' 'a\cb' next
 ### echo-e-backslash-zero
 echo -e 'a\0b' | od -c | head -1
+### cmdsubst-drops-nul-bytes
+x=$(printf 'a\0b\0'); echo "${#x} $x"
+### read-drops-nul-bytes
+printf 'a\0b\nc\n' | { read -r v; echo "${#v} $v"; read -r w; echo "$w"; }

@@ -96,7 +96,8 @@ def _initial_state(counters: RunCounters, cwd: str, env: dict[str, str] | None) 
         scope[name] = Var(value)
     merged = dict(_DEFAULT_ENV)
     if env:
-        merged.update(env)
+        # An environment string ends at its first NUL, as execve(2) reads it.
+        merged.update({k.split("\0", 1)[0]: v.split("\0", 1)[0] for k, v in env.items()})
     for name, value in merged.items():
         var = Var(value)
         var.attrs.add("x")
@@ -190,7 +191,8 @@ def _run(script: str, root: str, cwd: str, env: dict[str, str] | None, stdin: by
 
     try:
         try:
-            status = drive(shell.run_source(script, io))
+            # bash drops NUL characters from the script it reads (no string holds one).
+            status = drive(shell.run_source(script.replace("\0", ""), io))
         except ExitShell as exc:
             status = exc.status
         state.last_status = status

@@ -18,7 +18,11 @@ if TYPE_CHECKING:
 
 
 def command_subst(shell: Shell, source: str) -> str:
-    return command_subst_bytes(shell, source).decode("utf-8", "surrogateescape").rstrip("\n")
+    data = command_subst_bytes(shell, source)
+    if b"\0" in data:  # a string cannot hold a NUL: bash drops them, and says so
+        shell.warn("warning: command substitution: ignored null byte in input")
+        data = data.replace(b"\0", b"")
+    return data.decode("utf-8", "surrogateescape").rstrip("\n")
 
 
 def command_subst_bytes(shell: Shell, source: str, stdin_data: bytes | None = None) -> bytes:

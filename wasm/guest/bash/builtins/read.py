@@ -174,7 +174,8 @@ def _read_chars(stream: InputStream, delim: str, nchars: int | None, exact: bool
             chars.append((c2, True))
             continue
         chars.append((c, False))
-    return chars, eof
+    # bash's strings cannot hold a NUL: read drops them from what it reads, silently.
+    return [(c, escaped) for c, escaped in chars if c != "\0"], eof
 
 
 def _split_read(chars: list[tuple[str, bool]], ifs: str, count: int | None) -> list[str]:

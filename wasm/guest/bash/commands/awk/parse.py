@@ -27,7 +27,7 @@ BUILTINS = {
 # mawk's one-letter escapes; a backslash before a newline continues the string.
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a",
             "b": "\b", "f": "\f", "v": "\v", "\n": ""}
-_NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 # Tokens after which '/' is division rather than the start of a regex literal.
 _OPERAND_END = {"NAME", "NUMBER", "STRING", "ERE", ")", "]", "BUILTIN", "++", "--", "$"}
@@ -134,13 +134,15 @@ def tokenize(src: str) -> list[tuple[str, Any, int]]:
             toks.append(("ERE", "".join(buf), line))
             i = j + 1
             continue
-        if c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
+        # ASCII only, as the patterns are: str.isdigit and str.isalpha also take "²" and "é".
+        if (c.isascii() and c.isdigit()) or (c == "." and i + 1 < n and src[i + 1].isascii()
+                                             and src[i + 1].isdigit()):
             m = _NUMBER.match(src, i)
             assert m is not None
             toks.append(("NUMBER", float(m.group()), line))
             i = m.end()
             continue
-        if c.isalpha() or c == "_":
+        if (c.isascii() and c.isalpha()) or c == "_":
             m = _NAME.match(src, i)
             assert m is not None
             word = m.group()

@@ -44,7 +44,10 @@ def glob_regex(pattern: str, ignore_case: bool = False) -> re.Pattern[str]:
             if negate:
                 body = body[1:]
             body = _class_body(body)
-            out.append("[" + ("^" if negate else "") + body + "]")
+            if body:
+                out.append("[" + ("^" if negate else "") + body + "]")
+            else:  # only reversed ranges: nothing matches, so a negated one takes anything
+                out.append("." if negate else "(?!)")
         else:
             out.append(re.escape(c))
     flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
@@ -59,22 +62,37 @@ _CLASSES = {
 
 
 def _class_body(body: str) -> str:
-    out: list[str] = []
+    """A bracket expression's body as a Python character class's. A range whose end comes
+    before its start matches nothing, as fnmatch(3) has it (Python would refuse to compile it);
+    an escaped character stands for itself, and may end a range but never make one."""
+    items: list[tuple[str, str, bool]] = []  # (kind, text, escaped): a char or a named class
     i = 0
     while i < len(body):
         if body.startswith("[:", i):
             end = body.find(":]", i + 2)
             if end > 0 and body[i + 2 : end] in _CLASSES:
-                out.append(_CLASSES[body[i + 2 : end]])
+                items.append(("class", _CLASSES[body[i + 2 : end]], False))
                 i = end + 2
                 continue
-        c = body[i]
-        if c == "\\" and i + 1 < len(body):
-            out.append(re.escape(body[i + 1]))
+        if body[i] == "\\" and i + 1 < len(body):
+            items.append(("char", body[i + 1], True))
             i += 2
             continue
-        out.append("\\" + c if c in "\\]^[" else c)
+        items.append(("char", body[i], False))
         i += 1
+    out: list[str] = []
+    k = 0
+    while k < len(items):
+        kind, text, _ = items[k]
+        if (kind == "char" and k + 2 < len(items) and items[k + 1] == ("char", "-", False)
+                and items[k + 2][0] == "char"):
+            last = items[k + 2][1]
+            if text <= last:
+                out.append(f"{re.escape(text)}-{re.escape(last)}")
+            k += 3
+            continue
+        out.append(text if kind == "class" else re.escape(text))
+        k += 1
     return "".join(out)
 
 

@@ -157,7 +157,8 @@ class Parser:
         return t
 
     def error(self) -> JqCompileError:
-        t = self.toks[self.pos]
+        # A filter that ends where more must come (``def``) leaves the position past the end.
+        t = self.toks[self.pos] if self.pos < len(self.toks) else ("eof", "")
         if t[0] == "eof":
             what = "$end"
         elif t[0] == "str":
