@@ -162,3 +162,8 @@ echo -e 'a\0b' | od -c | head -1
 x=$(printf 'a\0b\0'); echo "${#x} $x"
 ### read-drops-nul-bytes
 printf 'a\0b\nc\n' | { read -r v; echo "${#v} $v"; read -r w; echo "$w"; }
+### printf-v-ends-at-nul
+printf -v x 'a\0b'; echo "${#x} $x"
+### mapfile-elements-end-at-nul
+printf 'a\0b\nc\n' | { mapfile arr; printf '%s|' "${arr[@]}"; echo; }
+printf 'a\0b\0c' | { mapfile -d '' -t arr; echo "${#arr[@]} ${arr[1]}"; }

@@ -330,6 +330,7 @@ def run_printf(sh: Shell, argv: list[str], io: IO) -> int:
         return 2
     text, had_errors = printf_format(args[0], args[1:], io)
     if target is not None:
+        text = text.split("\0", 1)[0]  # a variable holds a C string: it ends at a NUL
         m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?\Z", target)
         if not m:
             print_error(io, f"printf: `{target}': not a valid identifier")

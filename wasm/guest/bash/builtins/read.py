@@ -269,7 +269,7 @@ def run_mapfile(sh: Shell, argv: list[str], io: IO) -> int:
         text = data.decode("utf-8", "surrogateescape")
         if strip and text.endswith(delim):
             text = text[: -len(delim)]
-        lines.append(text)
+        lines.append(text.split("\0", 1)[0])  # each element a C string, as bash keeps it
         if hit_end:
             break
     st = sh.state
