@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -168,6 +169,9 @@ CASES: list[Case] = [
     ("next-in-function-error", ["awk", "function f() { next } { f() }"], "x\n", {}),
     ("next-in-end-error", ["awk", "END { next }"], "x\n", {}),
     ("toupper-non-ascii-untouched", ["awk", "BEGIN { s = \"abc\xc3\xa9\"; print toupper(s), length(s) }"], "", {}),
+    ("nested-parentheses", ["awk", "BEGIN { print " + "(" * 60 + "1" + ")" * 60 + " }"], "", {}),
+    ("too-deeply-nested-parentheses-are-a-syntax-error", ["awk", "BEGIN { print " + "(" * 300 + "1" + ")" * 300 + " }"], "", {}),
+    ("long-else-if-chain", ["awk", "{ if ($1 == 0) print 0; " + "".join(f"else if ($1 == {i}) print {i}; " for i in range(1, 61)) + "else print -1 }"], "7\n60\n61\n", {}),
 ]
 
 # -- harness -------------------------------------------------------------------------
@@ -181,6 +185,16 @@ def record() -> None:
 
 
 EXPECTED = CASES_OF.expected()
+
+
+@pytest.fixture(autouse=True)
+def guest_recursion_limit() -> Iterator[None]:
+    """The recursion limit ``bash.run_script`` sets in the guest: deep programs need it."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(12_000)
+    yield
+    sys.setrecursionlimit(before)
+
 
 # Cases that need a shell to run commands (system(), "cmd" | getline, print | "cmd"): the
 # in-process harness has no interpreter, so they are covered by the conformance runner only.
@@ -221,6 +235,48 @@ def test_awk_runtime_error_for_array_in_scalar_context() -> None:
     got = CASES_OF.run_ours(["awk", "BEGIN { a[1] = 1; print a + 1 }"], "", {})
     assert got["status"] == 2
     assert "array" in got["stderr"]
+
+
+
+def test_awk_runs_64_nested_parentheses_and_refuses_65() -> None:
+    # The parser's bound (parse.MAX_NESTING) is reached long before the guest's stack would
+    # overflow; past it the program is a syntax error, with its line and exit status 2.
+    deepest = "(" * 64 + "1" + ")" * 64
+    got = CASES_OF.run_ours(["awk", deepest], "x\n", {})
+    assert (got["stdout"], got["status"], got["stderr"]) == ("x\n", 0, "")
+    got = CASES_OF.run_ours(["awk", "(" + deepest + ")"], "x\n", {})
+    assert (got["stdout"], got["status"]) == ("", 2)
+    assert got["stderr"] == "awk: line 1: nesting too deep at or near 1\n"
+
+
+def test_awk_stops_unclosed_parentheses_at_the_bound() -> None:
+    got = CASES_OF.run_ours(["awk", "(" * 3000 + "1"], "", {})
+    assert (got["stdout"], got["status"]) == ("", 2)
+    assert got["stderr"] == "awk: line 1: nesting too deep at or near (\n"
+    got = CASES_OF.run_ours(["awk", "(" * 64 + "1"], "", {})
+    assert got["stderr"] == "awk: line 1: syntax error at or near end of file\n"
+
+
+NESTED: dict[str, Callable[[int], str]] = {
+    "blocks": lambda n: "BEGIN { " + "{" * n + "x = 1" + "}" * n + "; print x }",
+    "ifs": lambda n: "BEGIN { " + "if (1) " * n + "x = 1; print x }",
+    "else-ifs": lambda n: "BEGIN { if (0) x = 0; " + "else if (0) x = 0; " * n + "else x = 1; print x }",
+    "unary-minus": lambda n: "BEGIN { x = " + "- " * n + "1; print x }",
+    "ternaries": lambda n: "BEGIN { x = " + "0 ? 0 : " * n + "1; print x }",
+}
+
+
+@pytest.mark.parametrize("kind, deep, too_deep", [
+    ("blocks", 250, 260), ("ifs", 250, 260), ("else-ifs", 250, 260),
+    ("unary-minus", 500, 520), ("ternaries", 500, 520),
+])
+def test_awk_cheaper_nesting_goes_deeper(kind: str, deep: int, too_deep: int) -> None:
+    # A level costs about the parser frames it takes: a statement 4, a unary operator or a
+    # ternary 2, against 16 for a parenthesis (the runtime holds to several times more).
+    got = CASES_OF.run_ours(["awk", NESTED[kind](deep)], "", {})
+    assert (got["stdout"], got["status"]) == ("1\n", 0), got["stderr"]
+    got = CASES_OF.run_ours(["awk", NESTED[kind](too_deep)], "", {})
+    assert got["status"] == 2 and "nesting too deep" in got["stderr"]
 
 
 if __name__ == "__main__" and "--record" in sys.argv:

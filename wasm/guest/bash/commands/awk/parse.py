@@ -36,6 +36,25 @@ _PUNCT = ["+=", "-=", "*=", "/=", "%=", "^=", "==", "<=", ">=", "!=", "++", "--"
           "%", "^", "!", ">", "<", "|", "?", ":", "~", "$", "="]
 
 
+MAX_NESTING = 1024
+"""How deep a program may nest, in about the parser's own call frames (``Parser.enter``):
+a parenthesised expression, a subscript or an argument list costs ``GROUP`` (the climb
+through every precedence level back to a primary), a statement in a statement or block
+``STATEMENT``, and a unary operator, an exponent, a ternary branch, an assignment's value,
+a ``$`` or a ``getline`` source ``LINK``. So 64 nested parentheses, about 250 nested
+statements or ``else if`` links, about 500 unary operators. mawk's own parser stops sooner
+for most: near 190 parentheses, 62 ``else if`` links, 31 chained ternaries.
+
+Measured in the guest without a bound: a syntax error at the innermost of 135 unclosed
+``(`` (120 under 45 nested command substitutions, which take stack of their own) overflows
+the wasm stack when its traceback, about 17 frames a level, is freed; evaluating nested
+parentheses holds to 700 levels, statements to 950, the rest to 1,900 (where freeing the
+AST overflows)."""
+GROUP = 16
+STATEMENT = 4
+LINK = 2
+
+
 class AwkSyntaxError(Exception):
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)
@@ -184,6 +203,7 @@ class Parser:
         self.no_in = False
         self.loop_depth = 0
         self.section = ""  # "BEGIN", "END", "main" or "" inside a function
+        self.nesting = 0
 
     # -- helpers ---------------------------------------------------------------------
     @property
@@ -195,14 +215,23 @@ class Parser:
         self.pos += 1
         return t
 
-    def error(self) -> AwkSyntaxError:
+    def error(self, what: str = "syntax error") -> AwkSyntaxError:
         t = self.toks[self.pos]
         text = {"NEWLINE": "end of line", "EOF": "end of file"}.get(t[0])
         if text is None:
             text = str(t[1]) if t[1] is not None else t[0]
             if t[0] == "NUMBER":
                 text = f"{t[1]:g}"
-        return AwkSyntaxError(f"syntax error at or near {text}", t[2])
+        return AwkSyntaxError(f"{what} at or near {text}", t[2])
+
+    def enter(self, cost: int) -> None:
+        """Go ``cost`` deeper (see MAX_NESTING); the caller pays it back with ``leave``."""
+        self.nesting += cost
+        if self.nesting > MAX_NESTING:
+            raise self.error("nesting too deep")
+
+    def leave(self, cost: int) -> None:
+        self.nesting -= cost
 
     def expect(self, kind: str) -> tuple[str, Any, int]:
         if self.tok != kind:
@@ -295,6 +324,12 @@ class Parser:
             raise self.error()
 
     def statement(self) -> Node:
+        self.enter(STATEMENT)
+        node = self.statement_body()
+        self.leave(STATEMENT)
+        return node
+
+    def statement_body(self) -> Node:
         t = self.tok
         if t == "{":
             return self.block()
@@ -412,7 +447,7 @@ class Parser:
             ref = self.name_ref(name)
             if self.tok == "[":
                 self.next()
-                subs = self.expr_list()
+                subs = self.group_list()
                 self.expect("]")
                 return ("delete", ref, subs)
             return ("delete", ref, None)
@@ -423,13 +458,15 @@ class Parser:
         args: list[Node] = []
         if self.tok == "(":
             save = self.pos
+            nesting = self.nesting
             self.next()
             try:
-                inner = self.expr_list(no_gt=False)
+                inner = self.group_list(no_gt=False)
                 self.expect(")")
                 ok = self.tok in (";", "NEWLINE", "}", ">", ">>", "|", "EOF")
             except AwkSyntaxError:
                 ok = False
+                self.nesting = nesting
             if ok:
                 args = inner
             else:
@@ -454,6 +491,13 @@ class Parser:
             items.append(self.expr(no_gt))
         return items
 
+    def group_list(self, no_gt: bool = False) -> list[Node]:
+        """``expr_list`` nested in brackets: parentheses, a subscript, arguments."""
+        self.enter(GROUP)
+        items = self.expr_list(no_gt)
+        self.leave(GROUP)
+        return items
+
     # -- names -----------------------------------------------------------------------
     def name_ref(self, name: str) -> Node:
         if self.in_function is not None and name in self.in_function:
@@ -472,17 +516,21 @@ class Parser:
         if self.tok == "?":
             self.next()
             self.newlines()
+            self.enter(LINK)
             a = self.ternary(no_gt)
             self.newlines()
             self.expect(":")
             self.newlines()
             b = self.ternary(no_gt)
+            self.leave(LINK)
             return ("cond", cond, a, b)
         if self.tok in ("=", "+=", "-=", "*=", "/=", "%=", "^="):
             if cond[0] in ("var", "field", "index"):
                 op = self.next()[0]
                 self.newlines()
+                self.enter(LINK)
                 value = self.ternary(no_gt)
+                self.leave(LINK)
                 return ("assign", op, cond, value)
         return cond
 
@@ -560,23 +608,26 @@ class Parser:
             left = ("binop", op, left, self.unary())
         return left
 
+    _UNARY = {"!": "not", "-": "neg", "+": "pos"}
+
     def unary(self) -> Node:
         t = self.tok
-        if t == "!":
+        if t in self._UNARY:
             self.next()
-            return ("not", self.unary())
-        if t == "-":
-            self.next()
-            return ("neg", self.unary())
-        if t == "+":
-            self.next()
-            return ("pos", self.unary())
+            return (self._UNARY[t], self.unary_operand())
         return self.power()
+
+    def unary_operand(self) -> Node:
+        self.enter(LINK)
+        node = self.unary()
+        self.leave(LINK)
+        return node
 
     def power(self) -> Node:
         base = self.postfix()
         if self.tok == "^":
             self.next()
+            self.enter(LINK)
             # Right associative, and binds tighter than unary minus on its left only.
             if self.tok == "-":
                 self.next()
@@ -589,6 +640,7 @@ class Parser:
                 exponent = ("not", self.power_operand())
             else:
                 exponent = self.power_operand()
+            self.leave(LINK)
             return ("binop", "^", base, exponent)
         return base
 
@@ -615,21 +667,24 @@ class Parser:
         name = self.expect("NAME")[1]
         if self.tok == "[":
             self.next()
-            subs = self.expr_list()
+            subs = self.group_list()
             self.expect("]")
             return ("index", self.name_ref(name), subs)
         return self.lvalue_name(name)
 
     def field_operand(self) -> Node:
+        self.enter(LINK)
         t = self.tok
         if t in ("++", "--"):
             op = self.next()[0]
-            target = self.lvalue()
-            return ("preinc", op, target)
-        if t == "-":
+            node: Node = ("preinc", op, self.lvalue())
+        elif t == "-":
             self.next()
-            return ("neg", self.field_operand())
-        return self.primary()
+            node = ("neg", self.field_operand())
+        else:
+            node = self.primary()
+        self.leave(LINK)
+        return node
 
     def primary(self) -> Node:
         tok = self.next()
@@ -648,7 +703,7 @@ class Parser:
             save_no_in = self.no_in
             self.no_in = False
             self.newlines()
-            items = self.expr_list()
+            items = self.group_list()
             self.newlines()
             self.expect(")")
             self.no_in = save_no_in
@@ -659,16 +714,12 @@ class Parser:
                 name = self.expect("NAME")[1]
                 return ("in", items, self.name_ref(name))
             return ("group", items[0])
-        if t == "!":
-            return ("not", self.unary())
-        if t == "-":
-            return ("neg", self.unary())
-        if t == "+":
-            return ("pos", self.unary())
+        if t in self._UNARY:
+            return (self._UNARY[t], self.unary_operand())
         if t == "NAME":
             if self.tok == "[":
                 self.next()
-                subs = self.expr_list()
+                subs = self.group_list()
                 self.expect("]")
                 return ("index", self.name_ref(value), subs)
             return self.lvalue_name(value)
@@ -677,7 +728,7 @@ class Parser:
             args: list[Node] = []
             self.newlines()
             if self.tok != ")":
-                args = self.expr_list()
+                args = self.group_list()
             self.newlines()
             self.expect(")")
             return ("call", value, args)
@@ -698,7 +749,10 @@ class Parser:
         if t == "$":
             self.next()
             return ("field", self.field_operand())
-        return self.primary()
+        self.enter(LINK)
+        node = self.primary()
+        self.leave(LINK)
+        return node
 
     def builtin(self, name: str) -> Node:
         if name == "length" and self.tok != "(":
@@ -707,7 +761,7 @@ class Parser:
         self.newlines()
         args: list[Node] = []
         if self.tok != ")":
-            args = self.expr_list()
+            args = self.group_list()
         self.newlines()
         self.expect(")")
         return ("builtin", name, args)
