@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,15 @@ CASES: list[Case] = [
     ("big-integers-lose-precision-like-jq", ["jq", "-c", "."], "[100000000000000000000000, 123456789012345678901234567890, 0.12345678901234567890]\n", {}),
     ("error-messages-in-catch", ["jq", "-n", "-c", "[try ([1] | .a) catch ., try ({} | .[0]) catch ., try (1 | .[]) catch ., try ({a:\"very long string value\"} + 1) catch .]"], "", {}),
     ("sort-order-of-kinds", ["jq", "-n", "-c", "[{}, [], \"\", 0, null, false, true, {\"a\":1}, [0]] | sort"], "", {}),
+    ("unclosed-brackets-are-a-compile-error", ["jq", "[[[["], "1\n", {}),
+    ("unclosed-parens-and-ifs-are-a-compile-error", ["jq", "((((if if"], "1\n", {}),
+    ("nested-string-interpolation", ["jq", "-n", "\"\\(\"\\(\"\\(1)\")\")\""], "", {}),
+    ("invalid-surrogate-pair-escape-is-a-compile-error", ["jq", "-n", "\"\\ud800\\u12\""], "", {}),
+    ("input-nesting-to-jq-limit", ["jq", "-c", "length"], "[" * 256 + "]" * 256 + "\n", {}),
+    ("input-nesting-past-jq-limit", ["jq", "-c", "length"], "1\n" + "[" * 257 + "]" * 257 + "\n", {}),
+    ("input-object-keys-count-toward-the-limit", ["jq", "-c", "length"],
+     "{\"a\":" * 128 + "1" + "}" * 128 + "\n" + "{\"a\":" * 129 + "1" + "}" * 129 + "\n", {}),
+    ("fromjson-nesting-past-jq-limit", ["jq", "-n", "-c", "(\"[\" * 256) + (\"]\" * 256) | fromjson | length, (\"[\" * 257 | try fromjson catch \"too deep\")"], "", {}),
 ]
 
 # -- harness -------------------------------------------------------------------------
@@ -219,6 +229,15 @@ def record() -> None:
 
 
 EXPECTED = CASES_OF.expected()
+
+
+@pytest.fixture(autouse=True)
+def guest_recursion_limit() -> Iterator[None]:
+    """The recursion limit ``bash.run_script`` sets in the guest: deep filters need it."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(12_000)
+    yield
+    sys.setrecursionlimit(before)
 
 
 @pytest.mark.parametrize("name,argv,stdin,files", CASES, ids=[c[0] for c in CASES])
@@ -255,6 +274,118 @@ def test_jq_compile_error_is_status_3_with_summary() -> None:
     got = CASES_OF.run_ours(["jq", ".a |"], "{}", {})
     assert got["status"] == 3
     assert got["stderr"].endswith("jq: 1 compile error\n")
+
+
+
+def _too_deep(source: str) -> str:
+    return f"jq: error: filter nesting too deep at <top-level>, line 1:\n{source}\njq: 1 compile error\n"
+
+
+def test_jq_runs_64_nested_groups_and_refuses_65() -> None:
+    # The parser's bound (parse.MAX_DEPTH) is reached long before the guest's stack would
+    # overflow; past it the filter is a compile error, exit status 3.
+    deepest = "[" * 64 + "1" + "]" * 64
+    got = CASES_OF.run_ours(["jq", "-c", deepest], "null\n", {})
+    assert (got["stdout"], got["status"], got["stderr"]) == (deepest + "\n", 0, "")
+    got = CASES_OF.run_ours(["jq", "-c", "[" + deepest + "]"], "null\n", {})
+    assert (got["stdout"], got["status"], got["stderr"]) == ("", 3, _too_deep("[" + deepest + "]"))
+
+
+def test_jq_chains_take_512_links() -> None:
+    # A pipeline (or ``as``, ``def``, ``//``...) nests one cheap level a link.
+    pipeline = "1" + " | ." * 512
+    got = CASES_OF.run_ours(["jq", pipeline], "null\n", {})
+    assert (got["stdout"], got["status"]) == ("1\n", 0)
+    got = CASES_OF.run_ours(["jq", pipeline + " | ."], "null\n", {})
+    assert (got["stdout"], got["status"], got["stderr"]) == ("", 3, _too_deep(pipeline + " | ."))
+
+
+@pytest.mark.parametrize("opener", ["[", "(", "if ", "{a:", "[1,", "1 + (", "try (", ". as $x | [",
+                                    "reduce (", "f("])
+def test_jq_parses_unclosed_groups_in_linear_time(opener: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every term was tried as a binding's source and parsed again when it was not one, so
+    # each unclosed group doubled the work. Count the terms parsed: linear in the groups.
+    from bash.commands.jq import parse
+
+    calls = 0
+    primary = parse.Parser.primary
+
+    def counted(self: parse.Parser) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > 10_000:
+            raise AssertionError("the parser backtracks")
+        return primary(self)
+
+    monkeypatch.setattr(parse.Parser, "primary", counted)
+    for groups in (10, 20, 30):
+        calls = 0
+        got = CASES_OF.run_ours(["jq", opener * groups], "1\n", {})
+        assert got["status"] == 3 and "syntax error, unexpected $end" in got["stderr"]
+        assert calls <= 2 * groups + 1, (groups, calls)
+    got = CASES_OF.run_ours(["jq", opener * 2000], "1\n", {})
+    assert got["status"] == 3 and "filter nesting too deep" in got["stderr"]
+
+
+def test_jq_lexes_nested_interpolations_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each interpolation's text was lexed once to find where it ends, then again to parse
+    # it, which doubled the work with each level.
+    from bash.commands.jq import parse
+
+    calls = 0
+    lex = parse._lex_string
+
+    def counted(*args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > 10_000:
+            raise AssertionError("the lexer repeats itself")
+        return lex(*args)
+
+    monkeypatch.setattr(parse, "_lex_string", counted)
+    for levels in (15, 30, 60):
+        calls = 0
+        got = CASES_OF.run_ours(["jq", '"\\(' * levels + "1" + ')"' * levels], "null\n", {})
+        assert (got["stdout"], got["status"]) == ('"1"\n', 0)
+        assert calls <= 4 * levels, (levels, calls)
+
+
+def test_jq_string_interpolations_share_the_bound() -> None:
+    def nested(outer: int, inner: int) -> str:
+        return "[" * outer + '"\\(' * inner + "1" + ')"' * inner + "]" * outer
+
+    got = CASES_OF.run_ours(["jq", "-c", nested(0, 64)], "null\n", {})
+    assert (got["stdout"], got["status"]) == ('"1"\n', 0)
+    got = CASES_OF.run_ours(["jq", "-c", nested(32, 32)], "null\n", {})
+    assert (got["stdout"], got["status"]) == ("[" * 32 + '"1"' + "]" * 32 + "\n", 0)
+    for outer, inner in ((0, 65), (33, 32), (32, 33)):
+        got = CASES_OF.run_ours(["jq", "-c", nested(outer, inner)], "null\n", {})
+        assert got["status"] == 3 and "filter nesting too deep" in got["stderr"]
+
+
+def test_jq_input_past_jqs_depth_limit_never_reaches_the_scanner(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Python's JSON scanner recurses in C, a level per bracket; in the guest it overflowed
+    # the stack at about 1,100. jq 1.6 stops at 256, so the scanner never sees more.
+    from bash.commands.jq import json as jq_json
+
+    deepest = 0
+    decoder = jq_json._DECODER
+
+    class Spy:
+        def raw_decode(self, text: str, pos: int) -> Any:
+            nonlocal deepest
+            deepest = max(deepest, text.count("[", pos))
+            return decoder.raw_decode(text, pos)
+
+    monkeypatch.setattr(jq_json, "_DECODER", Spy())
+    for text in ("[" * 100_000, "[" * 100_000 + "]" * 100_000, "[1, " * 100_000):
+        got = CASES_OF.run_ours(["jq", "-c", "."], text, {})
+        assert got["status"] == 4
+        assert got["stderr"].startswith("parse error: Exceeds depth limit for parsing")
+    assert deepest <= 257
+    # Brackets in a string (here one never closed) are no nesting.
+    got = CASES_OF.run_ours(["jq", "-c", "."], '["' + "[" * 100_000, {})
+    assert got["status"] == 4 and got["stderr"].startswith("parse error: Unterminated string")
 
 
 if __name__ == "__main__" and "--record" in sys.argv:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import json.encoder
 import math
+import operator
 import re
+from itertools import accumulate, repeat
 from typing import Any, Iterator
 
 DBL_MAX = 1.7976931348623157e308
@@ -214,6 +216,77 @@ _DECODER = json.JSONDecoder(parse_int=float, parse_constant=_reject_constant)
 _WS = " \t\n\r"
 _DELIM = re.compile(r"[ \t\n\r\[\]{}\",:]")
 
+MAX_PARSING_DEPTH = 256
+"""jq 1.6's bound on how deep its input nests: its parser's stack, where an array, an object
+and an object's pending key take a place each. It matters here too: Python's JSON scanner
+recurses in C once a level, and overflows the guest's wasm stack at about 1,100 levels."""
+_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}:,]', re.DOTALL)
+_NOT_BRACKETS_OR_QUOTES = bytes(c for c in range(256) if c not in b'[]{}"')
+_PARENS = bytes.maketrans(b"[{]}", b"(())")
+_STEPS = bytes.maketrans(b"()", b"\x02\x00")
+
+
+def _shallow(text: str, pos: int) -> bool:
+    """Whether the brackets of ``text`` from ``pos`` (a value's start), strings aside, nest
+    at most half jq's bound: then no value there can reach it.
+
+    In C loops only: escaped backslashes and quotes go, then all but brackets and quotes;
+    two quotes in a row then close a string and open the next with nothing between, or
+    enclose nothing, so they go too; what is left between quotes is in strings. Empty
+    pairs are dropped a few rounds (each lowers the deepest level by one at most) before
+    the levels are summed up."""
+    half = MAX_PARSING_DEPTH // 2
+    if text.count("[", pos) + text.count("{", pos) <= half:
+        return True
+    data = text[pos:].encode("utf-8", "surrogatepass").replace(b"\\\\", b"").replace(b'\\"', b"")
+    data = data.translate(None, _NOT_BRACKETS_OR_QUOTES).replace(b'""', b"")
+    parens = b"".join(data.split(b'"')[0::2]).translate(_PARENS)
+    for rounds in range(8):
+        fewer = parens.replace(b"()", b"")
+        if len(fewer) == len(parens):
+            break
+        parens = fewer
+    else:
+        rounds = 8
+    steps = parens.translate(_STEPS)
+    return max(accumulate(map(operator.sub, steps, repeat(1))), default=0) <= half - rounds
+
+
+def _too_deep_at(text: str, pos: int) -> int | None:
+    """Where the array or object at ``pos`` first nests past jq's bound (its parser's count),
+    or None when it closes before (or the text ends)."""
+    stack: list[str] = []
+    for m in _STRUCTURE.finditer(text, pos):
+        c = text[m.start()]
+        if c in "[{":
+            if len(stack) >= MAX_PARSING_DEPTH:
+                return m.start()
+            stack.append(c)
+        elif c in "]}":
+            if stack and stack[-1] == ":":
+                stack.pop()
+            if stack:
+                stack.pop()
+            if not stack:
+                return None
+        elif c == ":":
+            if stack and stack[-1] == "{":
+                stack.append(c)
+        elif c == "," and stack and stack[-1] == ":":
+            stack.pop()
+    return None
+
+
+def _depth_error(text: str, pos: int, at: int) -> JSONParseError:
+    """The error jq meets first in a value nesting too deep at ``at``: one before it, or the
+    depth. (The scanner sees the text only up to ``at``, never deeper than the bound.)"""
+    try:
+        _DECODER.raw_decode(text[:at], pos)
+    except ValueError as exc:
+        if getattr(exc, "pos", at) < at:
+            return JSONParseError(f"{exc}")
+    return JSONParseError("Exceeds depth limit for parsing")
+
 
 def loads(text: str) -> Any:
     """Parse exactly one JSON text (surrounding whitespace allowed)."""
@@ -242,6 +315,10 @@ def iter_values(chunks: Iterator[str], where: StreamPosition | None = None) -> I
     eof = False
     pos = 0
     lines_before = 0  # newlines in text already dropped from the front of buf
+    # The buffer whose brackets from the current value on are known shallow, and one known
+    # not to be (each value in it is then measured before the scanner sees it).
+    shallow: str | None = None
+    deep: str | None = None
 
     def more(minimum: int) -> bool:
         """Append chunks until ``minimum`` new characters arrived (or the input ended)."""
@@ -271,6 +348,14 @@ def iter_values(chunks: Iterator[str], where: StreamPosition | None = None) -> I
                 if eof and pos >= len(buf):
                     return
             continue
+        if buf[pos] in "[{" and buf is not shallow:
+            if buf is not deep and _shallow(buf, pos):
+                shallow = buf
+            else:
+                deep = buf
+                at = _too_deep_at(buf, pos)
+                if at is not None:
+                    raise _depth_error(buf, pos, at)
         try:
             value, end = _DECODER.raw_decode(buf, pos)
         except (ValueError, RecursionError) as exc:

@@ -29,11 +29,50 @@ _TOKEN = re.compile(r"""
   | (?P<op>\?//|\|=|\+=|-=|\*=|/=|%=|//=|==|!=|<=|>=|//|\.\.|[.\[\](){}|,:;=<>+\-*/%?$])
 """, re.VERBOSE)
 
+MAX_DEPTH = 512
+"""How deep a filter may nest, in the units ``Parser.enter`` counts: a group (``(...)``,
+``[...]``, ``{...}``, an ``if``, ``try``, ``reduce`` or ``foreach``, a function's arguments
+or body, ``.[...]``, a string interpolation, a destructuring pattern) costs ``GROUP``, a link
+of a chain that recurses (``|``, ``as``, ``def``, ``label``, ``//``, an assignment, a unary
+minus, ``elif``) costs 1: 64 nested groups, or a pipeline of 512 stages.
 
-def _lex_string(src: str, i: int) -> tuple[list[Any], int]:
-    """Lex a string literal starting at the opening quote; parts are str or Node (interpolation)."""
+Measured in the guest without a bound (under 45 nested command substitutions, which take
+stack of their own): an array built in an array in an array... overflows the wasm stack at
+310 levels when evaluated (274), one re-entry of the interpreter's C loop per level; a
+syntax error at the innermost of ``[1,[1,[1,...`` at 165 (145), when its traceback of about
+14 frames a level is freed; chains of 1,900 links when their AST is freed. 64 groups and
+512 links stay well inside all of them."""
+GROUP = 8
+
+
+def _too_deep(src: str) -> JqCompileError:
+    return JqCompileError(f"filter nesting too deep at <top-level>, line 1:\n{src}")
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r",
+                   "t": "\t"}
+StringMemo = dict[int, tuple[list[Any], int, int]]
+"""Strings already lexed, by their position in the whole filter: (parts, end, depth)."""
+
+
+def _lex_string(src: str, i: int, memo: StringMemo, offset: int = 0, level: int = 0
+                ) -> tuple[list[Any], int, int]:
+    """Lex a string literal starting at the opening quote; parts are str or Node (interpolation).
+
+    Returns the parts, the index past the closing quote and the nesting its interpolations
+    add (0 without any). ``src`` starts ``offset`` characters into the whole filter; a string
+    lexed before (while looking for the end of an enclosing interpolation) is taken from
+    ``memo`` rather than lexed again, which would double the work at every level.
+    ``level`` counts the interpolations around this string.
+    """
+    known = memo.get(offset + i)
+    if known is not None and known[1] - offset <= len(src):
+        return known[0], known[1] - offset, known[2]
+    start = i
     parts: list[Any] = []
     buf: list[str] = []
+    depth = 0
     i += 1
     n = len(src)
     while True:
@@ -48,39 +87,44 @@ def _lex_string(src: str, i: int) -> tuple[list[Any], int]:
                 raise JqCompileError("unterminated string literal")
             d = src[i + 1]
             if d == "(":
-                depth = 1
+                if (level + 1) * GROUP > MAX_DEPTH:
+                    raise _too_deep(src)
+                parens = 1
                 j = i + 2
-                while j < n and depth:
+                while j < n and parens:
                     ch = src[j]
                     if ch == '"':
-                        _, j = _lex_string(src, j)
+                        _, j, _ = _lex_string(src, j, memo, offset, level + 1)
                         continue
                     if ch == "(":
-                        depth += 1
+                        parens += 1
                     elif ch == ")":
-                        depth -= 1
+                        parens -= 1
                     j += 1
-                if depth:
+                if parens:
                     raise JqCompileError("unterminated string interpolation")
                 if buf:
                     parts.append("".join(buf))
                     buf = []
-                parts.append(Parser(src[i + 2 : j - 1]).parse())
+                inner = Parser(src[i + 2 : j - 1], offset=offset + i + 2, memo=memo, level=level + 1)
+                parts.append(inner.parse())
+                depth = max(depth, GROUP + inner.max_depth)
                 i = j
                 continue
-            simple = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-            if d in simple:
-                buf.append(simple[d])
+            if d in _SIMPLE_ESCAPES:
+                buf.append(_SIMPLE_ESCAPES[d])
                 i += 2
                 continue
             if d == "u":
                 hexs = src[i + 2 : i + 6]
-                if len(hexs) < 4 or not all(h in "0123456789abcdefABCDEF" for h in hexs):
+                if len(hexs) < 4 or not all(h in _HEX for h in hexs):
                     raise JqCompileError("invalid \\u escape")
                 code = int(hexs, 16)
                 i += 6
                 if 0xD800 <= code < 0xDC00 and src.startswith("\\u", i):
-                    low = int(src[i + 2 : i + 6], 16)
+                    low_hexs = src[i + 2 : i + 6]
+                    # Not four hex digits: left for the next round, which rejects it.
+                    low = int(low_hexs, 16) if len(low_hexs) == 4 and all(h in _HEX for h in low_hexs) else 0
                     if 0xDC00 <= low < 0xE000:
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                         i += 6
@@ -91,16 +135,24 @@ def _lex_string(src: str, i: int) -> tuple[list[Any], int]:
         i += 1
     if buf or not parts:
         parts.append("".join(buf))
-    return parts, i
+    memo[offset + start] = (parts, offset + i, depth)
+    return parts, i, depth
 
 
-def tokenize(src: str) -> list[tuple[str, Any]]:
+def tokenize(src: str, offset: int = 0, memo: StringMemo | None = None, level: int = 0,
+             string_depths: dict[int, int] | None = None) -> list[tuple[str, Any]]:
+    """The tokens of ``src``; for a string token at index k whose interpolations nest,
+    ``string_depths[k]`` is how deep (see ``_lex_string`` for the other arguments)."""
+    if memo is None:
+        memo = {}
     toks: list[tuple[str, Any]] = []
     i = 0
     n = len(src)
     while i < n:
         if src[i] == '"':
-            parts, i = _lex_string(src, i)
+            parts, i, depth = _lex_string(src, i, memo, offset, level)
+            if depth and string_depths is not None:
+                string_depths[len(toks)] = depth
             toks.append(("str", parts))
             continue
         m = _TOKEN.match(src, i)
@@ -128,13 +180,33 @@ def tokenize(src: str) -> list[tuple[str, Any]]:
 
 
 class Parser:
-    def __init__(self, src: str) -> None:
+    def __init__(self, src: str, *, offset: int = 0, memo: StringMemo | None = None,
+                 level: int = 0) -> None:
+        """``offset``, ``memo`` and ``level``: a string interpolation's place in the whole
+        filter (see ``_lex_string``)."""
         self.src = src
-        self.toks = tokenize(src)
+        self.string_depths: dict[int, int] = {}
+        self.toks = tokenize(src, offset, memo, level, self.string_depths)
         self.pos = 0
         # pipe() tries each term as the source of a binding first; memoising postfix terms
-        # keeps that backtracking linear in nesting depth.
-        self.memo: dict[int, tuple[Node, int]] = {}
+        # (and the message of those that fail) keeps that backtracking linear in nesting depth.
+        self.memo: dict[int, tuple[Node, int] | str] = {}
+        self.depth = 0
+        self.max_depth = 0
+
+    def enter(self, cost: int) -> None:
+        """Go ``cost`` deeper (see MAX_DEPTH); the caller pays it back with ``leave``."""
+        self.reach(self.depth + cost)
+        self.depth += cost
+
+    def leave(self, cost: int) -> None:
+        self.depth -= cost
+
+    def reach(self, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise _too_deep(self.src)
+        if depth > self.max_depth:
+            self.max_depth = depth
 
     def peek(self, offset: int = 0) -> tuple[str, Any]:
         return self.toks[min(self.pos + offset, len(self.toks) - 1)]
@@ -153,6 +225,8 @@ class Parser:
 
     def advance(self) -> tuple[str, Any]:
         t = self.toks[self.pos]
+        if t[0] == "str" and self.pos in self.string_depths:
+            self.reach(self.depth + self.string_depths[self.pos])
         self.pos += 1
         return t
 
@@ -193,7 +267,7 @@ class Parser:
     def pipe(self, no_comma: bool = False) -> Node:
         if self.at_kw("def"):
             fdef = self.funcdef()
-            body = self.pipe(no_comma)
+            body = self.chained_pipe(no_comma)
             return ("def", fdef[0], fdef[1], fdef[2], body)
         if self.at_kw("label"):
             self.advance()
@@ -201,13 +275,15 @@ class Parser:
             if t[0] != "var":
                 raise self.error()
             self.expect_op("|")
-            return ("label", t[1], self.pipe(no_comma))
+            return ("label", t[1], self.chained_pipe(no_comma))
         save = self.pos
+        depth = self.depth
         try:
             term = self.postfix()
             is_binding = self.at_kw("as")
         except JqCompileError:
             is_binding = False
+            self.depth = depth
         if is_binding:
             self.advance()
             patterns = [self.pattern()]
@@ -215,15 +291,29 @@ class Parser:
                 self.advance()
                 patterns.append(self.pattern())
             self.expect_op("|")
-            body = self.pipe(no_comma)
+            body = self.chained_pipe(no_comma)
             return ("as", term, patterns, body)
         self.pos = save
         left = self.comma() if not no_comma else self.alternative()
         if self.at_op("|"):
             self.advance()
-            right = self.pipe(no_comma)
+            right = self.chained_pipe(no_comma)
             return ("pipe", left, right)
         return left
+
+    def chained_pipe(self, no_comma: bool) -> Node:
+        """The rest of a pipeline (after ``|``, a binding, a definition or a label)."""
+        self.enter(1)
+        node = self.pipe(no_comma)
+        self.leave(1)
+        return node
+
+    def group_pipe(self) -> Node:
+        """A pipeline nested in brackets, arguments or a body."""
+        self.enter(GROUP)
+        node = self.pipe()
+        self.leave(GROUP)
+        return node
 
     def funcdef(self) -> tuple[str, list[str], Node]:
         self.expect_kw("def")
@@ -249,7 +339,7 @@ class Parser:
                 self.expect_op(")")
                 break
         self.expect_op(":")
-        body = self.pipe()
+        body = self.group_pipe()
         self.expect_op(";")
         return name, params, body
 
@@ -258,6 +348,12 @@ class Parser:
         if t[0] == "var":
             self.advance()
             return ("pvar", t[1])
+        self.enter(GROUP)
+        node = self.nested_pattern()
+        self.leave(GROUP)
+        return node
+
+    def nested_pattern(self) -> Node:
         if self.at_op("["):
             self.advance()
             items: list[Node] = []
@@ -293,7 +389,7 @@ class Parser:
                     self.expect_op(":")
                     entries.append((("string", t[1], None), self.pattern()))
                 elif t[0] == "op" and t[1] == "(":
-                    key = self.pipe()
+                    key = self.group_pipe()
                     self.expect_op(")")
                     self.expect_op(":")
                     entries.append((key, self.pattern()))
@@ -319,7 +415,9 @@ class Parser:
         left = self.assignment()
         if self.at_op("//"):
             self.advance()
+            self.enter(1)
             right = self.alternative()
+            self.leave(1)
             return ("alt", left, right)
         return left
 
@@ -327,7 +425,9 @@ class Parser:
         left = self.or_expr()
         if self.at_op("=", "|=", "+=", "-=", "*=", "/=", "%=", "//="):
             op = self.advance()[1]
+            self.enter(1)
             right = self.alternative()
+            self.leave(1)
             return ("assign", op, left, right)
         return left
 
@@ -370,7 +470,10 @@ class Parser:
     def unary(self) -> Node:
         if self.at_op("-"):
             self.advance()
-            return ("neg", self.unary())
+            self.enter(1)
+            node = self.unary()
+            self.leave(1)
+            return ("neg", node)
         return self.postfix()
 
     # -- terms -------------------------------------------------------------------------
@@ -378,9 +481,15 @@ class Parser:
         start = self.pos
         cached = self.memo.get(start)
         if cached is not None:
+            if isinstance(cached, str):
+                raise JqCompileError(cached)
             self.pos = cached[1]
             return cached[0]
-        node = self._postfix()
+        try:
+            node = self._postfix()
+        except JqCompileError as exc:
+            self.memo[start] = str(exc)
+            raise
         self.memo[start] = (node, self.pos)
         return node
 
@@ -409,6 +518,12 @@ class Parser:
         return node
 
     def bracket_suffix(self, node: Node) -> Node:
+        self.enter(GROUP)
+        node = self.bracket_suffix_inner(node)
+        self.leave(GROUP)
+        return node
+
+    def bracket_suffix_inner(self, node: Node) -> Node:
         self.expect_op("[")
         if self.at_op("]"):
             self.advance()
@@ -459,61 +574,39 @@ class Parser:
             if value == "..":
                 return ("call", "recurse", [])
             if value == "(":
-                inner = self.pipe()
+                inner = self.group_pipe()
                 self.expect_op(")")
                 return inner
             if value == "[":
                 if self.at_op("]"):
                     self.advance()
                     return ("array", None)
-                inner = self.pipe()
+                inner = self.group_pipe()
                 self.expect_op("]")
                 return ("array", inner)
             if value == "{":
-                return self.object()
+                self.enter(GROUP)
+                node = self.object()
+                self.leave(GROUP)
+                return node
             if value == "-":
-                return ("neg", self.postfix())
+                self.enter(1)
+                node = self.postfix()
+                self.leave(1)
+                return ("neg", node)
             if value == "$" and self.at_kw("__loc__"):
                 self.advance()
                 return ("literal", {"file": "<top-level>", "line": 1})
         if kind == "kw":
-            if value == "if":
-                return self.if_expr()
-            if value == "try":
-                body = self.postfix_for_try()
-                handler = None
-                if self.at_kw("catch"):
-                    self.advance()
-                    handler = self.postfix_for_try()
-                return ("try", body, handler)
-            if value == "reduce":
-                source = self.postfix()
-                self.expect_kw("as")
-                pattern = self.pattern()
-                self.expect_op("(")
-                init = self.pipe()
-                self.expect_op(";")
-                update = self.pipe()
-                self.expect_op(")")
-                return ("reduce", source, pattern, init, update)
-            if value == "foreach":
-                source = self.postfix()
-                self.expect_kw("as")
-                pattern = self.pattern()
-                self.expect_op("(")
-                init = self.pipe()
-                self.expect_op(";")
-                update = self.pipe()
-                extract = None
-                if self.at_op(";"):
-                    self.advance()
-                    extract = self.pipe()
-                self.expect_op(")")
-                return ("foreach", source, pattern, init, update, extract)
+            if value in ("if", "try", "reduce", "foreach"):
+                self.enter(GROUP)
+                node = self.keyword_term(value)
+                self.leave(GROUP)
+                return node
             if value == "def":
                 self.pos -= 1
                 fdef = self.funcdef()
-                body = self.pipe()
+                body = self.chained_pipe(False)
                 return ("def", fdef[0], fdef[1], fdef[2], body)
             if value == "label":
                 self.pos -= 1
@@ -529,16 +622,46 @@ class Parser:
             args: list[Node] = []
             if self.at_op("("):
                 self.advance()
+                self.enter(GROUP)
                 while True:
                     args.append(self.pipe())
                     if self.at_op(";"):
                         self.advance()
                         continue
                     break
+                self.leave(GROUP)
                 self.expect_op(")")
             return ("call", value, args)
         self.pos -= 1
         raise self.error()
+
+    def keyword_term(self, word: str) -> Node:
+        """The term an ``if``, ``try``, ``reduce`` or ``foreach`` starts (the word consumed)."""
+        if word == "if":
+            return self.if_expr()
+        if word == "try":
+            body = self.postfix_for_try()
+            handler = None
+            if self.at_kw("catch"):
+                self.advance()
+                handler = self.postfix_for_try()
+            return ("try", body, handler)
+        source = self.postfix()
+        self.expect_kw("as")
+        pattern = self.pattern()
+        self.expect_op("(")
+        init = self.pipe()
+        self.expect_op(";")
+        update = self.pipe()
+        if word == "reduce":
+            self.expect_op(")")
+            return ("reduce", source, pattern, init, update)
+        extract = None
+        if self.at_op(";"):
+            self.advance()
+            extract = self.pipe()
+        self.expect_op(")")
+        return ("foreach", source, pattern, init, update, extract)
 
     def postfix_for_try(self) -> Node:
         return self.postfix()
@@ -549,7 +672,9 @@ class Parser:
         then = self.pipe()
         if self.at_kw("elif"):
             self.advance()
+            self.enter(1)
             other = self.if_expr()
+            self.leave(1)
             return ("if", cond, then, other)
         # jq 1.6 requires an else branch.
         self.expect_kw("else")
@@ -589,7 +714,7 @@ class Parser:
                 else:
                     key = ("format", value)
             elif kind == "op" and value == "(":
-                key = self.pipe()
+                key = self.group_pipe()
                 self.expect_op(")")
             else:
                 self.pos -= 1
@@ -618,7 +743,10 @@ class Parser:
         # jq 1.6 grammar: ExpD: ExpD '|' ExpD | '-' ExpD | Term. "{a: 1 + 2}" is an error.
         if self.at_op("-"):
             self.advance()
-            return ("neg", self.object_value_term())
+            self.enter(1)
+            node = self.object_value_term()
+            self.leave(1)
+            return ("neg", node)
         return self.postfix()
 
 
