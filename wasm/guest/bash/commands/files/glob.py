@@ -1,99 +1,410 @@
 """Shell wildcards and find's regular expressions, translated to Python's ``re``.
 
 ``glob_regex`` is fnmatch(3) without FNM_PATHNAME or FNM_PERIOD (what ``find -name``,
-``-path``, ``tar --exclude`` and ``tree -I`` use). ``find_regex`` accepts the emacs and POSIX
-basic syntaxes, where ``\\(`` and ``\\|`` are the operators and bare ``(`` is literal.
+``-path``, ``tar --exclude`` and ``tree -I`` use), as glibc 2.36 reads a pattern in the C
+locale, odd cases included (a property test holds it against the machine's glibc).
+``find_regex`` accepts the emacs and POSIX basic syntaxes, where ``\\(`` and ``\\|`` are the
+operators and bare ``(`` is literal.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
+from typing import Callable
 
-
-def glob_regex(pattern: str, ignore_case: bool = False) -> re.Pattern[str]:
-    """fnmatch(3) without FNM_PATHNAME/FNM_PERIOD: ``*`` also matches ``/`` and dots."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        i += 1
-        if c == "*":
-            out.append(".*")
-        elif c == "?":
-            out.append(".")
-        elif c == "\\" and i < len(pattern):
-            out.append(re.escape(pattern[i]))
-            i += 1
-        elif c == "[":
-            j = i
-            if j < len(pattern) and pattern[j] in "!^":
-                j += 1
-            if j < len(pattern) and pattern[j] == "]":
-                j += 1
-            while j < len(pattern) and pattern[j] != "]":
-                if pattern.startswith("[:", j) and pattern.find(":]", j + 2) > 0:
-                    j = pattern.find(":]", j + 2) + 2
-                else:
-                    j += 1
-            if j >= len(pattern):
-                out.append(re.escape("["))
-                continue
-            body = pattern[i:j]
-            i = j + 1
-            negate = body[:1] in ("!", "^")
-            if negate:
-                body = body[1:]
-            body = _class_body(body)
-            if body:
-                out.append("[" + ("^" if negate else "") + body + "]")
-            else:  # only reversed ranges: nothing matches, so a negated one takes anything
-                out.append("." if negate else "(?!)")
-        else:
-            out.append(re.escape(c))
-    flags = re.DOTALL | (re.IGNORECASE if ignore_case else 0)
-    return re.compile("".join(out) + r"\Z", flags)
-
+_NEVER = "(?!)"
+_UNTERMINATED = -1
+"""A skip that ran off the pattern's end: the ``[`` is read again as an ordinary character
+(glibc 2.36, after its bug 28792)."""
+_CHAR_CLASS_MAX = 256
+"""glibc's CHAR_CLASS_MAX_LENGTH: a longer ``[:name:]`` makes the pattern ill-formed."""
+_MAX_REGEX_CHARS = 1 << 16
+"""A bracket whose characters go on at different places makes the regex branch; past this
+size (only patterns built to blow it up get there) each such bracket keeps its first place."""
+_MAX_RUNS = 64
+"""Changes, within one bracket, of where its elements send the match (see ``_branches``)."""
+_MAX_FOLDED_RANGE = 4096
+"""A case-folded range is spelled out character by character up to this many characters."""
 
 _CLASSES = {
     "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
     "space": r" \t\n\r\f\v", "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"),
-    "xdigit": "0-9A-Fa-f", "blank": r" \t",
+    "xdigit": "0-9A-Fa-f", "blank": r" \t", "cntrl": r"\x00-\x1f\x7f", "print": r" -~",
+    "graph": r"!-~",
 }
 
 
-def _class_body(body: str) -> str:
-    """A bracket expression's body as a Python character class's. A range whose end comes
-    before its start matches nothing, as fnmatch(3) has it (Python would refuse to compile it);
-    an escaped character stands for itself, and may end a range but never make one."""
-    items: list[tuple[str, str, bool]] = []  # (kind, text, escaped): a char or a named class
-    i = 0
-    while i < len(body):
-        if body.startswith("[:", i):
-            end = body.find(":]", i + 2)
-            if end > 0 and body[i + 2 : end] in _CLASSES:
-                items.append(("class", _CLASSES[body[i + 2 : end]], False))
-                i = end + 2
+def glob_regex(pattern: str, ignore_case: bool = False) -> re.Pattern[str]:
+    """fnmatch(3) without FNM_PATHNAME/FNM_PERIOD: ``*`` also matches ``/`` and dots;
+    ``ignore_case`` is FNM_CASEFOLD (character classes still test the name's own case).
+
+    glibc's reading of the odd cases is kept: a pattern ending in a lone ``\\`` matches
+    nothing; an unterminated ``[`` is an ordinary character unless the name's character is
+    one the bracket lists; an unknown class name (``[:foo:]``), an unfinished range, escape
+    or collating symbol fails the match for every character no element before it matched."""
+    translator = _Translator(pattern, _Case(ignore_case))
+    try:
+        body = translator.suffix(0, 0)
+    except _TooComplex:
+        translator = _Translator(pattern, _Case(ignore_case), branching=False)
+        body = translator.suffix(0, 0)
+    return re.compile(body + r"\Z", re.DOTALL)
+
+
+class _TooComplex(Exception):
+    pass
+
+
+class _Decided(Exception):
+    """A bracket that cannot close has decided what ``[`` does: nothing more to read."""
+
+
+@dataclass(frozen=True)
+class _Case:
+    """FNM_CASEFOLD, spelled out in the regex: a character matches what folds to it."""
+
+    fold_case: bool
+
+    def fold(self, c: str) -> str:
+        if not self.fold_case:
+            return c
+        lower = c.lower()
+        return lower if len(lower) == 1 else c
+
+    def char(self, c: str) -> str:
+        """A class body of the characters that fold to ``c`` (already folded)."""
+        if not self.fold_case:
+            return re.escape(c)
+        variants = {c} | {v for v in (c.upper(), c.title()) if len(v) == 1 and self.fold(v) == c}
+        return "".join(re.escape(v) for v in sorted(variants))
+
+    def literal(self, c: str) -> str:
+        body = self.char(self.fold(c))
+        return body if len(body) == len(re.escape(self.fold(c))) else f"[{body}]"
+
+    def span(self, low: str, high: str) -> str:
+        """A class body of the characters whose folded form lies in ``low``..``high``."""
+        plain = f"{re.escape(low)}-{re.escape(high)}"
+        if not self.fold_case or ord(high) - ord(low) >= _MAX_FOLDED_RANGE:
+            return plain
+        chars = [chr(k) for k in range(ord(low), ord(high) + 1) if low <= self.fold(chr(k)) <= high]
+        chars += [v for k in range(ord(low), ord(high) + 1) for v in self.char(chr(k))
+                  if not low <= v <= high and self.fold(v) == chr(k)]
+        return "".join(re.escape(c) for c in chars)
+
+
+class _Translator:
+    """The regex of a pattern's suffix, from each place a bracket can send the match on."""
+
+    def __init__(self, pattern: str, case: _Case, branching: bool = True) -> None:
+        self.pattern = pattern
+        self.case = case
+        self.branching = branching
+        self.done: dict[int, str] = {}
+        self.skips: dict[int, int | None] = {}
+        """Where the scan past a matched bracket ends, from each place it passed."""
+        self.last_close = pattern.rfind("]")
+        """Where the scan past a matched bracket ends, from each place it passed."""
+        self.size = 0
+
+    def suffix(self, i: int, depth: int) -> str:
+        if i in self.done:
+            return self.done[i]
+        start, pattern, out = i, self.pattern, []
+        while i < len(pattern):
+            c = pattern[i]
+            i += 1
+            if c == "*":
+                out.append(".*")
+            elif c == "?":
+                out.append(".")
+            elif c == "\\":
+                if i == len(pattern):  # a trailing backslash: glibc matches nothing
+                    out.append(_NEVER)
+                    break
+                out.append(self.case.literal(pattern[i]))
+                i += 1
+            elif c == "[":
+                bracket = _read_bracket(pattern, i, self.case, self.skips, i <= self.last_close)
+                branches = _branches(bracket, i)
+                if len(branches) == 1 or (branches and not self.branching):
+                    piece, i = branches[0]
+                    out.append(piece)
+                    continue
+                if not branches:
+                    out.append(_NEVER)
+                    break
+                if depth >= 64:
+                    raise _TooComplex
+                out.append("(?:" + "|".join([piece + self.suffix(goes_on, depth + 1)
+                                             for piece, goes_on in branches]) + ")")
+                break
+            else:
+                out.append(self.case.literal(c))
+        text = self.done[start] = "".join(out)
+        self.size += len(text)
+        if self.branching and self.size > _MAX_REGEX_CHARS:
+            raise _TooComplex
+        return text
+
+
+@dataclass(frozen=True)
+class _Element:
+    body: str
+    """The characters it matches, as a Python character class's body."""
+    lists_open: bool
+    """Whether it matches ``[`` (which an unterminated bracket may read again)."""
+    skip: int | None
+
+
+@dataclass
+class _Bracket:
+    """One bracket expression as glibc's fnmatch reads it, every element kept.
+
+    A character is decided by the first element that matches it, then by glibc's scan past
+    the rest of the bracket from that element (``skip``): the match goes on where the scan
+    ends, or ``[`` is read again as an ordinary character (``_UNTERMINATED``), or the match
+    fails (None). A character no element matches goes on after ``end`` if the bracket is
+    negated and closed, is read as ``[`` if the pattern ended inside the bracket
+    (``unterminated``), and otherwise fails.
+    """
+
+    negate: bool
+    elements: list[_Element] = field(default_factory=list)
+    end: int | None = None
+    unterminated: bool = False
+
+
+def _branches(bracket: _Bracket, after_open: int) -> list[tuple[str, int]]:
+    """(regex for one character, where the pattern goes on) for each way through the
+    bracket, the largest first; none when no character gets through."""
+    by_place: dict[int, list[str]] = {}
+    earlier: list[tuple[list[str], int | None]] = []  # runs of elements sending to one place
+    open_decided = literal = False
+    for element in bracket.elements:
+        goes_on: int | None
+        if element.skip == _UNTERMINATED:
+            goes_on = None  # ... unless it is the first to list "[", read again
+            literal = literal or (element.lists_open and not open_decided)
+        else:
+            goes_on = element.skip if not bracket.negate else None
+        open_decided = open_decided or element.lists_open
+        if earlier and earlier[-1][1] == goes_on:
+            earlier[-1][0].append(element.body)
+        else:
+            earlier.append(([element.body], goes_on))
+        if goes_on is not None:
+            # (Past _MAX_RUNS changes of place, a bracket built to make this quadratic is read
+            # without the exclusions: only such a pattern could tell.)
+            others = "" if len(earlier) > _MAX_RUNS else "".join(
+                body for bodies, place in earlier[:-1] if place != goes_on for body in bodies)
+            by_place.setdefault(goes_on, []).append(f"(?![{others}])[{element.body}]" if others
+                                                    else f"[{element.body}]")
+    if bracket.negate and bracket.end is not None:
+        listed = "".join(element.body for element in bracket.elements)
+        by_place.setdefault(bracket.end, []).append(f"[^{listed}]" if listed else ".")
+    if bracket.unterminated and not open_decided:
+        literal = True
+    branches = [(_either(pieces), place) for place, pieces in by_place.items()]
+    if literal:
+        branches.append((re.escape("["), after_open))
+    return sorted(branches, key=lambda branch: -len(branch[0]))
+
+
+def _either(pieces: list[str]) -> str:
+    if len(pieces) == 1:
+        return pieces[0]
+    if all(p.startswith("[") and not p.startswith("[^") for p in pieces):
+        return "[" + "".join(p[1:-1] for p in pieces) + "]"
+    return "(?:" + "|".join(pieces) + ")"
+
+
+def _read_bracket(pattern: str, p: int, case: _Case, skips: dict[int, int | None],
+                  can_close: bool) -> _Bracket:
+    """Read the bracket whose ``[`` ends just before ``p`` the way glibc's fnmatch does while
+    it looks for a match (``posix/fnmatch_loop.c``; the C locale: collating symbols and
+    equivalence classes are single characters).
+
+    A bracket with no ``]`` after it (``can_close`` false) lets only ``[`` through, read again
+    as an ordinary character: reading stops at the first element that decides ``[``, so a
+    pattern of many unclosed brackets costs linear time, not quadratic."""
+
+    def at(k: int) -> str:
+        return pattern[k] if k < len(pattern) else ""
+
+    bracket = _Bracket(negate=at(p) in ("!", "^"))
+    if bracket.negate:
+        p += 1
+
+    def element(body: str, skip_from: int, lists_open: bool) -> None:
+        bracket.elements.append(_Element(body, lists_open, _skip_rest(pattern, skip_from, skips)))
+        if lists_open and not can_close:
+            raise _Decided
+
+    try:
+        c = at(p)
+        p += 1
+        while True:
+            escaped = c == "\\"
+            if escaped:
+                if at(p) == "":
+                    return bracket
+                c = case.fold(at(p))
+                p += 1
+            elif c == "[" and at(p) == ":":
+                name, after = _class_name(pattern, p)
+                if name is None:
+                    return bracket  # too long: ill-formed
+                if after is not None:
+                    if name not in _CLASSES:
+                        return bracket  # an unknown class name fails the match
+                    element(_CLASSES[name], after, name in ("punct", "graph", "print"))
+                    p = after
+                    c = at(p)
+                    p += 1
+                    if c == "]":
+                        bracket.end = p
+                        return bracket
+                    continue
+                # not a class name's shape: "[" is an ordinary element (p stays at the ":")
+            elif c == "[" and at(p) == "=" and at(p + 1) != "" and at(p + 2) == "=" and at(p + 3) == "]":
+                element(re.escape(at(p + 1)), p + 4, at(p + 1) == "[")
+                p += 4
+                c = at(p)
+                p += 1
+                if c == "]":
+                    bracket.end = p
+                    return bracket
                 continue
-        if body[i] == "\\" and i + 1 < len(body):
-            items.append(("char", body[i + 1], True))
-            i += 2
-            continue
-        items.append(("char", body[i], False))
-        i += 1
-    out: list[str] = []
-    k = 0
-    while k < len(items):
-        kind, text, _ = items[k]
-        if (kind == "char" and k + 2 < len(items) and items[k + 1] == ("char", "-", False)
-                and items[k + 2][0] == "char"):
-            last = items[k + 2][1]
-            if text <= last:
-                out.append(f"{re.escape(text)}-{re.escape(last)}")
-            k += 3
-            continue
-        out.append(text if kind == "class" else re.escape(text))
-        k += 1
-    return "".join(out)
+            elif c == "":
+                bracket.unterminated = True
+                return bracket
+            if c == "[" and not escaped and at(p) == ".":
+                if pattern.find(".]", p + 1) != p + 2:
+                    return bracket  # unfinished, or a name the C locale does not define
+                low = at(p + 1)
+                p += 4
+                is_range = at(p) == "-" and at(p + 1) != ""
+                if not is_range:
+                    element(re.escape(low), p, low == "[")
+            else:
+                low = c if escaped else case.fold(c)
+                is_range = at(p) == "-" and at(p + 1) not in ("", "]")
+                if not is_range:
+                    element(case.char(low), p, low == "[")
+            c = at(p)
+            p += 1
+            if c == "-" and at(p) != "]":
+                high, p = _range_end(pattern, p, case)
+                if high is None:
+                    return bracket
+                if low <= high:
+                    element(case.span(low, high), p, low <= "[" <= high)
+                c = at(p)
+                p += 1
+            if c == "]":
+                bracket.end = p
+                return bracket
+    except _Decided:
+        return bracket
+
+
+def _class_name(pattern: str, colon: int) -> tuple[str | None, int | None]:
+    """After ``[`` at ``colon - 1``: (name, index after ``:]``) for a class name's shape,
+    (name so far, None) when a character no name has comes first (``[`` is then an ordinary
+    element), (None, None) when the name is too long."""
+    name: list[str] = []
+    p = colon
+    while True:
+        if len(name) == _CHAR_CLASS_MAX:
+            return None, None
+        p += 1
+        c = pattern[p] if p < len(pattern) else ""
+        if c == ":" and pattern.startswith("]", p + 1):
+            return "".join(name), p + 2
+        if not "a" <= c < "z":  # glibc's test: a class name has no "z"
+            return "".join(name), None
+        name.append(c)
+
+
+def _range_end(pattern: str, p: int, case: _Case) -> tuple[str | None, int]:
+    """A range's upper bound read at ``p`` (after ``-``) and where reading goes on; None
+    when the bound is missing or ill-formed (the match fails)."""
+    high = pattern[p] if p < len(pattern) else ""
+    p += 1
+    if high == "[" and pattern.startswith(".", p):
+        if pattern.find(".]", p + 1) != p + 2:
+            return None, p
+        return pattern[p + 1], p + 4
+    if high == "\\":
+        high = pattern[p] if p < len(pattern) else ""
+        p += 1
+    if high == "":
+        return None, p
+    return case.fold(high), p
+
+
+def _skip_rest(pattern: str, p: int, known: dict[int, int | None]) -> int | None:
+    """Where glibc's scan past the rest of a bracket that matched ends (after its ``]``),
+    from ``p``: ``_UNTERMINATED`` when the pattern ends first, None when it finds the
+    bracket ill-formed (the whole match fails). ``known`` holds the answers from the places
+    earlier scans passed: a scan that reaches one ends where that one did, so a bracket of
+    n elements costs n steps, not n squared."""
+
+    def at(k: int) -> str:
+        return pattern[k] if k < len(pattern) else ""
+
+    passed: list[int] = []
+    end: int | None
+    while True:
+        if p in known:
+            end = known[p]
+            break
+        passed.append(p)
+        c = at(p)
+        p += 1
+        if c == "]":
+            end = p
+            break
+        if c == "":
+            end = _UNTERMINATED
+            break
+        if c == "\\":
+            if at(p) == "":
+                end = None
+                break
+            p += 1
+        elif c == "[" and at(p) == ":":
+            start, length = p, 0
+            while True:
+                p += 1
+                length += 1
+                if length == _CHAR_CLASS_MAX:
+                    break
+                if at(p) == ":" and at(p + 1) == "]":
+                    p += 2
+                    break
+                if not "a" <= at(p) < "z":
+                    p = start
+                    break
+            if length == _CHAR_CLASS_MAX:
+                end = None
+                break
+        elif c == "[" and at(p) == "=":
+            if at(p + 1) == "" or at(p + 2) != "=" or at(p + 3) != "]":
+                end = None
+                break
+            p += 4
+        elif c == "[" and at(p) == ".":
+            close = pattern.find(".]", p + 1)
+            if close < 0:
+                end = None
+                break
+            p = close + 2
+    for place in passed:
+        known[place] = end
+    return end
 
 
 def find_regex(pattern: str, kind: str, ignore_case: bool) -> re.Pattern[str]:
