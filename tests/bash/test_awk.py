@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from recorded_cases import C_LOCALE, Case, RecordedCases, byte_exact_script
+from bash.commands.awk.runtime import OUTPUT_BATCH
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "cmd_awk_unit.json"
@@ -221,7 +222,22 @@ def test_awk_streams_records_from_endless_input() -> None:
 
     ctx = CommandContext(stdin=endless(), stderr=io.BytesIO(), cwd="/", env={}, root="/nonexistent")
     gen = COMMANDS["awk"](ctx, ["awk", "{print $2}"])
-    assert [next(gen) for _ in range(3)] == [b"y\n"] * 3
+    # Output comes in batches of OUTPUT_BATCH records, and keeps coming.
+    assert [next(gen) for _ in range(3)] == [b"y\n" * OUTPUT_BATCH] * 3
+    gen.close()
+
+
+def test_awk_hands_on_a_long_line_at_once() -> None:
+    from bash.commands import COMMANDS
+    from bash.commands.base import CommandContext
+
+    def endless() -> Any:
+        while True:
+            yield b"x\n"
+
+    ctx = CommandContext(stdin=endless(), stderr=io.BytesIO(), cwd="/", env={}, root="/nonexistent")
+    gen = COMMANDS["awk"](ctx, ["awk", '{s = sprintf("%5000s", $1); print s}'])
+    assert next(gen) == b" " * 4999 + b"x\n"
     gen.close()
 
 
