@@ -260,9 +260,7 @@ def _read_bracket(pattern: str, p: int, case: _Case, skips: dict[int, int | None
                     if name not in _CLASSES:
                         return bracket  # an unknown class name fails the match
                     element(_CLASSES[name], after, name in ("punct", "graph", "print"))
-                    p = after
-                    c = at(p)
-                    p += 1
+                    c, p = at(after), after + 1
                     if c == "]":
                         bracket.end = p
                         return bracket
@@ -270,9 +268,7 @@ def _read_bracket(pattern: str, p: int, case: _Case, skips: dict[int, int | None
                 # not a class name's shape: "[" is an ordinary element (p stays at the ":")
             elif c == "[" and at(p) == "=" and at(p + 1) != "" and at(p + 2) == "=" and at(p + 3) == "]":
                 element(re.escape(at(p + 1)), p + 4, at(p + 1) == "[")
-                p += 4
-                c = at(p)
-                p += 1
+                c, p = at(p + 4), p + 5
                 if c == "]":
                     bracket.end = p
                     return bracket
