@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ._wire import WireError, encode, read_frame, write_encoded, write_frame
-from .engine import CompiledGuest
+from .engine import HOST_STACK_BYTES, CompiledGuest
 from .envelope import MAX_PAYLOAD_CHARS
 from .errors import HostCallLimitExceeded, SandboxError
 from .isolate import GuestRuntime, HostCallFailed, Isolate, Preopen
@@ -75,6 +75,22 @@ def _apply_os_limits() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     cap = WORKER_ADDRESS_SPACE_BYTES if hard == resource.RLIM_INFINITY else min(hard, WORKER_ADDRESS_SPACE_BYTES)
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    _ensure_main_stack()
+
+
+def _ensure_main_stack() -> None:
+    """Runs go on this process's main thread, whose stack may grow to ``RLIMIT_STACK``: it
+    must hold the guest's wasm stack and the host's frames (``HOST_STACK_BYTES``), or a deep
+    guest recursion would overflow the host's stack (a segfault) before wasmtime's limit
+    stopped it (a trap). A lower soft limit is raised (the kernel checks it as the stack
+    grows); a hard limit below it is refused."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+    if soft == resource.RLIM_INFINITY or soft >= HOST_STACK_BYTES:
+        return
+    if hard != resource.RLIM_INFINITY and hard < HOST_STACK_BYTES:
+        raise SystemExit(f"worker: the stack limit ({hard} bytes, RLIMIT_STACK) is below the "
+                         f"{HOST_STACK_BYTES} bytes the guest's wasm stack needs on the host")
+    resource.setrlimit(resource.RLIMIT_STACK, (HOST_STACK_BYTES, hard))
 
 
 def _private_channel() -> tuple[int, int]:

@@ -3,8 +3,10 @@ loading a damaged artifact."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,35 @@ def test_source_hash_changes_when_a_guest_source_changes(monkeypatch: pytest.Mon
 def test_engine_fingerprint_names_version_and_settings() -> None:
     fingerprint = engine.engine_fingerprint()
     assert fingerprint.startswith("wasmtime-50.") and "epoch_interruption=True" in fingerprint
+    assert f"max_wasm_stack={2 << 20}" in fingerprint
+
+
+def test_the_host_stack_holds_the_wasm_stack_with_room() -> None:
+    assert engine.ENGINE_SETTINGS["max_wasm_stack"] == engine.MAX_WASM_STACK == 2 << 20
+    assert engine.HOST_STACK_BYTES >= 4 * engine.MAX_WASM_STACK
+
+
+def _thread_stack_bytes() -> int:
+    libc = ctypes.CDLL(None)
+    libc.pthread_self.restype = ctypes.c_ulong
+    libc.pthread_getattr_np.argtypes = [ctypes.c_ulong, ctypes.c_void_p]
+    libc.pthread_attr_getstack.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
+                                           ctypes.POINTER(ctypes.c_size_t)]
+    libc.pthread_attr_destroy.argtypes = [ctypes.c_void_p]
+    attr = ctypes.create_string_buffer(256)  # pthread_attr_t is 56 bytes on x86-64 glibc
+    assert libc.pthread_getattr_np(libc.pthread_self(), attr) == 0
+    base, size = ctypes.c_void_p(), ctypes.c_size_t()
+    libc.pthread_attr_getstack(attr, ctypes.byref(base), ctypes.byref(size))
+    libc.pthread_attr_destroy(attr)
+    return size.value
+
+
+def test_wasm_off_the_main_thread_gets_a_thread_of_the_host_stack() -> None:
+    before = threading.stack_size()
+    assert engine.on_wasm_thread(_thread_stack_bytes) >= engine.HOST_STACK_BYTES
+    assert threading.stack_size() == before  # the process's default is left as it was
+    with pytest.raises(KeyError, match="handed over"):
+        engine.on_wasm_thread(lambda: {}["handed over"])
 
 
 def _pin_sources(monkeypatch: pytest.MonkeyPatch, compiled_guest: CompiledGuest) -> None:

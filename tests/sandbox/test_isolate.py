@@ -164,3 +164,22 @@ def test_a_wasm_trap_is_a_guest_trap_with_its_code(runtime: GuestRuntime) -> Non
     with pytest.raises(GuestTrap) as caught:
         _execute(runtime, code)
     assert caught.value.code == "stack_overflow"
+
+
+def test_recursion_through_c_ends_as_a_recursion_error_not_a_trap(runtime: GuestRuntime) -> None:
+    # Each level resumes the interpreter from C: with wasmtime's default 512 KiB wasm stack
+    # this trapped (stack_overflow) before Python's limit of 1,000; the engine's 2 MiB holds it.
+    code = ("class A:\n    def __getattr__(self, name):\n        return getattr(self, name)\n"
+            "def m(x):\n    return list(map(m, [x]))\ncaught = []\n"
+            "for attempt in (lambda: A().x, lambda: m(1)):\n    try:\n        attempt()\n"
+            "    except RecursionError:\n        caught.append(1)\nlen(caught)")
+    assert _execute(runtime, code)["result"] == 2
+
+
+def test_a_deep_structure_freed_in_the_guest_traps_past_the_wasm_stack(runtime: GuestRuntime) -> None:
+    # Freeing nested tuples recurses in C without a check: 5,000 levels fit the 2 MiB wasm
+    # stack (about 1,900 fitted 512 KiB), 100,000 do not, and that is a trap, never a crash.
+    assert _execute(runtime, "t = None\nfor i in range(5000):\n    t = (t,)\ndel t\n1")["result"] == 1
+    with pytest.raises(GuestTrap) as caught:
+        _execute(runtime, "t = None\nfor i in range(100000):\n    t = (t,)\ndel t")
+    assert caught.value.code == "stack_overflow"

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import os
+import resource
 import signal
+import subprocess
+import sys
 
 import pytest
 
 from sandbox.scratch import scratch_root
 from sandbox import AsyncSandbox, Limits
-from sandbox.engine import CompiledGuest
+from sandbox.engine import HOST_STACK_BYTES, CompiledGuest
 
 
 async def test_a_run_stuck_in_a_host_call_is_killed_at_the_deadline_and_the_worker_replaced(
@@ -88,3 +91,26 @@ async def test_worker_carries_an_address_space_limit(compiled_guest: CompiledGue
             limits = handle.read()
         address_line = next(line for line in limits.splitlines() if line.startswith("Max address space"))
         assert "unlimited" not in address_line.split()[3]
+
+
+def _worker_stack_check(soft: int, hard: int) -> subprocess.CompletedProcess[str]:
+    """``sandbox.worker_main``'s stack check in a process started with these limits."""
+    code = ("import resource\nfrom sandbox.worker_main import _ensure_main_stack\n_ensure_main_stack()\n"
+            "print(resource.getrlimit(resource.RLIMIT_STACK)[0])")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_STACK, (soft, hard)))
+
+
+def test_a_worker_raises_a_low_stack_limit_to_hold_the_wasm_stack() -> None:
+    # Runs go on the worker's main thread: under a 1 MiB stack a deep guest recursion
+    # overflowed the host's stack (a segfault) before the 2 MiB wasm stack ran out (a trap).
+    hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+    if hard != resource.RLIM_INFINITY and hard < HOST_STACK_BYTES:
+        pytest.skip("this machine's hard stack limit is below the worker's")
+    done = _worker_stack_check(1 << 20, hard)
+    assert done.returncode == 0 and int(done.stdout) == HOST_STACK_BYTES
+
+
+def test_a_worker_refuses_a_hard_stack_limit_too_low_for_the_wasm_stack() -> None:
+    done = _worker_stack_check(1 << 20, 1 << 20)
+    assert done.returncode != 0 and "stack limit" in done.stderr
