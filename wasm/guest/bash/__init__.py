@@ -39,8 +39,15 @@ from . import fs
 
 __all__ = ["BashLimits", "BashResult", "run_script"]
 
-# Deep shell recursion nests generator frames (about ten per shell call level).
-_RECURSION_LIMIT = 12_000
+# Deep shell recursion nests generator frames (about 16 per shell function level: 100 levels,
+# the nesting limit, take about 1,600). The limit must stay where a RecursionError can still
+# unwind in the guest: generator frames use wasm stack, and the exception's traceback is freed
+# recursively, about 225 bytes a frame. Measured with the engine's 2 MiB wasm stack
+# (sandbox.engine.MAX_WASM_STACK), a runaway recursion ended cleanly at limits up to 9,300 for
+# shell functions, jq, bc and nested $( ) alike, 8,100 for a function piped into itself, and
+# trapped the guest (stack_overflow) above; at 12,000 every one of them trapped. 4,000 keeps
+# twice the room.
+_RECURSION_LIMIT = 4_000
 
 
 @dataclass(frozen=True)

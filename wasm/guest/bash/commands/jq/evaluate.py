@@ -381,7 +381,9 @@ class Interp:
             if node[1] is None:
                 yield []
             else:
-                yield list(self.eval(node[1], v, env))
+                # a comprehension, not list(): CPython runs its loop over the generator in
+                # this frame; list() resumed it from C, a deeper wasm stack per level
+                yield [x for x in self.eval(node[1], v, env)]
         elif tag == "object":
             yield from self.eval_object(node[1], 0, {}, v, env)
         elif tag == "neg":

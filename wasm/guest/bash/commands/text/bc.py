@@ -12,7 +12,6 @@ offsets. ``read()`` is not supported.
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -802,21 +801,18 @@ def bc(ctx: CommandContext, argv: list[str]) -> CommandResult:
             ctx.error(f"File {name} is unavailable.")
             return 1
     sources.append(("standard_in", stdin_chunks(ctx)))
-    # bc functions recurse through several Python frames per call; allow deep bc recursion
-    # (pure-Python frames do not use the C stack in CPython >= 3.11).
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))
-    try:
-        for name, chunks in sources:
-            text = b"".join(chunks).decode("latin-1")
-            keep_going = run_program(text, interp, name)
-            if output:
-                yield "".join(output).encode("latin-1")
-                output.clear()
-            if not keep_going:
-                return 0
-    finally:
-        sys.setrecursionlimit(limit)
+    # bc recursion runs under the shell's recursion limit (bash._RECURSION_LIMIT): raised
+    # here to 20,000, a RecursionError came too deep for the guest's wasm stack to unwind
+    # (freeing its traceback trapped the guest); under the shell's, a runaway recursion ends
+    # as bc's "function calls nested too deeply" and about 900 nested calls still work.
+    for name, chunks in sources:
+        text = b"".join(chunks).decode("latin-1")
+        keep_going = run_program(text, interp, name)
+        if output:
+            yield "".join(output).encode("latin-1")
+            output.clear()
+        if not keep_going:
+            return 0
     return 0
 
 
