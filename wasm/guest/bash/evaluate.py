@@ -65,7 +65,8 @@ class Shell:
         self.root = root
         self.limits = limits
         self.expander = Expander(self)
-        self._random: random.Random | None = None
+        self.random: random.Random | None = None
+        """``$RANDOM``'s generator, seeded when first read (a subshell's anew, as bash 5.1+)."""
         self.cond_depth = 0
         self.cur_io: IO | None = None
         self.cleanups: list[Callable[[], None]] = []
@@ -81,14 +82,6 @@ class Shell:
         """Numbers of the parent's jobs in ``jobs`` (listed here, not this shell's to finish)."""
         self.reaped: dict[int, int] = {}
         """pid -> status of the jobs ``wait`` collected (waiting again gives it again)."""
-
-    @property
-    def random(self) -> random.Random:
-        """``$RANDOM``'s generator, seeded when first read (a subshell's anew, as bash 5.1+
-        reseeds): seeding one per shell cost 13-18 us of every run that never reads it."""
-        if self._random is None:
-            self._random = random.Random()
-        return self._random
 
     # -- helpers -----------------------------------------------------------------------
     def close_persistent(self) -> None:

@@ -8,6 +8,7 @@ never split), ``QUO`` quoted text (neither), ``EXP`` the unquoted result of an e
 
 from __future__ import annotations
 
+import random
 import re
 from typing import TYPE_CHECKING, Callable
 
@@ -183,6 +184,8 @@ class Expander:
 
     def _dynamic(self, name: str) -> str | None:
         if name == "RANDOM":
+            if self.sh.random is None:  # seeding costs 13-18 us; most runs never read it
+                self.sh.random = random.Random()
             return str(self.sh.random.randrange(32768))
         if name == "LINENO":
             return str(self.st.lineno)
