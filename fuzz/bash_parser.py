@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+from bash import RECURSION_LIMIT
 from bash.errors import ShellSyntaxError
 from bash.parse import Parser, parse_script
 
@@ -35,7 +36,7 @@ def _incremental(source: str, extglob: bool) -> int:
 
 
 def one_input(data: bytes) -> None:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 12_000))
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     source = text(data)
     whole = allow(lambda: len(parse_script(source).items), DOCUMENTED)
     for extglob in (True, False):

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import sys
 
+from bash import RECURSION_LIMIT
 from bash.commands.jq.parse import JqCompileError, Parser, check
 
 from ._harness import Known, allow, text
 
 MAX_LEN = 2048
-GUEST_RECURSION_LIMIT = 12_000
+GUEST_RECURSION_LIMIT = RECURSION_LIMIT
 """What ``bash.run_script`` sets in the guest, so nesting fails here as deep as it does there."""
 KNOWN: tuple[Known, ...] = ()
 DOCUMENTED = (JqCompileError,)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -188,13 +188,7 @@ def record() -> None:
 EXPECTED = CASES_OF.expected()
 
 
-@pytest.fixture(autouse=True)
-def guest_recursion_limit() -> Iterator[None]:
-    """The recursion limit ``bash.run_script`` sets in the guest: deep programs need it."""
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(12_000)
-    yield
-    sys.setrecursionlimit(before)
+pytestmark = pytest.mark.usefixtures("guest_recursion_limit")
 
 
 # Cases that need a shell to run commands (system(), "cmd" | getline, print | "cmd"): the

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import shlex
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -231,13 +230,7 @@ def record() -> None:
 EXPECTED = CASES_OF.expected()
 
 
-@pytest.fixture(autouse=True)
-def guest_recursion_limit() -> Iterator[None]:
-    """The recursion limit ``bash.run_script`` sets in the guest: deep filters need it."""
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(12_000)
-    yield
-    sys.setrecursionlimit(before)
+pytestmark = pytest.mark.usefixtures("guest_recursion_limit")
 
 
 @pytest.mark.parametrize("name,argv,stdin,files", CASES, ids=[c[0] for c in CASES])

@@ -37,7 +37,7 @@ from .state import RunCounters, State, Var
 from .streams import CappedBuffer, Channel, InputStream
 from . import fs
 
-__all__ = ["BashLimits", "BashResult", "run_script"]
+__all__ = ["BashLimits", "BashResult", "RECURSION_LIMIT", "run_script"]
 
 # Deep shell recursion nests generator frames (about 16 per shell function level: 100 levels,
 # the nesting limit, take about 1,600). The limit must stay where a RecursionError can still
@@ -47,7 +47,7 @@ __all__ = ["BashLimits", "BashResult", "run_script"]
 # shell functions, jq, bc and nested $( ) alike, 8,100 for a function piped into itself, and
 # trapped the guest (stack_overflow) above; at 12,000 every one of them trapped. 4,000 keeps
 # twice the room.
-_RECURSION_LIMIT = 4_000
+RECURSION_LIMIT = 4_000
 
 
 @dataclass(frozen=True)
@@ -168,8 +168,8 @@ def _run(script: str, root: str, cwd: str, env: dict[str, str] | None, stdin: by
     # is not the script's time (commands are still looked up in the registry per call).
     from . import commands as _commands  # noqa: F401
 
-    if sys.getrecursionlimit() < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
     counters = RunCounters(limits, time.monotonic() + limits.timeout_ms / 1000.0)
     counters.skipped_notes = dict(skipped_notes or {})
     stdout = CappedBuffer(limits.max_output_bytes)

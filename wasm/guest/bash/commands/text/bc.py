@@ -801,7 +801,7 @@ def bc(ctx: CommandContext, argv: list[str]) -> CommandResult:
             ctx.error(f"File {name} is unavailable.")
             return 1
     sources.append(("standard_in", stdin_chunks(ctx)))
-    # bc recursion runs under the shell's recursion limit (bash._RECURSION_LIMIT): raised
+    # bc recursion runs under the shell's recursion limit (bash.RECURSION_LIMIT): raised
     # here to 20,000, a RecursionError came too deep for the guest's wasm stack to unwind
     # (freeing its traceback trapped the guest); under the shell's, a runaway recursion ends
     # as bc's "function calls nested too deeply" and about 900 nested calls still work.
