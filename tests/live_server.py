@@ -26,7 +26,11 @@ class ServerThread:
     def __init__(self, app: Any, port: int | None = None) -> None:
         self.port = port or free_port()
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                                    log_level="warning", lifespan="on"))
+                                                    log_level="warning", lifespan="on",
+                                                    # a client's open event stream (an MCP
+                                                    # session's GET) would hold shut-down
+                                                    # forever; uvicorn cancels it after this
+                                                    timeout_graceful_shutdown=1))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property
