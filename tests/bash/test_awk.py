@@ -79,6 +79,8 @@ CASES: list[Case] = [
     ("math-functions", ["awk", "BEGIN{printf \"%.4f %.4f %.4f %.4f %.4f %.4f\\n\", sqrt(2), exp(1), log(10), sin(1), cos(0), atan2(1, 1)*4}"], "", {}),
     ("int-function", ["awk", "BEGIN{print int(3.9), int(-3.9), int(\"42abc\"), int(\"\")}"], "", {}),
     ("srand-rand-deterministic", ["awk", "BEGIN{srand(1); a = rand(); srand(1); b = rand(); print (a == b), (a >= 0 && a < 1), srand(5)}"], "", {}),
+    ("srand-sequences-as-glibc-random", ["awk", "BEGIN{srand(1); a = rand(); b = rand(); srand(12345); c = rand(); srand(0); d = rand(); srand(4294967296); e = rand(); printf \"%.10f %.10f %.10f %.10f %.10f\\n\", a, b, c, d, e}"], "", {}),
+    ("srand-clamps-its-seed", ["awk", "BEGIN{srand(-1e20); a = rand(); srand(-3.7); b = rand(); srand(-1); c = rand(); srand(log(-1)); d = rand(); srand(-log(0)); e = rand(); printf \"%.10f %.10f %.10f %.10f %.10f\\n\", a, b, c, d, e}"], "", {}),
     ("arrays-count-words", ["awk", "{for (i = 1; i <= NF; i++) c[$i]++} END {print c[\"the\"], c[\"fox\"], length(c)}"], WORDS, {}),
     ("array-in-and-delete", ["awk", "BEGIN{a[1]; a[2]=\"x\"; delete a[1]; print (1 in a), (2 in a), (3 in a); delete a; print length(a)}"], "", {}),
     ("multi-subscript", ["awk", "BEGIN{a[1,2]=3; for (k in a) {split(k, p, SUBSEP); print p[1], p[2], a[k]}; print ((1,2) in a)}"], "", {}),

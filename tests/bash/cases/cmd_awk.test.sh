@@ -197,6 +197,10 @@ awk 'BEGIN{printf "%.4f %.4f %.4f %.4f %.4f %.4f\n", sqrt(2), exp(1), log(10), s
 awk 'BEGIN{print int(3.9), int(-3.9), int("42abc"), int("")}' < /dev/null
 ### awk-srand-rand-deterministic
 awk 'BEGIN{srand(1); a = rand(); srand(1); b = rand(); print (a == b), (a >= 0 && a < 1), srand(5)}' < /dev/null
+### awk-srand-sequences-as-glibc-random
+awk 'BEGIN{srand(1); a = rand(); b = rand(); srand(12345); c = rand(); srand(0); d = rand(); srand(4294967296); e = rand(); printf "%.10f %.10f %.10f %.10f %.10f\n", a, b, c, d, e}' < /dev/null
+### awk-srand-clamps-its-seed
+awk 'BEGIN{srand(-1e20); a = rand(); srand(-3.7); b = rand(); srand(-1); c = rand(); srand(log(-1)); d = rand(); srand(-log(0)); e = rand(); printf "%.10f %.10f %.10f %.10f %.10f\n", a, b, c, d, e}' < /dev/null
 ### awk-arrays-count-words
 printf '%s' 'the quick brown fox
 jumps over the lazy dog

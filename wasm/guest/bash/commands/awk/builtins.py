@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from .format import FormatError, awk_format
 from .parse import Node
-from .value import d_to_int, to_num
+from .value import MAX_INT, d_to_int, to_num
 from .expressions import Expressions
 from .state import AwkError, Fn
 
@@ -267,7 +267,9 @@ class Builtins(Expressions):
                 value = fa()
             self.seed = value
             seed = to_num(value)
-            self.rng.seed(int(math.fmod(seed, 4294967295.0)) if math.isfinite(seed) else 0)
+            # As mawk 1.3.4 seeds: truncated and clamped to +-MAX_INT, NaN as -MAX_INT
+            # (recorded: srand(4294967296) is srand(2147483647), srand(-1) stays -1).
+            self.rng.seed(-MAX_INT if seed != seed else d_to_int(seed))
             return previous
         return srand
 

@@ -118,38 +118,51 @@ class Glibc:
     """glibc ``random()`` (TYPE_3 additive feedback), which mawk's rand() uses on Debian."""
 
     def __init__(self, seed: int = 1) -> None:
-        self.state: list[int] = []
-        self.f = 0
-        self.r = 0
+        self.window: list[int] = []
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
         seed &= 0xFFFFFFFF
         if seed == 0:
             seed = 1
-        r = [0] * 34
-        r[0] = seed if seed < 2**31 else seed - 2**32
-        for i in range(1, 31):
-            hi, lo = divmod(r[i - 1], 127773) if r[i - 1] >= 0 else (-((-r[i - 1]) // 127773), -((-r[i - 1]) % 127773))
-            word = 16807 * lo - 2836 * hi
-            if word < 0:
-                word += 2147483647
-            r[i] = word
-        for i in range(31, 34):
-            r[i] = r[i - 31]
-        self.state = [x & 0xFFFFFFFF for x in r[:34]]
-        # Keep a rolling window of the last 34 outputs of the recurrence.
-        self.window = self.state[:]
-        for _ in range(310):
-            self._step()
-
-    def _step(self) -> int:
-        w = self.window
-        value = (w[-31] + w[-3]) & 0xFFFFFFFF
-        w.append(value)
-        if len(w) > 64:
-            del w[:-34]
-        return value
+        # Every awk run starts seeded with 0 (read as 1): that window is worked out once,
+        # at import, not by each run's 340 steps of the recurrence (a fifth of a small
+        # `... | awk '{print $1}'`, most of it in a run that never calls rand()).
+        known = _SEEDED.get(seed)
+        self.window = known[:] if known is not None else _seeded_window(seed)
 
     def random(self) -> int:
-        return self._step() >> 1
+        return _advance(self.window) >> 1
+
+
+def _advance(window: list[int]) -> int:
+    """One step of the recurrence over the rolling window of its last 34 outputs."""
+    value = (window[-31] + window[-3]) & 0xFFFFFFFF
+    window.append(value)
+    if len(window) > 64:
+        del window[:-34]
+    return value
+
+
+def _seeded_window(seed: int) -> list[int]:
+    """glibc's ``srandom(seed)``: the last 34 outputs of the recurrence, 310 steps on."""
+    r = [0] * 34
+    r[0] = seed if seed < 2**31 else seed - 2**32
+    for i in range(1, 31):
+        hi, lo = divmod(r[i - 1], 127773) if r[i - 1] >= 0 else (-((-r[i - 1]) // 127773), -((-r[i - 1]) % 127773))
+        word = 16807 * lo - 2836 * hi
+        if word < 0:
+            word += 2147483647
+        r[i] = word
+    for i in range(31, 34):
+        r[i] = r[i - 31]
+    window = [x & 0xFFFFFFFF for x in r[:34]]
+    for _ in range(310):
+        _advance(window)
+    return window
+
+
+_SEEDED = {1: _seeded_window(1)}
+"""The window after seeding, for the seed every run starts with."""
+
+
