@@ -263,6 +263,18 @@ def test_jq_runtime_error_message_names_input() -> None:
     assert got["status"] == 5
 
 
+def test_a_programs_definitions_do_not_outlive_its_run() -> None:
+    """The prelude's environment is made once and shared by every run: what one program
+    defines, binds or labels stays below it."""
+    redefined = CASES_OF.run_ours(
+        ["jq", "-c", "def map(f): 7; def length: 9; . as $x | label $out | [map(.+1), length, $x]"], "[1,2]", {})
+    assert redefined["stdout"] == "[7,9,[1,2]]\n", redefined
+    after = CASES_OF.run_ours(["jq", "-c", "[map(.+1), length, $__loc__.line]"], "[1,2]", {})
+    assert after["stdout"] == "[[2,3],2,1]\n", after
+    unbound = CASES_OF.run_ours(["jq", "$x"], "1", {})
+    assert unbound["status"] == 3 and "$x is not defined" in unbound["stderr"], unbound
+
+
 def test_jq_compile_error_is_status_3_with_summary() -> None:
     got = CASES_OF.run_ours(["jq", ".a |"], "{}", {})
     assert got["status"] == 3

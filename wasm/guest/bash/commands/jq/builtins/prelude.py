@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..evaluate import Function, Interp
+from ..evaluate import Env, Function
 from ..parse import Parser
 
 
@@ -81,25 +81,21 @@ def have_decnum: false;
 """
 
 
-_PRELUDE_DEFS: list[tuple[str, list[str], Any]] | None = None
-
-
 def _prelude_defs() -> list[tuple[str, list[str], Any]]:
-    global _PRELUDE_DEFS
-    if _PRELUDE_DEFS is None:
-        defs: list[tuple[str, list[str], Any]] = []
-        for line in PRELUDE.strip().splitlines():
-            line = line.strip()
-            if not line.startswith("def ") or line.startswith("def @") or line.startswith("def $"):
-                continue
-            node = Parser(line + " .").parse()
-            defs.append((node[1], node[2], node[3]))
-        _PRELUDE_DEFS = defs
-    return _PRELUDE_DEFS
+    defs: list[tuple[str, list[str], Any]] = []
+    for line in PRELUDE.strip().splitlines():
+        line = line.strip()
+        if not line.startswith("def ") or line.startswith("def @") or line.startswith("def $"):
+            continue
+        node = Parser(line + " .").parse()
+        defs.append((node[1], node[2], node[3]))
+    return defs
 
 
-def install_prelude(interp: Interp) -> None:
-    env = interp.root_env
-    # All prelude functions share one environment so they can call each other.
+def prelude_env() -> Env:
+    """An environment holding the prelude's functions; they share it, so they can call each
+    other."""
+    env = Env()
     for name, params, body in _prelude_defs():
         env.funcs[(name, len(params))] = Function(params, body, env)
+    return env
