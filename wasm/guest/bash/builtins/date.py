@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ._common import Builtin, Entry, encode
 from .. import fs
@@ -18,6 +18,41 @@ if TYPE_CHECKING:
 
 _WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+
+
+def _ampm(dt: datetime) -> str:
+    return "AM" if dt.hour < 12 else "PM"
+
+
+def _hour12(dt: datetime) -> int:
+    return (dt.hour % 12) or 12
+
+
+_FIELDS: dict[str, Callable[[datetime], str]] = {
+    "Y": lambda dt: f"{dt.year}", "m": lambda dt: f"{dt.month:02d}", "d": lambda dt: f"{dt.day:02d}",
+    "H": lambda dt: f"{dt.hour:02d}", "M": lambda dt: f"{dt.minute:02d}", "S": lambda dt: f"{dt.second:02d}",
+    "y": lambda dt: f"{dt.year % 100:02d}", "e": lambda dt: f"{dt.day:2d}",
+    "j": lambda dt: f"{dt.timetuple().tm_yday:03d}", "a": lambda dt: _WEEKDAYS[dt.weekday()][:3],
+    "A": lambda dt: _WEEKDAYS[dt.weekday()], "b": lambda dt: _MONTHS[dt.month - 1][:3],
+    "h": lambda dt: _MONTHS[dt.month - 1][:3], "B": lambda dt: _MONTHS[dt.month - 1], "p": _ampm,
+    "Z": lambda dt: "UTC", "z": lambda dt: "+0000", "s": lambda dt: str(int(dt.timestamp())),
+    "N": lambda dt: f"{dt.microsecond * 1000:09d}", "n": lambda dt: "\n", "t": lambda dt: "\t",
+    "%": lambda dt: "%", "u": lambda dt: str(dt.isoweekday()), "w": lambda dt: str(dt.isoweekday() % 7),
+    "I": lambda dt: f"{_hour12(dt):02d}", "l": lambda dt: f"{_hour12(dt):2d}", "k": lambda dt: f"{dt.hour:2d}",
+    "C": lambda dt: f"{dt.year // 100:02d}", "D": lambda dt: f"{dt.month:02d}/{dt.day:02d}/{dt.year % 100:02d}",
+    "F": lambda dt: f"{dt.year}-{dt.month:02d}-{dt.day:02d}",
+    "T": lambda dt: f"{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}", "R": lambda dt: f"{dt.hour:02d}:{dt.minute:02d}",
+    "r": lambda dt: f"{_hour12(dt):02d}:{dt.minute:02d}:{dt.second:02d} {_ampm(dt)}",
+    "c": lambda dt: (f"{_WEEKDAYS[dt.weekday()][:3]} {_MONTHS[dt.month - 1][:3]} {dt.day:2d} "
+                     f"{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d} {dt.year}"),
+    "x": lambda dt: f"{dt.month:02d}/{dt.day:02d}/{dt.year % 100:02d}",
+    "X": lambda dt: f"{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}",
+    "V": lambda dt: f"{dt.isocalendar()[1]:02d}", "G": lambda dt: str(dt.isocalendar()[0]),
+    "U": lambda dt: dt.strftime("%U"), "W": lambda dt: dt.strftime("%W"),
+    "P": lambda dt: "am" if dt.hour < 12 else "pm", "q": lambda dt: str((dt.month - 1) // 3 + 1),
+}
+"""What each conversion prints (UTC, the C locale), looked up per directive: building them
+all for every directive was most of a plain ``date``."""
 
 
 def strftime(fmt: str, dt: datetime) -> str:
@@ -34,26 +69,13 @@ def strftime(fmt: str, dt: datetime) -> str:
         if fmt[i] in "-_0^#":
             pad = fmt[i]
             i += 1
+            if i == len(fmt):  # a flag with no conversion after it: printed as written
+                out.append("%" + pad)
+                break
         d = fmt[i]
         i += 1
-        table = {
-            "Y": f"{dt.year}", "m": f"{dt.month:02d}", "d": f"{dt.day:02d}", "H": f"{dt.hour:02d}",
-            "M": f"{dt.minute:02d}", "S": f"{dt.second:02d}", "y": f"{dt.year % 100:02d}",
-            "e": f"{dt.day:2d}", "j": f"{dt.timetuple().tm_yday:03d}", "a": _WEEKDAYS[dt.weekday()][:3],
-            "A": _WEEKDAYS[dt.weekday()], "b": _MONTHS[dt.month - 1][:3], "h": _MONTHS[dt.month - 1][:3],
-            "B": _MONTHS[dt.month - 1], "p": "AM" if dt.hour < 12 else "PM", "Z": "UTC", "z": "+0000",
-            "s": str(int(dt.timestamp())), "N": f"{dt.microsecond * 1000:09d}", "n": "\n", "t": "\t", "%": "%",
-            "u": str(dt.isoweekday()), "w": str(dt.isoweekday() % 7), "I": f"{(dt.hour % 12) or 12:02d}",
-            "l": f"{(dt.hour % 12) or 12:2d}", "k": f"{dt.hour:2d}", "C": f"{dt.year // 100:02d}",
-            "D": f"{dt.month:02d}/{dt.day:02d}/{dt.year % 100:02d}", "F": f"{dt.year}-{dt.month:02d}-{dt.day:02d}",
-            "T": f"{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}", "R": f"{dt.hour:02d}:{dt.minute:02d}",
-            "r": f"{(dt.hour % 12) or 12:02d}:{dt.minute:02d}:{dt.second:02d} {'AM' if dt.hour < 12 else 'PM'}",
-            "c": f"{_WEEKDAYS[dt.weekday()][:3]} {_MONTHS[dt.month - 1][:3]} {dt.day:2d} {dt.hour:02d}:{dt.minute:02d}:{dt.second:02d} {dt.year}",
-            "x": f"{dt.month:02d}/{dt.day:02d}/{dt.year % 100:02d}", "X": f"{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}",
-            "V": f"{dt.isocalendar()[1]:02d}", "G": str(dt.isocalendar()[0]), "U": dt.strftime("%U"), "W": dt.strftime("%W"),
-            "P": "am" if dt.hour < 12 else "pm",
-        }
-        value = table.get(d)
+        field = _FIELDS.get(d)
+        value = field(dt) if field is not None else None
         if value is None:
             out.append("%" + (pad or "") + d)
             continue
