@@ -55,30 +55,36 @@ def _split(args: list[str]) -> tuple[list[str], str | None, list[str], bool]:
     return jq_opts, (rest[0] if rest else None), rest[1:], yaml_out
 
 
-def _documents(ctx: CommandContext, files: list[str]) -> Iterator[Any]:
-    class Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
-        """Only true/false are booleans (yes, no, on, off stay strings), as yq reads YAML."""
+class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
+    """Only true/false are booleans (yes, no, on, off stay strings), as yq reads YAML."""
 
-    Loader.yaml_implicit_resolvers = {
-        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
-        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
-    Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-                                 list("tTfF"))
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                              list("tTfF"))
+
+
+class _Indented(yaml.SafeDumper):  # type: ignore[misc]
+    """Block sequences indented under their key, as yq writes them."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> Any:
+        return super().increase_indent(flow, False)
+
+
+def _documents(ctx: CommandContext, files: list[str]) -> Iterator[Any]:
     for name in files or ["-"]:
         text = b"".join(open_input(ctx, name)).decode("utf-8", "surrogateescape")
-        for doc in yaml.load_all(text, Loader=Loader):
+        for doc in yaml.load_all(text, Loader=_Loader):
             yield _plain(doc)
 
 
 def _to_yaml(values: list[Any]) -> bytes:
-    class Indented(yaml.SafeDumper):  # type: ignore[misc]
-        def increase_indent(self, flow: bool = False, indentless: bool = False) -> Any:
-            return super().increase_indent(flow, False)
-
     if not values:
         return b""
-    text = yaml.dump_all(values, Dumper=Indented, default_flow_style=False, allow_unicode=True, sort_keys=False)
+    text = yaml.dump_all(values, Dumper=_Indented, default_flow_style=False, allow_unicode=True, sort_keys=False)
     return str(text).encode("utf-8")
 
 
