@@ -72,16 +72,20 @@ class _Case:
         lower = c.lower()
         return lower if len(lower) == 1 else c
 
+    def variants(self, c: str) -> list[str]:
+        """The characters that fold to ``c`` (already folded), ``c`` among them, sorted."""
+        if not self.fold_case:
+            return [c]
+        return sorted({c} | {v for v in (c.upper(), c.title()) if len(v) == 1 and self.fold(v) == c})
+
     def char(self, c: str) -> str:
         """A class body of the characters that fold to ``c`` (already folded)."""
-        if not self.fold_case:
-            return re.escape(c)
-        variants = {c} | {v for v in (c.upper(), c.title()) if len(v) == 1 and self.fold(v) == c}
-        return "".join(re.escape(v) for v in sorted(variants))
+        return "".join(re.escape(v) for v in self.variants(c))
 
     def literal(self, c: str) -> str:
-        body = self.char(self.fold(c))
-        return body if len(body) == len(re.escape(self.fold(c))) else f"[{body}]"
+        """A regex matching ``c`` outside brackets: itself, or a class of its case variants."""
+        variants = self.variants(self.fold(c))
+        return re.escape(variants[0]) if len(variants) == 1 else f"[{self.char(self.fold(c))}]"
 
     def span(self, low: str, high: str) -> str:
         """A class body of the characters whose folded form lies in ``low``..``high``."""
