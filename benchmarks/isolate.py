@@ -27,6 +27,7 @@ sys.path[:] = [str(Path(_HERE).parent)] + [
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -143,12 +144,20 @@ class RawClient:
     read the answer by its Content-Length: about a tenth of httpx's CPU per request, so on
     two shared cores the load generator leaves the service the CPU httpx would eat."""
 
+    IDLE_S = 2.0
+    """A connection left idle longer is not reused: uvicorn closes a kept-alive connection
+    after 5 idle seconds, and a request sent as it does so is lost (peers.py leaves this
+    client idle while the peers run their share of a round)."""
+
     def __init__(self, port: int) -> None:
         self.port = port
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
+        self._used = 0.0
 
     async def post(self, path: str, payload: dict[str, object]) -> tuple[int, dict[str, object]]:
+        if self._writer is not None and time.monotonic() - self._used > self.IDLE_S:
+            await self.close()
         if self._reader is None or self._writer is None:
             self._reader, self._writer = await asyncio.open_connection("127.0.0.1", self.port)
         body = json.dumps(payload).encode()
@@ -157,12 +166,16 @@ class RawClient:
         head = (await self._reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
         length = next(int(line.split(":", 1)[1]) for line in head
                       if line.lower().startswith("content-length:"))
-        return int(head[0].split()[1]), json.loads(await self._reader.readexactly(length))
+        answer = json.loads(await self._reader.readexactly(length))
+        self._used = time.monotonic()
+        return int(head[0].split()[1]), answer
 
     async def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
-            await self._writer.wait_closed()
+            with contextlib.suppress(ConnectionError):  # the server may have closed it first
+                await self._writer.wait_closed()
+        self._reader = self._writer = None
 
 
 Post = Callable[[], Awaitable[None]]
