@@ -164,5 +164,3 @@ def _seeded_window(seed: int) -> list[int]:
 
 _SEEDED = {1: _seeded_window(1)}
 """The window after seeding, for the seed every run starts with."""
-
-

@@ -84,8 +84,8 @@ class _Case:
 
     def literal(self, c: str) -> str:
         """A regex matching ``c`` outside brackets: itself, or a class of its case variants."""
-        variants = self.variants(self.fold(c))
-        return re.escape(variants[0]) if len(variants) == 1 else f"[{self.char(self.fold(c))}]"
+        variants = [re.escape(v) for v in self.variants(self.fold(c))]
+        return variants[0] if len(variants) == 1 else f"[{''.join(variants)}]"
 
     def span(self, low: str, high: str) -> str:
         """A class body of the characters whose folded form lies in ``low``..``high``."""

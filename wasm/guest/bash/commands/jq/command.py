@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .builtins import make_interp
+from .builtins import KNOWN_FUNCTIONS, make_interp
 from .evaluate import BreakOut, Env, Halt, JqError
 from .json import JSONParseError, StreamPosition, dumps, dumps_color, iter_values, loads, sort_keys_deep
 from .parse import JqCompileError, Parser, check
@@ -372,10 +372,9 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         ctx.error("jq: 1 compile error")
         return 3
     interp = make_interp()
-    known_funcs = frozenset(interp.natives) | frozenset(interp.root_env.funcs)
     known_vars = frozenset(o.named) | {"ENV", "__loc__", "ARGS"}
     try:
-        check(ast, known_funcs, frozenset(known_vars), o.filter)
+        check(ast, KNOWN_FUNCTIONS, frozenset(known_vars), o.filter)
     except JqCompileError as exc:
         ctx.error(f"jq: error: {exc}")
         ctx.error("jq: 1 compile error")

@@ -16,7 +16,7 @@ from . import arrays, dates, numeric, paths, regex, strings, system, values
 from .prelude import prelude_env
 from .registry import NATIVE_PATHS, NATIVES
 
-__all__ = ["make_interp"]
+__all__ = ["KNOWN_FUNCTIONS", "make_interp"]
 
 FAMILIES = (values, numeric, arrays, strings, paths, system, regex, dates)
 """Every family module; each registered its natives when it was imported."""
@@ -31,6 +31,8 @@ _PRELUDE_ENV = prelude_env()
 """Made once, at import (so in the guest's image): building them took about a third of a
 small jq run. A run never writes to either: its program's definitions, variables and labels
 all live in environments below the prelude's."""
+KNOWN_FUNCTIONS = frozenset(_NATIVE_FUNCTIONS) | frozenset(_PRELUDE_ENV.funcs)
+"""Every builtin's ``(name, arity)``, which a program's calls are checked against."""
 
 
 def make_interp() -> Interp:
