@@ -33,6 +33,7 @@ distributions.install()
 guard.block_modules()
 guard.install()
 runfacts.install()
+pyexec.warm_up()  # after runfacts: a run begins and ends through it
 # Everything imported so far lives as long as the isolate: the collector never needs to
 # look at it again, so a run's collections stay as cheap as with a bare interpreter.
 gc.collect()

@@ -437,3 +437,28 @@ _OUT_OF_MEMORY = _fixed_envelope("MemoryError", "the guest ran out of memory whi
                                  "its outcome", limit="memory")
 _UNENCODABLE = _fixed_envelope("EnvelopeError", "the guest could not encode its outcome "
                                "(its logs or error were replaced with values that are not JSON)")
+
+
+WARM_UP: tuple[tuple[dict[str, Any], str], ...] = (
+    ({"code": "x = [i * 2 for i in range(3)]\nprint(sum(x), {'k': x})\nx"}, "completed"),
+    ({"code": "def f(n):\n    return n + 1\n\nf(1)"}, "completed"),
+    ({"code": "raise ValueError('warm-up')"}, "error"),
+    ({"code": "r = tools.echo(n=1)\nprint(r)\nr['n']",
+      "namespaces": {"tools": [{"name": "echo", "doc": "", "keyword_only": True}]}}, "completed"),
+)
+"""Runs made once at build time (``warm_up``), with no host behind them: a fresh isolate
+then starts with the bytecode its run, report and host-call paths take already specialised,
+as ``bash_entry.WARM_UP`` does for bash. Measured in fresh isolates, two guests alternating
+in one process (n=95): ``print(41 + 1)`` -0.15 ms (IQR -0.26..-0.04) of 1.33 ms."""
+
+
+def warm_up() -> None:
+    """Run ``WARM_UP`` through :func:`run`, each ending as expected. Its one tool answers here."""
+    def answer(_name: str, payload: str) -> str:
+        return json.dumps({"n": _loads(payload).get("kwargs", {}).get("n")})
+
+    for request, status in WARM_UP:
+        outcome = _loads(run(json.dumps(request), answer, RuntimeError))
+        if outcome["status"] != status:  # the build stops: the runner itself is broken
+            raise RuntimeError(f"warm-up run {request['code']!r} ended {outcome}")
+    linecache.cache.pop(USER_FILENAME, None)
