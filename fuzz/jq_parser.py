@@ -13,6 +13,7 @@ import sys
 
 from bash import RECURSION_LIMIT
 from bash.commands.jq.builtins import KNOWN_FUNCTIONS
+from bash.commands.jq.command import PREDEFINED_VARIABLES
 from bash.commands.jq.parse import JqCompileError, Parser, check
 
 from ._harness import Known, allow, text
@@ -22,9 +23,6 @@ GUEST_RECURSION_LIMIT = RECURSION_LIMIT
 """What ``bash.run_script`` sets in the guest, so nesting fails here as deep as it does there."""
 KNOWN: tuple[Known, ...] = ()
 DOCUMENTED = (JqCompileError,)
-KNOWN_VARIABLES = frozenset({"ENV", "__loc__", "ARGS"})
-"""The variables ``jq`` itself defines (a run adds its ``--arg`` names): a name check
-against every builtin and these, as ``jq`` makes it."""
 
 
 def one_input(data: bytes) -> None:
@@ -32,4 +30,4 @@ def one_input(data: bytes) -> None:
     source = text(data)
     ast = allow(lambda: Parser(source).parse(), DOCUMENTED)
     if ast is not None:
-        allow(lambda: check(ast, KNOWN_FUNCTIONS, KNOWN_VARIABLES, source), DOCUMENTED)
+        allow(lambda: check(ast, KNOWN_FUNCTIONS, PREDEFINED_VARIABLES, source), DOCUMENTED)

@@ -459,7 +459,7 @@ service's namespaces (``_AS_CODE_MODE``) took a further -0.04 to -0.05 ms off Co
 
 
 def warm_up() -> None:
-    """Run ``WARM_UP`` through :func:`run`, each ending as expected. Its one tool answers here."""
+    """Run ``WARM_UP`` through :func:`run`, each ending as expected; ``answer`` is its host."""
     def answer(_name: str, payload: str) -> str:
         return json.dumps({"n": _loads(payload).get("kwargs", {}).get("n", 0)})
 

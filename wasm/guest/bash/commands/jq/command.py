@@ -21,6 +21,11 @@ USAGE = ("Usage:\tjq [OPTIONS] FILTER [FILES...]\n\tjq [OPTIONS] --args FILTER [
          "Use jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://stedolan.github.io/jq")
 
 
+PREDEFINED_VARIABLES = frozenset({"ENV", "__loc__", "ARGS"})
+"""The variables every program may name without binding them: ``$ENV`` and ``$ARGS`` are
+bound below for each run, ``$__loc__`` by the parser."""
+
+
 def _encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape") if _is_escaped(text) else text.encode("utf-8", "replace")
 
@@ -372,9 +377,8 @@ def jq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         ctx.error("jq: 1 compile error")
         return 3
     interp = make_interp()
-    known_vars = frozenset(o.named) | {"ENV", "__loc__", "ARGS"}
     try:
-        check(ast, KNOWN_FUNCTIONS, frozenset(known_vars), o.filter)
+        check(ast, KNOWN_FUNCTIONS, PREDEFINED_VARIABLES | frozenset(o.named), o.filter)
     except JqCompileError as exc:
         ctx.error(f"jq: error: {exc}")
         ctx.error("jq: 1 compile error")
