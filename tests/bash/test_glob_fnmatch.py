@@ -148,24 +148,57 @@ def test_a_pattern_built_to_branch_without_end_is_read_one_way_per_bracket() -> 
     assert len(glob_regex(pattern).pattern) < 60 * len(pattern)
 
 
-def test_many_unclosed_brackets_cost_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Each unclosed "[" is read again as an ordinary character from just after it; with no
-    # "]" left, reading stops at the first element that decides "[" (else: quadratic). The
-    # elements read are counted, so a quadratic reading fails here at once, not by running
-    # for minutes: 20,000 brackets read 2 elements each (one for "[", one for "[:").
-    count = 20_000
+def _count_elements_read(monkeypatch: pytest.MonkeyPatch, limit: int) -> Callable[[], int]:
+    """Count the elements read (one scan past each); past ``limit`` the test fails at once,
+    so a quadratic reading fails here rather than by running for minutes."""
     read = 0
     skip_rest = glob._skip_rest
 
     def counted(pattern: str, p: int, known: dict[int, int | None]) -> int | None:
         nonlocal read
         read += 1
-        if read > 3 * count:
-            raise AssertionError(f"more than {3 * count} elements read for {count} brackets")
+        if read > limit:
+            raise AssertionError(f"more than {limit} elements read")
         return skip_rest(pattern, p, known)
 
     monkeypatch.setattr(glob, "_skip_rest", counted)
+    return lambda: read
+
+
+def test_many_unclosed_brackets_cost_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each unclosed "[" is read again as an ordinary character from just after it; with no
+    # "]" left, reading stops at the first element that decides "[" (else: quadratic):
+    # 20,000 brackets read 2 elements each (one for "[", one for "[:").
+    count = 20_000
+    read = _count_elements_read(monkeypatch, 3 * count)
     regex = glob_regex("[" + "[:" * count)
     assert regex.match("[" + "[:" * count)
     assert regex.pattern.count("\\[") == count + 1
-    assert read <= 2 * count + 2
+    assert read() <= 2 * count + 2
+
+
+@pytest.mark.parametrize("unit", ["[[:alpha:]", "[a[:digit:]", "[![[:alpha:]", "[[:alpha:]\\]"])
+def test_brackets_whose_closing_signs_close_nothing_cost_linear_work(
+        monkeypatch: pytest.MonkeyPatch, unit: str) -> None:
+    # Here "]" is left to the end (each ":]"), but no scan closes on one: every "[" read
+    # again as an ordinary character used to read the whole rest of the pattern again
+    # (4 million elements for 2,000 units). A place from which a reading already found
+    # nothing to send a character on ends the next one: 11 to 14 elements a unit.
+    count = 4_000
+    read = _count_elements_read(monkeypatch, 20 * count)
+    regex = glob_regex(unit * count)
+    assert read() <= 15 * count
+    assert regex.match("[" * count) is None
+
+
+@needs_glibc
+@pytest.mark.parametrize("unit", ["[[:alpha:]", "[a[:digit:]", "[![[:alpha:]", "[[:alpha:]\\]"])
+def test_brackets_whose_closing_signs_close_nothing_match_as_glibc(fnmatch: Fnmatch, unit: str) -> None:
+    rng = random.Random(unit)
+    pattern = unit * 40
+    names = ["[" * 40, "[a" * 40, "a" * 40, "[1" * 40, "[" * 39 + "a", "" ,
+             *("".join(rng.choice("[a1]!\\:") for _ in range(rng.randint(1, 80))) for _ in range(300))]
+    for fold in (False, True):
+        regex = glob_regex(pattern, fold)
+        for name in names:
+            assert bool(regex.match(name)) is _glibc_says(fnmatch, pattern, name, fold), (name, fold)

@@ -108,8 +108,11 @@ class _Translator:
         self.done: dict[int, str] = {}
         self.skips: dict[int, int | None] = {}
         """Where the scan past a matched bracket ends, from each place it passed."""
+        self.inert: set[int] = set()
+        """Places inside a bracket from which reading on finds nothing that sends a
+        character on (see ``_read_bracket``)."""
         self.last_close = pattern.rfind("]")
-        """Where the scan past a matched bracket ends, from each place it passed."""
+        """The last ``]``: a bracket opened after it cannot close."""
         self.size = 0
 
     def suffix(self, i: int, depth: int) -> str:
@@ -130,7 +133,8 @@ class _Translator:
                 out.append(self.case.literal(pattern[i]))
                 i += 1
             elif c == "[":
-                bracket = _read_bracket(pattern, i, self.case, self.skips, i <= self.last_close)
+                bracket = _read_bracket(pattern, i, self.case, self.skips, self.inert,
+                                        i <= self.last_close)
                 branches = _branches(bracket, i)
                 if len(branches) == 1 or (branches and not self.branching):
                     piece, i = branches[0]
@@ -178,6 +182,8 @@ class _Bracket:
     elements: list[_Element] = field(default_factory=list)
     end: int | None = None
     unterminated: bool = False
+    lists_open: bool = False
+    """Whether an element read so far matches ``[``."""
 
 
 def _branches(bracket: _Bracket, after_open: int) -> list[tuple[str, int]]:
@@ -225,14 +231,23 @@ def _either(pieces: list[str]) -> str:
 
 
 def _read_bracket(pattern: str, p: int, case: _Case, skips: dict[int, int | None],
-                  can_close: bool) -> _Bracket:
+                  inert: set[int], can_close: bool) -> _Bracket:
     """Read the bracket whose ``[`` ends just before ``p`` the way glibc's fnmatch does while
     it looks for a match (``posix/fnmatch_loop.c``; the C locale: collating symbols and
     equivalence classes are single characters).
 
     A bracket with no ``]`` after it (``can_close`` false) lets only ``[`` through, read again
     as an ordinary character: reading stops at the first element that decides ``[``, so a
-    pattern of many unclosed brackets costs linear time, not quadratic."""
+    pattern of many unclosed brackets costs linear time, not quadratic.
+
+    ``inert`` holds the places between elements from which an earlier reading went on to
+    the pattern's end without closing, every element it read there sending no character on
+    (glibc's scan past each found no ``]``, or found the bracket ill-formed). Reading is the
+    same from a place whichever bracket it started in, so once ``[`` is decided, reaching
+    such a place ends the reading: what follows cannot change the outcome. Without this,
+    ``[[:alpha:]`` repeated (whose ``:]`` close nothing) reads the whole rest of the pattern
+    again at every ``[``: quadratic.
+    """
 
     def at(k: int) -> str:
         return pattern[k] if k < len(pattern) else ""
@@ -240,74 +255,108 @@ def _read_bracket(pattern: str, p: int, case: _Case, skips: dict[int, int | None
     bracket = _Bracket(negate=at(p) in ("!", "^"))
     if bracket.negate:
         p += 1
+    places: list[tuple[int, int]] = []
+    """(place, elements read before it) for each element but the first (where ``]`` is
+    an element, not the end)."""
+    tail_known = True
 
     def element(body: str, skip_from: int, lists_open: bool) -> None:
+        nonlocal tail_known
         bracket.elements.append(_Element(body, lists_open, _skip_rest(pattern, skip_from, skips)))
+        bracket.lists_open = bracket.lists_open or lists_open
         if lists_open and not can_close:
+            tail_known = False
             raise _Decided
 
     try:
-        c = at(p)
-        p += 1
-        while True:
-            escaped = c == "\\"
-            if escaped:
-                if at(p) == "":
-                    return bracket
-                c = case.fold(at(p))
-                p += 1
-            elif c == "[" and at(p) == ":":
-                name, after = _class_name(pattern, p)
-                if name is None:
-                    return bracket  # too long: ill-formed
-                if after is not None:
-                    if name not in _CLASSES:
-                        return bracket  # an unknown class name fails the match
-                    element(_CLASSES[name], after, name in ("punct", "graph", "print"))
-                    c, p = at(after), after + 1
-                    if c == "]":
-                        bracket.end = p
-                        return bracket
-                    continue
-                # not a class name's shape: "[" is an ordinary element (p stays at the ":")
-            elif c == "[" and at(p) == "=" and at(p + 1) != "" and at(p + 2) == "=" and at(p + 3) == "]":
-                element(re.escape(at(p + 1)), p + 4, at(p + 1) == "[")
-                c, p = at(p + 4), p + 5
+        _read_elements(pattern, p, case, bracket, element, places, inert)
+    except _Decided:
+        pass
+    if tail_known and bracket.end is None:
+        # Every place passed whose elements after it send nothing on is inert.
+        elements, passed = bracket.elements, len(bracket.elements)
+        for place, before in reversed(places):
+            while passed > before and elements[passed - 1].skip in (_UNTERMINATED, None):
+                passed -= 1
+            if passed > before:
+                break
+            inert.add(place)
+    return bracket
+
+
+def _read_elements(pattern: str, p: int, case: _Case, bracket: _Bracket,
+                   element: Callable[[str, int, bool], None], places: list[tuple[int, int]],
+                   inert: set[int]) -> None:
+    """The elements of ``bracket`` from ``p``, and its end if it closes (``_read_bracket``)."""
+
+    def at(k: int) -> str:
+        return pattern[k] if k < len(pattern) else ""
+
+    first = True
+    c = at(p)
+    p += 1
+    while True:
+        if not first:
+            if p - 1 in inert and bracket.lists_open:
+                raise _Decided
+            places.append((p - 1, len(bracket.elements)))
+        first = False
+        escaped = c == "\\"
+        if escaped:
+            if at(p) == "":
+                return
+            c = case.fold(at(p))
+            p += 1
+        elif c == "[" and at(p) == ":":
+            name, after = _class_name(pattern, p)
+            if name is None:
+                return  # too long: ill-formed
+            if after is not None:
+                if name not in _CLASSES:
+                    return  # an unknown class name fails the match
+                element(_CLASSES[name], after, name in ("punct", "graph", "print"))
+                c, p = at(after), after + 1
                 if c == "]":
                     bracket.end = p
-                    return bracket
+                    return
                 continue
-            elif c == "":
-                bracket.unterminated = True
-                return bracket
-            if c == "[" and not escaped and at(p) == ".":
-                if pattern.find(".]", p + 1) != p + 2:
-                    return bracket  # unfinished, or a name the C locale does not define
-                low = at(p + 1)
-                p += 4
-                is_range = at(p) == "-" and at(p + 1) != ""
-                if not is_range:
-                    element(re.escape(low), p, low == "[")
-            else:
-                low = c if escaped else case.fold(c)
-                is_range = at(p) == "-" and at(p + 1) not in ("", "]")
-                if not is_range:
-                    element(case.char(low), p, low == "[")
-            c = at(p)
-            p += 1
-            if c == "-" and at(p) != "]":
-                high, p = _range_end(pattern, p, case)
-                if high is None:
-                    return bracket
-                if low <= high:
-                    element(case.span(low, high), p, low <= "[" <= high)
-                c = at(p)
-                p += 1
+            # not a class name's shape: "[" is an ordinary element (p stays at the ":")
+        elif c == "[" and at(p) == "=" and at(p + 1) != "" and at(p + 2) == "=" and at(p + 3) == "]":
+            element(re.escape(at(p + 1)), p + 4, at(p + 1) == "[")
+            c, p = at(p + 4), p + 5
             if c == "]":
                 bracket.end = p
-                return bracket
-    except _Decided:
-        return bracket
+                return
+            continue
+        elif c == "":
+            bracket.unterminated = True
+            return
+        if c == "[" and not escaped and at(p) == ".":
+            if pattern.find(".]", p + 1) != p + 2:
+                return  # unfinished, or a name the C locale does not define
+            low = at(p + 1)
+            p += 4
+            is_range = at(p) == "-" and at(p + 1) != ""
+            if not is_range:
+                element(re.escape(low), p, low == "[")
+        else:
+            low = c if escaped else case.fold(c)
+            is_range = at(p) == "-" and at(p + 1) not in ("", "]")
+            if not is_range:
+                element(case.char(low), p, low == "[")
+        c = at(p)
+        p += 1
+        if c == "-" and at(p) != "]":
+            high, p = _range_end(pattern, p, case)
+            if high is None:
+                return
+            if low <= high:
+                element(case.span(low, high), p, low <= "[" <= high)
+            c = at(p)
+            p += 1
+        if c == "]":
+            bracket.end = p
+            return
 
 
 def _class_name(pattern: str, colon: int) -> tuple[str | None, int | None]:
