@@ -16,6 +16,10 @@ JSON when every part is text, else the raw text; ``isError`` raises :class:`Tool
 (``ToolError``) with the text; a result that does not match the tool's declared output schema
 is :class:`ToolResponseSchemaError`. Transport failures are :class:`ToolConnectionError` and
 :class:`ToolTimeoutError`, named after the connector's method.
+
+The SDK is imported on first use, not with this module: its protocol models cost about
+1.5 s to import on this project's 2-core machine, which every start of the service and of
+the command line paid, while most never reach an MCP server.
 """
 
 from __future__ import annotations
@@ -25,14 +29,10 @@ import contextlib
 import json
 import sys
 from collections.abc import AsyncIterator, Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 import httpx2
-from mcp import ClientSession, types
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, RequestParamsMeta
 
 from .peer_http import PeerHTTP
 from .errors import (
@@ -42,6 +42,10 @@ from .errors import (
     ToolResponseSchemaError,
     ToolTimeoutError,
 )
+
+if TYPE_CHECKING:
+    from mcp import ClientSession, types
+    from mcp_types import RequestParamsMeta
 
 __all__ = ["IDEMPOTENCY_META_KEY", "McpSessions", "list_mcp_tools", "unwrap_result"]
 
@@ -224,6 +228,9 @@ async def list_mcp_tools(connector: str, url: str, headers: Mapping[str, str],
                          timeout_s: float = CONNECT_TIMEOUT_S) -> list[dict[str, Any]]:
     """Every tool the server at ``url`` offers, as ``{name, description, input_schema,
     output_schema?}``; :class:`ConnectorUnavailable` when it cannot be asked."""
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
     try:
         async with asyncio.timeout(timeout_s * 3):
             async with _client(headers, timeout_s) as client:
@@ -242,6 +249,8 @@ async def list_mcp_tools(connector: str, url: str, headers: Mapping[str, str],
 
 
 async def _all_tools(connector: str, session: ClientSession) -> list[dict[str, Any]]:
+    from mcp import types
+
     tools: list[dict[str, Any]] = []
     cursor: str | None = None
     for _ in range(MAX_TOOL_PAGES):
@@ -263,6 +272,8 @@ async def _all_tools(connector: str, session: ClientSession) -> list[dict[str, A
 
 def unwrap_result(result: types.CallToolResult, method: str) -> Any:
     """What the code gets from a tool result (see the module docstring)."""
+    from mcp import types
+
     texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
     all_text = len(texts) == len(result.content)
     if result.is_error:
@@ -293,6 +304,9 @@ class _Session:
         self._task = asyncio.get_running_loop().create_task(self._hold())
 
     async def _hold(self) -> None:
+        from mcp import ClientSession
+        from mcp.client.streamable_http import streamable_http_client
+
         try:
             async with _client(self.headers, CONNECT_TIMEOUT_S, self.peers) as client:
                 async with streamable_http_client(self.url, http_client=client) as (read, write):
@@ -356,6 +370,9 @@ class McpSessions:
                    timeout_s: float, meta: Mapping[str, str] | None = None) -> Any:
         """Call ``tool`` with ``args``; the unwrapped result, or a typed error. ``meta``
         joins the request's ``_meta`` (the trace context)."""
+        from mcp.shared.exceptions import MCPError
+        from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+
         key = (owner, url, json.dumps(dict(headers), sort_keys=True))
         for attempt in (1, 2):
             held = await self._session(key, url, headers)
@@ -402,7 +419,7 @@ class McpSessions:
 
     async def _call(self, session: ClientSession, tool: str, args: Mapping[str, Any],
                     sent_meta: Mapping[str, str], timeout_s: float) -> types.CallToolResult:
-        meta = cast(RequestParamsMeta, dict(sent_meta))
+        meta = cast("RequestParamsMeta", dict(sent_meta))
         if timeout_s <= 0:
             return await session.call_tool(tool, dict(args), meta=meta)
         # The SDK's own read timeout answers the request; the outer one covers a transport

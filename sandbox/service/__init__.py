@@ -5,7 +5,8 @@
 - :mod:`.settings`: what the service is started with, from arguments and the environment;
 - :mod:`.state`: typed access to what the running app holds;
 - :mod:`.bash_tool`: the bash tool (snapshot, run, write back);
-- :mod:`.mcp`: the MCP server (``/mcp`` over Streamable HTTP, and stdio for ``sandbox mcp``);
+- :mod:`.mcp` and :mod:`.mcp_server`: the MCP server (``/mcp`` over Streamable HTTP, started
+  by its first request, and stdio for ``sandbox mcp``);
 - :mod:`.routes`: one module per resource.
 """
 
