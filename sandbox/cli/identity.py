@@ -26,12 +26,17 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from audit import AuditEvent, AuditLog
 from storage import StorageError
 
-from ..service import SCOPES, ConfigError, HTTPError, IdentityStore, Settings, default_data_dir
+from ..service import SCOPES, ConfigError, Settings, default_data_dir
+
+if TYPE_CHECKING:
+    # The token store and its error come with the HTTP layer; they are imported by the
+    # commands that run, so that the command line starts without it.
+    from ..service import IdentityStore
 
 __all__ = ["parse_duration", "register"]
 
@@ -46,7 +51,7 @@ def parse_duration(text: str) -> float:
     return float(found.group(1)) * _UNITS[found.group(2) or "s"]
 
 
-Handler = Callable[[IdentityStore, "Recorder", argparse.Namespace], Awaitable[int]]
+Handler = Callable[["IdentityStore", "Recorder", argparse.Namespace], Awaitable[int]]
 
 
 class Recorder:
@@ -103,6 +108,8 @@ async def _token_list(store: IdentityStore, _audit: Recorder, args: argparse.Nam
 
 
 async def _token_revoke(store: IdentityStore, audit: Recorder, args: argparse.Namespace) -> int:
+    from ..service import HTTPError
+
     revoked = await store.revoke_token(args.token_id)
     if revoked is None:
         found = await store.get_token(args.token_id)
@@ -117,6 +124,8 @@ async def _token_revoke(store: IdentityStore, audit: Recorder, args: argparse.Na
 
 def _runner(command: str, handler: Handler) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
+        from ..service import HTTPError, IdentityStore
+
         data_dir = Path(getattr(args, "data_dir", None) or default_data_dir()).expanduser()
 
         async def go() -> int:

@@ -14,7 +14,7 @@ import logging
 import sys
 from typing import Any
 
-from ..service import ConfigError, create_app, serve_mcp_stdio
+from ..service import ConfigError
 from .serve import add_service_arguments, serve_settings
 
 __all__ = ["register"]
@@ -34,6 +34,8 @@ def register(commands: Any) -> None:
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
+    from ..service import create_app, serve_mcp_stdio  # the HTTP layer: only for this command
+
     logging.basicConfig(stream=sys.stderr, level=str(args.log_level).upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

@@ -15,7 +15,6 @@ from ..service import (
     TOOLS,
     ConfigError,
     Settings,
-    create_app,
     durable_overrides_from_env,
     log_config,
 )
@@ -60,6 +59,8 @@ def serve_settings(args: argparse.Namespace) -> Settings:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
+
+    from ..service import create_app  # the HTTP layer: only for this command
 
     config = log_config(args.log_format, args.log_level)
     logging.config.dictConfig(config)  # so even the lines before uvicorn starts are in format

@@ -35,6 +35,7 @@ from fastapi import Request
 from workspace import DEFAULT_TENANT
 
 from .errors import HTTPError
+from .scopes import ADMIN_SCOPES, SCOPES
 
 __all__ = [
     "ADMIN_SCOPES",
@@ -48,13 +49,6 @@ __all__ = [
     "new_token",
     "requires",
 ]
-
-SCOPES = ("execute", "bash", "workspaces:read", "workspaces:write", "toolsets:write",
-          "approvals:decide", "audit:read", "admin", "operator")
-"""Every scope a token may carry, in the order the documentation lists them."""
-
-ADMIN_SCOPES = frozenset(SCOPES) - {"admin", "operator"}
-"""What ``admin`` holds within its own tenant."""
 
 TENANT_HEADER = "sandbox-tenant"
 """The header an operator names another tenant with."""
