@@ -44,17 +44,20 @@ command that needs only the settings (``sandbox ws``, ``sandbox audit``) does no
 FastAPI and the routes: about 1 s of a command's start on this project's 2-core machine."""
 
 
-def __getattr__(name: str) -> typing.Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
+if not typing.TYPE_CHECKING:
+    # Hidden from the type checker, which reads the imports above instead: a module
+    # ``__getattr__`` would make it accept any name imported from here, typos included.
 
+    def __getattr__(name: str) -> typing.Any:
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(home, __name__), name)
+        globals()[name] = value
+        return value
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_HOMES})
 
 
 __all__ = [

@@ -20,8 +20,9 @@ Over HTTP, ``/mcp`` passes the same guard as ``/v1`` (the bearer token, the body
 SDK's Host and Origin checks against DNS rebinding (loopback names, and the hosts and
 origins the settings add: :func:`transport_security`); the
 SDK's session manager (:func:`session_manager`) runs stateless with JSON responses (no
-session to keep, no stream to hold open) until the app's lifespan ends. Over stdio, the process embeds its own service state:
-the app's lifespan runs without an HTTP server in front of it.
+session to keep, no stream to hold open) until the app's lifespan ends. Over stdio, the
+process embeds its own service state: the app's lifespan runs without an HTTP server in
+front of it.
 """
 
 from __future__ import annotations
