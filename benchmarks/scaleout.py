@@ -224,7 +224,7 @@ def main() -> None:
     for url, directory in _cluster(args.database_url):
         for count in (1, 2):
             with tempfile.TemporaryDirectory(prefix="sandbox-scaleout-") as root:
-                with services(count, url, Path(root)) as running:
+                with services(count, url, Path(root), forked=False) as running:
                     os.environ["SANDBOX_TOKEN"] = running[0].env["SANDBOX_TOKEN"]
                     with running[0].client() as operator:
                         operator.put("/v1/workspaces/bench/files/seed.txt", content=b"seed")

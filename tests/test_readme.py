@@ -250,7 +250,7 @@ def test_the_scale_out_recipe_runs_two_processes_that_share_one_database(
     placed = {"--host", "--port", "--data-dir"}  # each process's own, set by the helper
     options = serve[2:]
     args = [a for i, a in enumerate(options) if a not in placed and (i == 0 or options[i - 1] not in placed)]
-    with services(2, postgres_url, tmp_path, env=env, args=args) as (one, two):
+    with services(2, postgres_url, tmp_path, env=env, args=args, forked=False) as (one, two):
         with one.client(env["SANDBOX_TOKEN"]) as first, two.client(env["SANDBOX_TOKEN"]) as second:
             assert first.put("/v1/workspaces/w/files/a.txt", content=b"through one").status_code == 201
             assert second.get("/v1/workspaces/w/files/a.txt").content == b"through one"
