@@ -49,7 +49,7 @@ def shared_environment(database_url: str, blob_dir: Path) -> dict[str, str]:
 
 
 class ServiceProcess:
-    """One ``python -m sandbox.cli serve`` in its own process group on a free port."""
+    """One ``sandbox serve`` in its own process group on a free port (see ``forked``)."""
 
     def __init__(self, name: str, data_dir: Path, env: dict[str, str], *, workers: int = 1,
                  args: list[str] | None = None, forked: bool = True) -> None:
