@@ -27,6 +27,7 @@ sys.path[:] = [str(Path(_HERE).parent)] + [
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -75,40 +76,41 @@ def measure_phases(runs: int) -> None:
     """Where a fresh execute's time goes inside one process, by this thread's CPU: the store
     with its WASI context, instantiate (a worker does both ahead, for its spare), the first
     and only call, and the drop (after the answer: it puts the memory back), with the call's
-    page faults. ``print(1 + 1)`` and a small bash script over a directory."""
+    page faults. ``print(1 + 1)`` and a small bash script over the in-memory tree a request
+    carries (the service's way: ``sandbox.service.bash_tool``)."""
     import resource
 
-    from sandbox.isolate import GuestRuntime, Preopen
+    from sandbox.isolate import GuestRuntime
 
     runtime = GuestRuntime(ensure_compiled(progress=lambda _m: None))
-    with tempfile.TemporaryDirectory() as root:
-        Path(root, "notes.txt").write_text("hello world\nsecond line\n")
-        cases = {
-            "print(1 + 1)": ("execute", json.dumps({"code": "print(1 + 1)", "namespaces": {}}), ()),
-            "bash `wc -l notes.txt`": ("bash", json.dumps({"script": "wc -l notes.txt", "cwd": "/", "env": {},
-                                                           "limits": {"timeout_ms": 10_000}}),
-                                       (Preopen(root, "/"),)),
-        }
-        for name, (export, request, preopens) in cases.items():
-            phases: dict[str, list[float]] = {"instantiate": [], "call": [], "drop": [], "faults": []}
-            for n in range(runs + 10):
-                started = time.thread_time()
-                isolate = runtime.isolate(Limits.default, preopens)
-                made = time.thread_time()
-                faults = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
-                isolate.call(export, request, lambda _name, _payload: "null")
-                faults = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - faults
-                called = time.thread_time()
-                isolate.close()
-                if n >= 10:
-                    phases["instantiate"].append((made - started) * 1000)
-                    phases["call"].append((called - made) * 1000)
-                    phases["drop"].append((time.thread_time() - called) * 1000)
-                    phases["faults"].append(faults)
-            row(f"{name} in process, CPU (n={runs}): instantiate / call / drop",
-                " / ".join(f"{statistics.median(phases[k]):.2f}" for k in ("instantiate", "call", "drop"))
-                + " ms")
-            row(f"{name}: page faults in the call (median)", f"{statistics.median(phases['faults']):.0f}")
+    notes = base64.b64encode(b"hello world\nsecond line\n").decode("ascii")
+    tree = {"directories": [], "files": [["/notes.txt", notes]], "scratch": ["/tmp"],
+            "max_growth_bytes": 1 << 20, "max_depth": 64}
+    cases = {
+        "print(1 + 1)": ("execute", json.dumps({"code": "print(1 + 1)", "namespaces": {}})),
+        "bash `wc -l notes.txt`": ("bash", json.dumps({"script": "wc -l notes.txt", "cwd": "/", "env": {},
+                                                       "limits": {"timeout_ms": 10_000}, "fs": tree})),
+    }
+    for name, (export, request) in cases.items():
+        phases: dict[str, list[float]] = {"instantiate": [], "call": [], "drop": [], "faults": []}
+        for n in range(runs + 10):
+            started = time.thread_time()
+            isolate = runtime.isolate(Limits.default)
+            made = time.thread_time()
+            faults = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+            isolate.call(export, request, lambda _name, _payload: "null")
+            faults = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - faults
+            called = time.thread_time()
+            isolate.close()
+            if n >= 10:
+                phases["instantiate"].append((made - started) * 1000)
+                phases["call"].append((called - made) * 1000)
+                phases["drop"].append((time.thread_time() - called) * 1000)
+                phases["faults"].append(faults)
+        row(f"{name} in process, CPU (n={runs}): instantiate / call / drop",
+            " / ".join(f"{statistics.median(phases[k]):.2f}" for k in ("instantiate", "call", "drop"))
+            + " ms")
+        row(f"{name}: page faults in the call (median)", f"{statistics.median(phases['faults']):.0f}")
 
 
 async def measure_api(runs: int, calls: int) -> None:
