@@ -128,8 +128,8 @@ def start_serve(args: list[str], env: dict[str, str], log_path: Path,
 def _child(request: dict[str, Any], started: int) -> None:
     """In the forked child: become the command's own process, then run it; never returns to
     the server's loop (its SystemExit ends the interpreter, atexit handlers included).
-    ``started`` is written to (and closed) once the child leads a session of its own, as
-    ``subprocess.Popen(start_new_session=True)`` has it before it returns."""
+    ``started`` is closed once the child leads a session of its own (the server waits for
+    that before it answers, as ``subprocess.Popen(start_new_session=True)`` does)."""
     os.setsid()
     os.close(started)
     log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
