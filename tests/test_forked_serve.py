@@ -3,6 +3,7 @@ the environment, arguments and log it is given, its own exit status, a signal's 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -11,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from forked_serve import start_serve
+from forked_serve import ForkedProcess, start_serve
 from live_server import free_port
 
 pytestmark = pytest.mark.slow
@@ -29,20 +30,25 @@ def test_a_started_service_serves_until_a_signal_ends_it(tmp_path: Path) -> None
     port = free_port()
     log = tmp_path / "serve.log"
     env = {key: value for key, value in os.environ.items() if key != "SANDBOX_MAX_ATTEMPTS"}
-    first = start_serve(["--data-dir", str(tmp_path / "data"), "--port", str(port), "--workers", "1"],
-                        env, log)
-    assert first.pid != os.getpid() and os.getpgid(first.pid) == first.pid  # a session of its own
-    _wait_healthy(port)
-    first.terminate()
-    # As from a fresh interpreter: uvicorn shuts down, then ends by the signal it caught.
-    assert first.wait(timeout=30) == -signal.SIGTERM
-    assert "Application shutdown complete" in log.read_text()
-    second = start_serve(["--data-dir", str(tmp_path / "data"), "--port", str(port), "--workers", "1"],
-                         env, log)
-    _wait_healthy(port)
-    os.killpg(second.pid, signal.SIGKILL)
-    assert second.wait(timeout=30) == -signal.SIGKILL
-    assert second.poll() == -signal.SIGKILL
+    args = ["--data-dir", str(tmp_path / "data"), "--port", str(port), "--workers", "1"]
+    started: list[ForkedProcess] = []
+    try:
+        started.append(first := start_serve(args, env, log))
+        assert first.pid != os.getpid() and os.getpgid(first.pid) == first.pid  # its own session
+        _wait_healthy(port)
+        first.terminate()
+        # As from a fresh interpreter: uvicorn shuts down, then ends by the signal it caught.
+        assert first.wait(timeout=30) == -signal.SIGTERM
+        assert "Application shutdown complete" in log.read_text()
+        started.append(second := start_serve(args, env, log))
+        _wait_healthy(port)
+        os.killpg(second.pid, signal.SIGKILL)
+        assert second.wait(timeout=30) == -signal.SIGKILL
+        assert second.poll() == -signal.SIGKILL
+    finally:  # a failed assertion leaves no service (nor its workers) running
+        for process in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
 
 
 def _wait_healthy(port: int) -> None:
