@@ -4,10 +4,10 @@ answers 503 and is tried again by the next request, and requests wait for a star
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 import threading
-import time
 from typing import Iterator
 
 import httpx
@@ -60,27 +60,41 @@ def test_a_server_that_cannot_start_answers_503_and_the_next_request_tries_again
 
 def test_requests_arriving_while_it_starts_all_wait_for_the_one_start(
         server: ServerThread, monkeypatch: pytest.MonkeyPatch) -> None:
+    callers_count = 6
     starts = 0
-    real = mcp_route.importlib.import_module
+    arrived = 0
+    all_arrived = threading.Event()
+    real_import = importlib.import_module
+    real_manager = mcp_route._Server.manager
 
-    def counted(name: str, package: str | None = None) -> object:
+    async def counted_manager(self: mcp_route._Server) -> object:
+        nonlocal arrived
+        arrived += 1  # on the app's event loop: no lock needed
+        if arrived == callers_count:
+            all_arrived.set()
+        return await real_manager(self)
+
+    def held_import(name: str, package: str | None = None) -> object:
         nonlocal starts
         if name == mcp_route.SERVER_MODULE:  # only the server's import: others pass through
             starts += 1
-            time.sleep(0.5)  # a slow start (in the import's thread): all six arrive during it
-        return real(name, package)
+            # The start (in the import's thread) ends only once every request is waiting
+            # for it, however slowly they arrive.
+            assert all_arrived.wait(timeout=60), f"only {arrived} requests arrived"
+        return real_import(name, package)
 
-    monkeypatch.setattr(mcp_route.importlib, "import_module", counted)
+    monkeypatch.setattr(mcp_route._Server, "manager", counted_manager)
+    monkeypatch.setattr(importlib, "import_module", held_import)  # what the route calls
     statuses: list[int] = []
 
     def initialize() -> None:
         answer = httpx.post(f"{server.url}/mcp", json=INITIALIZE, headers=HEADERS, timeout=60)
         statuses.append(answer.status_code)
 
-    callers = [threading.Thread(target=initialize) for _ in range(6)]
+    callers = [threading.Thread(target=initialize) for _ in range(callers_count)]
     for caller in callers:
         caller.start()
     for caller in callers:
         caller.join(timeout=90)
-    assert statuses == [200] * 6
+    assert statuses == [200] * callers_count
     assert starts == 1
