@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ._wire import HEADER, MAX_FRAME, WireError, decode, encode
+from .cpu_priority import background_policy
 from .engine import CompiledGuest
 from .envelope import MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads
 from .errors import (DeadlineExceeded, GuestProtocolError, RunAborted, SandboxError, WorkerCrashed,
@@ -150,6 +151,8 @@ class WorkerPool:
         self._reaping: set[asyncio.Task[None]] = set()
         self._closed = False
         self.restarts = 0
+        self.priority = background_policy()
+        """The class a worker waits in between runs (``sandbox.cpu_priority``)."""
 
     async def start(self) -> None:
         await asyncio.gather(*(self._spawn() for _ in range(self.size)))
@@ -221,6 +224,7 @@ class WorkerPool:
             raise SandboxError("the worker pool is closed")
         with tracing.span("sandbox.worker.wait", {"sandbox.export": export}):
             worker = await self._idle.get()
+        self.priority.foreground(worker.pid)  # before the run is sent: see cpu_priority
         healthy = False
         try:
             with tracing.span("sandbox.guest.run", {"sandbox.export": export,
@@ -235,6 +239,7 @@ class WorkerPool:
         finally:
             if healthy and worker.alive:
                 worker.runs += 1
+                self.priority.background(worker.pid)  # its drop and next spare
                 self._idle.put_nowait(worker)
             else:
                 self._replace(worker)

@@ -1,0 +1,63 @@
+"""A worker runs in the normal scheduling class and waits in a background one between runs;
+the background class is the best one the service may also leave."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from sandbox import AsyncSandbox
+from sandbox.cpu_priority import background_policy
+from sandbox.engine import CompiledGuest
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling classes")
+
+PROBE = "from sandbox.cpu_priority import background_policy; print(background_policy().name)"
+
+
+def _probe(*wrapper: str) -> str:
+    done = subprocess.run([*wrapper, sys.executable, "-c", PROBE], capture_output=True, text=True,
+                          timeout=60, check=True)
+    return done.stdout.strip()
+
+
+async def test_a_worker_is_in_the_normal_class_while_it_runs_and_in_the_background_between_runs(
+        compiled_guest: CompiledGuest) -> None:
+    seen: list[int] = []
+    box = AsyncSandbox(workers=1, guest=compiled_guest)
+
+    def my_class() -> int:
+        # a host call: the worker is inside its run, waiting for this answer
+        (worker,) = box.pool._all
+        seen.append(os.sched_getscheduler(worker.pid))
+        return len(seen)
+
+    box.tools.tools["my_class"] = my_class
+    async with box:
+        policy = box.pool.priority
+        assert policy.name in ("idle", "batch")
+        (worker,) = box.pool._all
+        for run in (1, 2, 3):
+            outcome = await box.execute("tools.my_class()")
+            assert outcome.result == run
+            assert seen[-1] == os.SCHED_OTHER
+            assert os.sched_getscheduler(worker.pid) == policy.policy
+        assert (await box.execute("sum(range(10))")).result == 45
+
+
+def test_the_background_class_is_idle_when_the_service_may_leave_it() -> None:
+    expected = "idle" if os.geteuid() == 0 else None
+    if expected is None:
+        import resource
+        expected = "idle" if resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20 else "batch"
+    assert _probe() == expected == background_policy().name
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="dropping a capability for a child needs root")
+def test_without_the_capability_to_leave_idle_the_background_class_is_batch() -> None:
+    # setpriv (util-linux) takes CAP_SYS_NICE out of the child's bounding set: root without it
+    # may lower a thread's class but not raise it again, as an unprivileged service
+    assert _probe("setpriv", "--bounding-set", "-sys_nice") == "batch"
