@@ -156,6 +156,8 @@ class WorkerPool:
 
     async def start(self) -> None:
         await asyncio.gather(*(self._spawn() for _ in range(self.size)))
+        log.info("%d workers started; between runs they wait in scheduling class %s",
+                 self.size, self.priority.name)
 
     async def close(self) -> None:
         self._closed = True
