@@ -22,9 +22,9 @@ workers keep their class.
 
 Measured here (2 cores, 2026-12-03), this against the commit before it, two services in
 alternating blocks of 50 requests (n=1,000 each, medians of paired blocks): HTTP execute
--0.19 ms (p50 2.77 -> 2.61 ms); bash -0.18 and -0.19 ms in two runs, +0.27 in a third; with
-eight callers, 438 -> 516 executes per second and 444 -> 464 bash scripts (medians of 6 and
-8 blocks of 2 s).
+-0.19 ms (p50 2.77 -> 2.61 ms) and, in a quieter minute, -0.41 ms (2.74 -> 2.25); bash
+-0.18, -0.19 and -0.42 ms in three runs, +0.27 in a fourth; with eight callers, 438 -> 516
+executes per second and 444 -> 464 bash scripts (medians of 6 and 8 blocks of 2 s).
 """
 
 from __future__ import annotations
