@@ -76,3 +76,30 @@ def test_without_the_capability_to_leave_idle_the_background_class_is_batch() ->
     if resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20:
         pytest.skip("RLIMIT_NICE lets any process leave SCHED_IDLE here")
     assert _probe("setpriv", "--bounding-set", "-sys_nice") == "batch"
+
+
+RUN_WITHOUT_THE_CAPABILITY = """
+import asyncio, os, sys
+from sandbox import AsyncSandbox
+from sandbox.engine import ensure_compiled
+
+async def main() -> None:
+    async with AsyncSandbox(workers=1, guest=ensure_compiled()) as box:
+        results = [(await box.execute(f"{n} * 2")).result for n in range(3)]
+        (worker,) = box.pool._all
+        print(box.pool.priority.name, results, os.sched_getscheduler(worker.pid) == os.SCHED_BATCH)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not _capable(CAP_SETPCAP),
+                    reason="taking a capability out of a child's bounding set needs CAP_SETPCAP")
+def test_a_service_without_the_capability_runs_its_workers_in_batch_between_runs() -> None:
+    import resource
+    if resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20:
+        pytest.skip("RLIMIT_NICE lets any process leave SCHED_IDLE here")
+    done = subprocess.run(["setpriv", "--bounding-set", "-sys_nice", sys.executable, "-c",
+                           RUN_WITHOUT_THE_CAPABILITY], capture_output=True, text=True,
+                          timeout=300, check=True)
+    assert done.stdout.strip() == "batch [0, 2, 4] True", done.stderr[-2000:]
