@@ -29,11 +29,14 @@ executes per second and 444 -> 464 bash scripts (medians of 6 and 8 blocks of 2 
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from dataclasses import dataclass
 
 __all__ = ["BackgroundPolicy", "background_policy"]
+
+log = logging.getLogger("sandbox.workers")
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,10 @@ class BackgroundPolicy:
             os.sched_setscheduler(pid, policy, os.sched_param(0))
         except ProcessLookupError:
             pass  # the worker has died; the pool finds out from its pipe
+        except OSError as error:
+            # Refused although the probe allowed it (a privilege dropped since): the run
+            # goes on in whatever class the worker is in, and the pool keeps the worker.
+            log.warning("could not move worker %d to scheduling class %s: %s", pid, policy, error)
 
 
 _OTHER = getattr(os, "SCHED_OTHER", None)
