@@ -4,6 +4,7 @@ the background class is the best one the service may also leave."""
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 
@@ -18,10 +19,31 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux sch
 PROBE = "from sandbox.cpu_priority import background_policy; print(background_policy().name)"
 
 
-def _probe(*wrapper: str) -> str:
-    done = subprocess.run([*wrapper, sys.executable, "-c", PROBE], capture_output=True, text=True,
-                          timeout=60, check=True)
-    return done.stdout.strip()
+def _python(code: str, *wrapper: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a Python of its own (under ``wrapper``), which must exit 0."""
+    return subprocess.run([*wrapper, sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=timeout, check=True)
+
+
+def _capable(bit: int) -> bool:
+    """Whether this process holds the capability ``bit`` (linux/capability.h) in effect."""
+    try:
+        with open("/proc/self/status") as status:
+            effective = next(line for line in status if line.startswith("CapEff:"))
+    except (OSError, StopIteration):  # not Linux
+        return False
+    return bool(int(effective.split()[1], 16) >> bit & 1)
+
+
+CAP_SETPCAP, CAP_SYS_NICE = 8, 23
+NICE_ENOUGH = resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
+"""An RLIMIT_NICE that lets any process leave SCHED_IDLE, capability or not."""
+WITHOUT_SYS_NICE = ("setpriv", "--bounding-set", "-sys_nice")
+"""setpriv (util-linux) takes CAP_SYS_NICE out of the child's bounding set: the child may
+lower a thread's class but not raise it again, as an unprivileged service."""
+needs_dropping_sys_nice = pytest.mark.skipif(
+    not _capable(CAP_SETPCAP) or NICE_ENOUGH,
+    reason="needs CAP_SETPCAP to drop CAP_SYS_NICE for a child, and an RLIMIT_NICE below 20")
 
 
 async def test_a_worker_is_in_the_normal_class_while_it_runs_and_in_the_background_between_runs(
@@ -48,38 +70,19 @@ async def test_a_worker_is_in_the_normal_class_while_it_runs_and_in_the_backgrou
         assert (await box.execute("sum(range(10))")).result == 45
 
 
-def _capable(bit: int) -> bool:
-    """Whether this process holds the capability ``bit`` (linux/capability.h) in effect."""
-    try:
-        with open("/proc/self/status") as status:
-            effective = next(line for line in status if line.startswith("CapEff:"))
-    except (OSError, StopIteration):  # not Linux
-        return False
-    return bool(int(effective.split()[1], 16) >> bit & 1)
-
-
-CAP_SETPCAP, CAP_SYS_NICE = 8, 23
-
-
 def test_the_background_class_is_idle_when_the_service_may_leave_it() -> None:
-    import resource
-    may_leave = _capable(CAP_SYS_NICE) or resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
-    assert _probe() == background_policy().name == ("idle" if may_leave else "batch")
+    may_leave = _capable(CAP_SYS_NICE) or NICE_ENOUGH
+    assert _python(PROBE).stdout.strip() == background_policy().name == (
+        "idle" if may_leave else "batch")
 
 
-@pytest.mark.skipif(not _capable(CAP_SETPCAP),
-                    reason="taking a capability out of a child's bounding set needs CAP_SETPCAP")
+@needs_dropping_sys_nice
 def test_without_the_capability_to_leave_idle_the_background_class_is_batch() -> None:
-    # setpriv (util-linux) takes CAP_SYS_NICE out of the child's bounding set: a service
-    # without it may lower a thread's class but not raise it again (with RLIMIT_NICE 0)
-    import resource
-    if resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20:
-        pytest.skip("RLIMIT_NICE lets any process leave SCHED_IDLE here")
-    assert _probe("setpriv", "--bounding-set", "-sys_nice") == "batch"
+    assert _python(PROBE, *WITHOUT_SYS_NICE).stdout.strip() == "batch"
 
 
 RUN_WITHOUT_THE_CAPABILITY = """
-import asyncio, os, sys
+import asyncio, os
 from sandbox import AsyncSandbox
 from sandbox.engine import ensure_compiled
 
@@ -93,15 +96,9 @@ asyncio.run(main())
 """
 
 
-@pytest.mark.skipif(not _capable(CAP_SETPCAP),
-                    reason="taking a capability out of a child's bounding set needs CAP_SETPCAP")
+@needs_dropping_sys_nice
 def test_a_service_without_the_capability_runs_its_workers_in_batch_between_runs() -> None:
-    import resource
-    if resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20:
-        pytest.skip("RLIMIT_NICE lets any process leave SCHED_IDLE here")
-    done = subprocess.run(["setpriv", "--bounding-set", "-sys_nice", sys.executable, "-c",
-                           RUN_WITHOUT_THE_CAPABILITY], capture_output=True, text=True,
-                          timeout=300, check=True)
+    done = _python(RUN_WITHOUT_THE_CAPABILITY, *WITHOUT_SYS_NICE, timeout=300)
     assert done.stdout.strip() == "batch [0, 2, 4] True", done.stderr[-2000:]
 
 
@@ -119,14 +116,8 @@ finally:
 """
 
 
-@pytest.mark.skipif(not _capable(CAP_SETPCAP),
-                    reason="taking a capability out of a child's bounding set needs CAP_SETPCAP")
+@needs_dropping_sys_nice
 def test_a_refused_change_of_class_is_logged_and_does_not_stop_the_run() -> None:
-    import resource
-    if resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20:
-        pytest.skip("RLIMIT_NICE lets any process leave SCHED_IDLE here")
-    done = subprocess.run(["setpriv", "--bounding-set", "-sys_nice", sys.executable, "-c",
-                           REFUSED_WITHOUT_THE_CAPABILITY], capture_output=True, text=True,
-                          timeout=60, check=True)
+    done = _python(REFUSED_WITHOUT_THE_CAPABILITY, *WITHOUT_SYS_NICE)
     assert done.stdout.strip() == "True"
     assert "could not move worker" in done.stderr and "Operation not permitted" in done.stderr
