@@ -142,6 +142,25 @@ def _loaded() -> MemoryFS:
     return memory
 
 
+def test_loading_makes_parents_of_listed_directories_reads_paths_as_the_kernel_does_and_charges_once() -> None:
+    memory = MemoryFS(clock=lambda: 7)
+    memory.load(["/d/e", "//a/./c/", "/a"], [("/a/f", b"x" * 5000, 0o600, 42), ("/d/e/g", b"", 0o644, 42)])
+    assert sorted(memory.listdir("/a")) == ["c", "f"] and memory.listdir("/d/e") == ["g"]
+    found = memory.stat("/a/f")
+    assert (found.st_size, found.st_mtime_ns, found.st_mode & 0o777, found.st_nlink) == (5000, 42, 0o600, 1)
+    assert memory.stat("/d").st_mtime_ns == 7 and memory.stat("/d/e").st_mtime_ns == 7
+    # the root, a, a/c, d, d/e: an entry each; the files their bytes, or an entry if smaller
+    assert memory.used == ENTRY_BYTES * 5 + 5000 + ENTRY_BYTES
+    run_script("rm /a/f", root="/", filesystem=memory)
+    assert memory.diff().deleted == ["/a/f"] and memory.diff().dirs_created == ["/d"]
+    with pytest.raises(FileExistsError):
+        MemoryFS().load([], [("/f", b"1", 0o644, 1), ("//f", b"2", 0o644, 1)])
+    with pytest.raises(FileNotFoundError):
+        MemoryFS().load([], [("/missing/f", b"1", 0o644, 1)])
+    with pytest.raises(NotADirectoryError):
+        MemoryFS().load([], [("/f", b"1", 0o644, 1), ("/f/g", b"2", 0o644, 1)])
+
+
 def test_the_diff_names_what_the_script_changed_and_nothing_else() -> None:
     memory = _loaded()
     result = run_script("echo more >> src/a.txt; rm src/gone; rmdir src/old; mkdir -p new/deep; "

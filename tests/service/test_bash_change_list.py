@@ -9,6 +9,7 @@ compromised guest could; what the real guest sends is covered by test_bash_tool.
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -50,9 +51,27 @@ async def test_the_guest_is_sent_the_snapshot_and_scratch_in_the_request(ws: Wor
     guest = CraftedGuest(answer(changes={}))
     await run_bash(cast(AsyncSandbox, guest), ws, "true")
     tree = guest.request["fs"]
-    assert tree["files"] == [["/kept.txt", base64.b64encode(b"k").decode()]]
+    assert tree["files"] == [["/kept.txt", "k", "ascii"]]
     assert tree["scratch"] == ["/tmp", "/bin", "/usr", "/dev", "/proc", "/sys"]
     assert tree["max_depth"] == 100 and tree["max_growth_bytes"] > 0
+
+
+async def test_a_file_goes_as_text_only_when_its_json_is_no_longer_than_its_base64(ws: Workspace) -> None:
+    contents = {"/plain.txt": b"a line of text\nand another\n", "/binary.bin": bytes(range(256)),
+                "/controls.txt": b"\x01\x02" * 30, "/newlines.txt": b"\n" * 30,
+                "/accented.txt": "caf\u00e9\n".encode(), "/empty.txt": b""}
+    for path, content in contents.items():
+        await ws.write_bytes(path, content)
+    guest = CraftedGuest(answer(changes={}))
+    await run_bash(cast(AsyncSandbox, guest), ws, "true")
+    sent = {entry[0]: entry[1:] for entry in guest.request["fs"]["files"]}
+    assert sent["/plain.txt"] == ["a line of text\nand another\n", "ascii"]
+    assert sent["/empty.txt"] == ["", "ascii"]
+    for path in ("/binary.bin", "/controls.txt", "/newlines.txt", "/accented.txt"):
+        assert sent[path] == [base64.b64encode(contents[path]).decode()], path
+    for path, (value, *encoding) in sent.items():
+        as_json = len(json.dumps(value))
+        assert as_json <= len(base64.b64encode(contents.get(path, b"k"))) + 2, path
 
 
 async def test_a_change_list_escaping_the_workspace_is_refused_whole(ws: Workspace) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import gzip
 import time
 from pathlib import Path
@@ -45,6 +46,20 @@ async def test_copy_append_remove_are_written_back(box: AsyncSandbox, ws: Worksp
     assert await ws.read_file("/input.txt") == "one\ntwo\n"
     assert await ws.read_file("/copy.txt") == "one\n"
     assert await ws.read_file("/remove.txt") is None
+
+
+async def test_text_and_binary_files_reach_the_script_byte_for_byte(box: AsyncSandbox, ws: Workspace) -> None:
+    # ASCII text travels to the guest as it is, anything else in base64 (bash_tool._file_entry)
+    contents = {"/plain.txt": b"a line\nanother \"quoted\" \\ line\n", "/binary.bin": bytes(range(256)),
+                "/controls.txt": b"\x01\x7f\x00" * 20, "/utf8.txt": "caf\u00e9 \u2603\n".encode()}
+    for path, content in contents.items():
+        await ws.write_bytes(path, content)
+    result = await run_bash(box, ws, "for f in /plain.txt /binary.bin /controls.txt /utf8.txt; do "
+                                     "base64 -w0 $f; echo; done; cp /binary.bin /copy.bin; cp /plain.txt /copy.txt")
+    assert result["exit_code"] == 0, result
+    assert result["stdout"].splitlines() == [base64.b64encode(c).decode() for c in contents.values()]
+    assert await ws.read_bytes("/copy.bin") == contents["/binary.bin"]
+    assert await ws.read_bytes("/copy.txt") == contents["/plain.txt"]
 
 
 async def test_scratch_directories_never_reach_the_workspace(box: AsyncSandbox, ws: Workspace) -> None:

@@ -3,7 +3,7 @@
 Request (JSON): ``{"script", "cwd", "env", "stdin", "limits": {BashLimits fields},
 "skipped": [{"path", "reason", "size"}], "fs": {...}}``. With ``"fs"`` the script runs over
 an in-memory tree (``bash.memfs``) built from it: ``{"directories": [path], "files":
-[[path, base64 content]], "scratch": [path], "max_growth_bytes", "max_depth"}`` (scratch
+[[path, base64 content] or [path, ASCII text, "ascii"]], "scratch": [path], "max_growth_bytes", "max_depth"}`` (scratch
 directories are made empty and left out of the changes); without it, over the directory
 preopened at ``/``.
 Response (JSON): ``{"stdout", "stderr", "exit_code", "stdout_truncated",
@@ -23,6 +23,7 @@ directory holding one says the same (once per file), since the listing cannot sh
 from __future__ import annotations
 
 import base64
+import binascii
 import gc
 import importlib
 import json
@@ -60,7 +61,7 @@ small scripts in fresh isolates: 10-35 % fewer page faults per run (``echo hello
 
 WARM_UP_TREE = {
     "directories": ["/src", "/logs"],
-    "files": [["/src/readme.md", base64.b64encode(b"# demo\nsome text here\nmore text\n").decode("ascii")],
+    "files": [["/src/readme.md", "# demo\nsome text here\nmore text\n", "ascii"],
               ["/logs/app.log", base64.b64encode(b"".join(
                   b"%s step %d\n" % (b"warn" if i % 3 else b"ok", i) for i in range(40))).decode("ascii")]],
     "scratch": ["/tmp"], "max_growth_bytes": 1 << 20, "max_depth": 64,
@@ -147,10 +148,16 @@ def _loaded(spec: dict[str, Any]) -> MemoryFS:
     memory = MemoryFS(max_depth=spec.get("max_depth"))
     now = time.time_ns()  # what a freshly materialised file showed
     memory.load([*spec.get("directories", []), *spec.get("scratch", [])],
-                [(path, base64.b64decode(content), 0o644, now) for path, content in spec.get("files", [])])
+                [(entry[0], _content(entry), 0o644, now) for entry in spec.get("files", [])])
     growth = spec.get("max_growth_bytes")
     memory.max_bytes = None if growth is None else memory.used + int(growth)
     return memory
+
+
+def _content(entry: list[str]) -> bytes:
+    if len(entry) > 2 and entry[2] == "ascii":
+        return entry[1].encode("ascii")
+    return binascii.a2b_base64(entry[1])
 
 
 def _changes(memory: MemoryFS, scratch: list[str]) -> dict[str, Any]:
