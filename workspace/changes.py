@@ -141,5 +141,15 @@ async def apply_changes(ws: Workspace, snap: Snapshot, changes: object, *,
     """Check ``changes`` and write them back as ``write_back`` writes a directory back."""
     if isinstance(max_new_entries, bool) or not isinstance(max_new_entries, int) or max_new_entries < 0:
         raise InvalidArgument("max_new_entries must be a non-negative integer")
+    if _unchanged(changes):
+        # Most scripts only read: with nothing to check against the snapshot (a walk of all
+        # it holds) there is nothing to write either.
+        return await apply_plan(ws, snap, ([], [], [], [], []))
     scan = scan_of_changes(snap, changes)
     return await apply_plan(ws, snap, plan_scan(scan, snap, max_new_entries))
+
+
+def _unchanged(changes: object) -> bool:
+    """Whether ``changes`` is a well-formed change list that changes nothing."""
+    return (isinstance(changes, Mapping) and set(changes) <= {"files", *_LISTS}
+            and changes.get("files", {}) == {} and all(changes.get(key, []) == [] for key in _LISTS))

@@ -64,6 +64,22 @@ async def test_an_unchanged_rewrite_is_no_update_and_needs_no_transaction(ws: Wo
     assert report["changed_files"]["updated"] == [] and report["errors"] == []
 
 
+@pytest.mark.parametrize("changes", [{}, {"files": {}, "deleted": [], "dirs_created": [], "dirs_deleted": [],
+                                                 "symlinks": []}, {"deleted": []}])
+async def test_an_empty_change_list_reports_the_snapshot_as_the_full_check_would(ws: Workspace, changes: Any) -> None:
+    await seeded(ws)
+    await ws.write_file("/big.txt", "x" * 100)
+    snap = await ws.snapshot(max_file_bytes=10)
+    report = await ws.apply_changes(snap, changes)
+    # what the whole scan reports for a run that changed nothing (a change list with one
+    # unchanged rewrite takes that path)
+    assert report == await ws.apply_changes(snap, {"files": {"/input.txt": b64(b"in")}})
+    assert report["changed_files"] == {"created": [], "updated": [], "deleted": [], "directories_created": [],
+                                       "directories_deleted": []}
+    assert report["skipped_files"] == ["/big.txt"] and report["errors"] == []
+    assert await ws.read_file("/input.txt") == "in" and await ws.read_file("/big.txt") == "x" * 100
+
+
 async def test_a_path_whose_type_changed_is_freed_and_reused(ws: Workspace) -> None:
     await seeded(ws)
     snap = await ws.snapshot()
