@@ -60,7 +60,7 @@ def serve_settings(args: argparse.Namespace) -> Settings:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from ..service import OneWriteResponses, create_app  # the HTTP layer: only for this command
+    from ..service import create_app  # the HTTP layer: only for this command
 
     config = log_config(args.log_format, args.log_level)
     logging.config.dictConfig(config)  # so even the lines before uvicorn starts are in format
@@ -89,7 +89,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log.warning("listening beyond loopback without SANDBOX_TOKEN")
     try:
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
-                    log_config=config, http=OneWriteResponses)
+                    log_config=config)
     except SystemExit as exc:  # uvicorn's own start-up failure (it has logged why)
         return 0 if exc.code in (0, None) else 1
     return 0

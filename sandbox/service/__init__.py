@@ -30,7 +30,6 @@ if typing.TYPE_CHECKING:
         default_data_dir,
         durable_overrides_from_env,
     )
-    from .http_protocol import OneWriteResponses
     from .tokens import IdentityStore
 
 _HOMES = {
@@ -39,7 +38,6 @@ _HOMES = {
     "serve_mcp_stdio": ".mcp", "IdentityStore": ".tokens", "TOOLS": ".settings",
     "Caps": ".settings", "ConfigError": ".settings", "Settings": ".settings",
     "default_data_dir": ".settings", "durable_overrides_from_env": ".settings",
-    "OneWriteResponses": ".http_protocol",
 }
 """Where each public name lives. A name is imported when first asked for (PEP 562), so a
 command that needs only the settings (``sandbox ws``, ``sandbox audit``) does not import
@@ -69,7 +67,6 @@ __all__ = [
     "ConfigError",
     "HTTPError",
     "IdentityStore",
-    "OneWriteResponses",
     "SCOPES",
     "Settings",
     "create_app",
