@@ -118,6 +118,8 @@ def _initial_state(counters: RunCounters, cwd: str, env: dict[str, str] | None) 
     scope["BASH_VERSINFO"] = ver
     state.options.update({"braceexpand": True, "hashall": True, "interactive-comments": True})
     state.shopts.update({name: True for name in _SHOPTS_ON})
+    for var in scope.values():
+        var.owner = state.owner
     return state
 
 

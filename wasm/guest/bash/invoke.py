@@ -98,8 +98,10 @@ def invoke_with_env(shell: Shell, argv: list[str], io: IO, env: dict[str, str]) 
     """``env VAR=x cmd``: run with exactly ``env`` exported (a subshell-like scope)."""
     child = shell.fork()
     for scope in child.state.scopes:
-        for var in scope.values():
-            var.attrs.discard("x")
+        for name in [n for n, v in scope.items() if "x" in v.attrs]:
+            owned = child.state.owned(scope, name)
+            assert owned is not None
+            owned.attrs.discard("x")
     for name, value in env.items():
         var = Var(value)
         var.attrs.add("x")

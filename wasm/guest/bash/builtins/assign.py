@@ -224,7 +224,7 @@ def _declared_var(sh: Shell, cmd: str, name: str, global_scope: bool) -> Var:
     elif global_scope and cmd in ("declare", "typeset"):
         if name not in st.scopes[0]:
             st.scopes[0][name] = Var()
-    var = st.lookup(name) if not (global_scope and cmd in ("declare", "typeset")) else st.scopes[0].get(name)
+    var = st.lookup(name) if not (global_scope and cmd in ("declare", "typeset")) else st.owned(st.scopes[0], name)
     if var is None:
         var = Var()
         st.scope_for_write(name)[name] = var
