@@ -48,3 +48,10 @@ def test_a_variable_declared_and_then_assigned_keeps_its_attributes_across_forks
     script = ("readonly r=1; ( r=2 ) 2>/dev/null; echo \"$? $r\"; declare -u up=a; echo $(up=b; echo $up) $up\n"
               "declare -A h; h[a]=1; ( h[b]=2; echo ${#h[@]} ); echo ${#h[@]}\n")
     assert run(script) == "1 1\nB A\n2\n1\n"
+
+
+def test_a_run_that_changes_the_starting_variables_leaves_them_as_they_were_for_the_next() -> None:
+    # every run starts from one shared set of variables (bash._initial_state)
+    run("IFS=x; PATH=/p; BASH_VERSINFO[0]=9; export -n HOME; declare -r SHLVL; unset USER; OPTIND=7")
+    assert run("printf '%q|' \"$IFS\" \"$PATH\" \"${BASH_VERSINFO[0]}\" \"$USER\" \"$OPTIND\"; "
+               "env | grep -c '^HOME='; SHLVL=2; echo $SHLVL") == "$' \\t\\n'|/usr/local/bin:/usr/bin:/bin|5|user|1|1\n2\n"

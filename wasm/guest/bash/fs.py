@@ -67,6 +67,9 @@ class Backend(Protocol):
 
     def lstat(self, path: str) -> os.stat_result: ...
 
+    def isdir(self, path: str) -> bool:
+        """``os.path.isdir``: a directory, links followed; False for any error."""
+
     def scandir(self, path: str) -> ContextManager[Iterator[DirEntry]]: ...
 
     def listdir(self, path: str) -> list[str]: ...
@@ -117,6 +120,9 @@ class RealFS:
 
     def lstat(self, path: str) -> os.stat_result:
         return os.lstat(path)
+
+    def isdir(self, path: str) -> bool:
+        return os.path.isdir(path)
 
     def scandir(self, path: str) -> ContextManager[Iterator[DirEntry]]:
         return os.scandir(path)
@@ -312,10 +318,7 @@ def lexists(path: str) -> bool:
 
 
 def isdir(path: str) -> bool:
-    try:
-        return st.S_ISDIR(stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
+    return _backend.get().isdir(path)
 
 
 def isfile(path: str) -> bool:

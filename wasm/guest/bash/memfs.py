@@ -322,6 +322,13 @@ class MemoryFS:
     def lstat(self, path: str) -> os.stat_result:
         return self._stat_of(self._resolve(path, follow=False)[0])
 
+    def isdir(self, path: str) -> bool:
+        # without the stat result ``stat`` would build (every bash call asks this of its cwd)
+        try:
+            return isinstance(self._resolve(path)[0], _Dir)
+        except (OSError, ValueError):
+            return False
+
     def fstat(self, handle: IO[Any]) -> os.stat_result:
         raw = getattr(handle, "raw", handle)
         node = getattr(raw, "node", None)

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
 
 _owners = itertools.count(1)
-_SHARED = -1
-"""The owner of a variable that no state may change in place (it was shared unadopted)."""
+SHARED = -1
+"""The owner of a variable no state may change in place: one shared unadopted by a fork, or
+one every run starts with (``bash._initial_state``)."""
 
 
 def _new_owner() -> int:
@@ -199,7 +200,7 @@ class State:
         for scope in self.scopes:
             for var in scope.values():
                 if var.owner == 0:
-                    var.owner = _SHARED  # made but never adopted: now both sides'
+                    var.owner = SHARED  # made but never adopted: now both sides'
         self.owner = _new_owner()
         new.functions = dict(self.functions)
         new.positional = list(self.positional)
