@@ -96,17 +96,17 @@ _SHOPTS_ON = (
 """The shopt options a non-interactive bash 5.2 starts with."""
 
 
-def _shared(value: str | None = None, exported: bool = False) -> Var:
+def _var(value: str | None, owner: int, exported: bool = True) -> Var:
     var = Var(value)
     if exported:
         var.attrs.add("x")
-    var.owner = SHARED
+    var.owner = owner
     return var
 
 
-_START_VARS = {**{name: _shared(value) for name, value in _SHELL_VARS.items()},
-               **{name: _shared(value, exported=True) for name, value in _DEFAULT_ENV.items()}}
-_VERSINFO = _shared()
+_START_VARS = {**{name: _var(value, SHARED, exported=False) for name, value in _SHELL_VARS.items()},
+               **{name: _var(value, SHARED) for name, value in _DEFAULT_ENV.items()}}
+_VERSINFO = _var(None, SHARED, exported=False)
 _VERSINFO.array = {0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}
 """The variables every run starts with, made once (in the guest's image) and shared by every
 run's state: no state changes a shared variable in place, and a run copies only those it
@@ -120,20 +120,13 @@ def _initial_state(counters: RunCounters, cwd: str, env: dict[str, str] | None) 
     if env:
         # An environment string ends at its first NUL, as execve(2) reads it.
         for name, value in env.items():
-            scope[name.split("\0", 1)[0]] = _owned(state, value.split("\0", 1)[0])
-    scope["PWD"] = _owned(state, cwd)
-    scope["OLDPWD"] = _owned(state, None)
+            scope[name.split("\0", 1)[0]] = _var(value.split("\0", 1)[0], state.owner)
+    scope["PWD"] = _var(cwd, state.owner)
+    scope["OLDPWD"] = _var(None, state.owner)
     scope["BASH_VERSINFO"] = _VERSINFO
     state.options.update({"braceexpand": True, "hashall": True, "interactive-comments": True})
     state.shopts.update({name: True for name in _SHOPTS_ON})
     return state
-
-
-def _owned(state: State, value: str | None) -> Var:
-    var = Var(value)
-    var.attrs.add("x")
-    var.owner = state.owner
-    return var
 
 
 def _finish_background_jobs(counters: RunCounters) -> None:

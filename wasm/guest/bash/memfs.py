@@ -146,15 +146,10 @@ class MemoryFS:
             parent = made.get(head or "/")
             if parent is None:  # a directory not listed: found as the kernel would find it
                 parent = made[head or "/"] = self._parent(path)[0]
-            if name in parent.entries or name in ("", ".."):
-                raise _error(errno.EEXIST, path)
             node = _File(self._ino(), mode, mtime_ns, content)
             node.atime_ns = node.ctime_ns = mtime_ns
-            node.nlink = 1
-            parent.entries[name] = node
-            parent.mtime_ns = parent.ctime_ns = now
-            self.changes += 1
-            self._charge(max(len(content), ENTRY_BYTES))
+            self._attach(parent, name, node, path, now)
+            self._charge(self._cost(len(content)))
             self._loaded_files[path] = (node, node.generation)
         self._loaded_at = self.changes
 
@@ -304,7 +299,7 @@ class MemoryFS:
             raise _error(errno.ENAMETOOLONG, path)
         return parent, name, len(names)
 
-    def _attach(self, parent: _Dir, name: str, node: _Node, path: str) -> None:
+    def _attach(self, parent: _Dir, name: str, node: _Node, path: str, now: int | None = None) -> None:
         if name in ("", ".", ".."):
             raise _error(errno.EEXIST, path)
         if name in parent.entries:
@@ -313,7 +308,7 @@ class MemoryFS:
         self.changes += 1
         if isinstance(node, _File):
             node.nlink += 1
-        parent.mtime_ns = parent.ctime_ns = self._clock()
+        parent.mtime_ns = parent.ctime_ns = self._clock() if now is None else now
 
     # -- fs.Backend ----------------------------------------------------------------------
     def stat(self, path: str) -> os.stat_result:

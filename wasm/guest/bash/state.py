@@ -50,7 +50,7 @@ class Var:
         """The ``State.owner`` that may change this variable in place; 0 for one just made,
         which the first state to hand it out adopts."""
 
-    def copy(self, owner: int = 0) -> "Var":
+    def copy(self, owner: int) -> "Var":
         # past __init__, a third cheaper
         v = Var.__new__(Var)
         v.owner = owner
