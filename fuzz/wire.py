@@ -5,7 +5,10 @@ of length-prefixed frames through a real pipe (``read_frame``).
 A finding: an exception other than ``WireError`` (a ``RecursionError`` from deep nesting
 included: the pipe's peer may be a hostile guest's worker); a decoded message that is not a
 dict with an ``op``; a decoded message that does not survive ``encode`` and ``decode``
-unchanged (compared as encoded bytes); more frames read than the bytes could hold.
+unchanged (compared as encoded bytes); more frames read than the bytes could hold. A
+message whose ``tail`` announces raw parts is read with them from the pipe (their count and
+sizes bounded, or a ``WireError``); such a message is sent with ``encode_with_tail`` only,
+so ``encode`` refusing it is no finding.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from .engine import CompiledGuest, ensure_compiled
 from .engines import choose_engine
 from .envelope import MAX_RESULT_DEPTH, bounded_loads, read_envelope
 from .errors import CodeTooLarge, GuestProtocolError, SandboxError
+from .file_contents import put_files
 from .hostcalls import CallableTools, HostCallError, HostCallHandler, ToolSpec
 from .isolate import Preopen
 from .limits import Limits
@@ -220,21 +221,26 @@ class AsyncSandbox:
         return result
 
 
-    async def run_bash(self, request: Mapping[str, Any], root: str | None, limits: Limits,
+    async def run_bash(self, request: Mapping[str, Any] | list[bytes], root: str | None, limits: Limits,
                        handler: HostCallHandler | None = None) -> dict[str, Any]:
         """Run the guest's bash interpreter over the directory ``root`` (seen as ``/``), or,
         with ``root=None``, over the in-memory tree the request's ``fs`` describes.
+        ``request`` may also be its JSON text already encoded, in UTF-8 pieces (a large
+        tree's, built without holding the event loop: ``sandbox.service.bash_tool``).
 
         ``request`` is the guest's bash request (``script``, ``cwd``, ``env``, ``stdin``,
         ``limits``...; see ``wasm/guest/bash_entry.py``). Raises ``SandboxError`` when the
         isolate itself fails; the script's own failures are in the returned result.
         """
-        output = await self.pool.run("bash", json.dumps(request), limits, handler or _no_host_calls,
+        text = request if isinstance(request, list) else json.dumps(request)
+        output = await self.pool.run("bash", text, limits, handler or _no_host_calls,
                                      [Preopen(root, "/")] if root is not None else [])
         result = bounded_loads(output.response, max_depth=MAX_RESULT_DEPTH,
                                what="the guest's bash response")
         if not isinstance(result, dict):
             raise GuestProtocolError("the guest's bash response is not an object")
+        if output.files:
+            put_files(result, output.files)
         return result
 
 

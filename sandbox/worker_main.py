@@ -20,10 +20,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from ._wire import WireError, encode, read_frame, write_encoded, write_frame
+from ._wire import WireError, encode, read_frame, tail_of, write_encoded, write_frame
 from .engine import HOST_STACK_BYTES, CompiledGuest
 from .envelope import MAX_PAYLOAD_CHARS
 from .errors import HostCallLimitExceeded, SandboxError
+from .file_contents import take_files
 from .isolate import GuestRuntime, HostCallFailed, Isolate, Preopen
 from .limits import Limits
 from .scratch import GUEST_PATH, ScratchWatch, new_scratch, remove_tree, worker_dir
@@ -171,7 +172,7 @@ class Worker:
         if message["export"] == "execute" and scratch is not None:
             self.watch.watch(scratch, limits, isolate)
         try:
-            return isolate.call(message["export"], message["request"], on_host_call)
+            return isolate.call(message["export"], request_text(message), on_host_call)
         finally:
             self.watch.done()
 
@@ -185,7 +186,8 @@ class Worker:
                 return
             if message["op"] == "run":
                 try:
-                    write_frame(self.fd_out, self.run(message))
+                    answer, tail = self.run(message)
+                    write_frame(self.fd_out, answer, tail)
                     # A pipe's reader is woken on the writer's CPU (Linux's synchronous
                     # wake-up): the service, whose reply to its caller waits on this answer,
                     # would queue behind the drop and the next spare (1.4 ms of CPU here).
@@ -200,7 +202,8 @@ class Worker:
                 if self.spare is None:
                     self._prepare_spare()
 
-    def run(self, message: dict[str, Any]) -> dict[str, Any]:
+    def run(self, message: dict[str, Any]) -> tuple[dict[str, Any], list[bytes] | None]:
+        """One run: the answer to send, and its raw parts (a ``done``'s response and files)."""
         limits = Limits(**message["limits"])
         preopens = [Preopen(host, guest) for host, guest in message.get("preopens", [])]
         calls = 0
@@ -241,15 +244,30 @@ class Worker:
             response = self._call(isolate, message, limits, on_host_call)
             isolate = None
         except _Aborted as aborted:
-            return {"op": "failed", "trap": aborted.trap, **timing}
+            return {"op": "failed", "trap": aborted.trap, **timing}, None
         except SandboxError as error:
-            return {"op": "failed", "trap": error.to_trap(), **timing}
+            return {"op": "failed", "trap": error.to_trap(), **timing}, None
         except Exception as error:  # never let one run take the worker down silently
-            return {"op": "failed", "trap": {"kind": "crash", "message": f"{type(error).__name__}: {error}"}}
+            return {"op": "failed", "trap": {"kind": "crash", "message": f"{type(error).__name__}: {error}"}}, None
         if len(response) > limits.max_result_bytes:
             return {"op": "failed", "trap": {"kind": "output", "message":
-                    f"result of {len(response)} bytes exceeds the limit of {limits.max_result_bytes}"}}
-        return {"op": "done", "response": response, "host_calls": calls, **timing}
+                    f"result of {len(response)} bytes exceeds the limit of {limits.max_result_bytes}"}}, None
+        files: dict[str, bytes] = {}
+        if message["export"] == "bash":
+            response, files = take_files(response)
+        return ({"op": "done", "host_calls": calls, "files": list(files), **timing},
+                [response.encode("utf-8", "surrogatepass"), *files.values()])
+
+
+def request_text(message: dict[str, Any]) -> str:
+    """A run's request, the first raw part of its message (``sandbox._wire``)."""
+    parts = tail_of(message)
+    if not parts:
+        raise WireError("a run without its request")
+    try:
+        return parts[0].decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError as exc:
+        raise WireError(f"the request is not UTF-8 text: {exc}") from None
 
 
 def _empty(path: Path) -> bool:

@@ -30,10 +30,10 @@ import logging
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ._wire import HEADER, MAX_FRAME, WireError, decode, encode
+from ._wire import HEADER, MAX_FRAME, Tail, WireError, decode, encode, encode_with_tail, part_size, tail_count, tail_of
 from .cpu_priority import background_policy
 from .engine import CompiledGuest
 from .envelope import MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads
@@ -60,6 +60,11 @@ def default_pool_size() -> int:
     return max(2, min(8, (os.cpu_count() or 2) + 1))
 
 
+Request = str | Sequence[bytes]
+"""A run's request: its JSON text, or that text's UTF-8 bytes in pieces (written to the
+worker one after another, never joined in the service)."""
+
+
 @dataclass
 class RunOutput:
     """What a finished run handed back: the guest's response and how many host calls it made."""
@@ -68,6 +73,25 @@ class RunOutput:
     host_calls: int
     uncharged_s: float = 0.0
     """Seconds its host calls spent in ``uncharged_wait()`` (not charged to the deadline)."""
+    files: dict[str, bytes] = field(default_factory=dict)
+    """File contents the worker took out of a bash response, by path, already decoded
+    (``sandbox.file_contents``); the caller puts them back."""
+
+
+def _done(message: dict[str, Any], uncharged_s: float) -> RunOutput:
+    """A ``done`` message's output: the response and any files, from its raw parts."""
+    parts = tail_of(message)
+    paths = message.get("files", [])
+    if not parts or not isinstance(paths, list) or len(paths) != len(parts) - 1 \
+            or not all(isinstance(path, str) for path in paths):
+        raise WireError("a done message without its response, or with files it does not carry")
+    try:
+        response = parts[0].decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError as exc:
+        raise WireError(f"the response is not UTF-8 text: {exc}") from None
+    host_calls = message.get("host_calls", 0)
+    return RunOutput(response, host_calls if isinstance(host_calls, int) else 0, uncharged_s,
+                     dict(zip(paths, parts[1:])))
 
 
 def _json_default(value: Any) -> Any:
@@ -96,13 +120,30 @@ class _WorkerProcess:
             (size,) = HEADER.unpack(header)
             if size > MAX_FRAME:
                 raise WireError(f"frame of {size} bytes exceeds {MAX_FRAME}")
-            return decode(await self.reader.readexactly(size))
+            message = decode(await self.reader.readexactly(size))
+            count = tail_count(message)
+            if count:
+                budget, parts = MAX_FRAME, []
+                for _ in range(count):
+                    part = await self.reader.readexactly(
+                        part_size(await self.reader.readexactly(HEADER.size), budget))
+                    budget -= len(part)
+                    parts.append(part)
+                message["tail"] = parts
+            return message
         except (asyncio.IncompleteReadError, ConnectionError) as exc:
             raise WireError("worker pipe closed") from exc
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: dict[str, Any], tail: Tail | None = None) -> None:
         try:
-            self.writer.write(encode(message))
+            if tail is None:
+                self.writer.write(encode(message))
+            else:
+                for piece in encode_with_tail(message, tail):
+                    self.writer.write(piece)
+                    # A big part waits for the pipe here, a piece at a time, instead of
+                    # piling up in the transport's buffer.
+                    await self.writer.drain()
             await self.writer.drain()
         except (ConnectionError, RuntimeError) as exc:
             raise WireError("worker pipe closed") from exc
@@ -219,7 +260,7 @@ class WorkerPool:
                 log.error("respawning worker failed (attempt %d): %s", attempt + 1, exc)
                 await asyncio.sleep(0.5 * (attempt + 1))
 
-    async def run(self, export: str, request: str, limits: Limits, handler: HostCallHandler,
+    async def run(self, export: str, request: Request, limits: Limits, handler: HostCallHandler,
                   preopens: Sequence[Preopen] = ()) -> RunOutput:
         """Run ``export(request)`` in a fresh isolate on a pooled worker."""
         if self._closed:
@@ -246,7 +287,7 @@ class WorkerPool:
             else:
                 self._replace(worker)
 
-    async def _drive(self, worker: _WorkerProcess, export: str, request: str, limits: Limits,
+    async def _drive(self, worker: _WorkerProcess, export: str, request: Request, limits: Limits,
                      handler: HostCallHandler, preopens: Sequence[Preopen]) -> RunOutput:
         started = time.monotonic()
         clock = UnchargedClock(MAX_UNCHARGED_S, parent=current_uncharged_clock.get())
@@ -255,9 +296,9 @@ class WorkerPool:
             async with asyncio.timeout(limits.deadline_s + GRACE_S) as kill_timer:
                 clock.on_change = _kill_timer_follows(kill_timer, clock)
                 sent_ns = time.time_ns()
-                await worker.send({"op": "run", "export": export, "request": request,
-                                   "limits": limits.to_dict(),
-                                   "preopens": [[p.host_dir, p.guest_dir] for p in preopens]})
+                text = [request.encode("utf-8", "surrogatepass")] if isinstance(request, str) else request
+                await worker.send({"op": "run", "export": export, "limits": limits.to_dict(),
+                                   "preopens": [[p.host_dir, p.guest_dir] for p in preopens]}, [text])
                 abort: dict[str, str] | None = None
                 while True:
                     message = await worker.receive()
@@ -277,8 +318,7 @@ class WorkerPool:
                             abort = reply["trap"]
                         await worker.send(reply)
                     elif op == "done":
-                        return RunOutput(message["response"], int(message.get("host_calls", 0)),
-                                         clock.credited())
+                        return _done(message, clock.credited())
                     elif op == "failed":
                         # After an abort the handler's own trap is the outcome: its kind
                         # (paused, rejected...) means something to the caller, and it comes

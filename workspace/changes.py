@@ -2,7 +2,8 @@
 
 The bash guest runs over an in-memory copy of the snapshot and returns one change list::
 
-    {"files": {path: base64 content},   # created or changed
+    {"files": {path: base64 content},   # created or changed (or the bytes themselves,
+                                        # decoded by the run's worker)
      "deleted": [path], "dirs_created": [path], "dirs_deleted": [path],
      "symlinks": [path]}                # made by the script; refused, as the scan refuses them
 
@@ -64,12 +65,15 @@ def _checked_path(value: object) -> str:
 
 
 def _content(path: str, value: object) -> bytes:
-    if not isinstance(value, str) or len(value) > (MAX_FILE_BYTES // 3 + 1) * 4:
+    if isinstance(value, bytes):  # decoded already, by the run's worker (sandbox.file_contents)
+        data = value
+    elif not isinstance(value, str) or len(value) > (MAX_FILE_BYTES // 3 + 1) * 4:
         raise _bad(f"the content of {path} is not a base64 string of at most {MAX_FILE_BYTES} bytes")
-    try:
-        data = base64.b64decode(value, validate=True)
-    except (binascii.Error, ValueError):
-        raise _bad(f"the content of {path} is not valid base64") from None
+    else:
+        try:
+            data = base64.b64decode(value, validate=True)
+        except (binascii.Error, ValueError):
+            raise _bad(f"the content of {path} is not valid base64") from None
     if len(data) > MAX_FILE_BYTES:
         raise _bad(f"{path} is over the {MAX_FILE_BYTES}-byte file limit")
     return data

@@ -40,7 +40,9 @@ crashed) its tree is lost with it, and nothing is written back.
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -56,11 +58,15 @@ with a message) should fire first; the host's kill is the backstop."""
 BASH_MEMORY_BYTES = 1024 * 1024 * 1024
 """The guest's memory beyond what its copy of the snapshot takes (``SNAPSHOT_COPIES``)."""
 SNAPSHOT_COPIES = 4
+"""How many times its size a snapshot may take in the guest at the peak: the request's
+base64 text, the decoded bytes and the tree's own buffers, and the change list going back."""
 MEMORY_TREE_MAX_BYTES = 512 * 1024 * 1024
 """The largest tree (snapshot plus allowed growth) run in the guest's memory; a larger one
 runs over a materialised directory, whose write-back holds one file at a time."""
-"""How many times its size a snapshot may take in the guest at the peak: the request's
-base64 text, the decoded bytes and the tree's own buffers, and the change list going back."""
+PIECES_FROM_BYTES = 1024 * 1024
+"""A snapshot of at least this many bytes goes to the guest as pieces (``_request_pieces``)."""
+YIELD_EVERY_BYTES = 1024 * 1024
+"""How many bytes of files ``_request_pieces`` encodes between two turns of the event loop."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +123,11 @@ async def _run_in_memory(sandbox: AsyncSandbox, ws: Workspace, snap: Snapshot, r
     """Run over the in-memory tree; the guest's body and the write-back report."""
     loaded = sum(f.size for f in snap.files.values())
     growth = ws.budget.quotas.tree_growth_bytes
-    request["fs"] = _tree(snap, growth)
+    payload: dict[str, Any] | list[bytes]
+    if loaded < PIECES_FROM_BYTES:
+        payload = {**request, "fs": _tree(snap, growth)}
+    else:
+        payload = await _request_pieces(request, snap, growth)
     limits = Limits(deadline_s=(options.timeout_ms + HOST_GRACE_MS) / 1000,
                     memory_bytes=BASH_MEMORY_BYTES + SNAPSHOT_COPIES * loaded,
                     output_bytes=options.max_output_bytes,
@@ -127,7 +137,7 @@ async def _run_in_memory(sandbox: AsyncSandbox, ws: Workspace, snap: Snapshot, r
                     + (loaded + growth) * 4 // 3 + 512 * (len(snap.files) + len(snap.directories)))
     not_written_because = "the sandbox failed internally"
     try:
-        body = await sandbox.run_bash(request, None, limits)
+        body = await sandbox.run_bash(payload, None, limits)
     except DeadlineExceeded:
         not_written_because = "the isolate was stopped at the host's deadline"
         body = {"stdout": "", "stderr": f"bash: script timed out after {options.timeout_ms} ms\n",
@@ -169,10 +179,47 @@ def _result(body: dict[str, Any], report: dict[str, Any], skipped: list[dict[str
 
 def _tree(snap: Snapshot, growth: int) -> dict[str, Any]:
     """The snapshot as the guest's in-memory tree is loaded from (``bash_entry.py``)."""
+    return {**_tree_without_files(snap, growth),
+            "files": [_file_entry(f.path, f.content) for f in snap.files.values()]}
+
+
+def _tree_without_files(snap: Snapshot, growth: int) -> dict[str, Any]:
     scratch = [s for s in SCRATCH_PATHS if s not in snap.occupied_scratch and s not in snap.directories]
-    return {"directories": list(snap.directories),
-            "files": [_file_entry(f.path, f.content) for f in snap.files.values()],
-            "scratch": scratch, "max_growth_bytes": growth, "max_depth": MAX_DIR_DEPTH}
+    return {"directories": list(snap.directories), "scratch": scratch,
+            "max_growth_bytes": growth, "max_depth": MAX_DIR_DEPTH}
+
+
+async def _request_pieces(request: dict[str, Any], snap: Snapshot, growth: int) -> list[bytes]:
+    """The request with its tree, as the UTF-8 pieces of its JSON text, for a large tree.
+
+    The same JSON as ``{**request, "fs": _tree(...)}``, but built a file at a time, with the
+    event loop let go every ``YIELD_EVERY_BYTES``, and never serialised as a whole: encoding a
+    100 MB tree in one piece (base64, then ``json.dumps`` scanning every character of it)
+    held the loop, and every other request, for about a second."""
+    rest = {key: value for key, value in request.items() if key != "fs"}
+    head = json.dumps({**rest, "fs": _tree_without_files(snap, growth)}, separators=(",", ":"))
+    # ``fs`` is the last key and its object the last value: the files go before both close.
+    pieces = [head[:-2].encode("utf-8", "surrogatepass"), b',"files":[']
+    since_yield = 0
+    for n, file in enumerate(snap.files.values()):
+        if n:
+            pieces.append(b",")
+        pieces.append(_entry_json(file.path, file.content))
+        since_yield += len(file.content)
+        if since_yield >= YIELD_EVERY_BYTES:
+            since_yield = 0
+            await asyncio.sleep(0)
+    pieces.append(b"]}}")
+    return pieces
+
+
+def _entry_json(path: str, content: bytes) -> bytes:
+    """``json.dumps(_file_entry(path, content))``, without scanning a base64 text for what
+    JSON would escape: it has none of it."""
+    entry = _file_entry(path, content)
+    if len(entry) == 3:
+        return json.dumps(entry, separators=(",", ":")).encode("ascii")
+    return b"[" + json.dumps(path).encode("ascii") + b',"' + entry[1].encode("ascii") + b'"]'
 
 
 _PLAIN = bytes(c for c in range(0x20, 0x80) if c not in b'"\\')

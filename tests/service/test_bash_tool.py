@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import gzip
+import hashlib
+import json
+import os
 import time
 from pathlib import Path
 from typing import AsyncIterator
@@ -13,7 +16,7 @@ import pytest
 import pytest_asyncio
 
 from sandbox import AsyncSandbox
-from sandbox.service import BashOptions, run_bash
+from sandbox.service import BashOptions, bash_tool, run_bash
 from sandbox.engine import CompiledGuest
 from workspace import Quotas, Workspace, WorkspaceStore
 
@@ -300,3 +303,52 @@ async def test_changes_lost_to_a_concurrent_writer_are_said_on_stderr_with_a_fai
     assert all(r["exit_code"] == 0 and r["stderr"] == "" for r in landed)
     lines = (await ws.read_file("/log.txt")).splitlines()
     assert len(lines) == len(landed)
+
+
+async def test_a_large_tree_reaches_the_script_byte_for_byte(box: AsyncSandbox, ws: Workspace) -> None:
+    # Past PIECES_FROM_BYTES the request is built in pieces (bash_tool._request_pieces).
+    contents = {f"/data/{n}.bin": os.urandom(400_000) for n in range(3)}
+    contents["/data/text.txt"] = b"plain \"text\"\n" * 20_000
+    for path, content in contents.items():
+        await ws.write_bytes(path, content)
+    assert sum(map(len, contents.values())) >= bash_tool.PIECES_FROM_BYTES
+    result = await run_bash(box, ws, "cd /data && sha256sum 0.bin 1.bin 2.bin text.txt")
+    assert result["exit_code"] == 0, result
+    assert result["stdout"].splitlines() == [
+        f"{hashlib.sha256(content).hexdigest()}  {path.removeprefix('/data/')}"
+        for path, content in contents.items()]
+
+
+async def test_a_large_written_file_comes_back_byte_for_byte(box: AsyncSandbox, ws: Workspace) -> None:
+    # Past SPLIT_FROM_CHARS the worker decodes it and sends it raw (sandbox.file_contents).
+    result = await run_bash(box, ws, "head -c 300000 /dev/urandom > r.bin; sha256sum r.bin; "
+                                     "printf small > s.txt")
+    assert result["exit_code"] == 0, result
+    data = await ws.read_bytes("/r.bin")
+    assert data is not None and len(data) == 300_000
+    assert result["stdout"] == f"{hashlib.sha256(data).hexdigest()}  r.bin\n"
+    assert await ws.read_file("/s.txt") == "small"
+
+
+async def test_a_large_request_is_the_same_json_built_while_the_loop_goes_on(ws: Workspace) -> None:
+    for n in range(4):
+        await ws.write_bytes(f"/f{n}.bin", os.urandom(bash_tool.YIELD_EVERY_BYTES))
+    await ws.write_bytes("/a.txt", b"ascii \\ text\n" * 100)
+    snap = await ws.snapshot(max_file_bytes=2 * bash_tool.YIELD_EVERY_BYTES)
+    request = {"script": "ls", "cwd": "/", "env": {"A": "\u00e9"}, "stdin": "", "skipped": []}
+    turns = 0
+
+    async def count_turns() -> None:
+        nonlocal turns
+        while True:
+            await asyncio.sleep(0)
+            turns += 1
+
+    counter = asyncio.ensure_future(count_turns())
+    await asyncio.sleep(0)
+    try:
+        pieces = await bash_tool._request_pieces(request, snap, 1 << 20)
+    finally:
+        counter.cancel()
+    assert json.loads(b"".join(pieces)) == {**request, "fs": bash_tool._tree(snap, 1 << 20)}
+    assert turns >= 4  # the loop ran other work at least once per YIELD_EVERY_BYTES

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from workspace import InvalidArgument, Quotas, Workspace, materialise
+from workspace.entries import MAX_FILE_BYTES
 
 
 def b64(data: bytes) -> str:
@@ -37,6 +38,15 @@ async def test_a_change_list_lands_as_the_same_changes_made_in_a_directory_would
     assert report["errors"] == [] and report["conflicts"] == []
     assert await ws.read_file("/input.txt") == "in+more" and await ws.read_file("/new/deep/f") == "f"
     assert not await ws.exists("/remove-empty") and await ws.read_file("/src/keep.txt") == "k"
+
+
+async def test_contents_the_worker_decoded_land_as_their_base64_would(ws: Workspace) -> None:
+    await seeded(ws)
+    snap = await ws.snapshot()
+    data = os.urandom(70_000)
+    report = await ws.apply_changes(snap, {"files": {"/raw.bin": data, "/text.txt": b64(b"t")}})
+    assert report["changed_files"]["created"] == ["/raw.bin", "/text.txt"]
+    assert await ws.read_bytes("/raw.bin") == data and await ws.read_file("/text.txt") == "t"
 
 
 async def test_the_report_equals_the_directory_write_backs_for_the_same_edit(ws: Workspace) -> None:
@@ -130,6 +140,7 @@ HOSTILE: dict[str, Any] = {
     "a file over a kept directory": {"files": {"/src": b64(b"")}},
     "content that is not base64": {"files": {"/a": "not base64!"}},
     "content that is not a string": {"files": {"/a": 12}},
+    "decoded content over the file limit": {"files": {"/a": bytes(MAX_FILE_BYTES + 1)}},
     "a directory too deep": {"dirs_created": ["/d" * 101]},
 }
 
