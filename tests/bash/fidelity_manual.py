@@ -26,6 +26,22 @@ array-roundtrip-unset|a=(x y z); unset 'a[0]'; s=$(declare -p a); unset a; eval 
 assoc-roundtrip|declare -A m=([k1]=v1 ["k 2"]='v "2"'); s=$(declare -p m); unset m; eval "$s"; echo "${m[k 2]}"
 array-quote-values|a=('a b' "c'd" 'e"f' '$x' ''); declare -p a
 assoc-special-keys|declare -A m; m[a b]=1; m['$x']=2; m[*]=3; declare -p m
+subscript-blanks-assoc|declare -A m; m[a  b]=1; m[ ]=2; m[x y]+=3; m[x y]+=4; declare -p m; echo "${m[a  b]}"
+subscript-blanks-indexed|a[1 + 1]=x; a[ 0 ]=y; i=1 a[$i * 3]=z; declare -p a
+subscript-metachars|declare -A m; m[a;b]=1; m[a|b]=2; m[a<b]=3; m[a&b]=4; declare -p m
+subscript-newline|declare -A m; m[a
+b]=1; declare -p m
+subscript-quoted-brackets|declare -A m; m[a"]"]=1; m['[']=2; m[x[y]]=3; m["p q"]=4; declare -p m
+subscript-not-assignment|a[x y]; echo "s=$?"; echo a[x y]
+subscript-declare-arg-splits|declare -A m; declare m[a b]=1; echo "s=$?"; declare -p m
+subscript-unterminated|echo before; a[x y; echo never
+subscript-compound|declare -A m=([a b]=1 [ c ]=2); a=([x y]); b=(x[a b]=1); declare -p m a b
+subscript-after-redirection|>f a[1 + 1]=x; declare -p a
+subscript-command-positions|if true; then a[2 * 2]=1; fi; ! b[1 + 1]=2; c[0 + 1]=3 d[1 + 1]=4; declare -p a b c d
+subscript-substitutions|a[$(echo 1) + 1]=x; a[`echo 2` * 2]=y; declare -p a
+subscript-second-bracket|a[1]b[2 3]=1; echo "s=$?"
+subscript-in-function|f() { local -A m; m[k k]=v; declare -p m; }; f; declare -f f
+subscript-unset-blank-key|declare -A m; m[a b]=1; unset 'm[a b]'; m[c d]=2; echo "${!m[@]}" "${m[c d]}"
 declare-f-name|f() { echo hi; }; declare -F f; declare -F nope; echo "s=$?"
 declare-plus-x|export X=1; declare +x X; declare -p X
 declare-no-args-var|declare -i Z=3; declare | grep '^Z='

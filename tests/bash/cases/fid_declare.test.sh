@@ -1,6 +1,5 @@
 # fid_declare: declare -p / typeset: attributes, arrays, readonly, round trips
 # Known divergences:
-#   m-assoc-special-keys: an unquoted blank inside an assignment subscript (m[a b]=1) splits the word in our parser; bash keeps the subscript whole
 #   m-nameref-array-elem: a nameref to an array element (declare -n r='a[1]') is not supported; it resolves to an unset name
 ### m-empty-indexed
 declare -a a=(); declare -p a
@@ -46,6 +45,37 @@ declare -A m=([k1]=v1 ["k 2"]='v "2"'); s=$(declare -p m); unset m; eval "$s"; e
 a=('a b' "c'd" 'e"f' '$x' ''); declare -p a
 ### m-assoc-special-keys
 declare -A m; m[a b]=1; m['$x']=2; m[*]=3; declare -p m
+### m-subscript-blanks-assoc
+declare -A m; m[a  b]=1; m[ ]=2; m[x y]+=3; m[x y]+=4; declare -p m; echo "${m[a  b]}"
+### m-subscript-blanks-indexed
+a[1 + 1]=x; a[ 0 ]=y; i=1 a[$i * 3]=z; declare -p a
+### m-subscript-metachars
+declare -A m; m[a;b]=1; m[a|b]=2; m[a<b]=3; m[a&b]=4; declare -p m
+### m-subscript-newline
+declare -A m; m[a
+b]=1; declare -p m
+### m-subscript-quoted-brackets
+declare -A m; m[a"]"]=1; m['[']=2; m[x[y]]=3; m["p q"]=4; declare -p m
+### m-subscript-not-assignment
+a[x y]; echo "s=$?"; echo a[x y]
+### m-subscript-declare-arg-splits
+declare -A m; declare m[a b]=1; echo "s=$?"; declare -p m
+### m-subscript-unterminated
+echo before; a[x y; echo never
+### m-subscript-compound
+declare -A m=([a b]=1 [ c ]=2); a=([x y]); b=(x[a b]=1); declare -p m a b
+### m-subscript-after-redirection
+>f a[1 + 1]=x; declare -p a
+### m-subscript-command-positions
+if true; then a[2 * 2]=1; fi; ! b[1 + 1]=2; c[0 + 1]=3 d[1 + 1]=4; declare -p a b c d
+### m-subscript-substitutions
+a[$(echo 1) + 1]=x; a[`echo 2` * 2]=y; declare -p a
+### m-subscript-second-bracket
+a[1]b[2 3]=1; echo "s=$?"
+### m-subscript-in-function
+f() { local -A m; m[k k]=v; declare -p m; }; f; declare -f f
+### m-subscript-unset-blank-key
+declare -A m; m[a b]=1; unset 'm[a b]'; m[c d]=2; echo "${!m[@]}" "${m[c d]}"
 ### m-declare-f-name
 f() { echo hi; }; declare -F f; declare -F nope; echo "s=$?"
 ### m-declare-plus-x

@@ -18,6 +18,7 @@ _METACHARS = frozenset(" \t\n;&|<>()")
 _CONTROL_OPS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";", "(", ")")
 REDIR_OPS = ("<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>>", "&>")
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Scanner:
@@ -282,8 +283,46 @@ class Scanner:
             j += 1
         raise ShellSyntaxError("syntax error in extended glob pattern", self.line())
 
-    def read_word(self, cond_regex: bool = False) -> Word | None:
-        """Read one word at the current position (None at an operator or the end)."""
+    def _scan_subscript(self, j: int) -> int:
+        """After the ``[`` of an assignment's subscript: the index after the matching ``]``.
+        Bash reads the subscript as one matched pair, so blanks, ``;`` and newlines in it do
+        not end the word (``m[a b]=1``)."""
+        s, depth = self.s, 1
+        while j < self.n:
+            c = s[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c == "'":
+                j = self._scan_squote(j + 1)
+                continue
+            if c == '"':
+                j = self._scan_dquote(j + 1)
+                continue
+            if c == "$":
+                j = self._scan_dollar(j)
+                continue
+            if c == "`":
+                j = self._scan_backtick(j + 1)
+                continue
+            if c == "[":
+                depth += 1
+            elif c == "]":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            j += 1
+        self.i = self.n
+        raise ShellSyntaxError("unexpected EOF while looking for matching `]'", self.line())
+
+    def read_word(self, cond_regex: bool = False, assignable: bool = False,
+                  array_element: bool = False) -> Word | None:
+        """Read one word at the current position (None at an operator or the end).
+
+        Where bash would take the word as an assignment (``assignable``: before a simple
+        command's first word) a subscript right after a leading name is one matched pair; so is
+        a subscript opening an element of ``a=(...)`` (``array_element``).
+        """
         s, n = self.s, self.n
         start = j = self.i
         pieces: list[str] = []
@@ -337,6 +376,9 @@ class Scanner:
                 j = self._scan_dollar(j)
             elif c == "`":
                 j = self._scan_backtick(j + 1)
+            elif c == "[" and ((array_element and j == start) or (
+                    assignable and _NAME_RE.fullmatch("".join(pieces) + s[seg_start:j]))):
+                j = self._scan_subscript(j + 1)
             else:
                 j += 1
         j = min(j, n)
@@ -355,7 +397,7 @@ class Scanner:
             if self.s[self.i] == ")":
                 self.i += 1
                 return elems
-            word = self.read_word()
+            word = self.read_word(array_element=True)
             if word is None:
                 raise self.fail()
             elems.append(word.raw)
