@@ -52,6 +52,24 @@ local-outside|local x=1; echo "s=$?"
 declare-n-nameref|x=5; declare -n r=x; declare -p r; r=7; echo $x
 nameref-assoc|declare -A m=([k]=v); declare -n r=m; echo "${r[k]}"; r[j]=w; declare -p m
 nameref-array-elem|a=(1 2 3); declare -n r='a[1]'; echo $r
+nameref-elem-assign|a=(1 2 3); declare -n r='a[1]'; echo $r; r=x; declare -p a r
+nameref-elem-expansions|a=(1 2 3); declare -n r="a[1]"; echo "${r} ${r:-d} ${r/2/Z} ${r@Q}"; r+=9; echo ${a[1]}
+nameref-elem-assoc|declare -A m=([k]=v); declare -n r="m[k]"; echo $r; r=w; r+=z; declare -A n; declare -n q="n[a b]"; q=1; declare -p m n
+nameref-elem-subscript-at-use|a=(1 2 3); i=2; declare -n r="a[i]"; echo $r; i=0; echo $r; r=first; declare -A m; k=x; declare -n s='m[$k]'; s=1; k=y; s=2; declare -p a m
+nameref-elem-unset|a=(1 2 3); declare -n r="a[1]"; unset r; declare -p a r; unset -n r; declare -p r; echo "s=$?"
+nameref-elem-subscripted|a=(1 2 3); declare -n r="a[1]"; echo "<${r[0]}>" "<${r[@]}>"; r[0]=q; echo never
+nameref-elem-list|a=(1 2 3); declare -n r="a[1]"; r=(x y); echo never
+nameref-elem-creates|declare -n r="a[5]"; r=x; declare -p a; x=5; declare -n s="x[0]"; echo $s; s=6; declare -p x
+nameref-elem-arith|a=(1 2 3); declare -n r="a[1]"; (( r += 5 )); echo ${a[1]} $((r*2)); let r++; echo ${a[1]}
+nameref-elem-read-printf|a=(1 2 3); declare -n r="a[1]"; read r <<< hi; echo ${a[1]}; printf -v r %s pv; echo ${a[1]}
+nameref-elem-chain|f() { local -n r=$1; r=changed; }; a=(1 2); f "a[0]"; declare -n p="a[1]"; declare -n s=p; s=deep; declare -p a
+nameref-elem-negative|a=(1 2 3); declare -n r="a[-1]"; echo $r; r=L; declare -p a; echo ${!r}
+nameref-elem-dynamic-scope|a=(1 2 3); declare -n r="a[1]"; f() { local a=(x y z); echo $r; r=L; declare -p a; }; f; declare -p a
+nameref-elem-attributes|declare -ia a=(1 2); declare -n r="a[1]"; r=3+4; declare -p a; readonly -a b=(1 2); declare -n q="b[1]"; q=3; echo never
+nameref-elem-all|declare -A m=([a]=1 [b]=2); declare -n r="m[@]"; echo $r; a=(1 2 3); declare -n s="a[*]"; echo "$s"
+nameref-elem-default|a=(1 2 3); declare -n r="a[1]"; : ${r:=q}; declare -n u="a[7]"; : ${u:=q}; declare -p a
+nameref-elem-in-tests|a=(1 2 3); declare -n r="a[1]"; [[ $r == 2 ]] && echo eq; case $r in 2) echo two;; esac; echo "${r}${r}"
+nameref-elem-unclosed|declare -n r="a[1"; echo "s=$?"
 declare-readonly-array|declare -ra ra=(1 2); ra[0]=5; echo "s=$?"; declare -p ra
 declare-t-attr|declare -t t=1; declare -p t
 declare-i-string|declare -i n; n=abc; echo "n=$n"; n='2+3'; echo "n=$n"
