@@ -109,6 +109,24 @@ dbl-and-trailing|[[ a && ]]; echo "s=$?"
 dbl-unknown-binary|[[ a -foo b ]]; echo "s=$?"
 dbl-regex-bad|[[ a =~ ( ]]; echo "s=$?"
 dbl-regex-bad-var|re='('; [[ a =~ $re ]]; echo "s=$?"
+dbl-regex-unclosed-group|[[ a =~ (a ]]; echo "s=$?"
+dbl-regex-unclosed-second-group|[[ a =~ (a)(b ]]; echo "s=$?"
+dbl-regex-bracket-paren|[[ a =~ [(] ]]; echo "s=$?"
+dbl-regex-unclosed-stops-line|echo before; [[ a =~ ( ]] || echo no; echo after
+dbl-regex-group-blanks|[[ a =~ (a|b) ]] && echo m; [[ "a b" =~ (a b) ]] && echo sp; [[ x =~ ( x ) ]]; echo "s=$?"
+dbl-regex-group-metachars|[[ "a;b" =~ (a;b) ]] && echo semi; [[ "a<b" =~ (a<b) ]] && echo lt; [[ "a&b" =~ (a&b) ]] && echo amp; [[ "a||b" =~ (a\|\|b) ]] && echo or
+dbl-regex-group-newline|[[ "a
+b" =~ ^(a
+b)$ ]] && echo nl
+dbl-regex-group-quotes|[[ "a)" =~ (a\)) ]] && echo bs; [[ "a)" =~ (a")") ]] && echo dq; [[ "a)" =~ (a')') ]] && echo sq; x=a; [[ a =~ ($x) ]] && echo "${BASH_REMATCH[1]}"; [[ ab =~ ($(echo a))b ]] && echo cs
+dbl-regex-group-spans-brackets|[[ a =~ ( ]
+]] ) ]]; echo "s=$?"
+dbl-regex-pipes|[[ a =~ x||a ]] && echo y; [[ a =~ x|a ]] && echo z; [[ a =~ a || b ]]; echo "s=$?"
+dbl-regex-pipes-then-word|[[ x =~ x|| b ]]; echo "s=$?"
+dbl-regex-lt-ends-word|false; [[ a =~ a<b ]]; echo "s=$?"
+dbl-regex-quoted-paren|[[ a =~ '(' ]]; echo "s=$?"; [[ '(' =~ \( ]] && echo lit
+dbl-regex-group-then-and|[[ "a" =~ (a) && b == b ]]; echo "s=$?"; [[ a =~ () ]]; echo "e=$?"
+dbl-regex-group-in-function|f() { [[ $1 =~ ^(x|y) (z)$ ]] && echo "${BASH_REMATCH[2]}"; }; f "x z"; declare -f f
 dbl-regex-class|[[ a1 =~ ^[[:alpha:]][[:digit:]]$ ]] && echo cls
 dbl-int-error|[[ abc -eq 1 ]]; echo "s=$?"
 dbl-int-expr|x=2; [[ x*3 -eq 6 ]] && echo six
