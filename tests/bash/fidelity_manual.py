@@ -26,6 +26,22 @@ array-roundtrip-unset|a=(x y z); unset 'a[0]'; s=$(declare -p a); unset a; eval 
 assoc-roundtrip|declare -A m=([k1]=v1 ["k 2"]='v "2"'); s=$(declare -p m); unset m; eval "$s"; echo "${m[k 2]}"
 array-quote-values|a=('a b' "c'd" 'e"f' '$x' ''); declare -p a
 assoc-special-keys|declare -A m; m[a b]=1; m['$x']=2; m[*]=3; declare -p m
+subscript-blanks-assoc|declare -A m; m[a  b]=1; m[ ]=2; m[x y]+=3; m[x y]+=4; declare -p m; echo "${m[a  b]}"
+subscript-blanks-indexed|a[1 + 1]=x; a[ 0 ]=y; i=1 a[$i * 3]=z; declare -p a
+subscript-metachars|declare -A m; m[a;b]=1; m[a|b]=2; m[a<b]=3; m[a&b]=4; declare -p m
+subscript-newline|declare -A m; m[a
+b]=1; declare -p m
+subscript-quoted-brackets|declare -A m; m[a"]"]=1; m['[']=2; m[x[y]]=3; m["p q"]=4; declare -p m
+subscript-not-assignment|a[x y]; echo "s=$?"; echo a[x y]
+subscript-declare-arg-splits|declare -A m; declare m[a b]=1; echo "s=$?"; declare -p m
+subscript-unterminated|echo before; a[x y; echo never
+subscript-compound|declare -A m=([a b]=1 [ c ]=2); a=([x y]); b=(x[a b]=1); declare -p m a b
+subscript-after-redirection|>f a[1 + 1]=x; declare -p a
+subscript-command-positions|if true; then a[2 * 2]=1; fi; ! b[1 + 1]=2; c[0 + 1]=3 d[1 + 1]=4; declare -p a b c d
+subscript-substitutions|a[$(echo 1) + 1]=x; a[`echo 2` * 2]=y; declare -p a
+subscript-second-bracket|a[1]b[2 3]=1; echo "s=$?"
+subscript-in-function|f() { local -A m; m[k k]=v; declare -p m; }; f; declare -f f
+subscript-unset-blank-key|declare -A m; m[a b]=1; unset 'm[a b]'; m[c d]=2; echo "${!m[@]}" "${m[c d]}"
 declare-f-name|f() { echo hi; }; declare -F f; declare -F nope; echo "s=$?"
 declare-plus-x|export X=1; declare +x X; declare -p X
 declare-no-args-var|declare -i Z=3; declare | grep '^Z='
@@ -36,6 +52,24 @@ local-outside|local x=1; echo "s=$?"
 declare-n-nameref|x=5; declare -n r=x; declare -p r; r=7; echo $x
 nameref-assoc|declare -A m=([k]=v); declare -n r=m; echo "${r[k]}"; r[j]=w; declare -p m
 nameref-array-elem|a=(1 2 3); declare -n r='a[1]'; echo $r
+nameref-elem-assign|a=(1 2 3); declare -n r='a[1]'; echo $r; r=x; declare -p a r
+nameref-elem-expansions|a=(1 2 3); declare -n r="a[1]"; echo "${r} ${r:-d} ${r/2/Z} ${r@Q}"; r+=9; echo ${a[1]}
+nameref-elem-assoc|declare -A m=([k]=v); declare -n r="m[k]"; echo $r; r=w; r+=z; declare -A n; declare -n q="n[a b]"; q=1; declare -p m n
+nameref-elem-subscript-at-use|a=(1 2 3); i=2; declare -n r="a[i]"; echo $r; i=0; echo $r; r=first; declare -A m; k=x; declare -n s='m[$k]'; s=1; k=y; s=2; declare -p a m
+nameref-elem-unset|a=(1 2 3); declare -n r="a[1]"; unset r; declare -p a r; unset -n r; declare -p r; echo "s=$?"
+nameref-elem-subscripted|a=(1 2 3); declare -n r="a[1]"; echo "<${r[0]}>" "<${r[@]}>"; r[0]=q; echo never
+nameref-elem-list|a=(1 2 3); declare -n r="a[1]"; r=(x y); echo never
+nameref-elem-creates|declare -n r="a[5]"; r=x; declare -p a; x=5; declare -n s="x[0]"; echo $s; s=6; declare -p x
+nameref-elem-arith|a=(1 2 3); declare -n r="a[1]"; (( r += 5 )); echo ${a[1]} $((r*2)); let r++; echo ${a[1]}
+nameref-elem-read-printf|a=(1 2 3); declare -n r="a[1]"; read r <<< hi; echo ${a[1]}; printf -v r %s pv; echo ${a[1]}
+nameref-elem-chain|f() { local -n r=$1; r=changed; }; a=(1 2); f "a[0]"; declare -n p="a[1]"; declare -n s=p; s=deep; declare -p a
+nameref-elem-negative|a=(1 2 3); declare -n r="a[-1]"; echo $r; r=L; declare -p a; echo ${!r}
+nameref-elem-dynamic-scope|a=(1 2 3); declare -n r="a[1]"; f() { local a=(x y z); echo $r; r=L; declare -p a; }; f; declare -p a
+nameref-elem-attributes|declare -ia a=(1 2); declare -n r="a[1]"; r=3+4; declare -p a; readonly -a b=(1 2); declare -n q="b[1]"; q=3; echo never
+nameref-elem-all|declare -A m=([a]=1 [b]=2); declare -n r="m[@]"; echo $r; a=(1 2 3); declare -n s="a[*]"; echo "$s"
+nameref-elem-default|a=(1 2 3); declare -n r="a[1]"; : ${r:=q}; declare -n u="a[7]"; : ${u:=q}; declare -p a
+nameref-elem-in-tests|a=(1 2 3); declare -n r="a[1]"; [[ $r == 2 ]] && echo eq; case $r in 2) echo two;; esac; echo "${r}${r}"
+nameref-elem-unclosed|declare -n r="a[1"; echo "s=$?"
 declare-readonly-array|declare -ra ra=(1 2); ra[0]=5; echo "s=$?"; declare -p ra
 declare-t-attr|declare -t t=1; declare -p t
 declare-i-string|declare -i n; n=abc; echo "n=$n"; n='2+3'; echo "n=$n"
@@ -75,6 +109,24 @@ dbl-and-trailing|[[ a && ]]; echo "s=$?"
 dbl-unknown-binary|[[ a -foo b ]]; echo "s=$?"
 dbl-regex-bad|[[ a =~ ( ]]; echo "s=$?"
 dbl-regex-bad-var|re='('; [[ a =~ $re ]]; echo "s=$?"
+dbl-regex-unclosed-group|[[ a =~ (a ]]; echo "s=$?"
+dbl-regex-unclosed-second-group|[[ a =~ (a)(b ]]; echo "s=$?"
+dbl-regex-bracket-paren|[[ a =~ [(] ]]; echo "s=$?"
+dbl-regex-unclosed-stops-line|echo before; [[ a =~ ( ]] || echo no; echo after
+dbl-regex-group-blanks|[[ a =~ (a|b) ]] && echo m; [[ "a b" =~ (a b) ]] && echo sp; [[ x =~ ( x ) ]]; echo "s=$?"
+dbl-regex-group-metachars|[[ "a;b" =~ (a;b) ]] && echo semi; [[ "a<b" =~ (a<b) ]] && echo lt; [[ "a&b" =~ (a&b) ]] && echo amp; [[ "a||b" =~ (a\|\|b) ]] && echo or
+dbl-regex-group-newline|[[ "a
+b" =~ ^(a
+b)$ ]] && echo nl
+dbl-regex-group-quotes|[[ "a)" =~ (a\)) ]] && echo bs; [[ "a)" =~ (a")") ]] && echo dq; [[ "a)" =~ (a')') ]] && echo sq; x=a; [[ a =~ ($x) ]] && echo "${BASH_REMATCH[1]}"; [[ ab =~ ($(echo a))b ]] && echo cs
+dbl-regex-group-spans-brackets|[[ a =~ ( ]
+]] ) ]]; echo "s=$?"
+dbl-regex-pipes|[[ a =~ x||a ]] && echo y; [[ a =~ x|a ]] && echo z; [[ a =~ a || b ]]; echo "s=$?"
+dbl-regex-pipes-then-word|[[ x =~ x|| b ]]; echo "s=$?"
+dbl-regex-lt-ends-word|false; [[ a =~ a<b ]]; echo "s=$?"
+dbl-regex-quoted-paren|[[ a =~ '(' ]]; echo "s=$?"; [[ '(' =~ \( ]] && echo lit
+dbl-regex-group-then-and|[[ "a" =~ (a) && b == b ]]; echo "s=$?"; [[ a =~ () ]]; echo "e=$?"
+dbl-regex-group-in-function|f() { [[ $1 =~ ^(x|y) (z)$ ]] && echo "${BASH_REMATCH[2]}"; }; f "x z"; declare -f f
 dbl-regex-class|[[ a1 =~ ^[[:alpha:]][[:digit:]]$ ]] && echo cls
 dbl-int-error|[[ abc -eq 1 ]]; echo "s=$?"
 dbl-int-expr|x=2; [[ x*3 -eq 6 ]] && echo six

@@ -1,6 +1,5 @@
 # fid_cond: [[ ]] and test: operators over awkward operands, malformed expressions
-# Known divergences:
-#   m-dbl-regex-bad: bash reads `( ]]` after =~ as an unterminated regex group (a plain syntax error, status 2); our [[ ]] parser ends the regex at the blank and reports a conditional error, which keeps $?
+# Known divergences: none
 ### b00-p0-x
 l=abc r=abc; [[ $l == $r ]]; echo "dbl=$?"; [[ $l == "$r" ]]; echo "q=$?"; test "$l" == "$r"; echo "test=$?"
 ### b00-p1-x
@@ -435,6 +434,39 @@ HOME=/h; [[ "~" == /h ]] || echo literal
 [[ a =~ ( ]]; echo "s=$?"
 ### m-dbl-regex-bad-var
 re='('; [[ a =~ $re ]]; echo "s=$?"
+### m-dbl-regex-unclosed-group
+[[ a =~ (a ]]; echo "s=$?"
+### m-dbl-regex-unclosed-second-group
+[[ a =~ (a)(b ]]; echo "s=$?"
+### m-dbl-regex-bracket-paren
+[[ a =~ [(] ]]; echo "s=$?"
+### m-dbl-regex-unclosed-stops-line
+echo before; [[ a =~ ( ]] || echo no; echo after
+### m-dbl-regex-group-blanks
+[[ a =~ (a|b) ]] && echo m; [[ "a b" =~ (a b) ]] && echo sp; [[ x =~ ( x ) ]]; echo "s=$?"
+### m-dbl-regex-group-metachars
+[[ "a;b" =~ (a;b) ]] && echo semi; [[ "a<b" =~ (a<b) ]] && echo lt; [[ "a&b" =~ (a&b) ]] && echo amp; [[ "a||b" =~ (a\|\|b) ]] && echo or
+### m-dbl-regex-group-newline
+[[ "a
+b" =~ ^(a
+b)$ ]] && echo nl
+### m-dbl-regex-group-quotes
+[[ "a)" =~ (a\)) ]] && echo bs; [[ "a)" =~ (a")") ]] && echo dq; [[ "a)" =~ (a')') ]] && echo sq; x=a; [[ a =~ ($x) ]] && echo "${BASH_REMATCH[1]}"; [[ ab =~ ($(echo a))b ]] && echo cs
+### m-dbl-regex-group-spans-brackets
+[[ a =~ ( ]
+]] ) ]]; echo "s=$?"
+### m-dbl-regex-pipes
+[[ a =~ x||a ]] && echo y; [[ a =~ x|a ]] && echo z; [[ a =~ a || b ]]; echo "s=$?"
+### m-dbl-regex-pipes-then-word
+[[ x =~ x|| b ]]; echo "s=$?"
+### m-dbl-regex-lt-ends-word
+false; [[ a =~ a<b ]]; echo "s=$?"
+### m-dbl-regex-quoted-paren
+[[ a =~ '(' ]]; echo "s=$?"; [[ '(' =~ \( ]] && echo lit
+### m-dbl-regex-group-then-and
+[[ "a" =~ (a) && b == b ]]; echo "s=$?"; [[ a =~ () ]]; echo "e=$?"
+### m-dbl-regex-group-in-function
+f() { [[ $1 =~ ^(x|y) (z)$ ]] && echo "${BASH_REMATCH[2]}"; }; f "x z"; declare -f f
 ### m-dbl-regex-class
 [[ a1 =~ ^[[:alpha:]][[:digit:]]$ ]] && echo cls
 ### m-dbl-int-error

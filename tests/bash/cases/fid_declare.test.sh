@@ -1,7 +1,5 @@
 # fid_declare: declare -p / typeset: attributes, arrays, readonly, round trips
-# Known divergences:
-#   m-assoc-special-keys: an unquoted blank inside an assignment subscript (m[a b]=1) splits the word in our parser; bash keeps the subscript whole
-#   m-nameref-array-elem: a nameref to an array element (declare -n r='a[1]') is not supported; it resolves to an unset name
+# Known divergences: none
 ### m-empty-indexed
 declare -a a=(); declare -p a
 ### m-empty-assoc
@@ -46,6 +44,37 @@ declare -A m=([k1]=v1 ["k 2"]='v "2"'); s=$(declare -p m); unset m; eval "$s"; e
 a=('a b' "c'd" 'e"f' '$x' ''); declare -p a
 ### m-assoc-special-keys
 declare -A m; m[a b]=1; m['$x']=2; m[*]=3; declare -p m
+### m-subscript-blanks-assoc
+declare -A m; m[a  b]=1; m[ ]=2; m[x y]+=3; m[x y]+=4; declare -p m; echo "${m[a  b]}"
+### m-subscript-blanks-indexed
+a[1 + 1]=x; a[ 0 ]=y; i=1 a[$i * 3]=z; declare -p a
+### m-subscript-metachars
+declare -A m; m[a;b]=1; m[a|b]=2; m[a<b]=3; m[a&b]=4; declare -p m
+### m-subscript-newline
+declare -A m; m[a
+b]=1; declare -p m
+### m-subscript-quoted-brackets
+declare -A m; m[a"]"]=1; m['[']=2; m[x[y]]=3; m["p q"]=4; declare -p m
+### m-subscript-not-assignment
+a[x y]; echo "s=$?"; echo a[x y]
+### m-subscript-declare-arg-splits
+declare -A m; declare m[a b]=1; echo "s=$?"; declare -p m
+### m-subscript-unterminated
+echo before; a[x y; echo never
+### m-subscript-compound
+declare -A m=([a b]=1 [ c ]=2); a=([x y]); b=(x[a b]=1); declare -p m a b
+### m-subscript-after-redirection
+>f a[1 + 1]=x; declare -p a
+### m-subscript-command-positions
+if true; then a[2 * 2]=1; fi; ! b[1 + 1]=2; c[0 + 1]=3 d[1 + 1]=4; declare -p a b c d
+### m-subscript-substitutions
+a[$(echo 1) + 1]=x; a[`echo 2` * 2]=y; declare -p a
+### m-subscript-second-bracket
+a[1]b[2 3]=1; echo "s=$?"
+### m-subscript-in-function
+f() { local -A m; m[k k]=v; declare -p m; }; f; declare -f f
+### m-subscript-unset-blank-key
+declare -A m; m[a b]=1; unset 'm[a b]'; m[c d]=2; echo "${!m[@]}" "${m[c d]}"
 ### m-declare-f-name
 f() { echo hi; }; declare -F f; declare -F nope; echo "s=$?"
 ### m-declare-plus-x
@@ -66,6 +95,42 @@ x=5; declare -n r=x; declare -p r; r=7; echo $x
 declare -A m=([k]=v); declare -n r=m; echo "${r[k]}"; r[j]=w; declare -p m
 ### m-nameref-array-elem
 a=(1 2 3); declare -n r='a[1]'; echo $r
+### m-nameref-elem-assign
+a=(1 2 3); declare -n r='a[1]'; echo $r; r=x; declare -p a r
+### m-nameref-elem-expansions
+a=(1 2 3); declare -n r="a[1]"; echo "${r} ${r:-d} ${r/2/Z} ${r@Q}"; r+=9; echo ${a[1]}
+### m-nameref-elem-assoc
+declare -A m=([k]=v); declare -n r="m[k]"; echo $r; r=w; r+=z; declare -A n; declare -n q="n[a b]"; q=1; declare -p m n
+### m-nameref-elem-subscript-at-use
+a=(1 2 3); i=2; declare -n r="a[i]"; echo $r; i=0; echo $r; r=first; declare -A m; k=x; declare -n s='m[$k]'; s=1; k=y; s=2; declare -p a m
+### m-nameref-elem-unset
+a=(1 2 3); declare -n r="a[1]"; unset r; declare -p a r; unset -n r; declare -p r; echo "s=$?"
+### m-nameref-elem-subscripted
+a=(1 2 3); declare -n r="a[1]"; echo "<${r[0]}>" "<${r[@]}>"; r[0]=q; echo never
+### m-nameref-elem-list
+a=(1 2 3); declare -n r="a[1]"; r=(x y); echo never
+### m-nameref-elem-creates
+declare -n r="a[5]"; r=x; declare -p a; x=5; declare -n s="x[0]"; echo $s; s=6; declare -p x
+### m-nameref-elem-arith
+a=(1 2 3); declare -n r="a[1]"; (( r += 5 )); echo ${a[1]} $((r*2)); let r++; echo ${a[1]}
+### m-nameref-elem-read-printf
+a=(1 2 3); declare -n r="a[1]"; read r <<< hi; echo ${a[1]}; printf -v r %s pv; echo ${a[1]}
+### m-nameref-elem-chain
+f() { local -n r=$1; r=changed; }; a=(1 2); f "a[0]"; declare -n p="a[1]"; declare -n s=p; s=deep; declare -p a
+### m-nameref-elem-negative
+a=(1 2 3); declare -n r="a[-1]"; echo $r; r=L; declare -p a; echo ${!r}
+### m-nameref-elem-dynamic-scope
+a=(1 2 3); declare -n r="a[1]"; f() { local a=(x y z); echo $r; r=L; declare -p a; }; f; declare -p a
+### m-nameref-elem-attributes
+declare -ia a=(1 2); declare -n r="a[1]"; r=3+4; declare -p a; readonly -a b=(1 2); declare -n q="b[1]"; q=3; echo never
+### m-nameref-elem-all
+declare -A m=([a]=1 [b]=2); declare -n r="m[@]"; echo $r; a=(1 2 3); declare -n s="a[*]"; echo "$s"
+### m-nameref-elem-default
+a=(1 2 3); declare -n r="a[1]"; : ${r:=q}; declare -n u="a[7]"; : ${u:=q}; declare -p a
+### m-nameref-elem-in-tests
+a=(1 2 3); declare -n r="a[1]"; [[ $r == 2 ]] && echo eq; case $r in 2) echo two;; esac; echo "${r}${r}"
+### m-nameref-elem-unclosed
+declare -n r="a[1"; echo "s=$?"
 ### m-declare-readonly-array
 declare -ra ra=(1 2); ra[0]=5; echo "s=$?"; declare -p ra
 ### m-declare-t-attr

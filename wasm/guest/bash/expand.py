@@ -16,7 +16,7 @@ from . import arith, pattern
 from .braces import expand_braces
 from .errors import BashError, ExpansionError, FatalExpansionError
 from .escapes import decode_ansi_c
-from .state import Var, arith_view
+from .state import Var, arith_view, element_ref
 from .substitute import command_subst, process_subst
 from .words import (
     ARG_DQ, DQ, DQUOTE, HEREDOC, WORD, Arith, CmdSub, Lit, Param, Part, ProcSub, Quoted, Tilde,
@@ -67,6 +67,11 @@ class Expander:
 
     def __init__(self, sh: "Shell") -> None:
         self.sh = sh
+        sh.state.subscript_text = self.subscript_text
+
+    def subscript_text(self, subscript: str, assoc: bool) -> str:
+        """A subscript expanded: an associative array's key, or an index expression's text."""
+        return self.string(subscript) if assoc else self.arith_text(subscript)
 
     @property
     def st(self) -> "State":
@@ -224,7 +229,12 @@ class Expander:
                 return items, True, index == "*"
             k = 0 if index is None else self.arith(index)
             return ([items[k]] if 0 <= k < len(items) else None), False, False
-        var = st.lookup(st.resolve_nameref(name))
+        target = st.resolve_nameref(name)
+        ref = element_ref(target) if "[" in target else None
+        if ref is not None:
+            # a nameref to an array element: bash gives ${r[0]} and ${r[@]} nothing
+            return self.values(*ref) if index is None else (None, index in ("@", "*"), index == "*")
+        var = st.lookup(target)
         if var is None:
             dyn = self._dynamic(name)
             if dyn is not None and index is None:

@@ -268,7 +268,7 @@ class Parser(Scanner):
         # a function definition `name () body`?
         save = self.i
         self.skip_blank()
-        first = self.read_word()
+        first = self.read_word(assignable=True)
         if first is not None and first.array is None:
             self.skip_blank()
             if self.s.startswith("(", self.i):
@@ -342,7 +342,7 @@ class Parser(Scanner):
             op = self.peek_op()
             if op is not None and not (op in ("<", ">") and self.s.startswith("(", self.i + 1)):
                 break
-            word = self.read_word()
+            word = self.read_word(assignable=not words)
             if word is None:
                 break
             if not words:

@@ -18,6 +18,7 @@ _METACHARS = frozenset(" \t\n;&|<>()")
 _CONTROL_OPS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";", "(", ")")
 REDIR_OPS = ("<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>>", "&>")
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Scanner:
@@ -282,28 +283,60 @@ class Scanner:
             j += 1
         raise ShellSyntaxError("syntax error in extended glob pattern", self.line())
 
-    def read_word(self, cond_regex: bool = False) -> Word | None:
-        """Read one word at the current position (None at an operator or the end)."""
+    def _scan_matched(self, j: int, opening: str, closing: str) -> int:
+        """After ``opening``: the index after the matching ``closing``, read as bash reads a
+        matched pair (an assignment's subscript ``m[a b]``, a group in a ``=~`` regex):
+        blanks, ``;`` and newlines in it do not end the word; quotes and ``$`` constructs are
+        skipped whole. Unclosed, it is a syntax error."""
+        s, depth = self.s, 1
+        while j < self.n:
+            c = s[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c == "'":
+                j = self._scan_squote(j + 1)
+                continue
+            if c == '"':
+                j = self._scan_dquote(j + 1)
+                continue
+            if c == "$":
+                j = self._scan_dollar(j)
+                continue
+            if c == "`":
+                j = self._scan_backtick(j + 1)
+                continue
+            if c == opening:
+                depth += 1
+            elif c == closing:
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            j += 1
+        self.i = self.n
+        raise ShellSyntaxError(f"unexpected EOF while looking for matching `{closing}'", self.line())
+
+    def read_word(self, cond_regex: bool = False, assignable: bool = False,
+                  array_element: bool = False) -> Word | None:
+        """Read one word at the current position (None at an operator or the end).
+
+        Where bash would take the word as an assignment (``assignable``: before a simple
+        command's first word) a subscript right after a leading name is one matched pair; so is
+        a subscript opening an element of ``a=(...)`` (``array_element``).
+        """
         s, n = self.s, self.n
         start = j = self.i
         pieces: list[str] = []
         seg_start = j
-        paren_depth = 0
         while j < n:
             c = s[j]
             if c in _METACHARS:
-                if cond_regex and c in "()|<>&" and not (c == "&" and s.startswith("&&", j)):
-                    if c == "(":
-                        paren_depth += 1
-                    elif c == ")":
-                        if paren_depth == 0:
-                            break
-                        paren_depth -= 1
-                    if c == "|" and paren_depth == 0 and s.startswith("||", j):
-                        break
-                    j += 1
+                # bash's lexer treats only these two specially in a regex: a group is a
+                # matched pair, and `|` is a plain character (so `x||y` is one word)
+                if cond_regex and c == "(":
+                    j = self._scan_matched(j + 1, "(", ")")
                     continue
-                if cond_regex and paren_depth > 0 and c in " \t":
+                if cond_regex and c == "|":
                     j += 1
                     continue
                 if c == "(" and j > start and s[j - 1] in "@!?*+" and (self.extglob or self.in_cond) and (j - 1 == start or s[j - 2] != "\\"):
@@ -337,6 +370,9 @@ class Scanner:
                 j = self._scan_dollar(j)
             elif c == "`":
                 j = self._scan_backtick(j + 1)
+            elif c == "[" and ((array_element and j == start) or (
+                    assignable and _NAME_RE.fullmatch("".join(pieces) + s[seg_start:j]))):
+                j = self._scan_matched(j + 1, "[", "]")
             else:
                 j += 1
         j = min(j, n)
@@ -355,7 +391,7 @@ class Scanner:
             if self.s[self.i] == ")":
                 self.i += 1
                 return elems
-            word = self.read_word()
+            word = self.read_word(array_element=True)
             if word is None:
                 raise self.fail()
             elems.append(word.raw)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -89,6 +90,15 @@ class Var:
         if self.assoc is not None:
             return bash_hash_order(self.assoc)
         return [] if self.value is None else ["0"]
+
+
+def element_ref(target: str) -> tuple[str, str] | None:
+    """(array name, subscript) when ``target``, the name a nameref leads to, is one array
+    element (``declare -n r='a[1]'``); None for a plain name."""
+    start = target.find("[")
+    if start < 0 or not target.endswith("]"):
+        return None
+    return target[:start], target[start + 1 : -1]
 
 
 def _fnv1(key: str) -> int:
@@ -193,6 +203,10 @@ class State:
     """The OPTIND ``getopts`` last set (a script that resets OPTIND restarts the scan)."""
     in_not_found_handler: bool = False
     """``command_not_found_handle`` is running (a missing command inside it is just missing)."""
+    subscript_text: Callable[[str, bool], str] | None = None
+    """Expands a subscript (an associative array's key when the flag is set, else an index
+    expression): a nameref to an array element (``declare -n r='m[$k]'``) names the element
+    its subscript expands to where it is used. The shell's ``Expander`` provides it."""
 
     def fork(self) -> "State":
         new = State(self.counters)
@@ -258,8 +272,34 @@ class State:
         return name
 
     def get(self, name: str) -> str | None:
-        var = self.lookup(self.resolve_nameref(name))
+        target = self.resolve_nameref(name)
+        if "[" in target:
+            ref = element_ref(target)
+            if ref is not None:
+                return self.element_value(*ref)
+        var = self.lookup(target)
         return None if var is None else var.scalar()
+
+    def element_key(self, subscript: str, var: Var | None) -> str:
+        """The key a nameref's subscript names in the array ``var``, as of now."""
+        if self.subscript_text is None:
+            return subscript
+        return self.subscript_text(subscript, var is not None and var.assoc is not None)
+
+    def element_value(self, name: str, subscript: str) -> str | None:
+        """The element ``name[subscript]`` a nameref leads to (None when it is unset)."""
+        var = self.lookup(self.resolve_nameref(name))
+        if var is None:
+            return None
+        if subscript in ("@", "*"):
+            return " ".join(var.elements()) if var.is_set else None
+        key = self.element_key(subscript, var)
+        if var.assoc is not None:
+            return var.assoc.get(key)
+        index = self.array_index(name, key, var)
+        if var.array is None:
+            return var.value if index == 0 else None
+        return var.array.get(index)
 
     def scope_for_write(self, name: str) -> dict[str, Var]:
         for scope in reversed(self.scopes):
@@ -270,6 +310,12 @@ class State:
     def writable(self, name: str) -> Var:
         """The variable ``name`` for writing (created as a global when missing)."""
         name = self.resolve_nameref(name)
+        if "[" in name:
+            # a nameref to an array element takes a value (``set``), not an array or attributes
+            raise BashError(f"`{name}': not a valid identifier")
+        return self._writable_resolved(name)
+
+    def _writable_resolved(self, name: str) -> Var:
         scope = self.scope_for_write(name)
         var = self.owned(scope, name)
         if var is None:
@@ -284,7 +330,13 @@ class State:
         return var
 
     def set(self, name: str, value: str) -> None:
-        var = self.writable(name)
+        target = self.resolve_nameref(name)
+        if "[" in target:
+            ref = element_ref(target)
+            if ref is not None:
+                self._set_element_ref(*ref, value)
+                return
+        var = self._writable_resolved(target)
         value = self._transform(var, value)
         if var.array is not None:
             var.array[0] = value
@@ -293,6 +345,10 @@ class State:
         else:
             var.value = value
         self._check_size(value)
+
+    def _set_element_ref(self, array: str, subscript: str, value: str) -> None:
+        """Assign through a nameref to the element ``array[subscript]``."""
+        self.set_element(array, self.element_key(subscript, self.lookup(self.resolve_nameref(array))), value)
 
     def _transform(self, var: Var, value: str) -> str:
         if "i" in var.attrs:
@@ -392,7 +448,11 @@ class _ArithView:
         self.state = state
 
     def arith_get(self, name: str, index: str | None) -> str:
-        var = self.state.lookup(self.state.resolve_nameref(name))
+        target = self.state.resolve_nameref(name)
+        ref = element_ref(target) if "[" in target and index is None else None
+        if ref is not None:
+            return self.state.element_value(*ref) or ""
+        var = self.state.lookup(target)
         if var is None:
             if self.state.options.get("nounset"):
                 from .errors import FatalExpansionError

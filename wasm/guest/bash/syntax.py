@@ -197,7 +197,8 @@ _NAME_START_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 def match_assignment(text: str) -> tuple[str, str | None, bool, int] | None:
     """(name, subscript, is-append, end of ``=``) when ``text`` starts like an assignment.
 
-    The subscript may itself contain brackets (``a[${#a[@]}]=x``), so it is matched by depth.
+    The subscript may itself contain brackets (``a[${#a[@]}]=x``), so it is matched by depth,
+    and quoted text, where a bracket is literal (``m["]"]=x``), is skipped.
     """
     m = _NAME_START_RE.match(text)
     if not m:
@@ -210,6 +211,9 @@ def match_assignment(text: str) -> tuple[str, str | None, bool, int] | None:
             c = text[j]
             if c == "\\":
                 j += 2
+                continue
+            if c == "'" or c == '"':
+                j = _quote_end(text, j)
                 continue
             if c == "[":
                 depth += 1
@@ -231,6 +235,15 @@ def match_assignment(text: str) -> tuple[str, str | None, bool, int] | None:
     else:
         return None
     return m.group(0), index, plus, i
+
+
+def _quote_end(text: str, j: int) -> int:
+    """The index after the quoted string opening at ``text[j]`` (the end of text if unclosed)."""
+    quote = text[j]
+    j += 1
+    while j < len(text) and text[j] != quote:
+        j += 2 if quote == '"' and text[j] == "\\" else 1
+    return j + 1
 
 
 def parse_assignment(word: Word) -> Assign | None:

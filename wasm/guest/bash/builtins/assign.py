@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import BashError
 from ..expand import quote_for_shell
-from ..state import Var, arith_view
+from ..state import Var, arith_view, element_ref
 from ._common import Builtin, Entry, encode, print_error
 
 if TYPE_CHECKING:
@@ -350,6 +350,9 @@ def run_unset(sh: Shell, argv: list[str], io: IO) -> int:
             status = 1
             continue
         name, index = m.group(1), m.group(2)
+        if index is None and mode == "v":
+            # through a nameref to an array element, the element goes
+            name, index = element_ref(st.resolve_nameref(name)) or (name, None)
         try:
             if index is None:
                 var = st.lookup(name)
