@@ -163,13 +163,17 @@ def snapshot_files(directory: str) -> dict[str, str]:
     return dict(sorted(result.items()))
 
 
-def run_in_bash(case: Case, bash: str = "/bin/bash") -> Outcome:
-    """Run ``case`` in GNU bash in a throwaway directory (what ``record.py`` records)."""
+def run_in_bash(case: Case, bash: str = "/bin/bash", user: str | None = None) -> Outcome:
+    """Run ``case`` in GNU bash in a throwaway directory (what ``record.py`` records); with
+    ``user``, as that user (``runuser``, so the caller must be root)."""
     with tempfile.TemporaryDirectory(prefix="bashcase-") as work:
         env = dict(BASH_ENV, HOME=work)
+        as_user = ["runuser", "-u", user, "--"] if user else []
+        if user:
+            os.chmod(work, 0o777)  # the user's bash works (and writes its files) in it
         try:
             proc = subprocess.run(
-                ["env", "-i", *[f"{k}={v}" for k, v in env.items()], bash, "-c", case.script, "bash"],
+                [*as_user, "env", "-i", *[f"{k}={v}" for k, v in env.items()], bash, "-c", case.script, "bash"],
                 cwd=work, stdin=subprocess.DEVNULL, capture_output=True, timeout=CASE_TIMEOUT_S,
             )
             stdout, stderr, code = proc.stdout, proc.stderr, proc.returncode

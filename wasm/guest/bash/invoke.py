@@ -267,6 +267,7 @@ def run_child_script(shell: Shell, source: str, name: str, args: list[str], io: 
         child_state.scopes[0][key] = var
     child_state.functions = {n: f for n, f in shell.state.functions.items() if n in shell.state.exported_functions}
     child_state.exported_functions = set(child_state.functions)
+    child_state.rlimits = dict(shell.state.rlimits)  # a process's limits pass to its children
     child_state.script_name = name
     child_state.positional = list(args)
     child_state.in_subshell = shell.state.in_subshell + 1

@@ -1,5 +1,5 @@
 """Everything a shell remembers: variables (with attributes and local scopes), functions,
-options, positional parameters, the directory stack, traps and aliases.
+options, positional parameters, the directory stack, traps, aliases and resource limits.
 
 A subshell is ``State.fork()``: nothing it changes leaks back, nor anything its parent
 changes afterwards leaks in. Its variables are shared with the parent until one side
@@ -190,6 +190,9 @@ class State:
     local_frames: list[dict[str, Var | None]] = field(default_factory=list)
     lineno: int = 0
     exported_functions: set[str] = field(default_factory=set)
+    rlimits: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """The (soft, hard) resource limits ``ulimit`` has changed, by option letter; the others
+    are the sandbox's starting ones (``builtins/ulimit.py``)."""
     owner: int = field(default_factory=lambda: _new_owner())
     """This state's number: the variables it may change in place carry it (see ``owned``)."""
     # Per-shell bookkeeping that a subshell starts afresh (``fork`` does not copy it):
@@ -240,6 +243,7 @@ class State:
         new.local_frames = []
         new.lineno = self.lineno
         new.exported_functions = set(self.exported_functions)
+        new.rlimits = dict(self.rlimits)
         return new
 
     # -- variables ---------------------------------------------------------------------

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Iterator
 from ..streams import Channel, InputStream
 from . import (
     alias, assign, date, dirs, env, evaluation, flow, getopts, jobs, lookup, options, printf, read,
-    system, test, trap, xargs,
+    system, test, trap, ulimit, xargs,
 )
 from ._common import Builtin, Entry, Gen, StreamingBuiltin
 from .test import OperandError, binary_test, unary_test
@@ -52,7 +52,7 @@ __all__ = [
 
 FAMILIES = (
     printf, test, flow, dirs, assign, read, getopts, options, trap, alias, lookup, evaluation,
-    env, jobs, date, system, xargs,
+    env, jobs, date, system, ulimit, xargs,
 )
 
 

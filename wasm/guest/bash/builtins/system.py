@@ -1,6 +1,6 @@
 """Builtins and commands that report on the (simulated) process and host: ``hostname``,
-``whoami``, ``ulimit``, ``umask``, ``hash``, ``history`` (always empty, as in a non-interactive
-bash), ``clear`` and the no-op ``disown``.
+``whoami``, ``umask``, ``hash``, ``history`` (always empty, as in a non-interactive bash),
+``clear`` and the no-op ``disown`` (``ulimit`` has its own module, ``ulimit.py``).
 """
 
 from __future__ import annotations
@@ -63,15 +63,6 @@ def run_history(sh: Shell, argv: list[str], io: IO) -> int:
     return 0
 
 
-def run_ulimit(sh: Shell, argv: list[str], io: IO) -> int:
-    """Resource limits are the sandbox's (BashLimits); queries report "unlimited"."""
-    args = [a for a in argv[1:] if a.startswith("-")]
-    values = [a for a in argv[1:] if not a.startswith("-")]
-    if not values:
-        io.out(1).write(b"unlimited\n" if "-a" not in args else b"")
-    return 0
-
-
 def run_umask(sh: Shell, argv: list[str], io: IO) -> int:
     if len(argv) == 1:
         io.out(1).write(b"0022\n")
@@ -84,7 +75,6 @@ BUILTINS: dict[str, Entry] = {
     "hash": Builtin(run_hash),
     "umask": Builtin(run_umask),
     "disown": Builtin(run_noop),
-    "ulimit": Builtin(run_ulimit),
     "clear": Builtin(run_clear, bash_builtin=False),
     "history": Builtin(run_history),
 }
