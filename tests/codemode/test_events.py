@@ -759,3 +759,27 @@ async def test_a_watcher_that_stopped_inside_the_history_of_a_moving_execution_g
     messages, _ = parse_sse(await read_all(sse_stream(bus, EID, load, last_event_id=seen[0]["id"])))
     assert kinds(messages) == ["status", "tool_call", "approval_decided", "rejected"]
     assert messages[-1]["id"] == str(bus.last_id)
+
+
+async def test_a_run_s_log_lines_are_published_in_order_letting_the_loop_go_between_batches() -> None:
+    from codemode.driver import LOG_EVENTS_PER_TURN, publish_logs
+
+    lines = [f"line {n}" for n in range(4 * LOG_EVENTS_PER_TURN + 1)]
+    published: list[tuple[str, int]] = []
+    turns = 0
+
+    async def other_work() -> None:
+        nonlocal turns
+        while True:
+            await asyncio.sleep(0)
+            turns += 1
+
+    other = asyncio.ensure_future(other_work())
+    await asyncio.sleep(0)
+    try:
+        await publish_logs(lambda data: published.append((data["line"], turns)), lines)
+    finally:
+        other.cancel()
+    assert [line for line, _ in published] == lines
+    # Other work ran between batches, never inside one.
+    assert [turns_then for _, turns_then in published[::LOG_EVENTS_PER_TURN]] == [0, 1, 2, 3, 4]
