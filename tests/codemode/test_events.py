@@ -30,6 +30,7 @@ from codemode.events import (
     sse_stream,
 )
 from codemode.errors import SubscriptionClosed
+from loop_turns import loop_turns
 from codemode.records import ExecutionRecord, JournalEntry
 
 EID = "exec_1"
@@ -766,20 +767,8 @@ async def test_a_run_s_log_lines_are_published_in_order_letting_the_loop_go_betw
 
     lines = [f"line {n}" for n in range(4 * LOG_EVENTS_PER_TURN + 1)]
     published: list[tuple[str, int]] = []
-    turns = 0
-
-    async def other_work() -> None:
-        nonlocal turns
-        while True:
-            await asyncio.sleep(0)
-            turns += 1
-
-    other = asyncio.ensure_future(other_work())
-    await asyncio.sleep(0)
-    try:
-        await publish_logs(lambda data: published.append((data["line"], turns)), lines)
-    finally:
-        other.cancel()
+    async with loop_turns() as turns:
+        await publish_logs(lambda data: published.append((data["line"], turns())), lines)
     assert [line for line, _ in published] == lines
     # Other work ran between batches, never inside one.
     assert [turns_then for _, turns_then in published[::LOG_EVENTS_PER_TURN]] == [0, 1, 2, 3, 4]

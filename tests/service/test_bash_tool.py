@@ -15,6 +15,7 @@ from typing import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from loop_turns import loop_turns
 from sandbox import AsyncSandbox
 from sandbox.service import BashOptions, bash_tool, run_bash
 from sandbox.engine import CompiledGuest
@@ -336,19 +337,7 @@ async def test_a_large_request_is_the_same_json_built_while_the_loop_goes_on(ws:
     await ws.write_bytes("/a.txt", b"ascii \\ text\n" * 100)
     snap = await ws.snapshot(max_file_bytes=2 * bash_tool.YIELD_EVERY_BYTES)
     request = {"script": "ls", "cwd": "/", "env": {"A": "\u00e9"}, "stdin": "", "skipped": []}
-    turns = 0
-
-    async def count_turns() -> None:
-        nonlocal turns
-        while True:
-            await asyncio.sleep(0)
-            turns += 1
-
-    counter = asyncio.ensure_future(count_turns())
-    await asyncio.sleep(0)
-    try:
+    async with loop_turns() as turns:
         pieces = await bash_tool._request_pieces(request, snap, 1 << 20)
-    finally:
-        counter.cancel()
+        assert turns() >= 4  # other work ran at least once per YIELD_EVERY_BYTES
     assert json.loads(b"".join(pieces)) == {**request, "fs": bash_tool._tree(snap, 1 << 20)}
-    assert turns >= 4  # the loop ran other work at least once per YIELD_EVERY_BYTES

@@ -257,37 +257,14 @@ class Scanner:
 
     def _scan_parens(self, j: int) -> int:
         """After an extglob ``@(``: index after the matching ``)``."""
-        s, depth = self.s, 1
-        while j < self.n:
-            c = s[j]
-            if c == "\\":
-                j += 2
-                continue
-            if c == "'":
-                j = self._scan_squote(j + 1)
-                continue
-            if c == '"':
-                j = self._scan_dquote(j + 1)
-                continue
-            if c == "$":
-                j = self._scan_dollar(j)
-                continue
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-                if depth == 0:
-                    return j + 1
-            elif c == "\n":
-                break
-            j += 1
-        raise ShellSyntaxError("syntax error in extended glob pattern", self.line())
+        return self._scan_matched(j, "(", ")", extglob=True)
 
-    def _scan_matched(self, j: int, opening: str, closing: str) -> int:
+    def _scan_matched(self, j: int, opening: str, closing: str, extglob: bool = False) -> int:
         """After ``opening``: the index after the matching ``closing``, read as bash reads a
         matched pair (an assignment's subscript ``m[a b]``, a group in a ``=~`` regex):
         blanks, ``;`` and newlines in it do not end the word; quotes and ``$`` constructs are
-        skipped whole. Unclosed, it is a syntax error."""
+        skipped whole. Unclosed, it is a syntax error. An ``extglob`` pattern's group ends at
+        a newline (a syntax error) and takes a backquote as a plain character."""
         s, depth = self.s, 1
         while j < self.n:
             c = s[j]
@@ -303,7 +280,7 @@ class Scanner:
             if c == "$":
                 j = self._scan_dollar(j)
                 continue
-            if c == "`":
+            if c == "`" and not extglob:
                 j = self._scan_backtick(j + 1)
                 continue
             if c == opening:
@@ -312,7 +289,11 @@ class Scanner:
                 depth -= 1
                 if depth == 0:
                     return j + 1
+            elif c == "\n" and extglob:
+                break
             j += 1
+        if extglob:
+            raise ShellSyntaxError("syntax error in extended glob pattern", self.line())
         self.i = self.n
         raise ShellSyntaxError(f"unexpected EOF while looking for matching `{closing}'", self.line())
 
