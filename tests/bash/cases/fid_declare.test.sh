@@ -177,3 +177,6 @@ a=(1); a[-5]=x; echo "s=$?"
 readonly v=1; f() { v=2; echo inside; }; f; echo "s=$?"
 ### m-readonly-in-loop
 readonly v=1; for i in 1 2; do v=$i; echo "i=$i $?"; done
+### m-local-of-exported-is-exported
+export X=1; f() { local X=2; env | grep '^X='; declare -p X; local Y; declare -p Y; }; Y=0; f
+g() { local X; declare -p X; X=3; env | grep '^X='; }; g; declare -p X

@@ -1,6 +1,5 @@
 # fid_printf: printf formats, flags, precision and integer edge values
 # Known divergences:
-#   m-time-tz-offset: POSIX TZ strings with an offset (TZ=UTC-2) are not interpreted; the guest has no zone database and formats in UTC
 #   m-escape-in-format: fixtures are recorded under LC_ALL=C, where bash cannot encode \u00e9 and prints it escaped; the sandbox always speaks UTF-8
 ### f00-v00-s-0
 printf '%s|

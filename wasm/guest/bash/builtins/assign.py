@@ -220,7 +220,11 @@ def _declared_var(sh: Shell, cmd: str, name: str, global_scope: bool) -> Var:
     if st.call_depth > 0 and not global_scope and cmd in ("declare", "typeset", "local"):
         scope = st.scopes[-1]
         if name not in scope:
+            shadowed = st.lookup(name)
             scope[name] = Var()
+            if shadowed is not None and "x" in shadowed.attrs:
+                # bash's make_local_variable: a local of an exported name is exported too
+                scope[name].attrs.add("x")
     elif global_scope and cmd in ("declare", "typeset"):
         if name not in st.scopes[0]:
             st.scopes[0][name] = Var()

@@ -5,7 +5,7 @@ double rounding) and the escapes of ``escapes.py``.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+import time
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from ..escapes import decode_echo, decode_printf_b, decode_printf_format
 from ..expand import quote_for_shell
 from ._common import Builtin, Entry, encode, print_error
-from .date import strftime
+from .date import moment, shell_zone, strftime
+from ..tz import UTC, Zone
 
 if TYPE_CHECKING:
     from ..evaluate import Shell
@@ -184,8 +185,9 @@ def _format_float(value: Decimal | str, flags: str, width: str | None, prec: str
     return (sign + body).rjust(w)
 
 
-def printf_format(fmt: str, args: list[str], io: IO) -> tuple[str, bool]:
-    """Format like bash's printf; returns (output, had-errors)."""
+def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC) -> tuple[str, bool]:
+    """Format like bash's printf (``%(...)T`` in the zone ``where``); returns (output,
+    had-errors)."""
     out: list[str] = []
     errors: list[bool] = []
     fmt_text = decode_printf_format(fmt)
@@ -214,8 +216,8 @@ def printf_format(fmt: str, args: list[str], io: IO) -> tuple[str, bool]:
             if tm:
                 i = tm.end()
                 stamp = next_time_arg()
-                when = datetime.now(timezone.utc) if stamp in (None, "-1", "") else datetime.fromtimestamp(int(stamp), timezone.utc)
-                text = strftime(tm.group(4) or "%X", when)
+                when = int(time.time()) if stamp in (None, "-1", "") else int(stamp)
+                text = strftime(tm.group(4) or "%X", moment(when, where))
                 if tm.group(3):
                     text = text[: int(tm.group(3))]
                 time_width = int(tm.group(2) or 0)
@@ -328,7 +330,7 @@ def run_printf(sh: Shell, argv: list[str], io: IO) -> int:
     if not args:
         print_error(io, "printf: usage: printf [-v var] format [arguments]")
         return 2
-    text, had_errors = printf_format(args[0], args[1:], io)
+    text, had_errors = printf_format(args[0], args[1:], io, shell_zone(sh))
     if target is not None:
         text = text.split("\0", 1)[0]  # a variable holds a C string: it ends at a NUL
         m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?\Z", target)

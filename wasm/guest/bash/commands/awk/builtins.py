@@ -15,6 +15,10 @@ from .parse import Node
 from .value import MAX_INT, d_to_int, to_num
 from .expressions import Expressions
 from .state import AwkError, Fn
+from ...tz import Local, c_strftime, wall_seconds, zone_of
+
+_GMT = Local(0, "GMT", False)
+"""What glibc's ``gmtime`` names its zone (mawk's ``strftime(fmt, t, 1)`` prints it)."""
 
 
 class Builtins(Expressions):
@@ -315,10 +319,10 @@ class Builtins(Expressions):
             if len(nums) < 6:
                 return -1.0
             dst = nums[6] if len(nums) > 6 else -1
-            try:
-                return float(int(time.mktime((nums[0], nums[1], nums[2], nums[3], nums[4], nums[5], 0, 0, dst))))
-            except (OverflowError, ValueError):
-                return -1.0
+            wall = wall_seconds(*nums[:6])
+            when = zone_of(self.ctx.env).mktime(wall, -1 if dst < 0 else int(dst > 0), self.mktime_guess)
+            self.mktime_guess = wall - when
+            return float(when)
         return mktime
 
     def b_strftime(self, args: list[Node]) -> Fn:
@@ -334,8 +338,9 @@ class Builtins(Expressions):
             stamp = d_to_int(to_num(values[1])) if len(values) > 1 else int(time.time())
             utc = len(values) > 2 and d_to_int(to_num(values[2])) != 0
             try:
-                tm = time.gmtime(stamp) if utc else time.localtime(stamp)
-                return time.strftime(fmt, tm)
+                if utc:
+                    return c_strftime(fmt, time.gmtime(stamp), _GMT)
+                return c_strftime(fmt, *zone_of(self.ctx.env).localtime(stamp))
             except (OverflowError, ValueError, OSError):
                 return ""
         return strftime

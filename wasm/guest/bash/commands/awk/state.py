@@ -61,6 +61,8 @@ class State:
                  assigns: list[tuple[str, str]], operands: list[str]) -> None:
         self.ctx = ctx
         self.ticks = 0
+        # the offset glibc's mktime remembers from its last call (see tz.Zone.mktime)
+        self.mktime_guess = 0
         check = ctx.extras.get("check_time")
         self.check_time: Callable[[], None] | None = check if callable(check) else None
         self.out: list[str] = []

@@ -1,4 +1,5 @@
-"""Date strings for ``touch -d/-t`` and ``find -newermt``: the forms people write, in UTC.
+"""Date strings for ``touch -d/-t`` and ``find -newermt``: the forms people write, in the
+local time of the ``TZ`` the command runs with (``tz.py``; UTC when it names none).
 
 GNU's ``parse_datetime`` grammar is large; this covers absolute ISO dates and times,
 ``@epoch``, month-name dates, ``now/today/yesterday/tomorrow`` and relative offsets such as
@@ -10,6 +11,8 @@ from __future__ import annotations
 import calendar
 import re
 import time
+
+from ...tz import UTC, Zone, wall_seconds
 
 
 class DateError(ValueError):
@@ -31,8 +34,8 @@ _TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?$")
 _REL = re.compile(r"([+-]?\d+)?\s*([a-z]+?)s?\b(\s+ago)?", re.IGNORECASE)
 
 
-def parse_date(text: str, now: float | None = None) -> float:
-    """Seconds since the epoch for a ``-d`` style date string."""
+def parse_date(text: str, now: float | None = None, where: Zone = UTC) -> float:
+    """Seconds since the epoch for a ``-d`` style date string, local times in ``where``."""
     now = time.time() if now is None else now
     s = " ".join(text.strip().split())
     if s.startswith("@"):
@@ -41,46 +44,47 @@ def parse_date(text: str, now: float | None = None) -> float:
         except ValueError:
             raise DateError(text) from None
     low = s.lower()
-    base_day = _midnight(now)
     if low in ("", "now"):
-        return now if low == "now" else base_day
+        return now if low == "now" else _day(where, now, 0, 0, text)
     if low == "today":
         return now
-    if low == "yesterday":
-        return now - 86400
-    if low == "tomorrow":
-        return now + 86400
+    if low in ("yesterday", "tomorrow"):
+        # a day on the local clock: the same time of day across a change of offset
+        tm, _ = where.localtime(int(now // 1))
+        moved = where.mktime(wall_seconds(tm.tm_year, tm.tm_mon, tm.tm_mday + (1 if low == "tomorrow" else -1),
+                                          tm.tm_hour, tm.tm_min, tm.tm_sec))
+        return moved + now % 1
     m = _ISO.match(s)
     if m:
-        return _from_iso(m, text)
+        return _from_iso(m, text, where)
     m = re.match(r"(\d{4})(\d{2})(\d{2})$", s)
     if m:
-        return _utc(int(m[1]), int(m[2]), int(m[3]), 0, 0, 0, text)
+        return _local(where, int(m[1]), int(m[2]), int(m[3]), 0, 0, 0, text)
     m = re.match(r"(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$", s)
     if m:
         year = int(m[3])
         if len(m[3]) == 2:
             year += 1900 if year >= 69 else 2000
-        return _utc(year, int(m[1]), int(m[2]), int(m[4] or 0), int(m[5] or 0),
-                    int(m[6] or 0), text)
-    weekday = _weekday(low, now)
+        return _local(where, year, int(m[1]), int(m[2]), int(m[4] or 0), int(m[5] or 0),
+                      int(m[6] or 0), text)
+    weekday = _weekday(low, now, where, text)
     if weekday is not None:
         return weekday
-    named = _month_name_date(s, now, text)
+    named = _month_name_date(s, now, text, where)
     if named is not None:
         return named
     m = _TIME.match(s)
     if m:
-        return base_day + int(m[1]) * 3600 + int(m[2]) * 60 + int(m[3] or 0)
+        return _day(where, now, 0, int(m[1]) * 3600 + int(m[2]) * 60 + int(m[3] or 0), text)
     return now + _relative(s, text)
 
 
-def _from_iso(m: re.Match[str], text: str) -> float:
-    stamp = _utc(int(m[1]), int(m[2]), int(m[3]), int(m[4] or 0), int(m[5] or 0),
-                 int(m[6] or 0), text)
+def _from_iso(m: re.Match[str], text: str, where: Zone) -> float:
+    fields = (int(m[1]), int(m[2]), int(m[3]), int(m[4] or 0), int(m[5] or 0), int(m[6] or 0))
+    zone = (m[8] or "").upper()
+    stamp = _utc(*fields, text) if zone else _local(where, *fields, text)
     if m[7]:
         stamp += float("0." + m[7])
-    zone = (m[8] or "").upper()
     if zone and zone not in ("Z", "UTC", "GMT"):
         sign = -1 if zone[0] == "+" else 1
         digits = zone[1:].replace(":", "")
@@ -88,7 +92,7 @@ def _from_iso(m: re.Match[str], text: str) -> float:
     return stamp
 
 
-def _month_name_date(s: str, now: float, text: str) -> float | None:
+def _month_name_date(s: str, now: float, text: str, where: Zone) -> float | None:
     parts = s.replace(",", " ").split()
     if len(parts) < 2:
         return None
@@ -112,14 +116,14 @@ def _month_name_date(s: str, now: float, text: str) -> float | None:
     if month is None or day is None or rest:
         return None
     if year is None:
-        year = time.gmtime(now).tm_year
-    return _utc(year, month, day, *clock, text)
+        year = where.localtime(int(now // 1))[0].tm_year
+    return _local(where, year, month, day, *clock, text)
 
 
 _DAYS = {d.lower(): i for i, d in enumerate(calendar.day_abbr)}
 
 
-def _weekday(low: str, now: float) -> float | None:
+def _weekday(low: str, now: float, where: Zone, text: str) -> float | None:
     """``monday``, ``next friday``, ``last sunday``: midnight of that day."""
     words = low.split()
     shift = 0
@@ -129,13 +133,13 @@ def _weekday(low: str, now: float) -> float | None:
     if len(words) != 1 or words[0][:3] not in _DAYS or not words[0].isalpha():
         return None
     target = _DAYS[words[0][:3]]
-    today = time.gmtime(now).tm_wday
+    today = where.localtime(int(now // 1))[0].tm_wday
     ahead = (target - today) % 7
     if shift == -1:
         ahead = ahead - 7 if ahead else -7
     elif shift == 1 and ahead == 0:
         ahead = 7
-    return _midnight(now) + ahead * 86400
+    return _day(where, now, ahead, 0, text)
 
 
 def _relative(s: str, text: str) -> float:
@@ -170,8 +174,21 @@ def _relative(s: str, text: str) -> float:
     return total
 
 
-def _midnight(now: float) -> float:
-    return float(int(now) - int(now) % 86400)
+def _day(where: Zone, now: float, days: int, seconds: int, text: str) -> float:
+    """``seconds`` into the local day ``days`` after today's."""
+    tm, _ = where.localtime(int(now // 1))
+    when = where.exact(wall_seconds(tm.tm_year, tm.tm_mon, tm.tm_mday + days) + seconds)
+    if when is None:
+        raise DateError(text)
+    return float(when)
+
+
+def _local(where: Zone, year: int, month: int, day: int, hour: int, minute: int, sec: int, text: str) -> float:
+    """Those fields on the local clock; a time the clocks skip is no date, as for GNU."""
+    when = where.exact(int(_utc(year, month, day, hour, minute, sec, text)))
+    if when is None:
+        raise DateError(text)
+    return float(when)
 
 
 def _utc(year: int, month: int, day: int, hour: int, minute: int, sec: int, text: str) -> float:
@@ -182,8 +199,8 @@ def _utc(year: int, month: int, day: int, hour: int, minute: int, sec: int, text
     return float(calendar.timegm((year, month, day, hour, minute, sec, 0, 0, 0)))
 
 
-def parse_touch_stamp(text: str, now: float | None = None) -> float:
-    """``touch -t [[CC]YY]MMDDhhmm[.ss]``."""
+def parse_touch_stamp(text: str, now: float | None = None, where: Zone = UTC) -> float:
+    """``touch -t [[CC]YY]MMDDhhmm[.ss]``, on the local clock of ``where``."""
     now = time.time() if now is None else now
     m = re.fullmatch(r"(\d{8}|\d{10}|\d{12})(?:\.(\d{2}))?", text)
     if not m:
@@ -197,6 +214,6 @@ def parse_touch_stamp(text: str, now: float | None = None) -> float:
         year = 1900 + yy if yy >= 69 else 2000 + yy
         digits = digits[2:]
     else:
-        year = time.gmtime(now).tm_year
+        year = where.localtime(int(now // 1))[0].tm_year
     month, day, hour, minute = (int(digits[i : i + 2]) for i in range(0, 8, 2))
-    return _utc(year, month, day, hour, minute, int(m[2] or 0), text)
+    return _local(where, year, month, day, hour, minute, int(m[2] or 0), text)

@@ -32,6 +32,7 @@ from .findfmt import render_printf, type_char
 from .glob import find_regex, glob_regex
 from ..base import CommandContext, CommandResult
 from ... import fs
+from ...tz import UTC, Zone, zone_of
 
 
 class FindError(Exception):
@@ -67,6 +68,8 @@ class _State:
     ctx: CommandContext
     now: float
     follow: bool
+    zone: Zone = UTC
+    """Where times are shown (the ``TZ`` find runs with)."""
     out: list[bytes] = field(default_factory=list)
     status: int = 0
     quit: bool = False
@@ -366,7 +369,10 @@ def _p_time(p: _Parser, tok: str) -> _Node:
     field_name = {"m": "st_mtime", "a": "st_atime", "c": "st_ctime"}[tok[1]]
     base = p.now
     if p.opts.daystart:
-        base = float(int(base) - int(base) % 86400 + 86400)
+        # GNU's: a day on, then back to that local day's midnight (the start of tomorrow)
+        ahead = int(base) + 86400
+        tm, _ = zone_of(p.ctx.env).localtime(ahead)
+        base = float(ahead - (tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec))
 
     def test(s: _State, i: _Item) -> bool:
         age = base - getattr(i.info, field_name)
@@ -398,7 +404,7 @@ def _p_newer_xy(p: _Parser, tok: str) -> _Node:
     ref = p.arg(tok)
     if theirs == "t":
         try:
-            ref_ns = int(parse_date(ref, p.now) * 1_000_000_000)
+            ref_ns = int(parse_date(ref, p.now, zone_of(p.ctx.env)) * 1_000_000_000)
         except DateError:
             raise FindError(f"I cannot figure out how to interpret {quote_locale(p.ctx, ref)} as a date or time") from None
     else:
@@ -500,7 +506,7 @@ def _p_ls(p: _Parser, tok: str) -> _Node:
     def act(s: _State, i: _Item) -> bool:
         mode = effective_mode(s.ctx, i.real, i.info)
         size = shown_size(i.info) if not st.S_ISLNK(i.info.st_mode) else i.info.st_size
-        when = time.gmtime(i.info.st_mtime)
+        when, _ = s.zone.localtime(i.info.st_mtime_ns // 1_000_000_000)
         recent = s.now - 15778476 < i.info.st_mtime <= s.now + 1
         stamp = time.strftime("%b %e %H:%M" if recent else "%b %e  %Y", when)
         line = (f"{i.info.st_ino:>9} {usage_blocks(i.info):>6} {mode_string(mode)} "
@@ -649,7 +655,7 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
         expr = _p_print(parser, "-print")
     elif not parser.has_action:
         expr = _Node("and", [expr, _p_print(parser, "-print")])
-    state = _State(ctx, now, opts.follow, stat_free=parser.stat_free and not opts.follow)
+    state = _State(ctx, now, opts.follow, zone_of(ctx.env), stat_free=parser.stat_free and not opts.follow)
     for start in starts or ["."]:
         if state.quit:
             break

@@ -18,6 +18,7 @@ from .common import (
     usage_blocks,
 )
 from ... import fs
+from ...tz import Zone, c_strftime
 
 if TYPE_CHECKING:
     from .find import _Item, _State
@@ -65,7 +66,7 @@ def render_printf(s: _State, fmt: str, i: _Item) -> str:
             break
         d = fmt[j]
         if d in "TAC" and j + 1 < len(fmt):
-            value = _time_directive(i.info, d, fmt[j + 1])
+            value = _time_directive(i.info, d, fmt[j + 1], s.zone)
             j += 1
         else:
             value = _directive(s, d, i)
@@ -148,16 +149,16 @@ def _directive(s: _State, d: str, i: _Item) -> str | None:
     if d in ("t", "a", "c"):
         value = {"t": info.st_mtime_ns, "a": info.st_atime_ns, "c": info.st_ctime_ns}[d]
         secs, frac = divmod(value, 1_000_000_000)
-        tm = time.gmtime(secs)
+        tm, _ = s.zone.localtime(secs)
         return time.strftime("%a %b ", tm) + f"{tm.tm_mday:2d}" + time.strftime(
             " %H:%M:%S", tm) + f".{frac:09d}0 " + str(tm.tm_year)
     return None
 
 
-def _time_directive(info: os.stat_result, d: str, k: str) -> str | None:
+def _time_directive(info: os.stat_result, d: str, k: str, where: Zone) -> str | None:
     ns = {"T": info.st_mtime_ns, "A": info.st_atime_ns, "C": info.st_ctime_ns}[d]
     secs, frac = divmod(ns, 1_000_000_000)
-    tm = time.gmtime(secs)
+    tm, local = where.localtime(secs)
     if k == "@":
         return f"{secs}.{frac:09d}0"
     if k == "+":
@@ -166,10 +167,8 @@ def _time_directive(info: os.stat_result, d: str, k: str) -> str | None:
         return time.strftime("%S", tm) + f".{frac:09d}0"
     if k == "T":
         return time.strftime("%H:%M:%S", tm) + f".{frac:09d}0"
-    if k in "YmdHMyjbBaAhDFpIrRUWwZ":
-        if k == "Z":
-            return "UTC"
-        return time.strftime("%" + k, tm)
+    if k in "YmdHMyjbBaAhDFpIrRUWwZz":
+        return c_strftime("%" + k, tm, local)
     if k == "k":
         return f"{tm.tm_hour:2d}"
     if k == "l":

@@ -25,6 +25,7 @@ from .gzipfmt import (
 )
 from ..base import CommandContext, CommandResult
 from ... import fs
+from ...tz import zone_of
 
 __all__ = ["COMMANDS"]
 
@@ -344,7 +345,7 @@ def _gzip_list(
         last = data
         line = f"{len(data):>19} {size:>19} {_ratio(data, size)} {target}\n"
         if verbose:
-            when = time.strftime("%b %e %H:%M", time.gmtime(mtime or mtime_default))
+            when = time.strftime("%b %e %H:%M", zone_of(ctx.env).localtime(int((mtime or mtime_default) // 1))[0])
             line = f"defla {crc:08x} {when} " + line
         yield _b(line)
     if len(names) > 1 and shown_header:

@@ -28,6 +28,7 @@ from .common import (
 from .glob import glob_regex
 from ..base import CommandContext, CommandResult
 from ... import fs
+from ...tz import UTC, Local, Zone, c_strftime, format_offset, zone_of
 
 _SPEC = FlagSpec(
     "aAdFlpRrSths1UCxiLGnogNqkvXcuQbmHI:w:B",
@@ -75,6 +76,7 @@ class _Opts:
     layout: str = "1"  # "1" one per line, "C" columns, "x" across, "m" commas
     quoting: str = "literal"  # "literal", "c" (-Q) or "escape" (-b)
     ctx: CommandContext | None = None
+    zone: Zone = UTC
 
     def mode(self, real: str, info: os.stat_result | None) -> int | None:
         if info is None or self.ctx is None:
@@ -217,6 +219,7 @@ def run(ctx: CommandContext, argv: list[str]) -> CommandResult:
         usage_error(ctx, "ls", err)
         return err.status or 2
     o.ctx = ctx
+    o.zone = zone_of(ctx.env)
     if o.color:
         spec = ctx.env.get("LS_COLORS", "")
         # Without LS_COLORS, GNU colours only for terminal types its database lists (the
@@ -485,7 +488,7 @@ def _long_row(o: _Opts, e: _Entry, now: float) -> list[str]:
         str(OWNER_ID) if o.numeric else OWNER_NAME,
         human(size) if o.human else str(size),
         _date(getattr(info, o.time_field), getattr(info, o.time_field + "_ns"), now,
-              o.full_time, o.time_style),
+              o.full_time, o.time_style, o.zone),
     ]
     name = _paint(o, e, _quote_name(o, e.name))
     if st.S_ISLNK(info.st_mode):
@@ -730,10 +733,9 @@ def _commas(cells: list[str], line_length: int) -> str:
     return "".join(out) + "\n"
 
 
-def _strftime(fmt: str, tm: time.struct_time, ns: int) -> str:
-    """strftime plus GNU's %N (nanoseconds); the sandbox clock is UTC."""
-    return time.strftime(fmt.replace("%N", f"{ns % 1_000_000_000:09d}").replace("%Z", "UTC")
-                         .replace("%z", "+0000"), tm)
+def _strftime(fmt: str, tm: time.struct_time, ns: int, local: Local) -> str:
+    """strftime plus GNU's %N (nanoseconds)."""
+    return c_strftime(fmt.replace("%N", f"{ns % 1_000_000_000:09d}"), tm, local)
 
 
 def _blocks_text(o: _Opts, e: _Entry) -> str:
@@ -741,10 +743,12 @@ def _blocks_text(o: _Opts, e: _Entry) -> str:
     return human(blocks * 1024) if o.human else str(blocks)
 
 
-def _date(mtime: float, mtime_ns: int, now: float, full: bool, style: str = "locale") -> str:
-    tm = time.gmtime(mtime)
+def _date(mtime: float, mtime_ns: int, now: float, full: bool, style: str = "locale",
+          where: Zone = UTC) -> str:
+    tm, local = where.localtime(mtime_ns // 1_000_000_000)
     if full:
-        return time.strftime("%Y-%m-%d %H:%M:%S", tm) + f".{mtime_ns % 1_000_000_000:09d} +0000"
+        return (time.strftime("%Y-%m-%d %H:%M:%S", tm) + f".{mtime_ns % 1_000_000_000:09d} "
+                + format_offset(local.offset))
     recent = now - _SIX_MONTHS < mtime <= now + 1
     if style == "long-iso":
         return time.strftime("%Y-%m-%d %H:%M", tm)
@@ -754,7 +758,7 @@ def _date(mtime: float, mtime_ns: int, now: float, full: bool, style: str = "loc
         # "+RECENT\nOLD" gives two formats; otherwise one format for every file.
         formats = style[1:].split("\n", 1)
         fmt = formats[0] if recent or len(formats) == 1 else formats[1]
-        return _strftime(fmt, tm, mtime_ns)
+        return _strftime(fmt, tm, mtime_ns, local)
     month = time.strftime("%b", tm)
     day = f"{tm.tm_mday:2d}"
     if recent:

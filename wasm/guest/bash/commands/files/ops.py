@@ -32,6 +32,7 @@ from .chmod import parse_mode
 from .dates import DateError, parse_date, parse_touch_stamp
 from ..base import CommandContext, CommandResult
 from ... import fs
+from ...tz import zone_of
 
 q = quote_always
 
@@ -173,10 +174,10 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
             elif key == "h":
                 no_deref = True
             elif key == "d":
-                when = int(parse_date(value or "") * 1_000_000_000)
+                when = int(parse_date(value or "", where=zone_of(ctx.env)) * 1_000_000_000)
                 stamp = (when, when)
             elif key == "t":
-                when = int(parse_touch_stamp(value or "") * 1_000_000_000)
+                when = int(parse_touch_stamp(value or "", where=zone_of(ctx.env)) * 1_000_000_000)
                 stamp = (when, when)
             elif key == "r":
                 ref = stat_or_none(host(ctx, value or ""))

@@ -29,6 +29,7 @@ from .common import (
 )
 from ..base import CommandContext, CommandResult
 from ... import fs
+from ...tz import Zone, format_offset, zone_of
 
 q = quote_always
 
@@ -157,9 +158,10 @@ def _pad(value: str | int, flags: str) -> str:
     return text.rjust(width)
 
 
-def _when(seconds_ns: int) -> str:
+def _when(seconds_ns: int, where: Zone) -> str:
     secs, frac = divmod(seconds_ns, 1_000_000_000)
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(secs)) + f".{frac:09d} +0000"
+    tm, local = where.localtime(secs)
+    return time.strftime("%Y-%m-%d %H:%M:%S", tm) + f".{frac:09d} " + format_offset(local.offset)
 
 
 def _stat_field(
@@ -212,11 +214,11 @@ def _stat_field(
     if spec == "m":
         return "/"
     if spec == "x":
-        return _when(info.st_atime_ns)
+        return _when(info.st_atime_ns, zone_of(ctx.env))
     if spec == "y":
-        return _when(info.st_mtime_ns)
+        return _when(info.st_mtime_ns, zone_of(ctx.env))
     if spec == "z":
-        return _when(info.st_ctime_ns)
+        return _when(info.st_ctime_ns, zone_of(ctx.env))
     if spec == "w":
         return "-"
     if spec == "X":

@@ -32,6 +32,7 @@ from .glob import glob_regex
 from .gzipfmt import GzipFormatError, compress_stream, decompress_stream
 from ..base import CommandContext, CommandResult
 from ... import fs
+from ...tz import Zone, zone_of
 
 
 def _b(text: str) -> bytes:
@@ -252,7 +253,7 @@ def _build(
             else:
                 tar.addfile(entry)
             if verbose:
-                listing.append(_b(_tar_line(entry, verbose) + "\n"))
+                listing.append(_b(_tar_line(entry, verbose, zone_of(ctx.env)) + "\n"))
             yield sink.drain()
     tar.close()
     yield sink.drain()
@@ -292,7 +293,7 @@ def _tar_info(ctx: CommandContext, tar: tarfile.TarFile, real: str, name: str) -
     return entry
 
 
-def _tar_line(entry: tarfile.TarInfo, verbose: int) -> str:
+def _tar_line(entry: tarfile.TarInfo, verbose: int, where: Zone) -> str:
     name = entry.name
     if entry.isdir() and not name.endswith("/"):
         name += "/"
@@ -305,7 +306,7 @@ def _tar_line(entry: tarfile.TarInfo, verbose: int) -> str:
     owner = f"{entry.uname or entry.uid}/{entry.gname or entry.gid}"
     size = str(entry.size if entry.isreg() else 0)
     width = max(19 - len(owner) - 1, len(size))
-    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(entry.mtime))
+    when = time.strftime("%Y-%m-%d %H:%M", where.localtime(int(entry.mtime // 1))[0])
     line = f"{mode} {owner} {size:>{width}} {when} {name}"
     if entry.issym():
         line += f" -> {entry.linkname}"
@@ -448,7 +449,7 @@ def _tar_members(
         if _excluded(name, excludes):
             continue
         if mode == "t":
-            yield _b(_tar_line(entry, 2 if verbose >= 1 else 0) + "\n")
+            yield _b(_tar_line(entry, 2 if verbose >= 1 else 0, zone_of(ctx.env)) + "\n")
             continue
         safe = _safe_name(ctx, name, warned)
         if strip:
@@ -459,7 +460,7 @@ def _tar_members(
         if not safe:
             continue
         if verbose:
-            yield _b(_tar_line(entry, verbose) + "\n")
+            yield _b(_tar_line(entry, verbose, zone_of(ctx.env)) + "\n")
         if to_stdout:
             if entry.isreg():
                 handle = tar.extractfile(entry)

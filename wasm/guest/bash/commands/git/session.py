@@ -22,6 +22,7 @@ from ..base import CommandContext
 from ..files.common import WASI, effective_mode, mode_set_by_script, set_mode
 from .repo import GitError, Identity, Repository, dec, enc, find_repository, ref
 from ... import fs
+from ...tz import UTC, Zone, wall_seconds, zone_of
 
 DEFAULT_NAME = "sandbox"
 DEFAULT_EMAIL = "sandbox@localhost"
@@ -149,7 +150,8 @@ class Git:
         name = env.get(f"GIT_{role}_NAME") or self.setting("user.name") or DEFAULT_NAME
         email = env.get(f"GIT_{role}_EMAIL") or self.setting("user.email") or env.get("EMAIL") or DEFAULT_EMAIL
         stamp = env.get(f"GIT_{role}_DATE")
-        when, tz = parse_date(stamp) if stamp else _now()
+        where = zone_of(env)
+        when, tz = parse_date(stamp, where) if stamp else _now(where)
         return Identity(name, email, when, tz)
 
     # -- revisions -----------------------------------------------------------------------
@@ -248,22 +250,23 @@ def matches(path: str, specs: list[str]) -> bool:
     return False
 
 
-def _now() -> tuple[int, int]:
-    now = time.time()
-    offset = time.localtime(now).tm_gmtoff or 0
-    return int(now), int(offset)
+def _now(where: Zone) -> tuple[int, int]:
+    now = int(time.time())
+    return now, where.at(now).offset
 
 
 _TZ = re.compile(r"([+-])(\d{2}):?(\d{2})\Z")
 
 
-def parse_date(text: str) -> tuple[int, int]:
+def parse_date(text: str, where: Zone = UTC) -> tuple[int, int]:
     """``GIT_*_DATE``: git's internal format (``[@]<epoch> <+hhmm>``), ISO 8601 (``Z`` or an
-    offset; none means UTC) or RFC 2822."""
+    offset; none means local time in ``where``) or RFC 2822. With no offset given, the one
+    recorded is the local offset, as git's ``mktime`` gives it."""
     text = text.strip()
     m = re.fullmatch(r"@?(\d+)(?:\s+([+-]\d{4}))?", text)
     if m:
-        return int(m.group(1)), _offset(m.group(2) or "+0000")
+        when = int(m.group(1))
+        return when, _offset(m.group(2)) if m.group(2) else where.at(when).offset
     for fmt in ("%a, %d %b %Y %H:%M:%S %z", "%d %b %Y %H:%M:%S %z", "%a %b %d %H:%M:%S %Y %z"):
         try:
             parsed = datetime.strptime(text, fmt)
@@ -273,7 +276,7 @@ def parse_date(text: str) -> tuple[int, int]:
     iso = text.replace("T", " ", 1)
     iso = iso[:-1] + "+0000" if iso.endswith("Z") else iso
     tz_match = re.search(r"\s*([+-]\d{2}:?\d{2})\Z", iso)
-    tz_text = "+0000"
+    tz_text = None
     if tz_match:
         tz_text, iso = tz_match.group(1), iso[: tz_match.start()]
     for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d", "%Y.%m.%d %H:%M:%S"):
@@ -281,6 +284,10 @@ def parse_date(text: str) -> tuple[int, int]:
             parsed = datetime.strptime(iso.strip(), fmt)
         except ValueError:
             continue
+        if tz_text is None:
+            wall = wall_seconds(parsed.year, parsed.month, parsed.day, parsed.hour, parsed.minute, parsed.second)
+            when = where.mktime(wall)
+            return when, wall - when
         offset = _offset(tz_text)
         return _from_datetime(parsed.replace(tzinfo=timezone(timedelta(seconds=offset))))
     raise GitError(f"fatal: invalid date format: {text}")

@@ -3,7 +3,8 @@
 Supports ``-u/-U N``, ``-c/-C N``, ``-q``, ``-s``, ``-i``, ``-w``, ``-b``, ``-B``, ``-E``,
 ``--strip-trailing-cr``, ``-N``, ``-r``, ``-a``, ``--label`` and ``-``. Exit status: 0 same,
 1 different, 2 trouble. Unified/context headers carry the file's modification time in GNU's
-format (``%Y-%m-%d %H:%M:%S.%N %z``, UTC in the sandbox); stdin gets the current time.
+format (``%Y-%m-%d %H:%M:%S.%N %z``, local time in the ``TZ`` diff runs with); stdin gets
+the current time.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import describe_oserror, special_device, stdin_chunks
 from .diffcore import changed_lines
 from ... import fs
+from ...tz import format_offset, zone_of
 
 DIFF_SPEC = FlagSpec(
     "abBcC:dEiNqrsStTuU:wyW:Z",
@@ -276,7 +278,7 @@ class _Differ:
             seconds = time.time_ns() // 10**9
         else:
             seconds = fs.stat(self.ctx.host_path(name)).st_mtime_ns // 10**9
-        moment = time.gmtime(seconds)
+        moment, _ = zone_of(self.ctx.env).localtime(seconds)
         return time.strftime("%a %b ", moment) + f"{moment.tm_mday:2d}" + time.strftime(" %H:%M:%S %Y", moment)
 
     def _iso_stamp(self, name: str, absent: bool) -> str:
@@ -288,8 +290,9 @@ class _Differ:
         else:
             st = fs.stat(self.ctx.host_path(name))
             seconds, nanos = st.st_mtime_ns // 10**9, st.st_mtime_ns % 10**9
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(seconds))
-        return f"{stamp}.{nanos:09d} +0000"
+        moment, local = zone_of(self.ctx.env).localtime(seconds)
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", moment)
+        return f"{stamp}.{nanos:09d} {format_offset(local.offset)}"
 
     def _key(self, line: bytes) -> tuple[bytes, bool]:
         # An unterminated last line never equals a terminated one, as in GNU diff.

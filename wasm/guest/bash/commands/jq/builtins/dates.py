@@ -11,14 +11,21 @@ from typing import Iterator
 from ..evaluate import Closure, Env, Interp, JqError, Value
 from ..operators import is_number
 from .registry import each, native, simple
+from ....tz import UTC, Local, Zone, c_strftime, wall_seconds, zone
 
 
-def _broken_down(v: Value) -> list[Value]:
+def _zone(interp: Interp) -> Zone:
+    return zone(interp.env_vars.get("TZ"))
+
+
+def _broken_down(v: Value, where: Zone | None = None, name: str = "gmtime") -> list[Value]:
+    """jq's ``gmtime`` (``where`` None) and ``localtime``: C's ``time_t secs = v`` truncates,
+    then the fraction below ``floor(v)`` is added to the seconds."""
     if not is_number(v):
-        raise JqError("gmtime() requires a number")
-    seconds = math.floor(v)
-    frac = v - seconds
-    t = time.gmtime(seconds)
+        raise JqError(f"{name}() requires a number" if where is None else f"{name}() requires numeric inputs")
+    seconds = int(v)
+    frac = v - math.floor(v)
+    t = time.gmtime(seconds) if where is None else where.localtime(seconds)[0]
     return [float(t.tm_year), float(t.tm_mon - 1), float(t.tm_mday), float(t.tm_hour), float(t.tm_min),
             float(t.tm_sec) + frac, float((t.tm_wday + 1) % 7), float(t.tm_yday - 1)]
 
@@ -47,9 +54,10 @@ _DIRECTIVES = {
 }
 
 
-def _parse_time(text: str, fmt: str) -> time.struct_time:
+def _parse_time(text: str, fmt: str, where: Zone = UTC) -> time.struct_time:
     """strptime for the C locale without the _strptime module (which needs threads).
-    Like glibc, fields the format does not mention stay at their defaults."""
+    Like glibc, fields the format does not mention stay at their defaults, and ``%s`` gives
+    the local time in ``where``."""
     parts: list[str] = []
     i = 0
     while i < len(fmt):
@@ -71,7 +79,7 @@ def _parse_time(text: str, fmt: str) -> time.struct_time:
         raise ValueError(text)
     g = m.groupdict()
     if g.get("s") is not None:
-        return time.gmtime(int(g["s"]))
+        return where.localtime(int(g["s"]))[0]
     year = int(g["Y"]) if g.get("Y") else (int(g["y"]) + (2000 if int(g["y"]) < 69 else 1900) if g.get("y") else 1900)
     month = int(g["m"]) if g.get("m") else 1
     if g.get("b"):
@@ -94,30 +102,42 @@ def _gmtime(v: Value) -> Value:
     return _broken_down(v)
 
 
-@simple("localtime")
-def _localtime(v: Value) -> Value:
-    return _broken_down(v)
+@native("localtime")
+def _localtime(interp: Interp, v: Value, env: Env) -> Iterator[Value]:
+    yield _broken_down(v, _zone(interp), "localtime")
 
 
-@simple("mktime")
-def _mktime(v: Value) -> Value:
+@native("mktime")
+def _mktime(interp: Interp, v: Value, env: Env) -> Iterator[Value]:
+    """jq 1.6 as Debian builds it (no ``timegm``): C's ``mktime`` of the fields as standard
+    time, plus the offset then in effect, which is the fields read as UTC except in
+    daylight time."""
     if not isinstance(v, list):
         raise JqError("mktime requires array of 6 numbers")
     st = _to_struct(v, "mktime")
-    return float(calendar.timegm(st))
+    where = _zone(interp)
+    when = where.mktime(wall_seconds(*st[:6]), 0)
+    yield float(when + where.at(when).offset)
+
+
+def _format(interp: Interp, v: Value, f: Closure, name: str, where: Zone | None) -> Iterator[Value]:
+    """``strftime``/``strflocaltime``: the fields go through jq's array, so the C library
+    sees no zone in them: ``%Z`` is ``tzname[0]``, ``%z`` is ``+0000``."""
+    for fmt in each(interp, f, v):
+        if not isinstance(fmt, str):
+            raise JqError(f"{name} requires a string format")
+        fields = _broken_down(v, where, "localtime") if is_number(v) and where is not None else v
+        yield c_strftime(fmt, _to_struct(fields, name), Local(0, _zone(interp).std_name, False))
 
 
 @native("strftime", 1)
 def _strftime(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
-    for fmt in each(interp, f, v):
-        if not isinstance(fmt, str):
-            raise JqError("strftime/1 requires a string format")
-        yield time.strftime(fmt, _to_struct(v, "strftime/1"))
+    yield from _format(interp, v, f, "strftime/1", None)
 
 
 @native("strflocaltime", 1)
 def _strflocaltime(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]:
-    yield from _strftime(interp, v, env, f)
+    yield from _format(interp, v, f, "strflocaltime/1", _zone(interp))
 
 
 @native("strptime", 1)
@@ -126,7 +146,7 @@ def _strptime(interp: Interp, v: Value, env: Env, f: Closure) -> Iterator[Value]
         if not isinstance(v, str) or not isinstance(fmt, str):
             raise JqError("strptime/1 requires string inputs and arguments")
         try:
-            t = _parse_time(v, fmt)
+            t = _parse_time(v, fmt, _zone(interp))
         except ValueError:
             raise JqError(f"date \"{v}\" does not match format \"{fmt}\"") from None
         seconds = float(calendar.timegm(t))
