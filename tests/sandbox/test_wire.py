@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import threading
@@ -11,6 +12,7 @@ import pytest
 
 from sandbox._wire import (HEADER, MAX_FRAME, MAX_TAIL_PARTS, WireError, encode, encode_with_tail,
                            read_frame, tail_of, write_frame)
+from sandbox.workers import _WorkerProcess
 
 
 @pytest.fixture
@@ -81,3 +83,29 @@ def test_a_tail_cut_short_is_a_closed_pipe(pipe: tuple[int, int]) -> None:
     os.close(pipe[1])
     with pytest.raises(WireError, match="closed"):
         read_frame(pipe[0])
+
+
+def _service_side(data: bytes) -> "asyncio.Future[dict[str, object]]":
+    """What the service's reader (``workers._WorkerProcess.receive``) makes of ``data``."""
+    reader = asyncio.StreamReader()
+    reader.feed_data(data)
+    reader.feed_eof()
+    worker = _WorkerProcess.__new__(_WorkerProcess)
+    worker.reader = reader
+    return asyncio.ensure_future(worker.receive())
+
+
+async def test_the_service_reads_a_tail_as_the_worker_does() -> None:
+    frame = b"".join(encode_with_tail({"op": "done", "files": ["/a"]}, [b"{}", b"\x00\xff" * 40_000]))
+    message = await _service_side(frame)
+    assert message["files"] == ["/a"] and tail_of(message) == [b"{}", b"\x00\xff" * 40_000]
+
+
+@pytest.mark.parametrize("data", [
+    HEADER.pack(22) + b'{"op":"done","tail":2}' + HEADER.pack(0) + HEADER.pack(MAX_FRAME + 1),
+    HEADER.pack(22) + b'{"op":"done","tail":1}' + HEADER.pack(10) + b"short",
+    HEADER.pack(23) + b'{"op":"done","tail":-1}',
+])
+async def test_the_service_refuses_a_tail_out_of_bounds_or_cut_short(data: bytes) -> None:
+    with pytest.raises(WireError):
+        await _service_side(data)
