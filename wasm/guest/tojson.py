@@ -27,11 +27,16 @@ import fractions
 import math
 import pathlib
 import uuid
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 MAX_DEPTH = 100
 MAX_REPR = 1000
+
+_SCALARS = frozenset({str, int, bool, type(None)})
+"""Types whose values are their own JSON, compared exactly: a subclass (an ``IntEnum``, a
+``str`` subclass) takes the general way."""
+_SCALARS_OR_FLOAT = _SCALARS | {float}
 
 
 def to_json(value: Any) -> Any:
@@ -51,7 +56,32 @@ def _key(key: Any) -> str:
     return str(key)
 
 
+def _all_plain(items: Collection[Any]) -> bool:
+    """Whether every item is its own JSON (a float only when finite)."""
+    kinds = set(map(type, items))
+    if kinds <= _SCALARS:
+        return True
+    return kinds <= _SCALARS_OR_FLOAT and all(math.isfinite(x) for x in items if type(x) is float)
+
+
+def _plain_copy(value: Any) -> list[Any] | dict[str, Any] | None:
+    """A copy of a ``list`` or ``dict`` that holds only values that are their own JSON (and,
+    a dict, only string keys): what the rules make of it, without a call per item. A
+    returned list of 2 million ints took 0.6 s natively the general way, and about three
+    times that in the isolate; None when some item needs the rules."""
+    kind = type(value)
+    if kind is list:
+        return list(value) if _all_plain(value) else None
+    if kind is dict and set(map(type, value)) <= {str} and _all_plain(value.values()):
+        return dict(value)
+    return None
+
+
 def _convert(value: Any, active: set[int], depth: int) -> Any:
+    if depth < MAX_DEPTH:
+        plain = _plain_copy(value)
+        if plain is not None:
+            return plain
     if value is None or isinstance(value, (bool, int, str)):
         if isinstance(value, enum.Enum):
             return _convert(value.value, active, depth)
