@@ -322,7 +322,7 @@ def durable_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
     return text
 
 
-def _plain_text(value: Any) -> str | None:
+def _plain_text(value: Any, limit: int = DURABLE_LIMIT) -> str | None:
     """``_dumps(encode_value(value), sort_keys=True)`` without the walk, for a value that is
     already plain JSON which the tagged form leaves as it is; None when that is not certain.
     Most durable values are such (a call's arguments and a tool's answer came from JSON), and
@@ -331,11 +331,17 @@ def _plain_text(value: Any) -> str | None:
     Certain when: it serialises as strict JSON (no NaN, no bytes, no sets, no cycles), reads
     back equal (no tuples, no keys that are not strings, which the walk would sort as their
     text), has no ``"$`` anywhere (no dict a tag could be mistaken for) and fewer brackets
-    than the walk's depth bound (its node bound is above the longest durable text)."""
+    than the walk's depth bound (its node bound is above the longest durable text).
+
+    A strict text over ``limit`` is refused here, walk or no walk: the tagged form is never
+    shorter (it only adds tags), and walking a result of megabytes in Python only to learn
+    that held the event loop for most of a second."""
     try:
         text = _dumps(value, sort_keys=True)
     except (TypeError, ValueError, RecursionError):
         return None
+    if len(text) > limit:
+        raise DurableSizeError("value", len(text), limit)
     if '"$' in text or text.count("[") + text.count("{") > _MAX_DEPTH:
         return None
     if json.loads(text) != value:
@@ -346,8 +352,11 @@ def _plain_text(value: Any) -> str | None:
 def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
     """Canonical JSON of ``value`` in the tagged durable form, as SQLite can hold it;
     refuses over-large values. ``what`` starts the error message."""
-    text = _plain_text(value)
-    if text is None or len(text) > limit:  # the walk, for its tags or its error
+    try:
+        text = _plain_text(value, limit)
+    except DurableSizeError as exc:
+        raise DurableSizeError(what, exc.chars, limit) from None
+    if text is None:  # the walk, for its tags or its error
         try:
             # The tagged form is already JSON-ready and acyclic: one walk, not canonical_json's
             # second (the same text; a fifth of a short execute's CPU went on the two).

@@ -185,23 +185,76 @@ def _plain_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int] | N
     walk was about 0.04 ms of every webhook call's 0.8, on the event loop, between the
     answer and the next call.
 
-    Certain when: it serialises as strict JSON (no NaN, no bytes, no sets, no cycles; tuples
-    and keys that are not strings are written as the walk writes them), fits the event
-    unshortened, has no ``"$`` anywhere (no key a tag could be mistaken for), no lone
-    surrogate, and has fewer brackets than ``_MAX_DEPTH`` (so no nesting was cut; nodes are
-    fewer than characters). The event holds a copy read back from the text."""
+    Certain when: its keys are strings and its fields serialise as strict JSON (no NaN, no
+    bytes, no sets, no cycles; tuples and keys that are not strings are written as the walk
+    writes them), with no ``"$`` anywhere (no key a tag could be mistaken for), no lone
+    surrogate, and, in what is kept whole, fewer brackets than ``_MAX_DEPTH`` (so no nesting
+    was cut; nodes are fewer than characters). The event holds a copy read back from the
+    text. Data too long for an event is cut as :func:`_fit` cuts it, from the fields' texts
+    (a field's ``chars`` is then its whole length, where the walk stops counting at its node
+    bound): a result of megabytes walked in Python held the event loop for half a second."""
+    if not all(type(key) is str for key in data):
+        return None
     try:
-        text = _dumps(data)
+        texts = {key: _dumps(value) for key, value in data.items()}
     except (TypeError, ValueError, RecursionError):
         return None
-    if (len(text) > MAX_EVENT_CHARS or '"$' in text
-            or text.count("[") + text.count("{") > _MAX_DEPTH):
+    if not all(_strict(_dumps(key)) and _strict(text) for key, text in texts.items()):
         return None
+    chars = _joined_length(texts)
+    if chars <= MAX_EVENT_CHARS:
+        text = _joined(texts)
+        return (json.loads(text), chars) if _shallow(text) else None
+    return _fitted_texts(data, texts, chars)
+
+
+def _strict(text: str) -> bool:
+    """No ``"$`` (nothing a tag could be mistaken for) and no lone surrogate."""
+    if '"$' in text:
+        return False
+    if text.isascii():
+        return True
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return None
-    return json.loads(text), len(text)
+        return False
+    return True
+
+
+def _joined(texts: Mapping[str, str]) -> str:
+    """The JSON text of an object whose fields' texts are ``texts`` (as ``_dumps`` writes it)."""
+    return "{" + ",".join(f"{_dumps(key)}:{text}" for key, text in texts.items()) + "}"
+
+
+def _joined_length(texts: Mapping[str, str]) -> int:
+    """``len(_joined(texts))``, without making the text."""
+    return 1 + sum(len(_dumps(key)) + 1 + len(text) + 1 for key, text in texts.items()) + (not texts)
+
+
+def _shallow(text: str) -> bool:
+    return text.count("[") + text.count("{") <= _MAX_DEPTH
+
+
+def _fitted_texts(data: Mapping[str, Any], texts: dict[str, str],
+                  chars: int) -> tuple[dict[str, Any], int] | None:
+    """:func:`_fit`'s answer for plain ``data`` from its fields' texts, without a walk."""
+    texts = dict(texts)
+    cut: dict[str, Any] = {}
+    for size, key in sorted(((len(text), key) for key, text in texts.items()), reverse=True):
+        if size <= _PREVIEW_CHARS:
+            break
+        value = data[key]
+        if isinstance(value, str):
+            cut[key] = f"{value[:_PREVIEW_CHARS]}... [truncated {len(value) - _PREVIEW_CHARS} chars]"
+        else:
+            cut[key] = {"truncated": True, "chars": size, "preview": texts[key][:_PREVIEW_CHARS]}
+        texts[key] = _dumps(cut[key])
+        if _joined_length(texts) <= MAX_EVENT_CHARS:
+            if not all(_shallow(texts[k]) for k in texts if k not in cut):
+                return None
+            return {k: cut[k] if k in cut else json.loads(texts[k]) for k in texts}, len(_joined(texts))
+    whole = {"truncated": True, "chars": chars}
+    return whole, len(_dumps(whole))
 
 
 def _displayed_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int]:

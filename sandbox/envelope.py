@@ -78,22 +78,17 @@ def truncate_text(text: str, limit: int = MAX_ERROR_CHARS) -> str:
 
 
 def _depth_exceeds(value: Any, max_depth: int) -> bool:
-    """Whether ``value`` nests containers deeper than ``max_depth`` (iteratively: a deep
-    value must not recurse here either)."""
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        depth += 1
-        if depth > max_depth:
-            return True
-        stack.extend((child, depth) for child in children if isinstance(child, (dict, list)))
-    return False
+    """Whether ``value`` nests containers deeper than ``max_depth``: level by level, one list
+    of the next level's containers at a time (neither recursion, which a deep value must not
+    reach, nor a stack entry per container: for a result of 200,000 dicts that walk held the
+    event loop for a quarter of a second)."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    for _ in range(max_depth):
+        if not level:
+            return False
+        level = [child for item in level for child in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(child, (dict, list))]
+    return bool(level)
 
 
 def bounded_loads(text: str, *, max_depth: int, max_chars: int | None = None,

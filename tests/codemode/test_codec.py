@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codemode import NotSerialisableError
+from codemode import NotSerialisableError, codec
+from codemode.errors import DurableSizeError
 from codemode.codec import (_MAX_DEPTH, _dumps, _plain_text, decode_value, display_value,
                             durable_value_json, encode_value, sqlite_safe_json)
 
@@ -127,6 +128,18 @@ def test_plain_json_is_written_without_the_walk(value: Any) -> None:
     {"a": (1, 2)}, {"$bytes": "AA=="}, {"x": b"\x00"}, {"x": float("nan")}, {"x": {1, 2}}])
 def test_what_the_walk_would_change_is_left_to_it(value: Any) -> None:
     assert _plain_text(value) is None
+
+
+def test_a_strict_text_over_the_limit_is_refused_without_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_walk(value: Any) -> Any:
+        raise AssertionError("walked")
+
+    monkeypatch.setattr(codec, "encode_value", no_walk)
+    rows = [{"a": n, "b": str(n)} for n in range(50)]
+    limit = len(_dumps(rows, sort_keys=True)) - 1
+    with pytest.raises(DurableSizeError) as refused:
+        durable_value_json("The result", rows, limit=limit)
+    assert refused.value.what == "The result" and refused.value.chars == limit + 1
 
 
 def test_nesting_past_the_walks_bound_is_left_to_it() -> None:

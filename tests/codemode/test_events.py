@@ -772,3 +772,23 @@ async def test_a_run_s_log_lines_are_published_in_order_letting_the_loop_go_betw
     assert [line for line, _ in published] == lines
     # Other work ran between batches, never inside one.
     assert [turns_then for _, turns_then in published[::LOG_EVENTS_PER_TURN]] == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("data", [
+    {"status": "completed", "result": [{"a": n, "b": str(n)} for n in range(20_000)], "error": None},
+    {"status": "completed", "result": "x" * (MAX_EVENT_CHARS + 1), "error": None},
+    {"a": "y" * (MAX_EVENT_CHARS // 2), "b": "z" * (MAX_EVENT_CHARS // 2)},
+    {"status": "error", "result": [[1]] * 30_000, "error": {"name": "E", "message": "m"}},
+])
+def test_data_too_long_for_an_event_is_cut_without_the_walk_as_the_walk_cuts_it(data: dict[str, Any]) -> None:
+    assert _plain_event_data(data) == _displayed_event_data(data)
+
+
+def test_a_cut_field_counts_its_whole_length_past_the_walks_node_bound() -> None:
+    from codemode.events import _MAX_NODES
+
+    rows = [{"a": n} for n in range(_MAX_NODES)]
+    plain = _plain_event_data({"result": rows})
+    assert plain is not None
+    assert plain[0]["result"]["chars"] == len(json.dumps(rows, separators=(",", ":")))
+    assert plain[0]["result"]["preview"] == _displayed_event_data({"result": rows})[0]["result"]["preview"]

@@ -207,6 +207,15 @@ def test_bounded_loads_refuses_depth_size_and_garbage_with_one_error() -> None:
     assert bounded_loads("[" * 128 + "]" * 128, max_depth=128) is not None
 
 
+def test_the_depth_bound_counts_dicts_and_lists_alike_however_wide() -> None:
+    def text(levels: int) -> str:
+        deep = "[" * levels + "]" * levels
+        return json.dumps({"wide": [{"a": [1]}] * 1000, "b": "x"})[:-1] + ', "deep": {"d": ' + deep + "}}"
+    assert bounded_loads(text(126), max_depth=128) is not None  # the object, its "deep", 126 lists
+    with pytest.raises(GuestProtocolError):
+        bounded_loads(text(127), max_depth=128)
+
+
 def test_read_envelope_keeps_an_honest_envelope_as_it_is() -> None:
     body = {"status": "error", "result": None, "logs": ["a", "[error] b"], "output_truncated": False,
             "error": {"name": "KeyError", "message": "'k'", "traceback": "..."}}
