@@ -270,9 +270,10 @@ def _assign_declared(
     """The ``=value``, ``+=value``, ``[i]=value`` or ``=(...)`` part of a declaration."""
     st = sh.state
     if array is not None:
+        from ..assignment import assign as assign_word
         from ..syntax import Assign
 
-        sh.assign(Assign(name, None, None, array, op == "+="), io)
+        assign_word(sh, Assign(name, None, None, array, op == "+="))
     elif index is not None:
         if var.assoc is None and var.array is None:
             var.array = {} if var.value is None else {0: var.value}
