@@ -143,6 +143,32 @@ declare -i n=5; n+=3; echo $n; s=a; s+=b; echo $s
 a=(1); a+=(2 3); a[10]=x; a+=(y); declare -p a
 ### m-assoc-append
 declare -A m=([a]=1); m+=([b]=2); m[a]+=x; declare -p m
+### m-compound-mixed-indices
+a=(1 [5]=2 x); declare -p a; a=([2]=a b [0]=c d); declare -p a; declare -a b=([1]=1 [0]=0 x); declare -p b
+### m-compound-mixed-append
+a=(x y z); a+=([1]=Q r); declare -p a; a=(1 [5]=2 x); a+=(y [2]=z w); declare -p a
+### m-compound-mixed-expansions
+i=0; a=([i++]=x [i++]=y z); declare -p a i; s="1 2"; b=($s [3]=$s); declare -p b; a=(1 2 3); a=([${#a[@]}]=x [a[1]]=y); declare -p a
+### m-compound-element-append
+a=([1]=a [1]+=b c); declare -p a; x=(q); x+=([0]+=r); declare -ia n=([1]=2 [1]+=3 4); declare -p x n
+### m-compound-negative-index
+a=(1 2 3); a+=([-1]=x); declare -p a; a=([-1]=y b); echo "s=$?"; declare -p a; a+=([-5]=z); i=-1; a=([$i]="p q"); declare -a b=([]=x); declare -p a b
+### m-compound-subscript-quotes
+a=(["1"]=x y); declare -p a; b=(['2']=x y); declare -p b; m=(["]"]=1); n=([a]b]=1); o=([1]]=q); p=([a[1]]=q); declare -p m n o p
+### m-compound-assoc-quoted-bracket
+declare -A m=(["]"]=1 [a"]"b]=2 [c\]d]=3 [e[1]]=4); declare -p m; declare -A n=([x]]=3); echo "s=$?"; declare -p n
+### m-compound-assoc-plain-words
+declare -A m=([a]=1 b "c d" $HOME); echo "s=$?"; declare -p m; declare -A n; n=([a]=1 b "c d" $HOME); echo "s=$?"; declare -p n; n+=([b]=2 c); declare -p n
+### m-compound-assoc-pairs
+declare -A m=(a 1 b 2); declare -p m; declare -A n=(a 1 [b]=2 c); declare -p n; declare -A o=(k "v w" [x]=y); declare -p o; m+=(c 3); declare -p m
+### m-compound-assoc-empty-key
+declare -A m=([]=x); echo "s=$?"; k=; declare -A n; n=([$k]=v); n=([]=w); declare -p m n
+### m-compound-assoc-element-append
+declare -A m=([x]=1 [y]=2); m=([x]+=2 [z]+=3); declare -p m; m=([x]=5 [x]+=2); declare -p m; m+=([x]+=3 [w]+=4); declare -p m; declare -Ai n=([x]=1); n=([x]+=2); declare -p n
+### m-compound-scalar-and-nameref
+x=5; x+=([3]=y z); declare -p x; y=5; y=([3]=y z); declare -p y; declare -n r=a; r=(1 [4]=2 x); declare -p a
+### m-compound-local
+f() { local a=(1 [5]=2 x); local -A m=([k]=v [j]=w); declare -p a m; }; f
 ### m-printf-v-array
 printf -v 'a[2]' '%s' hi; declare -p a
 ### m-printf-v-assoc

@@ -273,7 +273,7 @@ def _assign_declared(
         from ..assignment import assign as assign_word
         from ..syntax import Assign
 
-        assign_word(sh, Assign(name, None, None, array, op == "+="))
+        assign_word(sh, Assign(name, None, None, array, op == "+="), declared=True)
     elif index is not None:
         if var.assoc is None and var.array is None:
             var.array = {} if var.value is None else {0: var.value}
