@@ -89,6 +89,12 @@ compound-assoc-empty-key|declare -A m=([]=x); echo "s=$?"; k=; declare -A n; n=(
 compound-assoc-element-append|declare -A m=([x]=1 [y]=2); m=([x]+=2 [z]+=3); declare -p m; m=([x]=5 [x]+=2); declare -p m; m+=([x]+=3 [w]+=4); declare -p m; declare -Ai n=([x]=1); n=([x]+=2); declare -p n
 compound-scalar-and-nameref|x=5; x+=([3]=y z); declare -p x; y=5; y=([3]=y z); declare -p y; declare -n r=a; r=(1 [4]=2 x); declare -p a
 compound-local|f() { local a=(1 [5]=2 x); local -A m=([k]=v [j]=w); declare -p a m; }; f
+prefix-subscript|a[1]=3 true; echo "s=$?"; declare -p a; echo "s=$?"
+prefix-subscript-existing|a=(x y); a[1]=3 echo hi; echo "s=$?"; declare -p a; a[1]+=3 b=2 env | grep '^b='; b=2 a[0]=1 true; echo "s=$?"; declare -p b
+prefix-subscript-not-expanded|a[1]=$(echo sub) true; a[1]=$(touch made) true; ls; a[$(touch idx)]=1 true; ls
+prefix-subscript-declare-p|a[1]=3 declare -p a; echo "s=$?"; a[1]=3 nosuch; echo "s=$?"; a[1 + 1]=3 true 2>/dev/null; echo "s=$?"
+prefix-subscript-function-errexit|set -e; f() { echo "f $?"; }; a[0]=1 f; a[1]=1 true && echo and; a[2 * 2]=1 exec echo done
+prefix-readonly|readonly r=1; r=2 echo hi; echo "s=$?"; f() { echo "f $r"; }; r=2 f; r=2 env | grep '^r='; echo "s=$?"; a[1]=3 r=2 true; echo "s=$?"; r=2 :; echo "s=$?"
 printf-v-array|printf -v 'a[2]' '%s' hi; declare -p a
 printf-v-assoc|declare -A m; printf -v 'm[k]' '%d' 42; declare -p m
 printf-v-invalid|printf -v '1bad' x; echo "s=$?"

@@ -719,18 +719,23 @@ class Shell:
             argv = ex.words(st.aliases[argv[0]].split()) + argv[1:]
             if not argv:
                 return 0
-        # prefix assignments live in a temporary scope, exported for this command only
+        # prefix assignments live in a temporary scope, exported for this command only; one
+        # bash cannot make (a subscript, a readonly name) is reported and the command still runs
         temp_scope: dict[str, Var] | None = None
         if cmd.assigns:
             temp_scope = {}
             try:
                 for a in cmd.assigns:
+                    if a.index is not None:
+                        self.error(io, f"`{a.name}[{a.index}]': not a valid identifier")
+                        continue
                     value = ex.string(a.value or "", True)
-                    var = Var(value)
-                    var.attrs.add("x")
                     old = st.lookup(a.name)
                     if old is not None and "r" in old.attrs:
-                        raise BashError(f"{a.name}: readonly variable")
+                        self.error(io, f"{a.name}: readonly variable")
+                        continue
+                    var = Var(value)
+                    var.attrs.add("x")
                     temp_scope[a.name] = var
             except FatalExpansionError as exc:
                 self.error(io, exc.message)
