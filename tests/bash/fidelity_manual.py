@@ -70,6 +70,23 @@ nameref-elem-all|declare -A m=([a]=1 [b]=2); declare -n r="m[@]"; echo $r; a=(1 
 nameref-elem-default|a=(1 2 3); declare -n r="a[1]"; : ${r:=q}; declare -n u="a[7]"; : ${u:=q}; declare -p a
 nameref-elem-in-tests|a=(1 2 3); declare -n r="a[1]"; [[ $r == 2 ]] && echo eq; case $r in 2) echo two;; esac; echo "${r}${r}"
 nameref-elem-unclosed|declare -n r="a[1"; echo "s=$?"
+nameref-declare-assigns|x=1; declare -n r=x; declare r=5; declare -p r x; typeset r+=6; declare -p x; declare -i r=2+3; declare -p r x
+nameref-declare-attributes|x=1; declare -n r=x; export r=5; readonly r=6; echo "s=$?"; declare -p r x; env | grep '^x='
+nameref-declare-arrays|x=1; declare -n r=x; declare -a r=(1 [4]=2 y); declare -p r x; y=1; declare -n q=y; declare -A q; declare -p q y
+nameref-declare-chain-element|declare -n r=x; declare -n q=r; declare q=3; a=(1 2 3); declare -n e="a[1]"; declare e=5; declare -p x a e
+nameref-declare-repoint|x=1; declare -n r=x; declare -n r=y; declare -p r; declare +n r; declare -p r; declare -n s=x; declare -g s=9; declare -p x s
+nameref-declare-in-function|x=1; declare -n r=x; f() { declare r=5; declare -p r; }; f; g() { local -n q=x; local q=6; declare -p q x; declare q=7; declare -p x; }; g; declare -p x r
+nameref-declare-readonly-target|declare -n r=x; declare -r x=1; declare r=2; echo "s=$?"; declare -p x
+nameref-declare-subscript|declare -n r=a; declare r[1]=5; declare -p r a; echo "s=$?"; declare -n q=b; q[1]=5; declare -p q b
+nameref-declare-no-value|x=1; declare -n r=x; declare r; declare -x r; declare -t r=4; declare -p r x
+assoc-from-scalar|x=1; declare -A x; declare -p x; y=; declare -A y; declare -p y; z=2; declare -A z=([k]=v); declare -p z
+nameref-for-repoints|x=1; y=2; declare -n r; for r in x y; do echo "$r ${!r}"; r=9; done; declare -p r x y
+nameref-for-set-ref|declare -n r=z; for r in x y; do echo "<$r>"; done; declare -p r; declare -p z x y; echo "s=$?"
+nameref-for-invalid|declare -n r; for r in x 1x y; do echo "<$r|${!r}>"; done; echo "s=$?"; declare -p r; for r in ""; do echo never; done; echo "s=$?"
+nameref-for-elements|a=(1 2); declare -n r; for r in "a[1]" "a[0]"; do echo "$r"; r=z; done; declare -p a r
+nameref-for-in-function|f() { local -n r; for r in x y; do r=5; done; declare -p r; }; x=0; y=0; f; declare -p x y
+nameref-for-readonly-self|declare -rn r=x; for r in a b; do echo "<$r>"; done; echo "s=$?"; declare -n q=x; for q in q; do echo never; done; echo "s=$?"; set -e; for q in "a b"; do :; done; echo after
+nameref-for-empty-list|declare -n r; for r in; do :; done; declare -p r; for r in $nothing; do :; done; declare -p r
 declare-readonly-array|declare -ra ra=(1 2); ra[0]=5; echo "s=$?"; declare -p ra
 declare-t-attr|declare -t t=1; declare -p t
 declare-i-string|declare -i n; n=abc; echo "n=$n"; n='2+3'; echo "n=$n"

@@ -578,7 +578,7 @@ class Shell:
         for count, item in enumerate(items, 1):
             self._loop_tick(count)
             try:
-                self.state.set(cmd.var, item)
+                self._set_loop_var(cmd.var, item)
             except BashError as exc:
                 self.error(io, exc.message)
                 status = 1
@@ -588,6 +588,22 @@ class Shell:
                 break
         self.state.last_status = status
         return status
+
+    def _set_loop_var(self, name: str, item: str) -> None:
+        """``for name in ...`` sets ``name``; a nameref loop variable is re-pointed at each
+        word instead (bash 5.2, as ksh: ``for r in x y`` makes ``r`` a reference to x, then y)."""
+        var = self.state.lookup(name)
+        if var is None or "n" not in var.attrs:
+            self.state.set(name, item)
+            return
+        if "r" in var.attrs:
+            raise BashError(f"{name}: readonly variable")
+        if not re.match(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\Z", item, re.S):
+            raise BashError(f"`{item}': not a valid identifier")
+        if item == name:
+            raise BashError(f"{name}: nameref variable self references not allowed")
+        var.value = item
+        var.attrs.discard("unassigned")
 
     def _arith_for(self, cmd: ArithFor, io: IO) -> Gen:
         self.state.lineno = cmd.line
