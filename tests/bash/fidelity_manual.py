@@ -80,6 +80,8 @@ nameref-declare-readonly-target|declare -n r=x; declare -r x=1; declare r=2; ech
 nameref-declare-subscript|declare -n r=a; declare r[1]=5; declare -p r a; echo "s=$?"; declare -n q=b; q[1]=5; declare -p q b
 nameref-declare-no-value|x=1; declare -n r=x; declare r; declare -x r; declare -t r=4; declare -p r x
 assoc-from-scalar|x=1; declare -A x; declare -p x; y=; declare -A y; declare -p y; z=2; declare -A z=([k]=v); declare -p z
+nameref-declare-unset-invalid|declare -n r; declare r=5; echo "s=$?"; declare -p r; declare -n q; declare -n q=5; echo "s=$?"; declare -p q; declare -n p; typeset p=y; declare -p p
+nameref-declare-unset-invalid-function|f() { local -n r; declare r=5; echo "s=$?"; declare -p r; }; f; declare -n g; h() { declare -g g=5; echo "s=$?"; declare -p g; }; h; echo "s=$?"
 nameref-for-repoints|x=1; y=2; declare -n r; for r in x y; do echo "$r ${!r}"; r=9; done; declare -p r x y
 nameref-for-set-ref|declare -n r=z; for r in x y; do echo "<$r>"; done; declare -p r; declare -p z x y; echo "s=$?"
 nameref-for-invalid|declare -n r; for r in x 1x y; do echo "<$r|${!r}>"; done; echo "s=$?"; declare -p r; for r in ""; do echo never; done; echo "s=$?"

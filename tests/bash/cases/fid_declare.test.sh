@@ -151,6 +151,10 @@ declare -n r=a; declare r[1]=5; declare -p r a; echo "s=$?"; declare -n q=b; q[1
 x=1; declare -n r=x; declare r; declare -x r; declare -t r=4; declare -p r x
 ### m-assoc-from-scalar
 x=1; declare -A x; declare -p x; y=; declare -A y; declare -p y; z=2; declare -A z=([k]=v); declare -p z
+### m-nameref-declare-unset-invalid
+declare -n r; declare r=5; echo "s=$?"; declare -p r; declare -n q; declare -n q=5; echo "s=$?"; declare -p q; declare -n p; typeset p=y; declare -p p
+### m-nameref-declare-unset-invalid-function
+f() { local -n r; declare r=5; echo "s=$?"; declare -p r; }; f; declare -n g; h() { declare -g g=5; echo "s=$?"; declare -p g; }; h; echo "s=$?"
 ### m-nameref-for-repoints
 x=1; y=2; declare -n r; for r in x y; do echo "$r ${!r}"; r=9; done; declare -p r x y
 ### m-nameref-for-set-ref

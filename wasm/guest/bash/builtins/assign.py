@@ -218,6 +218,13 @@ def _declare_one(sh: Shell, cmd: str, item: str, flags: _DeclareFlags, array: li
         try:
             _assign_declared(sh, name, var, index, op, value, array, io)
         except BashError as exc:
+            if "n" in var.attrs and var.value is None and "n" not in flags.set_flags and cmd in ("declare", "typeset") and (
+                st.call_depth == 0 or flags.global_scope
+            ):
+                # bash binds the unset nameref's value first, then finds it no name and drops it
+                print_error(io, f"{cmd}: `{value}': not a valid identifier")
+                st.unset(name)
+                return False
             print_error(io, f"{cmd}: {exc.message}")
             return False
         if "r" in flags.set_flags:
