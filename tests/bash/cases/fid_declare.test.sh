@@ -131,6 +131,44 @@ a=(1 2 3); declare -n r="a[1]"; : ${r:=q}; declare -n u="a[7]"; : ${u:=q}; decla
 a=(1 2 3); declare -n r="a[1]"; [[ $r == 2 ]] && echo eq; case $r in 2) echo two;; esac; echo "${r}${r}"
 ### m-nameref-elem-unclosed
 declare -n r="a[1"; echo "s=$?"
+### m-nameref-declare-assigns
+x=1; declare -n r=x; declare r=5; declare -p r x; typeset r+=6; declare -p x; declare -i r=2+3; declare -p r x
+### m-nameref-declare-attributes
+x=1; declare -n r=x; export r=5; readonly r=6; echo "s=$?"; declare -p r x; env | grep '^x='
+### m-nameref-declare-arrays
+x=1; declare -n r=x; declare -a r=(1 [4]=2 y); declare -p r x; y=1; declare -n q=y; declare -A q; declare -p q y
+### m-nameref-declare-chain-element
+declare -n r=x; declare -n q=r; declare q=3; a=(1 2 3); declare -n e="a[1]"; declare e=5; declare -p x a e
+### m-nameref-declare-repoint
+x=1; declare -n r=x; declare -n r=y; declare -p r; declare +n r; declare -p r; declare -n s=x; declare -g s=9; declare -p x s
+### m-nameref-declare-in-function
+x=1; declare -n r=x; f() { declare r=5; declare -p r; }; f; g() { local -n q=x; local q=6; declare -p q x; declare q=7; declare -p x; }; g; declare -p x r
+### m-nameref-declare-readonly-target
+declare -n r=x; declare -r x=1; declare r=2; echo "s=$?"; declare -p x
+### m-nameref-declare-subscript
+declare -n r=a; declare r[1]=5; declare -p r a; echo "s=$?"; declare -n q=b; q[1]=5; declare -p q b
+### m-nameref-declare-no-value
+x=1; declare -n r=x; declare r; declare -x r; declare -t r=4; declare -p r x
+### m-assoc-from-scalar
+x=1; declare -A x; declare -p x; y=; declare -A y; declare -p y; z=2; declare -A z=([k]=v); declare -p z
+### m-nameref-declare-unset-invalid
+declare -n r; declare r=5; echo "s=$?"; declare -p r; declare -n q; declare -n q=5; echo "s=$?"; declare -p q; declare -n p; typeset p=y; declare -p p
+### m-nameref-declare-unset-invalid-function
+f() { local -n r; declare r=5; echo "s=$?"; declare -p r; }; f; declare -n g; h() { declare -g g=5; echo "s=$?"; declare -p g; }; h; echo "s=$?"
+### m-nameref-for-repoints
+x=1; y=2; declare -n r; for r in x y; do echo "$r ${!r}"; r=9; done; declare -p r x y
+### m-nameref-for-set-ref
+declare -n r=z; for r in x y; do echo "<$r>"; done; declare -p r; declare -p z x y; echo "s=$?"
+### m-nameref-for-invalid
+declare -n r; for r in x 1x y; do echo "<$r|${!r}>"; done; echo "s=$?"; declare -p r; for r in ""; do echo never; done; echo "s=$?"
+### m-nameref-for-elements
+a=(1 2); declare -n r; for r in "a[1]" "a[0]"; do echo "$r"; r=z; done; declare -p a r
+### m-nameref-for-in-function
+f() { local -n r; for r in x y; do r=5; done; declare -p r; }; x=0; y=0; f; declare -p x y
+### m-nameref-for-readonly-self
+declare -rn r=x; for r in a b; do echo "<$r>"; done; echo "s=$?"; declare -n q=x; for q in q; do echo never; done; echo "s=$?"; set -e; for q in "a b"; do :; done; echo after
+### m-nameref-for-empty-list
+declare -n r; for r in; do :; done; declare -p r; for r in $nothing; do :; done; declare -p r
 ### m-declare-readonly-array
 declare -ra ra=(1 2); ra[0]=5; echo "s=$?"; declare -p ra
 ### m-declare-t-attr
@@ -143,6 +181,44 @@ declare -i n=5; n+=3; echo $n; s=a; s+=b; echo $s
 a=(1); a+=(2 3); a[10]=x; a+=(y); declare -p a
 ### m-assoc-append
 declare -A m=([a]=1); m+=([b]=2); m[a]+=x; declare -p m
+### m-compound-mixed-indices
+a=(1 [5]=2 x); declare -p a; a=([2]=a b [0]=c d); declare -p a; declare -a b=([1]=1 [0]=0 x); declare -p b
+### m-compound-mixed-append
+a=(x y z); a+=([1]=Q r); declare -p a; a=(1 [5]=2 x); a+=(y [2]=z w); declare -p a
+### m-compound-mixed-expansions
+i=0; a=([i++]=x [i++]=y z); declare -p a i; s="1 2"; b=($s [3]=$s); declare -p b; a=(1 2 3); a=([${#a[@]}]=x [a[1]]=y); declare -p a
+### m-compound-element-append
+a=([1]=a [1]+=b c); declare -p a; x=(q); x+=([0]+=r); declare -ia n=([1]=2 [1]+=3 4); declare -p x n
+### m-compound-negative-index
+a=(1 2 3); a+=([-1]=x); declare -p a; a=([-1]=y b); echo "s=$?"; declare -p a; a+=([-5]=z); i=-1; a=([$i]="p q"); declare -a b=([]=x); declare -p a b
+### m-compound-subscript-quotes
+a=(["1"]=x y); declare -p a; b=(['2']=x y); declare -p b; m=(["]"]=1); n=([a]b]=1); o=([1]]=q); p=([a[1]]=q); declare -p m n o p
+### m-compound-assoc-quoted-bracket
+declare -A m=(["]"]=1 [a"]"b]=2 [c\]d]=3 [e[1]]=4); declare -p m; declare -A n=([x]]=3); echo "s=$?"; declare -p n
+### m-compound-assoc-plain-words
+declare -A m=([a]=1 b "c d" $HOME); echo "s=$?"; declare -p m; declare -A n; n=([a]=1 b "c d" $HOME); echo "s=$?"; declare -p n; n+=([b]=2 c); declare -p n
+### m-compound-assoc-pairs
+declare -A m=(a 1 b 2); declare -p m; declare -A n=(a 1 [b]=2 c); declare -p n; declare -A o=(k "v w" [x]=y); declare -p o; m+=(c 3); declare -p m
+### m-compound-assoc-empty-key
+declare -A m=([]=x); echo "s=$?"; k=; declare -A n; n=([$k]=v); n=([]=w); declare -p m n
+### m-compound-assoc-element-append
+declare -A m=([x]=1 [y]=2); m=([x]+=2 [z]+=3); declare -p m; m=([x]=5 [x]+=2); declare -p m; m+=([x]+=3 [w]+=4); declare -p m; declare -Ai n=([x]=1); n=([x]+=2); declare -p n
+### m-compound-scalar-and-nameref
+x=5; x+=([3]=y z); declare -p x; y=5; y=([3]=y z); declare -p y; declare -n r=a; r=(1 [4]=2 x); declare -p a
+### m-compound-local
+f() { local a=(1 [5]=2 x); local -A m=([k]=v [j]=w); declare -p a m; }; f
+### m-prefix-subscript
+a[1]=3 true; echo "s=$?"; declare -p a; echo "s=$?"
+### m-prefix-subscript-existing
+a=(x y); a[1]=3 echo hi; echo "s=$?"; declare -p a; a[1]+=3 b=2 env | grep '^b='; b=2 a[0]=1 true; echo "s=$?"; declare -p b
+### m-prefix-subscript-not-expanded
+a[1]=$(echo sub) true; a[1]=$(touch made) true; ls; a[$(touch idx)]=1 true; ls
+### m-prefix-subscript-declare-p
+a[1]=3 declare -p a; echo "s=$?"; a[1]=3 nosuch; echo "s=$?"; a[1 + 1]=3 true 2>/dev/null; echo "s=$?"
+### m-prefix-subscript-function-errexit
+set -e; f() { echo "f $?"; }; a[0]=1 f; a[1]=1 true && echo and; a[2 * 2]=1 exec echo done
+### m-prefix-readonly
+readonly r=1; r=2 echo hi; echo "s=$?"; f() { echo "f $r"; }; r=2 f; r=2 env | grep '^r='; echo "s=$?"; a[1]=3 r=2 true; echo "s=$?"; r=2 :; echo "s=$?"
 ### m-printf-v-array
 printf -v 'a[2]' '%s' hi; declare -p a
 ### m-printf-v-assoc

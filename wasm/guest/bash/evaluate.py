@@ -22,6 +22,7 @@ import time
 from typing import Callable, Generator
 
 from . import pattern as patterns
+from .assignment import assign as assign_word
 from .background import Job, JobTable, scheduler_of
 from .procsub import feeds_substitution, readable, run_writer, writable
 from .builtins import OperandError, binary_test, unary_test
@@ -38,7 +39,7 @@ from .state import State, Var
 from .streams import Channel, InputStream
 from .unparse import unparse_andor
 from .syntax import (
-    AndOr, ArithCmd, ArithFor, Assign, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr,
+    AndOr, ArithCmd, ArithFor, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr,
     CondNot, CondUnary, CondWord, For, FuncDef, Group, If, ListNode, Loop, Pipeline, Simple,
     Subshell, Word, parse_assignment,
 )
@@ -577,7 +578,7 @@ class Shell:
         for count, item in enumerate(items, 1):
             self._loop_tick(count)
             try:
-                self.state.set(cmd.var, item)
+                self._set_loop_var(cmd.var, item)
             except BashError as exc:
                 self.error(io, exc.message)
                 status = 1
@@ -587,6 +588,22 @@ class Shell:
                 break
         self.state.last_status = status
         return status
+
+    def _set_loop_var(self, name: str, item: str) -> None:
+        """``for name in ...`` sets ``name``; a nameref loop variable is re-pointed at each
+        word instead (bash 5.2, as ksh: ``for r in x y`` makes ``r`` a reference to x, then y)."""
+        var = self.state.lookup(name)
+        if var is None or "n" not in var.attrs:
+            self.state.set(name, item)
+            return
+        if "r" in var.attrs:
+            raise BashError(f"{name}: readonly variable")
+        if not re.match(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\Z", item, re.S):
+            raise BashError(f"`{item}': not a valid identifier")
+        if item == name:
+            raise BashError(f"{name}: nameref variable self references not allowed")
+        var.value = item
+        var.attrs.discard("unassigned")
 
     def _arith_for(self, cmd: ArithFor, io: IO) -> Gen:
         self.state.lineno = cmd.line
@@ -685,67 +702,6 @@ class Shell:
     # -- redirections ------------------------------------------------------------------------
 
     # -- simple commands ---------------------------------------------------------------
-    def assign(self, a: Assign, io: IO) -> None:
-        """Perform one assignment word (``name=v``, ``name+=v``, ``a[i]=v``, ``a=(...)``)."""
-        st = self.state
-        ex = self.expander
-        if a.array is not None:
-            values: list[str] = []
-            keyed: list[tuple[str, str]] = []
-            var = st.lookup(st.resolve_nameref(a.name))
-            is_assoc = var is not None and var.assoc is not None
-            for raw in a.array:
-                m = re.match(r"\[([^\]]*)\](\+?)=", raw)
-                if m:
-                    keyed.append((ex.string(m.group(1)) if is_assoc else ex.arith_text(m.group(1)), ex.string(raw[m.end():], True)))
-                else:
-                    values.extend(ex.words([raw]))
-            if is_assoc:
-                assert var is not None
-                if not a.append:
-                    st.writable(a.name).assoc = {}
-                for key, value in keyed:
-                    st.set_element(a.name, key, value)
-                if values:
-                    for k in range(0, len(values) - 1, 2):
-                        st.set_element(a.name, values[k], values[k + 1])
-                return
-            if a.append:
-                base = 0
-                if var is not None and var.array:
-                    base = _next_index(var.array)
-                elif var is not None and var.value is not None:
-                    base = 1
-                    st.set_element(a.name, "0", var.value)
-            else:
-                st.set_array(a.name, [])
-                base = 0
-            nxt = base
-            for value in values:
-                st.set_element(a.name, str(nxt), value)
-                nxt += 1
-            for key, value in keyed:
-                st.set_element(a.name, key, value)
-            if not keyed and not values and not a.append:
-                st.set_array(a.name, [])
-            return
-        value = ex.string(a.value or "", True)
-        if a.index is not None:
-            var = st.lookup(st.resolve_nameref(a.name))
-            key = ex.string(a.index) if var is not None and var.assoc is not None else ex.arith_text(a.index)
-            if a.append:
-                previous, _, _ = ex.values(a.name, a.index)
-                value = _append(var, previous[0] if previous else "", value)
-            st.set_element(a.name, key, value)
-            return
-        if a.append:
-            var = st.lookup(st.resolve_nameref(a.name))
-            if var is not None and var.array is not None:
-                st.set_element(a.name, "0", _append(var, var.array.get(0, ""), value))
-                return
-            value = _append(var, st.get(a.name) or "", value)
-        st.set(a.name, value)
-
     def _xtrace(self, io: IO, argv: list[str], assigns: list[str]) -> None:
         ps4 = self.state.get("PS4")
         prefix = "+ " if ps4 is None else ps4
@@ -779,18 +735,23 @@ class Shell:
             argv = ex.words(st.aliases[argv[0]].split()) + argv[1:]
             if not argv:
                 return 0
-        # prefix assignments live in a temporary scope, exported for this command only
+        # prefix assignments live in a temporary scope, exported for this command only; one
+        # bash cannot make (a subscript, a readonly name) is reported and the command still runs
         temp_scope: dict[str, Var] | None = None
         if cmd.assigns:
             temp_scope = {}
             try:
                 for a in cmd.assigns:
+                    if a.index is not None:
+                        self.error(io, f"`{a.name}[{a.index}]': not a valid identifier")
+                        continue
                     value = ex.string(a.value or "", True)
-                    var = Var(value)
-                    var.attrs.add("x")
                     old = st.lookup(a.name)
                     if old is not None and "r" in old.attrs:
-                        raise BashError(f"{a.name}: readonly variable")
+                        self.error(io, f"{a.name}: readonly variable")
+                        continue
+                    var = Var(value)
+                    var.attrs.add("x")
                     temp_scope[a.name] = var
             except FatalExpansionError as exc:
                 self.error(io, exc.message)
@@ -854,7 +815,7 @@ class Shell:
         st = self.state
         try:
             for a in cmd.assigns:
-                self.assign(a, io)
+                assign_word(self, a)
                 if st.options.get("xtrace"):
                     # trace the value assigned (expanding again would rerun $(...))
                     shown = st.get(a.name) if a.index is None and a.array is None else None
@@ -910,23 +871,6 @@ class Shell:
 
 
 _COMPOUND_TYPES = (Group, If, Loop, For, ArithFor, Case)
-
-
-def _next_index(array: dict[int, str]) -> int:
-    """One past the highest index; O(1) when elements were appended in order."""
-    last = next(reversed(array))
-    if last == len(array) - 1:
-        return last + 1
-    return max(array) + 1
-
-
-def _append(var: Var | None, old: str, value: str) -> str:
-    if var is not None and "i" in var.attrs:
-        try:
-            return str(int(old or "0") + int(value or "0"))
-        except ValueError:
-            return old + "+" + value
-    return old + value
 
 
 def _xtrace_quote(arg: str) -> str:

@@ -206,23 +206,8 @@ def match_assignment(text: str) -> tuple[str, str | None, bool, int] | None:
     i = m.end()
     index: str | None = None
     if i < len(text) and text[i] == "[":
-        depth, j = 0, i
-        while j < len(text):
-            c = text[j]
-            if c == "\\":
-                j += 2
-                continue
-            if c == "'" or c == '"':
-                j = _quote_end(text, j)
-                continue
-            if c == "[":
-                depth += 1
-            elif c == "]":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        if j >= len(text):
+        j = subscript_end(text, i)
+        if j is None:
             return None
         index = text[i + 1 : j]
         i = j + 1
@@ -235,6 +220,32 @@ def match_assignment(text: str) -> tuple[str, str | None, bool, int] | None:
     else:
         return None
     return m.group(0), index, plus, i
+
+
+def subscript_end(text: str, i: int, quotes: bool = True) -> int | None:
+    """The index of the ``]`` closing the subscript that opens at ``text[i]``, or None.
+
+    Brackets nest (``a[${#a[@]}]``). With ``quotes``, quoted or backslashed text is skipped,
+    so a bracket in it is literal (``m["]"]``); bash reads an indexed array's compound
+    elements without that (``a=(["]"]=1)`` is the plain word ``[]]=1``).
+    """
+    depth, j = 0, i
+    while j < len(text):
+        c = text[j]
+        if quotes and c == "\\":
+            j += 2
+            continue
+        if quotes and (c == "'" or c == '"'):
+            j = _quote_end(text, j)
+            continue
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    return None
 
 
 def _quote_end(text: str, j: int) -> int:

@@ -196,9 +196,21 @@ def _declare_one(sh: Shell, cmd: str, item: str, flags: _DeclareFlags, array: li
             return False
         io.out(1).write(encode(declare_line(name, found) + "\n"))
         return True
+    shown = name
+    if "n" not in flags.set_flags | flags.unset_flags and index is None:
+        # bash declares through an existing nameref: `declare r=5` assigns the variable r names
+        target = _nameref_target(sh, cmd, name, flags.global_scope)
+        if target is not None:
+            ref = element_ref(target)
+            name, index = ref if ref is not None else (target, None)
     var = _declared_var(sh, cmd, name, flags.global_scope)
+    if index is not None and "n" in var.attrs and "n" not in flags.set_flags:
+        # `declare r[1]=v` makes the nameref r an array of its own, as bash does
+        print_error(io, f"warning: {name}: removing nameref attribute")
+        var.attrs.discard("n")
+        var.value = None
     if "r" in var.attrs and (op or (flags.set_flags - {"r", "x"}) or flags.unset_flags):
-        print_error(io, f"{cmd}: {name}: readonly variable")
+        print_error(io, f"{cmd}: {shown}: readonly variable")
         return False
     if not _apply_attributes(cmd, name, var, flags, op, io):
         return False
@@ -206,11 +218,33 @@ def _declare_one(sh: Shell, cmd: str, item: str, flags: _DeclareFlags, array: li
         try:
             _assign_declared(sh, name, var, index, op, value, array, io)
         except BashError as exc:
+            if "n" in var.attrs and var.value is None and "n" not in flags.set_flags and cmd in ("declare", "typeset") and (
+                st.call_depth == 0 or flags.global_scope
+            ):
+                # bash binds the unset nameref's value first, then finds it no name and drops it
+                print_error(io, f"{cmd}: `{value}': not a valid identifier")
+                st.unset(name)
+                return False
             print_error(io, f"{cmd}: {exc.message}")
             return False
         if "r" in flags.set_flags:
             var.attrs.add("r")
     return True
+
+
+def _nameref_target(sh: Shell, cmd: str, name: str, global_scope: bool) -> str | None:
+    """What ``name`` refers to when it is a set nameref in the scope the declaration writes to
+    (a function's ``local r`` over a global nameref ``r`` makes a new local instead)."""
+    st = sh.state
+    if st.call_depth > 0 and not global_scope and cmd in ("declare", "typeset", "local"):
+        var = st.scopes[-1].get(name)
+    elif global_scope and cmd in ("declare", "typeset"):
+        var = st.scopes[0].get(name)
+    else:
+        var = st.lookup(name)
+    if var is None or "n" not in var.attrs or not var.value:
+        return None
+    return st.resolve_nameref(name)
 
 
 def _declared_var(sh: Shell, cmd: str, name: str, global_scope: bool) -> Var:
@@ -246,9 +280,10 @@ def _apply_attributes(cmd: str, name: str, var: Var, flags: _DeclareFlags, op: s
         if var.array is not None and var.array:
             print_error(io, f"{cmd}: {name}: cannot convert indexed to associative array")
             return False
-        if not op:
+        if not op and var.value is None:
             var.attrs.add("unassigned")
-        var.assoc = {}
+        # a scalar becomes element "0", as bash converts it
+        var.assoc = {} if var.value is None else {"0": var.value}
         var.array = None
         var.value = None
     for f in flags.set_flags:
@@ -270,9 +305,10 @@ def _assign_declared(
     """The ``=value``, ``+=value``, ``[i]=value`` or ``=(...)`` part of a declaration."""
     st = sh.state
     if array is not None:
+        from ..assignment import assign as assign_word
         from ..syntax import Assign
 
-        sh.assign(Assign(name, None, None, array, op == "+="), io)
+        assign_word(sh, Assign(name, None, None, array, op == "+="), declared=True)
     elif index is not None:
         if var.assoc is None and var.array is None:
             var.array = {} if var.value is None else {0: var.value}
