@@ -238,23 +238,14 @@ def _shallow(text: str) -> bool:
 def _fitted_texts(data: Mapping[str, Any], texts: dict[str, str],
                   chars: int) -> tuple[dict[str, Any], int] | None:
     """:func:`_fit`'s answer for plain ``data`` from its fields' texts, without a walk."""
-    texts = dict(texts)
-    cut: dict[str, Any] = {}
-    for size, key in sorted(((len(text), key) for key, text in texts.items()), reverse=True):
-        if size <= _PREVIEW_CHARS:
-            break
-        value = data[key]
-        if isinstance(value, str):
-            cut[key] = f"{value[:_PREVIEW_CHARS]}... [truncated {len(value) - _PREVIEW_CHARS} chars]"
-        else:
-            cut[key] = {"truncated": True, "chars": size, "preview": texts[key][:_PREVIEW_CHARS]}
-        texts[key] = _dumps(cut[key])
-        if _joined_length(texts) <= MAX_EVENT_CHARS:
-            if not all(_shallow(texts[k]) for k in texts if k not in cut):
-                return None
-            return {k: cut[k] if k in cut else json.loads(texts[k]) for k in texts}, len(_joined(texts))
-    whole = {"truncated": True, "chars": chars}
-    return whole, len(_dumps(whole))
+    cut = _cut_to_fit(data, texts)
+    if cut is None:
+        whole = {"truncated": True, "chars": chars}
+        return whole, len(_dumps(whole))
+    if not all(_shallow(texts[key]) for key in texts if key not in cut):
+        return None
+    kept = {**texts, **{key: _dumps(value) for key, value in cut.items()}}
+    return {key: cut[key] if key in cut else json.loads(kept[key]) for key in kept}, len(_joined(kept))
 
 
 def _displayed_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
@@ -271,23 +262,28 @@ def _displayed_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int]
 
 
 def _fit(data: dict[str, Any], text: str) -> dict[str, Any]:
-    out = dict(data)
-    sizes = sorted(((len(_dumps(v)), k) for k, v in out.items()), reverse=True)
-    for size, key in sizes:
+    cut = _cut_to_fit(data, {key: _dumps(value) for key, value in data.items()})
+    return {"truncated": True, "chars": len(text)} if cut is None else {**data, **cut}
+
+
+def _cut_to_fit(values: Mapping[str, Any], texts: dict[str, str]) -> dict[str, Any] | None:
+    """The largest fields cut to previews, largest first, until the object's text fits
+    ``MAX_EVENT_CHARS``: the cut fields by key; None when cutting every large one is not
+    enough. ``texts`` are the fields' JSON texts."""
+    texts = dict(texts)
+    cut: dict[str, Any] = {}
+    for size, key in sorted(((len(text), key) for key, text in texts.items()), reverse=True):
         if size <= _PREVIEW_CHARS:
             break
-        value = out[key]
+        value = values[key]
         if isinstance(value, str):
-            out[key] = f"{value[:_PREVIEW_CHARS]}... [truncated {len(value) - _PREVIEW_CHARS} chars]"
+            cut[key] = f"{value[:_PREVIEW_CHARS]}... [truncated {len(value) - _PREVIEW_CHARS} chars]"
         else:
-            out[key] = {
-                "truncated": True,
-                "chars": size,
-                "preview": _dumps(value)[:_PREVIEW_CHARS],
-            }
-        if len(_dumps(out)) <= MAX_EVENT_CHARS:
-            return out
-    return {"truncated": True, "chars": len(text)}
+            cut[key] = {"truncated": True, "chars": size, "preview": texts[key][:_PREVIEW_CHARS]}
+        texts[key] = _dumps(cut[key])
+        if _joined_length(texts) <= MAX_EVENT_CHARS:
+            return cut
+    return None
 
 
 def tool_call_data(entry: JournalEntry, *, replayed: bool | None = None) -> dict[str, Any]:

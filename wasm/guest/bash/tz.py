@@ -220,11 +220,17 @@ def _offset(text: str, pos: int) -> tuple[int | None, int]:
 
 def _scan_clock(text: str, pos: int) -> tuple[list[int], int]:
     """sscanf's ``%hu%n:%hu%n:%hu%n``: the numbers read and where the last one ended."""
+    return _scan_three(text, pos, ":")
+
+
+def _scan_three(text: str, pos: int, separator: str) -> tuple[list[int], int]:
+    """Up to three ``%hu`` numbers with ``separator`` between them: those read, and where
+    the last one ended."""
     values: list[int] = []
     end = pos
     while len(values) < 3:
         if values:
-            if not text.startswith(":", end):
+            if not text.startswith(separator, end):
                 break
             number = _scan_hu(text, end + 1)
         else:
@@ -302,19 +308,7 @@ def _scan_month_rule(text: str, pos: int) -> tuple[list[int], int]:
     """``m.w.d`` after the ``M`` (sscanf's ``M%hu.%hu.%hu%n``): the numbers it assigned
     (glibc keeps them, and uses them, even when the rule then fails) and where the third
     ended."""
-    values: list[int] = []
-    end = pos
-    while len(values) < 3:
-        if values:
-            if not text.startswith(".", end):
-                break
-            number = _scan_hu(text, end + 1)
-        else:
-            number = _scan_hu(text, end)
-        if number is None:
-            break
-        value, end = number
-        values.append(value)
+    values, end = _scan_three(text, pos, ".")
     return values, end if len(values) == 3 else pos
 
 
