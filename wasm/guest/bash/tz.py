@@ -33,8 +33,8 @@ import time
 from dataclasses import dataclass
 from typing import Mapping, NamedTuple
 
-__all__ = ["UTC", "Local", "Rule", "Zone", "c_strftime", "format_offset", "wall_seconds", "zone",
-           "zone_of"]
+__all__ = ["UTC", "Local", "Rule", "Zone", "c_strftime", "civil", "format_offset", "wall_seconds",
+           "zone", "zone_of"]
 
 _DAY = 86400
 
@@ -132,7 +132,7 @@ class Zone:
     def localtime(self, when: int) -> tuple[time.struct_time, Local]:
         """The broken-down local time (tm_isdst set; no zone in it: see ``c_strftime``)."""
         local = self.at(when)
-        fields = _civil(when + local.offset)
+        fields = civil(when + local.offset)
         return time.struct_time(fields + (int(local.isdst),)), local
 
 
@@ -404,7 +404,7 @@ def _utc_year(when: int) -> int:
     return _civil_from_days(when // _DAY)[0]
 
 
-def _civil(wall: int) -> tuple[int, int, int, int, int, int, int, int]:
+def civil(wall: int) -> tuple[int, int, int, int, int, int, int, int]:
     """struct_time's first eight fields for a wall time (Monday is weekday 0)."""
     days, secs = divmod(wall, _DAY)
     year, month, day = _civil_from_days(days)

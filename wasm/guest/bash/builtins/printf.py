@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from ..escapes import decode_echo, decode_printf_b, decode_printf_format
 from ..expand import quote_for_shell
 from ._common import Builtin, Entry, encode, print_error
-from .date import moment, shell_zone, strftime
+from .date import shell_zone
+from .timefmt import moment, strftime
 from ..tz import UTC, Zone
 
 if TYPE_CHECKING:
@@ -216,8 +217,8 @@ def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC) -> tuple
             if tm:
                 i = tm.end()
                 stamp = next_time_arg()
-                when = int(time.time()) if stamp in (None, "-1", "") else int(stamp)
-                text = strftime(tm.group(4) or "%X", moment(when, where))
+                when = -1 if stamp is None else _printf_integer(stamp, io, errors, False)
+                text = _strftime_arg(tm.group(4) or "%X", int(time.time()) if when == -1 else when, where)
                 if tm.group(3):
                     text = text[: int(tm.group(3))]
                 time_width = int(tm.group(2) or 0)
@@ -290,6 +291,15 @@ def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC) -> tuple
         if stop or used == 0 or pos >= len(args):
             break
     return "".join(out), bool(errors)
+
+
+def _strftime_arg(fmt: str, when: int, where: Zone) -> str:
+    """bash's ``%(fmt)T``: a time ``localtime`` cannot show is shown as the epoch, and a
+    text its 128-byte buffer cannot hold is empty."""
+    shown = moment(when, where) or moment(0, where)
+    assert shown is not None
+    text = strftime(fmt, shown)
+    return text if len(text.encode("utf-8", "surrogateescape")) < 128 else ""
 
 
 def _bad_directive(fmt_text: str, i: int, io: IO) -> None:
