@@ -10,7 +10,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ._common import Builtin, Entry, encode
-from .timefmt import moment, strftime
+from ..timefmt import moment, strftime
 from .. import fs
 from ..tz import UTC, Zone, wall_seconds, zone
 

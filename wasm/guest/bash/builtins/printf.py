@@ -15,7 +15,7 @@ from ..escapes import decode_echo, decode_printf_b, decode_printf_format
 from ..expand import quote_for_shell
 from ._common import Builtin, Entry, encode, print_error
 from .date import shell_zone
-from .timefmt import moment, strftime
+from ..timefmt import moment, strftime
 from ..tz import UTC, Zone
 
 if TYPE_CHECKING:

@@ -11,7 +11,8 @@ from typing import Iterator
 from ..evaluate import Closure, Env, Interp, JqError, Value
 from ..operators import is_number
 from .registry import each, native, simple
-from ....tz import UTC, Local, Zone, c_strftime, civil, wall_seconds, zone
+from ....timefmt import c_strftime
+from ....tz import UTC, Local, Zone, civil, wall_seconds, zone
 
 
 def _zone(interp: Interp) -> Zone:

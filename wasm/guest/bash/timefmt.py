@@ -1,5 +1,6 @@
 """``strftime`` for ``date`` and printf's ``%(...)T``, over any year a 32-bit ``tm_year``
-holds: Python's ``datetime`` stops at 9999, GNU date and bash go to year 2147485547.
+holds: Python's ``datetime`` stops at 9999, GNU date and bash go to year 2147485547; and
+``c_strftime``, the C library's for the commands that call it (awk, jq, find, ls).
 
 The two callers use two different C implementations, which differ outside years 0-9999:
 GNU date's (gnulib's ``nstrftime``, ``gnu=True``) pads ``%Y`` to four places with the sign
@@ -10,10 +11,11 @@ gnulib hands ``%c``, ``%x`` and ``%X`` to glibc, so those are glibc's in both.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-from ..tz import Local, Zone, civil, format_offset
+from .tz import Local, Zone, civil, format_offset
 
 _WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
@@ -278,3 +280,40 @@ def _flag_text(value: str, pad: str | None, d: str) -> str:
     if pad == "#" and d == "Z":
         return value.lower()
     return value
+
+
+_C_YEARS = "YCyGgFcDx"
+"""The conversions that show the year, which the guest's C library (musl's, in WASI) pads
+as glibc does not (``0005``, ``+10000``), and Python's ``time.strftime`` refuses past a C
+``int``: they are glibc's, from here."""
+
+
+def c_strftime(fmt: str, tm: time.struct_time, local: Local) -> str:
+    """glibc's ``strftime`` for ``tm``, with ``%z`` and ``%Z`` taken from ``local`` (a
+    struct_time built here carries no zone, and the guest's C library knows only UTC)."""
+    wall = Wall(tm.tm_year, tm.tm_mon, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_wday, tm.tm_yday)
+    out: list[str] = []
+    i = 0
+    while i < len(fmt):
+        pair = fmt[i:i + 2]
+        if pair == "%z":
+            out.append(format_offset(local.offset))
+        elif pair == "%Z":
+            out.append(local.name.replace("%", "%%"))
+        elif pair == "%%":
+            out.append("%%")
+        elif len(pair) == 2 and pair[0] == "%" and pair[1] in _C_YEARS:
+            out.append((_field(pair[1], wall, False, None) or "").replace("%", "%%"))
+        else:
+            out.append(fmt[i])
+            i += 1
+            continue
+        i += 2
+    fmt = "".join(out)
+    if not fmt:
+        return ""
+    if not -2**31 <= tm.tm_year <= 2**31 - 1:
+        # no conversion left reads the year, but Python checks it fits an int: a stand-in
+        # of the same length of year keeps %j, %U and the rest as they were
+        tm = time.struct_time((2000 if _leap(tm.tm_year) else 2001,) + tuple(tm)[1:])
+    return time.strftime(fmt, tm)
