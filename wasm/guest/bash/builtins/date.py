@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ._common import Builtin, Entry, encode
 from ..timefmt import moment, strftime
 from .. import fs
-from ..tz import UTC, Zone, wall_seconds, zone
+from ..tz import UTC, Zone, civil, wall_seconds, zone
 
 if TYPE_CHECKING:
     from ..evaluate import Shell
@@ -55,11 +55,18 @@ def _epoch(text: str) -> tuple[int, int] | None:
     return (whole, nanos) if _TIME_T[0] <= whole <= _TIME_T[1] else None
 
 
-def _shift(when: int, where: Zone, years: int, months: int, days: int) -> int:
+def _shift(when: int, where: Zone, years: int, months: int, days: int) -> int | None:
     """Calendar arithmetic on the local clock, as GNU date moves by days, months and years
-    (the clock time is kept across a change of offset; Jan 31 + 1 month is March 2 or 3)."""
+    (the clock time is kept across a change of offset; Jan 31 + 1 month is March 2 or 3).
+    None where GNU date calls it an invalid date: a ``struct tm`` field (an ``int``) that
+    overflows, or a year no ``struct tm`` holds."""
     tm, _ = where.localtime(when)
+    fields = (tm.tm_year - 1900 + years, tm.tm_mon - 1 + months, tm.tm_mday + days)
+    if not all(-2**31 <= field < 2**31 for field in fields):
+        return None
     wall = wall_seconds(tm.tm_year + years, tm.tm_mon + months, tm.tm_mday + days, tm.tm_hour, tm.tm_min, tm.tm_sec)
+    if not -2**31 + 1900 <= civil(wall)[0] <= _LAST_TM_YEAR:
+        return None
     return where.mktime(wall)
 
 
@@ -73,15 +80,20 @@ def _parse_date(text: str, now: tuple[int, int], where: Zone) -> tuple[int, int]
     if lowered in ("now", "today", ""):
         return now
     if lowered in ("yesterday", "tomorrow"):
-        return _shift(now[0], where, 0, 0, 1 if lowered == "tomorrow" else -1), now[1]
+        day = _shift(now[0], where, 0, 0, 1 if lowered == "tomorrow" else -1)
+        return None if day is None else (day, now[1])
     m = _RELATIVE.match(lowered)
     if m:
         n = int(m.group(1)) * (-1 if m.group(3) else 1)
         unit = m.group(2)
         if unit in _SECONDS:
-            return now[0] + n * _SECONDS[unit], now[1]
+            # GNU date adds in time_t: an overflow is an invalid date
+            moved = n * _SECONDS[unit]
+            fits = _TIME_T[0] <= moved <= _TIME_T[1] and _TIME_T[0] <= now[0] + moved <= _TIME_T[1]
+            return (now[0] + moved, now[1]) if fits else None
         years, months, days = (n * part for part in _CALENDAR[unit])
-        return _shift(now[0], where, years, months, days), now[1]
+        shifted = _shift(now[0], where, years, months, days)
+        return None if shifted is None else (shifted, now[1])
     return _calendar_date(text, where)
 
 
