@@ -33,6 +33,7 @@ HEADERS = {
     "fid_lookup": "command lookup, status codes, read/for errors, |&",
     "fid_split": "word splitting with custom IFS, read with IFS",
     "cmd_data": "sqlite3 (the SQLite 3.40 shell) and yq (kislyuk's, over jq 1.6), recorded from the real tools",
+    "fid_date": "date and printf's %(...)T over every year a struct tm holds: past 9999, before year 1, out of range",
     "fid_jobs": "background jobs: &, $!, wait (pid, %n, -n), jobs, kill; order set by sleeps",
 }
 

@@ -386,6 +386,24 @@ plus-space|printf '[%+5d][% 5d][%-+5d]\n' 3 3 3
 zero-left|printf '[%-05d]\n' 3
 hash-forms|printf '[%#x][%#o][%#X][%#g]\n' 255 8 255 1
 blank-number|printf '%d|%d|%f\n' ' ' '' ' '; echo " s=$?"
+not-conversions|for c in N C S D U O p m I k y '$' v; do printf "%$c|\n" 5; echo "$c s=$?"; done
+not-conversions-after-modifier|printf 'a%lNb\n' 1; echo "s=$?"; printf '%5.2hC\n' 1; echo "s=$?"
+q-is-a-conversion|printf '%qd|%Qx|%lqz|%Lq\n' a b c 'd e'; echo "s=$?"
+length-modifiers|printf '%hd %ld %lld %jd %zd %td %Lf %hhx %Lg\n' 1 2 3 4 5 6 7 255 8
+Q-precision-cuts-argument|printf '%.2Q|%5.1Q|%-6.2Q|%.0Q|%.Q|%.*Q|%.*Q|\n' 'a b' 'x y' "i'j" abc abc 1 'q r' 0 ''
+q-precision-cuts-quoted|printf '%.3q|%.1q|%.*q|%5.2q|\n' 'a b' "'x" 2 'a b' 'c d'
+q-reuse|printf '%q %Q\n' 'a b' 'c d' '$x' '!y' '' "it's"
+n-assigns-count|printf 'ab%ncd%n|\n' x y; echo "x=$x y=$y"; printf 'ab%n|' v w; echo " v=$v w=$w"
+n-bytes-and-flags|printf '%s%n\n' hello z; echo "z=$z"; printf '%5n|%-3n|%ln|%hhn\n' a b c d; echo "s=$? $a$b$c$d"
+n-missing-arg|printf 'a%nb|\n'; echo "s=$?"; printf '%n'; echo "s=$?"
+n-invalid-name|printf 'a%nb|\n' 'bad name'; echo "s=$?"; printf 'a%nb|\n' 'arr[3]'; echo "s=$? ${arr[3]}"
+n-readonly|readonly ro=1; printf 'a%n|\n' ro; echo "s=$? ro=$ro"
+n-with-v|printf -v out 'abc%nd' q; echo "out=$out q=$q"; declare -i ii; printf 'xy%n\n' ii; declare -p ii
+a-hex-float|printf '%a|%A|%.0a|%.1a|%.2a|%#a|%#.0a|%010a|%-10a|%+a|% a|%12.3A\n' 5 5 5 5 5 5 5 5 5 5 5 5
+a-hex-float-values|for v in 0 -0 1 -1 0.1 15.9 15.97 1e300 1e-300 1e4000 inf -inf nan 0x10 3.5 0.5 255 10.5 2.5 "'A"; do printf '%s: %a %.0a %.1a %.3A %10.2a %-+12.1a|%020.4A\n' $v $v $v $v $v $v $v $v; done
+float-hex-input|for v in 0x1.8p3 0x.8 0x1p-2 -0x10.8 0x1.8p 0xg 0x1.8p3zz 0X1P+4 0x -0x0 0x1P 0x10; do printf '%s=%g|%f ' $v $v $v; echo "s=$?"; done
+time-without-T|for f in '%(x)|\n' '%(x\n' '%5(x)y\n' 'a%(%s)Tb%(x)c\n' '%(%s)T%(\n' '%(%Y)|\n'; do printf "$f" 0; echo "s=$?"; done
+time-empty-precision|printf '[%-(x)T][%.(%Y)T][%8(%Y)T][%-8.2(%Y)T]\n' 0 0 0 0
 """
 
 
@@ -459,6 +477,35 @@ yq-strings|printf 'q: "yes"\nr: yes\ns: ~\nt: 010\n' | yq -c .
 """
 
 
+_DATE = r"""
+epoch-past-9999|date -d @253402300800; echo "s=$?"; date -u -d @99999999999999; echo "s=$?"
+epoch-far-negative|date -d @-99999999999; date -d @-1000000000000 '+%F %T'; date -d @-62167219201; echo "s=$?"
+epoch-last-years|date -d @67768036191676799; date -d @-67768040609740800; echo "s=$?"
+epoch-out-of-range|date -d @67768036191676800; echo "s=$?"; date -d @-67768040609740801; echo "s=$?"
+epoch-time-t-limits|date -d @9223372036854775807; echo "s=$?"; date -d @9223372036854775808; echo "s=$?"; date -d @-9223372036854775808; echo "s=$?"
+epoch-zone-pushes-out|TZ=UTC-5 date -d @67768036191658800; echo "s=$?"; TZ=UTC+5 date -d @-67768040609740800; echo "s=$?"
+epoch-int-year-wrap|date -d @67767976233532800 '+%Y|%c|%x'; date -d @67768036191676799 '+%G|%g|%c'
+epoch-bad-forms|for d in @inf @nan @1e3 @0x10 @1. @.5 @; do date -d "$d"; echo "s=$?"; done
+epoch-fractions|date -u -d @-0.5 +%s.%N; date -u -d '@ -5' +%s; date -u -d @+7.25 +%s.%N
+year-fields|for t in -62135596800 -62167219200 -62198755200 -61000000000 -99999999999 -1000000000000 253402300800 99999999999999 67767976233532799; do date -d @$t '+%Y|%C|%y|%G|%g|%F|%D|%x|%c|%j|%U|%W|%V|%u|%w|%a %b %e'; done
+year-flags|for t in -62135596800 -62167219200 -62198755200 -99999999999 253402300800; do date -d @$t '+%_Y|%-Y|%0Y|%_C|%-C|%+Y|%+C|%^a|%_y|%-y|%-G|%_g'; done
+year-strings|for d in 10000-01-01 99999-12-31 '10000-01-01 10:00' 10000-01-01T10:00:00 10000-01-01T10:00 12345-06-07T08:09:10Z 10000/01/01 10000-02-29 2147485547-12-31 5-01-01 100-01-01 69-01-01 68-12-31 0069-01-01 0000-01-01; do date -d "$d" '+%F %T %s'; echo "s=$?"; done
+year-strings-invalid|for d in 10000-02-30 10100-02-29 2147485548-01-01 -1-01-01 2024-13-01 2024-00-10 2024-02-30 '2024-01-01 24:00' '2024-01-01 10:60' 2024-01-01Z; do date -d "$d"; echo "s=$?"; done
+relative-overflow|for d in '99999999999 years' '-99999999999 days' '9999999999999999999 seconds' '99999999999999999999 days' '3000000000 years' '-3000000000 years ago' '9000000000000000000 seconds' '2000000000 days' '2147483648 days' '-2147483648 days' '2147481747 years' '2147483648 months' '100000000000 hours' '99999999999999999 hours' '-9000000000000000000 seconds'; do date -d "$d" +%Y >/dev/null; echo "$d s=$?"; done
+year-string-utc|for d in 2024-01-01Z '2024-01-01 10:00Z' 2024-01-01T10:00Z '2024-01-01 10:00:00Z' 2024/01/02Z '2024-01-01 Z' 10000-01-01Z '2024/01/02 10:30'; do TZ=UTC-3 date -d "$d" '+%F %T %z'; echo "s=$?"; done
+year-string-in-zone|TZ=UTC-5 date -d '2147485547-12-31 23:00' '+%F %T %z'; echo "s=$?"; TZ=UTC+3 date -d '10000-01-01' +%s
+printf-year-fields|printf '%(%Y|%C|%y|%G|%g|%F|%D|%x)T\n' -62135596800 -62167219200 -62198755200 -61000000000 -99999999999 -1000000000000 253402300800 99999999999999
+printf-int-year-wrap|printf '%(%Y|%C|%y|%G|%g|%F)T\n' 67767976233532799 67767976233532800 67768036191676799 -67768040609740800
+printf-year-c-and-flags|printf '%(%c|%_Y|%-Y|%0Y|%_C|%-C|%^a|%+Y)T\n' -62198755200 -99999999999 253402300800 67767976233532800
+printf-out-of-range-is-epoch|printf '%(%F %T)T\n' 67768036191676800 -67768040609740801 9223372036854775807 -9223372036854775808; echo "s=$?"
+printf-zone-pushes-out|TZ=UTC-5 printf '%(%F)T\n' 67768036191658800; TZ=UTC+5 printf '%(%F)T\n' -67768040609740800
+printf-time-arg-too-big|printf '%(%Y)T\n' 99999999999999999999 -99999999999999999999; echo "s=$?"
+printf-time-arg-invalid|printf '%(%Y)T|\n' 12abc; echo "s=$?"; printf '%(%Y)T|\n' '' ' 5' x; echo "s=$?"
+printf-time-arg-bases|printf '%(%s)T\n' 0x10 010 "'A" ' 5' -0
+printf-time-text-too-long|printf "%(%Y$(printf '%0120d' 0))T|\n" 0 253402300800 -62198755200 -99999999999
+"""
+
+
 def _split_multiline(block: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for line in block.strip("\n").split("\n"):
@@ -478,5 +525,6 @@ MANUAL: dict[str, list[tuple[str, str]]] = {
     "fid_lookup": [(f"m-{n}", s) for n, s in _split_multiline(_LOOKUP)],
     "fid_printf": [(f"m-{n}", s) for n, s in _split_multiline(_PRINTF)],
     "fid_jobs": [(f"m-{n}", s) for n, s in _split_multiline(_JOBS)],
+    "fid_date": [(f"m-{n}", s) for n, s in _split_multiline(_DATE)],
     "cmd_data": [(f"m-{n}", s) for n, s in _split_multiline(_DATA)],
 }

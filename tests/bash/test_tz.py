@@ -24,7 +24,8 @@ from typing import Any
 
 import pytest
 
-from bash.tz import UTC, Local, Rule, Zone, c_strftime, format_offset, wall_seconds, zone
+from bash.timefmt import c_strftime
+from bash.tz import UTC, Local, Rule, Zone, format_offset, wall_seconds, zone
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fixtures" / "tz_glibc.json"
@@ -247,3 +248,13 @@ def test_wall_seconds_carries_fields_as_mktime_does() -> None:
 
 if __name__ == "__main__" and "--record" in sys.argv:
     record()
+
+
+def test_c_strftime_years_are_glibc_s_whatever_the_c_library() -> None:
+    # glibc 2.36 here: the year unpadded and an int (musl, the guest's, pads it); Python's
+    # own strftime refuses a year past a C int
+    def tm(year: int, wday: int, yday: int) -> time.struct_time:
+        return time.struct_time((year, 1, 1, 0, 0, 0, wday, yday, 0))
+    assert c_strftime("%Y|%C|%y|%F|%c", tm(5, 0, 1), Local(0, "UTC", False)) == "5|0|05|5-01-01|Mon Jan  1 00:00:00 5"
+    assert c_strftime("%Y|%G|%g|%j", tm(2147483648, 2, 1), Local(0, "UTC", False)) == \
+        "-2147483648|-2147483648|52|001"

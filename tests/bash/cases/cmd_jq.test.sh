@@ -5517,3 +5517,14 @@ printf '%s' '{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"
 ' | jq -c length
 ### jq-fromjson-nesting-past-jq-limit
 jq -n -c '("[" * 256) + ("]" * 256) | fromjson | length, ("[" * 257 | try fromjson catch "too deep")' < /dev/null
+### jq-gmtime-non-number
+for f in '"x"|gmtime' 'null|gmtime' '[1]|gmtime' '{}|gmtime' 'true|gmtime' '"x"|localtime' '"x"|gmtime?'; do jq -nc "$f"; echo "s=$?"; done
+### jq-gmtime-out-of-range
+for f in 1e20 -1e20 1e300 nan infinite 1e18 67768036191676799; do jq -nc "$f|gmtime"; echo "s=$?"; jq -nc "$f|localtime"; echo "s=$?"; done
+### jq-gmtime-far-years
+jq -nc '253402300800, -62198755200, -67768040609740800, 99999999999999, 9e15, -9e15, 1e16, -0.5, 1.5 | gmtime'
+jq -nc '253402300800, -62198755200, -61000000000, 99999999999999, -67768040609740800, 67767976233532800 | todate, strftime("%C|%y|%G|%g|%D|%c")'
+### jq-mktime-and-strftime-bad-input
+for f in '"x"|mktime' '1|mktime' '[1]|mktime' '["a",1,1,1,1,1,1,1]|mktime' '[]|mktime' '"x"|strftime("%Y")' '[1]|strftime("%Y")' '"x"|strflocaltime("%Y")' '"x"|todate' '1|strptime("%Y")' '"2015"|strptime(1)' '"x"|fromdate'; do jq -nc "$f"; echo "s=$?"; done
+### jq-date-helpers-not-in-1.6
+for f in '0|date' '0|dateadd("s";1)' '0|datesub("s";1)' '0|todate("%Y")' 'ascii(65)' '0|todate' '0|todateiso8601'; do jq -nc "$f"; echo "s=$?"; done

@@ -2415,3 +2415,39 @@ printf '[%-05d]\n' 3
 printf '[%#x][%#o][%#X][%#g]\n' 255 8 255 1
 ### m-blank-number
 printf '%d|%d|%f\n' ' ' '' ' '; echo " s=$?"
+### m-not-conversions
+for c in N C S D U O p m I k y '$' v; do printf "%$c|\n" 5; echo "$c s=$?"; done
+### m-not-conversions-after-modifier
+printf 'a%lNb\n' 1; echo "s=$?"; printf '%5.2hC\n' 1; echo "s=$?"
+### m-q-is-a-conversion
+printf '%qd|%Qx|%lqz|%Lq\n' a b c 'd e'; echo "s=$?"
+### m-length-modifiers
+printf '%hd %ld %lld %jd %zd %td %Lf %hhx %Lg\n' 1 2 3 4 5 6 7 255 8
+### m-Q-precision-cuts-argument
+printf '%.2Q|%5.1Q|%-6.2Q|%.0Q|%.Q|%.*Q|%.*Q|\n' 'a b' 'x y' "i'j" abc abc 1 'q r' 0 ''
+### m-q-precision-cuts-quoted
+printf '%.3q|%.1q|%.*q|%5.2q|\n' 'a b' "'x" 2 'a b' 'c d'
+### m-q-reuse
+printf '%q %Q\n' 'a b' 'c d' '$x' '!y' '' "it's"
+### m-n-assigns-count
+printf 'ab%ncd%n|\n' x y; echo "x=$x y=$y"; printf 'ab%n|' v w; echo " v=$v w=$w"
+### m-n-bytes-and-flags
+printf '%s%n\n' hello z; echo "z=$z"; printf '%5n|%-3n|%ln|%hhn\n' a b c d; echo "s=$? $a$b$c$d"
+### m-n-missing-arg
+printf 'a%nb|\n'; echo "s=$?"; printf '%n'; echo "s=$?"
+### m-n-invalid-name
+printf 'a%nb|\n' 'bad name'; echo "s=$?"; printf 'a%nb|\n' 'arr[3]'; echo "s=$? ${arr[3]}"
+### m-n-readonly
+readonly ro=1; printf 'a%n|\n' ro; echo "s=$? ro=$ro"
+### m-n-with-v
+printf -v out 'abc%nd' q; echo "out=$out q=$q"; declare -i ii; printf 'xy%n\n' ii; declare -p ii
+### m-a-hex-float
+printf '%a|%A|%.0a|%.1a|%.2a|%#a|%#.0a|%010a|%-10a|%+a|% a|%12.3A\n' 5 5 5 5 5 5 5 5 5 5 5 5
+### m-a-hex-float-values
+for v in 0 -0 1 -1 0.1 15.9 15.97 1e300 1e-300 1e4000 inf -inf nan 0x10 3.5 0.5 255 10.5 2.5 "'A"; do printf '%s: %a %.0a %.1a %.3A %10.2a %-+12.1a|%020.4A\n' $v $v $v $v $v $v $v $v; done
+### m-float-hex-input
+for v in 0x1.8p3 0x.8 0x1p-2 -0x10.8 0x1.8p 0xg 0x1.8p3zz 0X1P+4 0x -0x0 0x1P 0x10; do printf '%s=%g|%f ' $v $v $v; echo "s=$?"; done
+### m-time-without-T
+for f in '%(x)|\n' '%(x\n' '%5(x)y\n' 'a%(%s)Tb%(x)c\n' '%(%s)T%(\n' '%(%Y)|\n'; do printf "$f" 0; echo "s=$?"; done
+### m-time-empty-precision
+printf '[%-(x)T][%.(%Y)T][%8(%Y)T][%-8.2(%Y)T]\n' 0 0 0 0

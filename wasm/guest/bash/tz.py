@@ -1,7 +1,7 @@
 """Local time from the ``TZ`` variable: this module owns reading a POSIX ``TZ`` string as
 glibc 2.36's ``tzset`` reads it, the offset and abbreviation in effect at an instant
 (``localtime``), the way back from a local wall clock to an instant (``mktime``), and the
-``%z``/``%Z`` texts. Every command that shows or reads local time (``date``, printf's
+``%z`` text (``timefmt.py`` formats the rest). Every command that shows or reads local time (``date``, printf's
 ``%(...)T``, ``ls``, ``stat``, ``find``, ``diff``, ``tar``, ``gzip -l``, ``touch -d``,
 awk, jq, git) asks :func:`zone` with the ``TZ`` its process would see.
 
@@ -33,8 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import Mapping, NamedTuple
 
-__all__ = ["UTC", "Local", "Rule", "Zone", "c_strftime", "format_offset", "wall_seconds", "zone",
-           "zone_of"]
+__all__ = ["UTC", "Local", "Rule", "Zone", "civil", "format_offset", "wall_seconds", "zone", "zone_of"]
 
 _DAY = 86400
 
@@ -130,9 +129,9 @@ class Zone:
         return when if when + self.at(when).offset == wall else None
 
     def localtime(self, when: int) -> tuple[time.struct_time, Local]:
-        """The broken-down local time (tm_isdst set; no zone in it: see ``c_strftime``)."""
+        """The broken-down local time (tm_isdst set; no zone in it: see ``timefmt.c_strftime``)."""
         local = self.at(when)
-        fields = _civil(when + local.offset)
+        fields = civil(when + local.offset)
         return time.struct_time(fields + (int(local.isdst),)), local
 
 
@@ -398,7 +397,7 @@ def _utc_year(when: int) -> int:
     return _civil_from_days(when // _DAY)[0]
 
 
-def _civil(wall: int) -> tuple[int, int, int, int, int, int, int, int]:
+def civil(wall: int) -> tuple[int, int, int, int, int, int, int, int]:
     """struct_time's first eight fields for a wall time (Monday is weekday 0)."""
     days, secs = divmod(wall, _DAY)
     year, month, day = _civil_from_days(days)
@@ -427,26 +426,3 @@ def format_offset(offset: int, colons: int = 0) -> str:
     if colons == 2 or seconds:
         return f"{sign}{hours:02d}:{minutes:02d}:{seconds:02d}"
     return f"{sign}{hours:02d}" + (f":{minutes:02d}" if minutes else "")
-
-
-def c_strftime(fmt: str, tm: time.struct_time, local: Local) -> str:
-    """The C library's ``strftime`` for ``tm``, with ``%z`` and ``%Z`` taken from ``local``
-    (a struct_time built here carries no zone, and the guest's C library knows only UTC)."""
-    if "%z" in fmt or "%Z" in fmt:
-        out: list[str] = []
-        i = 0
-        while i < len(fmt):
-            pair = fmt[i:i + 2]
-            if pair == "%z":
-                out.append(format_offset(local.offset))
-            elif pair == "%Z":
-                out.append(local.name)
-            elif pair == "%%":
-                out.append("%%")
-            else:
-                out.append(fmt[i])
-                i += 1
-                continue
-            i += 2
-        fmt = "".join(out)
-    return time.strftime(fmt, tm) if fmt else ""

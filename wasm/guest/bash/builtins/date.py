@@ -7,74 +7,16 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ._common import Builtin, Entry, encode
+from ..timefmt import moment, strftime
 from .. import fs
-from ..tz import UTC, Local, Zone, format_offset, wall_seconds, zone
+from ..tz import UTC, Zone, civil, wall_seconds, zone
 
 if TYPE_CHECKING:
     from ..evaluate import Shell
     from ..redirects import IO
-
-
-_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-_EPOCH = datetime(1970, 1, 1)
-
-
-def _ampm(dt: datetime) -> str:
-    return "AM" if dt.hour < 12 else "PM"
-
-
-def _hour12(dt: datetime) -> int:
-    return (dt.hour % 12) or 12
-
-
-_FIELDS: dict[str, Callable[[datetime], str]] = {
-    "Y": lambda dt: f"{dt.year}", "m": lambda dt: f"{dt.month:02d}", "d": lambda dt: f"{dt.day:02d}",
-    "H": lambda dt: f"{dt.hour:02d}", "M": lambda dt: f"{dt.minute:02d}", "S": lambda dt: f"{dt.second:02d}",
-    "y": lambda dt: f"{dt.year % 100:02d}", "e": lambda dt: f"{dt.day:2d}",
-    "j": lambda dt: f"{dt.timetuple().tm_yday:03d}", "a": lambda dt: _WEEKDAYS[dt.weekday()][:3],
-    "A": lambda dt: _WEEKDAYS[dt.weekday()], "b": lambda dt: _MONTHS[dt.month - 1][:3],
-    "h": lambda dt: _MONTHS[dt.month - 1][:3], "B": lambda dt: _MONTHS[dt.month - 1], "p": _ampm,
-    "n": lambda dt: "\n", "t": lambda dt: "\t",
-    "%": lambda dt: "%", "u": lambda dt: str(dt.isoweekday()), "w": lambda dt: str(dt.isoweekday() % 7),
-    "I": lambda dt: f"{_hour12(dt):02d}", "l": lambda dt: f"{_hour12(dt):2d}", "k": lambda dt: f"{dt.hour:2d}",
-    "C": lambda dt: f"{dt.year // 100:02d}", "D": lambda dt: f"{dt.month:02d}/{dt.day:02d}/{dt.year % 100:02d}",
-    "F": lambda dt: f"{dt.year}-{dt.month:02d}-{dt.day:02d}",
-    "T": lambda dt: f"{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}", "R": lambda dt: f"{dt.hour:02d}:{dt.minute:02d}",
-    "r": lambda dt: f"{_hour12(dt):02d}:{dt.minute:02d}:{dt.second:02d} {_ampm(dt)}",
-    "c": lambda dt: (f"{_WEEKDAYS[dt.weekday()][:3]} {_MONTHS[dt.month - 1][:3]} {dt.day:2d} "
-                     f"{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d} {dt.year}"),
-    "x": lambda dt: f"{dt.month:02d}/{dt.day:02d}/{dt.year % 100:02d}",
-    "X": lambda dt: f"{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}",
-    "V": lambda dt: f"{dt.isocalendar()[1]:02d}", "G": lambda dt: str(dt.isocalendar()[0]),
-    "U": lambda dt: dt.strftime("%U"), "W": lambda dt: dt.strftime("%W"),
-    "P": lambda dt: "am" if dt.hour < 12 else "pm", "q": lambda dt: str((dt.month - 1) // 3 + 1),
-}
-"""What each conversion of the local clock prints (the C locale), looked up per directive:
-building them all for every directive was most of a plain ``date``. The zone's own
-conversions (``%z %Z %s %N``) read the ``Moment``."""
-
-
-@dataclass(frozen=True)
-class Moment:
-    """An instant as a zone shows it: what ``strftime`` formats."""
-
-    wall: datetime
-    """The local clock (naive; microseconds kept)."""
-    epoch: int
-    nanos: int
-    local: Local
-
-
-def moment(epoch: int, where: Zone, nanos: int = 0) -> Moment:
-    local = where.at(epoch)
-    wall = _EPOCH + timedelta(seconds=epoch + local.offset, microseconds=nanos // 1000)
-    return Moment(wall, epoch, nanos, local)
 
 
 def shell_zone(sh: Shell) -> Zone:
@@ -88,71 +30,14 @@ def shell_zone(sh: Shell) -> Zone:
     return UTC
 
 
-def _zone_field(d: str, when: Moment, colons: int) -> str | None:
-    if d == "z":
-        return format_offset(when.local.offset, colons)
-    if colons:
-        return None
-    if d == "Z":
-        return when.local.name
-    if d == "s":
-        return str(when.epoch)
-    if d == "N":
-        return f"{when.nanos:09d}"
-    return None
-
-
-def strftime(fmt: str, when: Moment, gnu: bool = False) -> str:
-    """``fmt`` for ``when``; ``gnu``: GNU date's ``%:z``, ``%::z`` and ``%:::z`` too (glibc's
-    strftime, which bash's printf uses, prints those as written)."""
-    dt = when.wall
-    out: list[str] = []
-    i = 0
-    while i < len(fmt):
-        c = fmt[i]
-        if c != "%" or i + 1 >= len(fmt):
-            out.append(c)
-            i += 1
-            continue
-        i += 1
-        pad = None
-        if fmt[i] in "-_0^#":
-            pad = fmt[i]
-            i += 1
-            if i == len(fmt):  # a flag with no conversion after it: printed as written
-                out.append("%" + pad)
-                break
-        colons = 0
-        while gnu and colons < 3 and fmt.startswith(":", i + colons) and i + colons + 1 < len(fmt):
-            colons += 1
-        d = fmt[i + colons]
-        i += colons + 1
-        if d in "zZsN":
-            value = _zone_field(d, when, colons)
-        else:
-            field = _FIELDS.get(d) if not colons else None
-            value = field(dt) if field is not None else None
-        if value is None:
-            out.append("%" + (pad or "") + ":" * colons + d)
-            continue
-        if pad == "-":
-            value = value.lstrip("0 ") or "0"
-        elif pad == "_":
-            stripped = value.lstrip("0")
-            value = stripped.rjust(len(value)) if stripped else "0".rjust(len(value))
-        elif pad == "^":
-            value = value.upper()
-        elif pad == "#" and d == "Z":
-            value = value.lower()
-        out.append(value)
-    return "".join(out)
-
-
 _RELATIVE = re.compile(r"([+-]?\d+)\s*(second|sec|minute|min|hour|day|week|month|year)s?(\s+ago)?\Z")
 _SECONDS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600}
 _CALENDAR = {"day": (0, 0, 1), "week": (0, 0, 7), "month": (0, 1, 0), "year": (1, 0, 0)}
-_LOCAL_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d", "%Y/%m/%d")
-_EPOCH_TEXT = re.compile(r"([+-]?)(\d+)(?:\.(\d*))?\Z")
+_CALENDAR_DATE = re.compile(
+    r"(\d+)(?:-(\d\d?)-(\d\d?)|/(\d\d?)/(\d\d?))(?:[ T](\d\d?):(\d\d?)(?::(\d\d?))?)?( ?Z)?\Z")
+_EPOCH_TEXT = re.compile(r"([+-]?)(\d+)(?:\.(\d+))?\Z")
+_TIME_T = (-2**63, 2**63 - 1)
+_LAST_TM_YEAR = 2**31 - 1 + 1900
 
 
 def _epoch(text: str) -> tuple[int, int] | None:
@@ -160,25 +45,28 @@ def _epoch(text: str) -> tuple[int, int] | None:
     nanoseconds."""
     m = _EPOCH_TEXT.match(text.strip())
     if not m:
-        try:
-            value = float(text)
-        except ValueError:
-            return None
-        whole = int(value // 1)
-        return whole, int(round((value - whole) * 1e9))
+        return None
     sign, whole_text, frac = m.groups()
     nanos = int((frac or "")[:9].ljust(9, "0"))
     whole = int(whole_text)
     if sign == "-":
         whole, nanos = (-whole - 1, 1_000_000_000 - nanos) if nanos else (-whole, 0)
-    return whole, nanos
+    # a time_t holds it, or GNU date calls the date invalid
+    return (whole, nanos) if _TIME_T[0] <= whole <= _TIME_T[1] else None
 
 
-def _shift(when: int, where: Zone, years: int, months: int, days: int) -> int:
+def _shift(when: int, where: Zone, years: int, months: int, days: int) -> int | None:
     """Calendar arithmetic on the local clock, as GNU date moves by days, months and years
-    (the clock time is kept across a change of offset; Jan 31 + 1 month is March 2 or 3)."""
+    (the clock time is kept across a change of offset; Jan 31 + 1 month is March 2 or 3).
+    None where GNU date calls it an invalid date: a ``struct tm`` field (an ``int``) that
+    overflows, or a year no ``struct tm`` holds."""
     tm, _ = where.localtime(when)
+    fields = (tm.tm_year - 1900 + years, tm.tm_mon - 1 + months, tm.tm_mday + days)
+    if not all(-2**31 <= field < 2**31 for field in fields):
+        return None
     wall = wall_seconds(tm.tm_year + years, tm.tm_mon + months, tm.tm_mday + days, tm.tm_hour, tm.tm_min, tm.tm_sec)
+    if not -2**31 + 1900 <= civil(wall)[0] <= _LAST_TM_YEAR:
+        return None
     return where.mktime(wall)
 
 
@@ -192,29 +80,50 @@ def _parse_date(text: str, now: tuple[int, int], where: Zone) -> tuple[int, int]
     if lowered in ("now", "today", ""):
         return now
     if lowered in ("yesterday", "tomorrow"):
-        return _shift(now[0], where, 0, 0, 1 if lowered == "tomorrow" else -1), now[1]
+        day = _shift(now[0], where, 0, 0, 1 if lowered == "tomorrow" else -1)
+        return None if day is None else (day, now[1])
     m = _RELATIVE.match(lowered)
     if m:
         n = int(m.group(1)) * (-1 if m.group(3) else 1)
         unit = m.group(2)
         if unit in _SECONDS:
-            return now[0] + n * _SECONDS[unit], now[1]
+            # GNU date adds in time_t: an overflow is an invalid date
+            moved = n * _SECONDS[unit]
+            fits = _TIME_T[0] <= moved <= _TIME_T[1] and _TIME_T[0] <= now[0] + moved <= _TIME_T[1]
+            return (now[0] + moved, now[1]) if fits else None
         years, months, days = (n * part for part in _CALENDAR[unit])
-        return _shift(now[0], where, years, months, days), now[1]
-    try:
-        utc = datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
-    except ValueError:
-        pass
-    else:
-        return wall_seconds(utc.year, utc.month, utc.day, utc.hour, utc.minute, utc.second), 0
-    for fmt in _LOCAL_FORMATS:
-        try:
-            fields = datetime.strptime(text, fmt)
-        except ValueError:
-            continue
-        when = where.exact(wall_seconds(fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second))
-        return None if when is None else (when, 0)
-    return None
+        shifted = _shift(now[0], where, years, months, days)
+        return None if shifted is None else (shifted, now[1])
+    return _calendar_date(text, where)
+
+
+def _calendar_date(text: str, where: Zone) -> tuple[int, int] | None:
+    """``YYYY-MM-DD`` or ``YYYY/MM/DD``, then ``[ HH:MM[:SS]]`` (or a ``T`` before it), then
+    a ``Z`` for UTC: any year a ``struct tm`` holds, two digits meaning 1969-2068 as GNU
+    date reads them."""
+    m = _CALENDAR_DATE.match(text)
+    if not m:
+        return None
+    year_text, month_text, day_text, slash_month, slash_day, hour, minute, second, utc = m.groups()
+    year = int(year_text)
+    if len(year_text) == 2:
+        year += 1900 if year >= 69 else 2000
+    month, day = int(month_text or slash_month), int(day_text or slash_day)
+    clock = [int(v or 0) for v in (hour, minute, second)]
+    if not (1 <= month <= 12 and 1 <= day <= _month_days(year, month) and clock[0] < 24 and clock[1] < 60
+            and clock[2] < 60 and year <= _LAST_TM_YEAR):
+        return None
+    wall = wall_seconds(year, month, day, *clock)
+    if utc:
+        return wall, 0
+    when = where.exact(wall)
+    return None if when is None else (when, 0)
+
+
+def _month_days(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
 
 
 def run_date(sh: Shell, argv: list[str], io: IO) -> int:
@@ -261,7 +170,11 @@ def run_date(sh: Shell, argv: list[str], io: IO) -> int:
     if when is None:
         io.out(2).write(encode(f"date: invalid date '{source[1] if source else ''}'\n"))
         return 1
-    io.out(1).write(encode(strftime(fmt, moment(when[0], where, when[1]), gnu=True) + "\n"))
+    shown = moment(when[0], where, when[1])
+    if shown is None:
+        io.out(2).write(encode(f"date: time '{when[0]}' is out of range\n"))
+        return 1
+    io.out(1).write(encode(strftime(fmt, shown, gnu=True) + "\n"))
     return 0
 
 

@@ -8,12 +8,14 @@ import re
 import time
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
+from ..errors import BashError
 from ..escapes import decode_echo, decode_printf_b, decode_printf_format
 from ..expand import quote_for_shell
 from ._common import Builtin, Entry, encode, print_error
-from .date import moment, shell_zone, strftime
+from .date import shell_zone
+from ..timefmt import moment, strftime
 from ..tz import UTC, Zone
 
 if TYPE_CHECKING:
@@ -47,8 +49,9 @@ def run_echo(sh: Shell, argv: list[str], io: IO) -> int:
     return 0
 
 
-_PRINTF_TIME = re.compile(r"%([-+ #0']*)([0-9]+)?(?:\.([0-9]+))?\(([^)]*)\)T")
-_PRINTF_SPEC = re.compile(r"%([-+ #0']*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([hlLqjzt]*)([diouxXeEfFgGaAcsbqQ%])")
+_PRINTF_TIME = re.compile(r"%([-+ #0']*)([0-9]+)?(?:\.([0-9]*))?\(([^)]*)\)T")
+_PRINTF_TIME_START = re.compile(r"%[-+ #0']*[0-9]*(?:\.[0-9]*)?\(")
+_PRINTF_SPEC = re.compile(r"%([-+ #0']*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([hlLjzt]*)([diouxXeEfFgGaAcsbqQn%])")
 
 
 _INT64 = (-(2**63), 2**63 - 1)
@@ -99,9 +102,14 @@ def _printf_float(arg: str, io: IO, errors: list[bool]) -> Decimal | str:
     lowered = text.lower().lstrip("+")
     if lowered in ("inf", "infinity", "-inf", "-infinity", "nan", "-nan"):
         return lowered.replace("infinity", "inf")
+    hex_float = _HEX_FLOAT.match(text)
+    if hex_float:
+        value = _hex_fraction(hex_float)
+        if hex_float.end() != len(text) or not (hex_float.group(2) or hex_float.group(3)):
+            print_error(io, f"printf: {arg}: invalid number")
+            errors.append(True)
+        return _long_double(value) if value or not text.startswith("-") else Decimal("-0")
     try:
-        if re.match(r"[-+]?0[xX]", text):
-            return _long_double(Fraction(int(text, 16)))
         exact = Fraction(Decimal(text))
         if exact == 0 and text.startswith("-"):
             return Decimal("-0")
@@ -111,6 +119,19 @@ def _printf_float(arg: str, io: IO, errors: list[bool]) -> Decimal | str:
         print_error(io, f"printf: {arg}: invalid number")
         errors.append(True)
         return _long_double(Fraction(Decimal(m.group(0)))) if m else Decimal(0)
+
+
+_HEX_FLOAT = re.compile(r"([-+]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?(?:[pP]([-+]?[0-9]+))?")
+
+
+def _hex_fraction(m: re.Match[str]) -> Fraction:
+    """strtold's hexadecimal form (``0x1.8p3``), as far as it reads: no digits is 0."""
+    sign, whole, frac, power = m.groups()
+    digits = (whole or "") + (frac or "")
+    if not digits:
+        return Fraction(0)
+    value = Fraction(int(digits, 16), 16 ** len(frac or "")) * Fraction(2) ** int(power or "0")
+    return -value if sign == "-" else value
 
 
 def _long_double(exact: Fraction) -> Decimal:
@@ -155,6 +176,8 @@ def _format_float(value: Decimal | str, flags: str, width: str | None, prec: str
             body = format(magnitude, f".{p}f")
             if "#" in flags and p == 0:
                 body += "."
+        elif low == "a":
+            body = _hex_float(magnitude, prec, "#" in flags)
         elif low == "e" and magnitude == 0:
             body = ("0." + "0" * p if p else "0") + "e+00"
         elif low == "e":
@@ -181,13 +204,49 @@ def _format_float(value: Decimal | str, flags: str, width: str | None, prec: str
     if "-" in flags:
         return (sign + body).ljust(w)
     if "0" in flags and body[:1].isdigit():
-        return sign + body.rjust(w - len(sign), "0")
+        prefix = body[:2] if conv in "aA" else ""  # the zeros go after the 0x
+        return sign + prefix + body[len(prefix):].rjust(w - len(sign) - len(prefix), "0")
     return (sign + body).rjust(w)
 
 
-def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC) -> tuple[str, bool]:
+def _hex_float(magnitude: Decimal, prec: str | None, point: bool) -> str:
+    """glibc's ``%La`` of an x87 long double: the 64-bit mantissa's top four bits are the
+    digit before the point (``0xap-1`` for 5), the other 60 the fifteen after it."""
+    exact = Fraction(magnitude)
+    lead, frac, power = 0, 0, 0
+    if exact:
+        shift = exact.numerator.bit_length() - exact.denominator.bit_length() - 63
+        while exact / Fraction(2) ** shift >= 2**64:
+            shift += 1
+        while exact / Fraction(2) ** shift < 2**63:
+            shift -= 1
+        mantissa = round(exact / Fraction(2) ** shift)
+        lead, frac, power = mantissa >> 60, mantissa & (2**60 - 1), shift + 60
+    digits = f"{frac:015x}"
+    if prec is None:
+        digits = digits.rstrip("0")
+    elif int(prec or "0") >= 15:
+        digits += "0" * (int(prec or "0") - 15)
+    else:
+        keep_count = int(prec or "0")
+        dropped = 4 * (15 - keep_count)
+        kept, rest, half = frac >> dropped, frac & ((1 << dropped) - 1), 1 << (dropped - 1)
+        # to nearest, ties to even: a carry out of the fraction bumps the leading digit
+        if rest > half or (rest == half and (kept if keep_count else lead) & 1):
+            kept += 1
+            if kept >> (4 * keep_count):
+                kept, lead = 0, lead + 1
+        if lead == 16:
+            lead, power = 1, power + 4
+        digits = f"{kept:0{keep_count}x}" if keep_count else ""
+    return f"0x{lead:x}" + ("." + digits if digits or point else "") + f"p{power:+d}"
+
+
+def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC,
+                  assign: Callable[[str, int], bool] = lambda name, count: False) -> tuple[str, bool]:
     """Format like bash's printf (``%(...)T`` in the zone ``where``); returns (output,
-    had-errors)."""
+    had-errors). ``%n`` hands ``assign`` a variable's name and the bytes this pass of the
+    format has written; False (not a name) stops the printf as a bad directive does."""
     out: list[str] = []
     errors: list[bool] = []
     fmt_text = decode_printf_format(fmt)
@@ -204,6 +263,7 @@ def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC) -> tuple
 
     while True:
         used = 0
+        pass_start = len(out)
         i = 0
         stop = False
         while i < len(fmt_text):
@@ -216,12 +276,18 @@ def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC) -> tuple
             if tm:
                 i = tm.end()
                 stamp = next_time_arg()
-                when = int(time.time()) if stamp in (None, "-1", "") else int(stamp)
-                text = strftime(tm.group(4) or "%X", moment(when, where))
-                if tm.group(3):
-                    text = text[: int(tm.group(3))]
+                when = -1 if stamp is None else _printf_integer(stamp, io, errors, False)
+                text = _strftime_arg(tm.group(4) or "%X", int(time.time()) if when == -1 else when, where)
+                if tm.group(3) is not None:
+                    text = text[: int(tm.group(3) or "0")]
                 time_width = int(tm.group(2) or 0)
                 out.append(text.ljust(time_width) if "-" in tm.group(1) else text.rjust(time_width))
+                continue
+            if _PRINTF_TIME_START.match(fmt_text, i):
+                # no ")T" to end it: bash warns and reads on from the "%" as plain text
+                print_error(io, "printf: warning: invalid time format specification")
+                out.append("%")
+                i += 1
                 continue
             m = _PRINTF_SPEC.match(fmt_text, i)
             if not m:
@@ -245,7 +311,8 @@ def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC) -> tuple
             if width == "*":
                 w = next_arg()
                 width = str(_printf_number(w or "0", io, errors))
-            if prec == "*":
+            star_prec = prec == "*"
+            if star_prec:
                 p = next_arg()
                 prec = str(_printf_number(p or "0", io, errors))
             arg = next_arg()
@@ -260,14 +327,11 @@ def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC) -> tuple
                 out.append((spec + "s") % value)
                 if stop:
                     break
+            elif conv == "n":
+                if arg is not None and not assign(arg, len("".join(out[pass_start:]).encode("utf-8", "surrogateescape"))):
+                    return "".join(out), True
             elif conv in "qQ":
-                if not arg:
-                    value = "''"
-                elif any(ord(ch) < 32 or ord(ch) == 127 for ch in arg):
-                    value = quote_for_shell(arg)
-                else:
-                    value = _backslash_quote(arg)
-                out.append((spec + "s") % value)
+                out.append(_quoted(arg, spec, flags + (width or ""), prec if conv == "Q" else None, star_prec))
             elif conv == "c":
                 value = arg[:1] if arg else "\0"
                 out.append((spec + "s") % value)
@@ -286,15 +350,24 @@ def printf_format(fmt: str, args: list[str], io: IO, where: Zone = UTC) -> tuple
                     out.append((spec + pyconv) % number)
             else:
                 number_f = _printf_float(arg, io, errors) if arg is not None else Decimal(0)
-                out.append(_format_float(number_f, flags, width, prec, conv if conv not in "aA" else "e"))
+                out.append(_format_float(number_f, flags, width, prec, conv))
         if stop or used == 0 or pos >= len(args):
             break
     return "".join(out), bool(errors)
 
 
+def _strftime_arg(fmt: str, when: int, where: Zone) -> str:
+    """bash's ``%(fmt)T``: a time ``localtime`` cannot show is shown as the epoch, and a
+    text its 128-byte buffer cannot hold is empty."""
+    shown = moment(when, where) or moment(0, where)
+    assert shown is not None
+    text = strftime(fmt, shown)
+    return text if len(text.encode("utf-8", "surrogateescape")) < 128 else ""
+
+
 def _bad_directive(fmt_text: str, i: int, io: IO) -> None:
     rest = fmt_text[i + 1:].lstrip("-+ #0'")
-    rest = rest.lstrip("0123456789*.").lstrip("hlLqjzt")
+    rest = rest.lstrip("0123456789*.").lstrip("hlLjzt")
     if rest:
         print_error(io, f"printf: `{rest[0]}': invalid format character")
     else:
@@ -304,6 +377,22 @@ def _bad_directive(fmt_text: str, i: int, io: IO) -> None:
 def _octal_alt(text: str) -> str:
     stripped = text.lstrip()
     return text[: len(text) - len(stripped)] + "0" + stripped if not stripped.startswith("0") else text
+
+
+def _quoted(arg: str | None, spec: str, unbounded: str, cut: str | None, star: bool) -> str:
+    """``%q``, or ``%Q`` with ``cut`` its precision: ``%Q`` cuts the argument where ``%q``
+    cuts the quoted text (``unbounded``: the flags and width alone); bash 5.2 drops a ``*``
+    precision of ``%Q``."""
+    if cut and (arg or star):
+        arg = arg if star else (arg or "")[:int(cut)]
+        spec = "%" + unbounded
+    if not arg:
+        value = "''"
+    elif any(ord(ch) < 32 or ord(ch) == 127 for ch in arg):
+        value = quote_for_shell(arg)
+    else:
+        value = _backslash_quote(arg)
+    return (spec + "s") % value
 
 
 def _backslash_quote(arg: str) -> str:
@@ -330,7 +419,17 @@ def run_printf(sh: Shell, argv: list[str], io: IO) -> int:
     if not args:
         print_error(io, "printf: usage: printf [-v var] format [arguments]")
         return 2
-    text, had_errors = printf_format(args[0], args[1:], io, shell_zone(sh))
+    def assign(name: str, count: int) -> bool:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            print_error(io, f"printf: `{name}': not a valid identifier")
+            return False
+        try:
+            sh.state.set(name, str(count))
+        except BashError as exc:  # a readonly name: reported, and the printf goes on
+            print_error(io, exc.message)
+        return True
+
+    text, had_errors = printf_format(args[0], args[1:], io, shell_zone(sh), assign)
     if target is not None:
         text = text.split("\0", 1)[0]  # a variable holds a C string: it ends at a NUL
         m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?\Z", target)

@@ -15,7 +15,8 @@ from .parse import Node
 from .value import MAX_INT, d_to_int, to_num
 from .expressions import Expressions
 from .state import AwkError, Fn
-from ...tz import Local, c_strftime, wall_seconds, zone_of
+from ...timefmt import c_strftime
+from ...tz import Local, wall_seconds, zone_of
 
 _GMT = Local(0, "GMT", False)
 """What glibc's ``gmtime`` names its zone (mawk's ``strftime(fmt, t, 1)`` prints it)."""

@@ -18,7 +18,8 @@ from .common import (
     usage_blocks,
 )
 from ... import fs
-from ...tz import Zone, c_strftime
+from ...timefmt import c_strftime
+from ...tz import Zone
 
 if TYPE_CHECKING:
     from .find import _Item, _State

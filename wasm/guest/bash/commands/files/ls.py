@@ -28,7 +28,8 @@ from .common import (
 from .glob import glob_regex
 from ..base import CommandContext, CommandResult
 from ... import fs
-from ...tz import UTC, Local, Zone, c_strftime, format_offset, zone_of
+from ...timefmt import c_strftime
+from ...tz import UTC, Local, Zone, format_offset, zone_of
 
 _SPEC = FlagSpec(
     "aAdFlpRrSths1UCxiLGnogNqkvXcuQbmHI:w:B",

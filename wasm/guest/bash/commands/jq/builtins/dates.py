@@ -11,23 +11,38 @@ from typing import Iterator
 from ..evaluate import Closure, Env, Interp, JqError, Value
 from ..operators import is_number
 from .registry import each, native, simple
-from ....tz import UTC, Local, Zone, c_strftime, wall_seconds, zone
+from ....timefmt import c_strftime
+from ....tz import UTC, Local, Zone, civil, wall_seconds, zone
 
 
 def _zone(interp: Interp) -> Zone:
     return zone(interp.env_vars.get("TZ"))
 
 
+_TM_YEARS = (-2**31 + 1900, 2**31 - 1 + 1900)
+"""The years a C ``struct tm`` holds: ``gmtime_r`` and ``localtime_r`` fail outside them."""
+_CONVERTING = {"gmtime": "errror converting number of seconds since epoch to datetime",
+               "localtime": "error converting number of seconds since epoch to datetime"}
+"""jq 1.6's messages when the C library cannot break a time down (gmtime's typo included)."""
+
+
 def _broken_down(v: Value, where: Zone | None = None, name: str = "gmtime") -> list[Value]:
     """jq's ``gmtime`` (``where`` None) and ``localtime``: C's ``time_t secs = v`` truncates,
     then the fraction below ``floor(v)`` is added to the seconds."""
     if not is_number(v):
-        raise JqError(f"{name}() requires a number" if where is None else f"{name}() requires numeric inputs")
+        raise JqError(f"{name}() requires numeric inputs")
+    # x86 turns NaN, an infinity or a double past time_t's range into INT64_MIN, which no
+    # year holds
+    if not math.isfinite(v) or not -2**63 <= v < 2**63:
+        raise JqError(_CONVERTING[name])
     seconds = int(v)
     frac = v - math.floor(v)
-    t = time.gmtime(seconds) if where is None else where.localtime(seconds)[0]
-    return [float(t.tm_year), float(t.tm_mon - 1), float(t.tm_mday), float(t.tm_hour), float(t.tm_min),
-            float(t.tm_sec) + frac, float((t.tm_wday + 1) % 7), float(t.tm_yday - 1)]
+    local = (where or UTC).at(seconds)
+    year, month, day, hour, minute, second, weekday, yday = civil(seconds + local.offset)
+    if not _TM_YEARS[0] <= year <= _TM_YEARS[1]:
+        raise JqError(_CONVERTING[name])
+    return [float(year), float(month - 1), float(day), float(hour), float(minute),
+            float(second) + frac, float((weekday + 1) % 7), float(yday - 1)]
 
 
 def _to_struct(v: Value, name: str) -> time.struct_time:
@@ -113,7 +128,7 @@ def _mktime(interp: Interp, v: Value, env: Env) -> Iterator[Value]:
     time, plus the offset then in effect, which is the fields read as UTC except in
     daylight time."""
     if not isinstance(v, list):
-        raise JqError("mktime requires array of 6 numbers")
+        raise JqError("mktime requires array inputs")
     st = _to_struct(v, "mktime")
     where = _zone(interp)
     when = where.mktime(wall_seconds(*st[:6]), 0)
