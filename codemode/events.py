@@ -196,16 +196,16 @@ def _plain_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int] | N
     if not all(type(key) is str for key in data):
         return None
     try:
-        texts = {key: _dumps(value) for key, value in data.items()}
+        text = _dumps(data)
     except (TypeError, ValueError, RecursionError):
         return None
-    if not all(_strict(_dumps(key)) and _strict(text) for key, text in texts.items()):
+    if not _strict(text):
         return None
-    chars = _joined_length(texts)
-    if chars <= MAX_EVENT_CHARS:
-        text = _joined(texts)
-        return (json.loads(text), chars) if _shallow(text) else None
-    return _fitted_texts(data, texts, chars)
+    if len(text) <= MAX_EVENT_CHARS:
+        return (json.loads(text), len(text)) if _shallow(text) else None
+    # Too long: each field's own text, to cut the largest (only the rare large event pays).
+    texts = {key: _dumps(value) for key, value in data.items()}
+    return _fitted_texts(data, texts, len(text))
 
 
 def _strict(text: str) -> bool:
