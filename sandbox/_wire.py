@@ -93,6 +93,14 @@ def tail_of(message: dict[str, Any]) -> list[bytes]:
     return parts if isinstance(parts, list) else []
 
 
+def text_of(part: bytes, what: str) -> str:
+    """A raw part that carries text (a run's request, its response), decoded."""
+    try:
+        return part.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError as exc:
+        raise WireError(f"{what} is not UTF-8 text: {exc}") from None
+
+
 def part_size(header: bytes, budget: int) -> int:
     """A raw part's size from its header; more than the frame's ``budget`` left is refused."""
     (size,) = HEADER.unpack(header)

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from ._wire import WireError, encode, read_frame, tail_of, write_encoded, write_frame
+from ._wire import WireError, encode, read_frame, tail_of, text_of, write_encoded, write_frame
 from .engine import HOST_STACK_BYTES, CompiledGuest
 from .envelope import MAX_PAYLOAD_CHARS
 from .errors import HostCallLimitExceeded, SandboxError
@@ -264,10 +264,7 @@ def request_text(message: dict[str, Any]) -> str:
     parts = tail_of(message)
     if not parts:
         raise WireError("a run without its request")
-    try:
-        return parts[0].decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError as exc:
-        raise WireError(f"the request is not UTF-8 text: {exc}") from None
+    return text_of(parts[0], "the request")
 
 
 def _empty(path: Path) -> bool:

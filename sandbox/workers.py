@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ._wire import HEADER, MAX_FRAME, Tail, WireError, decode, encode, encode_with_tail, part_size, tail_count, tail_of
+from ._wire import HEADER, MAX_FRAME, Tail, WireError, decode, encode, encode_with_tail, part_size, tail_count, tail_of, text_of
 from .cpu_priority import background_policy
 from .engine import CompiledGuest
 from .envelope import MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads
@@ -85,10 +85,7 @@ def _done(message: dict[str, Any], uncharged_s: float) -> RunOutput:
     if not parts or not isinstance(paths, list) or len(paths) != len(parts) - 1 \
             or not all(isinstance(path, str) for path in paths):
         raise WireError("a done message without its response, or with files it does not carry")
-    try:
-        response = parts[0].decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError as exc:
-        raise WireError(f"the response is not UTF-8 text: {exc}") from None
+    response = text_of(parts[0], "the response")
     host_calls = message.get("host_calls", 0)
     return RunOutput(response, host_calls if isinstance(host_calls, int) else 0, uncharged_s,
                      dict(zip(paths, parts[1:])))
@@ -136,15 +133,11 @@ class _WorkerProcess:
 
     async def send(self, message: dict[str, Any], tail: Tail | None = None) -> None:
         try:
-            if tail is None:
-                self.writer.write(encode(message))
-            else:
-                for piece in encode_with_tail(message, tail):
-                    self.writer.write(piece)
-                    # A big part waits for the pipe here, a piece at a time, instead of
-                    # piling up in the transport's buffer.
-                    await self.writer.drain()
-            await self.writer.drain()
+            # A big part waits for the pipe here, a piece at a time, instead of piling up in
+            # the transport's buffer.
+            for piece in [encode(message)] if tail is None else encode_with_tail(message, tail):
+                self.writer.write(piece)
+                await self.writer.drain()
         except (ConnectionError, RuntimeError) as exc:
             raise WireError("worker pipe closed") from exc
 

@@ -12,7 +12,8 @@ import pytest
 
 from sandbox._wire import (HEADER, MAX_FRAME, MAX_TAIL_PARTS, WireError, encode, encode_with_tail,
                            read_frame, tail_of, write_frame)
-from sandbox.workers import _WorkerProcess
+from sandbox.worker_main import request_text
+from sandbox.workers import _WorkerProcess, _done
 
 
 @pytest.fixture
@@ -109,3 +110,26 @@ async def test_the_service_reads_a_tail_as_the_worker_does() -> None:
 async def test_the_service_refuses_a_tail_out_of_bounds_or_cut_short(data: bytes) -> None:
     with pytest.raises(WireError):
         await _service_side(data)
+
+
+@pytest.mark.parametrize("message", [
+    {"op": "done"},                                                   # no response at all
+    {"op": "done", "files": ["/a"], "tail": [b"{}"]},                 # a file it does not carry
+    {"op": "done", "files": [7], "tail": [b"{}", b"x"]},              # a path that is not text
+    {"op": "done", "files": "/a", "tail": [b"{}", b"x"]},
+    {"op": "done", "tail": [b"\xff\xfe"]},                            # a response that is not UTF-8
+])
+def test_a_done_message_that_does_not_carry_what_it_says_is_the_worker_s_error(message: dict[str, object]) -> None:
+    with pytest.raises(WireError):
+        _done(message, 0.0)
+
+
+def test_a_done_message_gives_its_response_and_files() -> None:
+    output = _done({"op": "done", "host_calls": 2, "files": ["/a"], "tail": [b'{"x":1}', b"\x00"]}, 0.5)
+    assert (output.response, output.host_calls, output.uncharged_s, output.files) == ('{"x":1}', 2, 0.5, {"/a": b"\x00"})
+
+
+@pytest.mark.parametrize("message", [{"op": "run"}, {"op": "run", "tail": [b"\xc3"]}])
+def test_a_run_without_its_request_as_text_is_refused(message: dict[str, object]) -> None:
+    with pytest.raises(WireError):
+        request_text(message)
