@@ -214,6 +214,7 @@ from .driver import (
     DurableSettings,
     ExecuteOptions,
     Executions,
+    plain_outcome,
 )
 from .event_relay import EventRelay
 from .events import (
@@ -300,6 +301,7 @@ __all__ = [
     "STATE_DOC",
     "STATE_METHODS",
     "ToolBinding",
+    "plain_outcome",
     # journal, records and the store
     "APPROVAL_STATES",
     "Approval",

@@ -40,6 +40,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codemode.errors import DurableSizeError, NotSerialisableError
+from sandbox import depth_exceeds
 
 __all__ = [
     "CIRCULAR",
@@ -51,6 +52,7 @@ __all__ = [
     "display_value",
     "durable_json",
     "durable_result_or_note",
+    "durable_text_json",
     "durable_value_json",
     "encode_value",
     "json_text",
@@ -330,8 +332,8 @@ def _plain_text(value: Any, limit: int = DURABLE_LIMIT) -> str | None:
 
     Certain when: it serialises as strict JSON (no NaN, no bytes, no sets, no cycles), reads
     back equal (no tuples, no keys that are not strings, which the walk would sort as their
-    text), has no ``"$`` anywhere (no dict a tag could be mistaken for) and fewer brackets
-    than the walk's depth bound (its node bound is above the longest durable text).
+    text), has no ``"$`` anywhere (no dict a tag could be mistaken for) and does not reach
+    the walk's depth bound (its node bound is above the longest durable text).
 
     A strict text over ``limit`` is refused here, walk or no walk: the tagged form is never
     shorter (it only adds tags), and walking a result of megabytes in Python only to learn
@@ -342,9 +344,11 @@ def _plain_text(value: Any, limit: int = DURABLE_LIMIT) -> str | None:
         return None
     if len(text) > limit:
         raise DurableSizeError("value", len(text), limit)
-    if '"$' in text or text.count("[") + text.count("{") > _MAX_DEPTH:
+    if '"$' in text or json.loads(text) != value:
         return None
-    if json.loads(text) != value:
+    # Many containers need not be deep ones: a result of 50,000 small lists took the walk
+    # (half a second on the event loop) when their count alone decided.
+    if text.count("[") + text.count("{") > _MAX_DEPTH and depth_exceeds(value, _MAX_DEPTH):
         return None
     return text
 
@@ -365,6 +369,18 @@ def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str
             raise NotSerialisableError(what, exc.reason) from exc
     check_durable_text(what, text, limit)
     return sqlite_safe_json(text)
+
+
+def durable_text_json(what: str, text: str, limit: int = DURABLE_LIMIT) -> str:
+    """``durable_value_json(what, json.loads(text))`` for a value given as its strict JSON
+    text (a large result: ``sandbox.json_text``), without the check that the value reads
+    back equal: read from JSON, it holds no tuple, no key that is not a string, no NaN."""
+    check_durable_text(what, text, limit)
+    value = json.loads(text)
+    if '"$' in text or (text.count("[") + text.count("{") > _MAX_DEPTH
+                        and depth_exceeds(value, _MAX_DEPTH)):
+        return durable_value_json(what, value, limit)
+    return sqlite_safe_json(_dumps(value, sort_keys=True))
 
 
 def durable_result_or_note(value: Any, limit: int = DURABLE_LIMIT) -> Any:

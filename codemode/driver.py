@@ -16,7 +16,10 @@ isolate and answers every recorded call from the journal (see :mod:`codemode.cal
 Every decision is a compare-and-set in SQLite (the approval row ``pending`` -> decided, the
 execution ``paused`` -> ``running``), so of racing decisions exactly one wins, in this
 process or another one on the same database. Outcomes are values (``{"status": ...}``);
-refusals are :class:`ExecutionConflict` / :class:`~codemode.errors.ExecutionNotFound`.
+refusals are :class:`ExecutionConflict` / :class:`~codemode.errors.ExecutionNotFound`. A
+large result stays the JSON text the worker sent (a :class:`~sandbox.json_text.JSONText`),
+which the service writes out without parsing it; :func:`plain_outcome` parses it for a
+caller that wants the value.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from typing import Any
 import httpx
 
 from audit import AuditEvent
-from sandbox import AsyncSandbox, ExecutionResult, HostAbort, Limits, ToolSpec, tracing
+from sandbox import (AsyncSandbox, ExecutionResult, HostAbort, JSONText, Limits, ToolSpec, tracing,
+                     value_of)
 from workspace import DEFAULT_TENANT, WorkspaceStore
 
 from . import journal, ledger
@@ -77,6 +81,7 @@ __all__ = [
     "DurableSettings",
     "ExecuteOptions",
     "Executions",
+    "plain_outcome",
 ]
 
 log = logging.getLogger("codemode.driver")
@@ -375,7 +380,7 @@ class Executions:
             outcome = await self.sandbox.execute(
                 record.code, limits=limits, handler=handler, namespaces=namespaces,
                 execution_id=record.id, guest_options=guest_options,
-                engine=str(record.options.get("engine", "auto")))
+                engine=str(record.options.get("engine", "auto")), result_as_text=True)
         except Exception as exc:
             # The run must end here whatever went wrong: left ``running``, the sweep
             # would run the same (possibly hostile) code again, up to max_attempts.
@@ -940,6 +945,13 @@ def _aborted_run(outcome: ExecutionResult, abort: HostAbort) -> ExecutionResult:
                            error={"name": "ExecutionError", "message": abort.message,
                                   "traceback": ""},
                            trap=abort.to_trap(), logs=outcome.logs, engine=outcome.engine)
+
+
+def plain_outcome(outcome: dict[str, Any]) -> dict[str, Any]:
+    """``outcome`` with its result a value, parsed if it was carried as its JSON text."""
+    if isinstance(outcome.get("result"), JSONText):
+        return {**outcome, "result": value_of(outcome["result"])}
+    return outcome
 
 
 def _failed_run(execution_id: str, exc: Exception) -> ExecutionResult:

@@ -63,6 +63,7 @@ from typing import Any
 from codemode.errors import SubscriptionClosed
 from codemode.codec import display_value
 from codemode.records import EXECUTION_STATES, ExecutionRecord, JournalEntry
+from sandbox import JSONText, value_of
 
 __all__ = [
     "EVENT_TYPES",
@@ -175,7 +176,29 @@ def event_data(data: Mapping[str, Any]) -> dict[str, Any]:
 def _sized_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
     """``event_data`` and the length of its JSON text (which ``EventBus`` charges its buffer
     for), from the one serialisation the size check makes anyway."""
+    carried = {key: value.text for key, value in data.items() if isinstance(value, JSONText)}
+    if carried:
+        return _carried_event_data(data, carried) or _sized_event_data(
+            {key: value_of(value) for key, value in data.items()})
     return _plain_event_data(data) or _displayed_event_data(data)
+
+
+def _carried_event_data(data: Mapping[str, Any],
+                        carried: dict[str, str]) -> tuple[dict[str, Any], int] | None:
+    """:func:`_plain_event_data` for data whose ``carried`` fields are JSON texts already (a
+    large result: ``sandbox.json_text``), cut to fit without parsing them; None when that is
+    not certain, or the data fits an event whole (then it is parsed, as any small event)."""
+    if not all(type(key) is str for key in data):
+        return None
+    try:
+        texts = {key: carried[key] if key in carried else _dumps(value)
+                 for key, value in data.items()}
+    except (TypeError, ValueError, RecursionError):
+        return None
+    chars = _joined_length(texts)
+    if chars <= MAX_EVENT_CHARS or not all(_strict(text) for text in texts.values()):
+        return None
+    return _fitted_texts(data, texts, chars)
 
 
 def _plain_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int] | None:

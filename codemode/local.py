@@ -33,7 +33,7 @@ from workspace import WorkspaceStore
 
 from .declarations import render_declarations
 from .errors import MissingConnector
-from .driver import DurableSettings, ExecuteOptions, Executions
+from .driver import DurableSettings, ExecuteOptions, Executions, plain_outcome
 from .records import ExecutionRecord
 from .calls import ExecutionPlan
 from .store import CodeModeStore
@@ -92,7 +92,8 @@ class CodeMode:
 
     @property
     def executions(self) -> Executions:
-        """Approve, reject, submit results, roll back, sweep: see :class:`Executions`."""
+        """Approve, reject, submit results, roll back, sweep: see :class:`Executions` (whose
+        outcomes may carry a large result as its JSON text: ``plain_outcome`` parses it)."""
         if self._executions is None:
             raise RuntimeError("CodeMode is not started; use 'async with CodeMode(...)'")
         return self._executions
@@ -123,14 +124,14 @@ class CodeMode:
         options = ExecuteOptions(code=code, workspace=workspace, limits=limits or self.limits,
                                  granted_permissions=granted_permissions,
                                  approval_wait_ms=approval_wait_ms)
-        return await self.executions.start(options, plan)
+        return plain_outcome(await self.executions.start(options, plan))
 
     async def approve(self, approval_id: str, *, by: str = "library") -> dict[str, Any]:
-        return await self.executions.approve(approval_id, by=by)
+        return plain_outcome(await self.executions.approve(approval_id, by=by))
 
     async def reject(self, approval_id: str, *, by: str = "library",
                      reason: str | None = None) -> dict[str, Any]:
-        return await self.executions.reject(approval_id, by=by, reason=reason)
+        return plain_outcome(await self.executions.reject(approval_id, by=by, reason=reason))
 
 
 __all__ = ["CodeMode"]

@@ -58,6 +58,7 @@ from codemode.auditing import ExecutionSubject
 from codemode.codec import (
     check_durable_text,
     decode_json,
+    durable_text_json,
     durable_value_json,
     encode_value,
     json_text,
@@ -82,6 +83,7 @@ from codemode.records import (
     valid_snippet_name,
 )
 from codemode.tooldefs import Toolset, schema_problems, stored_toolset
+from sandbox import JSONText
 from storage import (Body, BodyFn, Connection, Database, Execute, FetchAll, FetchOne,
                      IntegrityError, SQLiteDatabase, apply_migrations, open_database)
 from workspace import DEFAULT_TENANT
@@ -156,9 +158,11 @@ def _check_status(status: str) -> None:
 
 
 def _result_for_record(result: Any) -> tuple[str, bool]:
-    """The stored text of a final result and whether it is the result itself (not a note)."""
+    """The stored text of a final result and whether it is the result itself (not a note);
+    one carried as its text (``JSONText``) is known to be over the limit by its length."""
     try:
-        text = durable_value_json("The result", result)
+        text = (durable_text_json("The result", result.text) if isinstance(result, JSONText)
+                else durable_value_json("The result", result))
     except DurableSizeError as exc:
         note = f"result omitted from the audit trail: {exc.chars} characters"
         return json_text({"note": note}), False

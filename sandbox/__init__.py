@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 from .api import AsyncSandbox, ExecutionResult, Sandbox
 from .engine import CompiledGuest, cache_state, ensure_compiled
 from .engines import ENGINES, choose_engine
+from .envelope import depth_exceeds
 from .errors import (
     CodeTooLarge,
     DeadlineExceeded,
@@ -31,6 +32,7 @@ from .errors import (
 )
 from .guest_modules import summary as guest_modules_summary
 from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec, uncharged_wait
+from .json_text import JSONText, value_of
 from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
 from .science_engine import CompiledScience, ensure_science, science_state
 from .spans import SpanHandle, tracing
@@ -51,6 +53,7 @@ __all__ = [
     "HostCallError",
     "HostCallHandler",
     "HostCallLimitExceeded",
+    "JSONText",
     "LimitExceeded",
     "Limits",
     "MAX_DEADLINE_S",
@@ -64,10 +67,12 @@ __all__ = [
     "WorkerCrashed",
     "cache_state",
     "choose_engine",
+    "depth_exceeds",
     "ensure_compiled",
     "ensure_science",
     "guest_modules_summary",
     "science_state",
     "tracing",
     "uncharged_wait",
+    "value_of",
 ]

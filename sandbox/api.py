@@ -19,7 +19,7 @@ import threading
 import time
 import uuid
 from concurrent.futures import Future
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Coroutine, Mapping, TypeVar
 
@@ -28,6 +28,7 @@ from .engines import choose_engine
 from .envelope import MAX_RESULT_DEPTH, bounded_loads, read_envelope
 from .errors import CodeTooLarge, GuestProtocolError, SandboxError
 from .file_contents import put_files
+from .json_text import JSONText, value_of
 from .hostcalls import CallableTools, HostCallError, HostCallHandler, ToolSpec
 from .isolate import Preopen
 from .limits import Limits
@@ -52,6 +53,8 @@ class ExecutionResult:
     status: str
     """``completed`` or ``error``."""
     result: Any = None
+    """The value the code ended with (a :class:`~sandbox.json_text.JSONText` only when
+    ``AsyncSandbox.execute`` was asked for ``result_as_text``)."""
     logs: list[str] = field(default_factory=list)
     error: dict[str, Any] | None = None
     """``{name, message, traceback}`` when status is ``error``."""
@@ -75,7 +78,7 @@ class ExecutionResult:
         return self.status == "completed"
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = asdict(replace(self, result=value_of(self.result)))
         for optional in ("error", "trap", "exit_code", "result_text"):
             if data[optional] is None:
                 del data[optional]
@@ -85,8 +88,10 @@ class ExecutionResult:
 
 
 def result_from_response(execution_id: str, response: str, duration_ms: float, host_calls: int,
-                         limits: Limits = Limits.default) -> ExecutionResult:
-    """The result of the guest's response, checked on the host (see ``sandbox.envelope``).
+                         limits: Limits = Limits.default, *,
+                         taken: JSONText | None = None) -> ExecutionResult:
+    """The result of the guest's response, checked on the host (see ``sandbox.envelope``);
+    ``taken`` is the result the worker took out of it (``sandbox.json_text``).
 
     A response that is no envelope, or breaks its bounds, is the guest breaking the protocol:
     the result is an error of kind ``protocol``, never an exception for the caller."""
@@ -95,6 +100,8 @@ def result_from_response(execution_id: str, response: str, duration_ms: float, h
                                  max_chars=limits.max_result_bytes)
     except GuestProtocolError as error:
         return result_from_error(execution_id, error, duration_ms)
+    if taken is not None and envelope.status == "completed":
+        envelope.result = taken
     return ExecutionResult(execution_id=execution_id, status=envelope.status,
                            result=envelope.result, logs=envelope.logs, error=envelope.error,
                            trap=envelope.trap, duration_ms=duration_ms, host_calls=host_calls,
@@ -179,13 +186,15 @@ class AsyncSandbox:
                       namespaces: Mapping[str, list[ToolSpec]] | None = None,
                       execution_id: str | None = None,
                       guest_options: Mapping[str, Any] | None = None,
-                      engine: str = "auto") -> ExecutionResult:
+                      engine: str = "auto", result_as_text: bool = False) -> ExecutionResult:
         """Run model-written Python in a fresh isolate and describe the outcome.
 
         ``guest_options`` adds fields to the guest's request (Code Mode passes
         ``state_methods``, ``codemode`` and per-namespace ``docs``; see ``pyexec.py``).
         ``engine`` picks the interpreter (``auto``: by the code's imports; see
-        ``sandbox.engines``).
+        ``sandbox.engines``). With ``result_as_text``, a large result the worker sent as its
+        JSON text stays a :class:`~sandbox.json_text.JSONText` (the service writes it out
+        without parsing it); otherwise ``result`` is always the value.
         """
         chosen = choose_engine(code, engine)
         limits = limits or self.limits
@@ -215,8 +224,11 @@ class AsyncSandbox:
             stopped.logs = printed.lines
             stopped.engine = chosen
             return stopped
+        taken = None if output.result is None else JSONText(output.result)
         result = result_from_response(execution_id, output.response, elapsed(), output.host_calls,
-                                      limits)
+                                      limits, taken=taken)
+        if not result_as_text:
+            result.result = value_of(result.result)
         result.engine = chosen
         return result
 

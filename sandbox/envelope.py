@@ -33,6 +33,7 @@ from typing import Any
 from .errors import GuestProtocolError
 
 __all__ = [
+    "ENVELOPE_DEPTH",
     "MAX_ATTACHMENTS",
     "MAX_ERROR_CHARS",
     "MAX_PAYLOAD_CHARS",
@@ -40,6 +41,7 @@ __all__ = [
     "MAX_RESULT_DEPTH",
     "Envelope",
     "bounded_loads",
+    "depth_exceeds",
     "read_envelope",
     "truncate_text",
 ]
@@ -55,7 +57,8 @@ MAX_ERROR_CHARS = 65_536
 """Longest error name, message or traceback kept; the guest cuts to the same length."""
 MAX_ATTACHMENTS = 16
 """Most attachments (figures) one run hands back; the science guest keeps as many."""
-_ENVELOPE_DEPTH = MAX_RESULT_DEPTH + 2
+ENVELOPE_DEPTH = MAX_RESULT_DEPTH + 2
+"""Deepest nesting of the whole execute envelope (its result sits one level down)."""
 _FIELDS = frozenset({"status", "result", "logs", "error", "output_truncated", "limit", "exit_code",
                      "attachments", "result_text"})
 _EXIT_CODES = range(-(2**31), 2**31)
@@ -77,7 +80,7 @@ def truncate_text(text: str, limit: int = MAX_ERROR_CHARS) -> str:
     return f"{text[:limit]}... [truncated: {len(text) - limit} more characters]"
 
 
-def _depth_exceeds(value: Any, max_depth: int) -> bool:
+def depth_exceeds(value: Any, max_depth: int) -> bool:
     """Whether ``value`` nests containers deeper than ``max_depth``: level by level, one list
     of the next level's containers at a time (neither recursion, which a deep value must not
     reach, nor a stack entry per container: for a result of 200,000 dicts that walk held the
@@ -103,7 +106,7 @@ def bounded_loads(text: str, *, max_depth: int, max_chars: int | None = None,
     except ValueError as exc:
         raise GuestProtocolError(f"{what} is not JSON: {exc}") from None
     # Nesting n levels takes at least 2n characters: a short text needs no walk (most do).
-    if len(text) > 2 * max_depth and _depth_exceeds(value, max_depth):
+    if len(text) > 2 * max_depth and depth_exceeds(value, max_depth):
         raise GuestProtocolError(f"{what} nests deeper than {max_depth} levels")
     return value
 
@@ -183,14 +186,14 @@ def _checked_error(error: Any) -> dict[str, str] | None:
 
 def read_envelope(response: str, *, output_bytes: int, max_chars: int | None = None) -> Envelope:
     """Check the guest's execute response; raise ``GuestProtocolError`` when it is not one."""
-    body = bounded_loads(response, max_depth=_ENVELOPE_DEPTH, max_chars=max_chars,
+    body = bounded_loads(response, max_depth=ENVELOPE_DEPTH, max_chars=max_chars,
                          what="the guest's response")
     if not isinstance(body, dict) or set(body) - _FIELDS:
         raise GuestProtocolError("the guest's response is not an execute envelope")
     status = body.get("status")
     if status not in ("completed", "error"):
         raise GuestProtocolError(f"the guest's response has no valid status ({str(status)[:40]!r})")
-    if "result" in body and _depth_exceeds(body["result"], MAX_RESULT_DEPTH):
+    if "result" in body and depth_exceeds(body["result"], MAX_RESULT_DEPTH):
         raise GuestProtocolError(f"the guest's result nests deeper than {MAX_RESULT_DEPTH} levels")
     if not isinstance(body.get("output_truncated", False), bool) \
             or body.get("limit") not in (None, "memory"):

@@ -25,6 +25,7 @@ from .engine import HOST_STACK_BYTES, CompiledGuest
 from .envelope import MAX_PAYLOAD_CHARS
 from .errors import HostCallLimitExceeded, SandboxError
 from .file_contents import take_files
+from .json_text import take_result
 from .isolate import GuestRuntime, HostCallFailed, Isolate, Preopen
 from .limits import Limits
 from .scratch import GUEST_PATH, ScratchWatch, new_scratch, remove_tree, worker_dir
@@ -253,10 +254,16 @@ class Worker:
             return {"op": "failed", "trap": {"kind": "output", "message":
                     f"result of {len(response)} bytes exceeds the limit of {limits.max_result_bytes}"}}, None
         files: dict[str, bytes] = {}
+        result: list[bytes] = []
         if message["export"] == "bash":
             response, files = take_files(response)
-        return ({"op": "done", "host_calls": calls, "files": list(files), **timing},
-                [response.encode("utf-8", "surrogatepass"), *files.values()])
+        else:
+            response, result_text = take_result(response)
+            if result_text is not None:
+                result.append(result_text.encode("utf-8"))
+        return ({"op": "done", "host_calls": calls, "files": list(files), "result": bool(result),
+                 **timing},
+                [response.encode("utf-8", "surrogatepass"), *result, *files.values()])
 
 
 def request_text(message: dict[str, Any]) -> str:

@@ -76,19 +76,25 @@ class RunOutput:
     files: dict[str, bytes] = field(default_factory=dict)
     """File contents the worker took out of a bash response, by path, already decoded
     (``sandbox.file_contents``); the caller puts them back."""
+    result: str | None = None
+    """An execute's large result, which the worker took out of the response, as its JSON
+    text (``sandbox.json_text``)."""
 
 
 def _done(message: dict[str, Any], uncharged_s: float) -> RunOutput:
-    """A ``done`` message's output: the response and any files, from its raw parts."""
+    """A ``done`` message's output: the response, any result and files, from its raw parts."""
     parts = tail_of(message)
     paths = message.get("files", [])
-    if not parts or not isinstance(paths, list) or len(paths) != len(parts) - 1 \
+    has_result = message.get("result", False)
+    if not isinstance(has_result, bool) or not isinstance(paths, list) \
+            or len(parts) != 1 + has_result + len(paths) \
             or not all(isinstance(path, str) for path in paths):
-        raise WireError("a done message without its response, or with files it does not carry")
+        raise WireError("a done message without its response, or with parts it does not carry")
     response = text_of(parts[0], "the response")
+    result = text_of(parts[1], "the result") if has_result else None
     host_calls = message.get("host_calls", 0)
     return RunOutput(response, host_calls if isinstance(host_calls, int) else 0, uncharged_s,
-                     dict(zip(paths, parts[1:])))
+                     dict(zip(paths, parts[1 + has_result:])), result)
 
 
 def _json_default(value: Any) -> Any:

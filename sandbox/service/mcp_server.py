@@ -39,7 +39,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, ValidationError
 
-from codemode import cap_model_text
+from codemode import cap_model_text, plain_outcome
 from workspace import TOOL_DEFINITIONS, TOOL_NAMES, call_tool
 
 from .. import __version__
@@ -150,7 +150,8 @@ class _Tools:
         request = self._request(who)
         if name == "execute":
             requires("execute").check(request)
-            outcome = await start_execution(request, ExecuteRequest.model_validate(arguments), who)
+            outcome = plain_outcome(
+                await start_execution(request, ExecuteRequest.model_validate(arguments), who))
             rendered = _result(outcome, _render_execution(outcome),
                                is_error=outcome.get("status") in ("error", "rejected"))
             rendered.content.extend(_images(outcome))

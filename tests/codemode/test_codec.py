@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from codemode import NotSerialisableError, codec
 from codemode.errors import DurableSizeError
 from codemode.codec import (_MAX_DEPTH, _dumps, _plain_text, decode_value, display_value,
-                            durable_value_json, encode_value, sqlite_safe_json)
+                            durable_text_json, durable_value_json, encode_value, sqlite_safe_json)
+from json_values import JSON_VALUES, strict_text
 
 
 class Opaque:
@@ -149,3 +150,34 @@ def test_nesting_past_the_walks_bound_is_left_to_it() -> None:
     assert _plain_text(value) is None
     with pytest.raises(NotSerialisableError):
         durable_value_json("v", value)
+    with pytest.raises(NotSerialisableError):
+        durable_text_json("v", strict_text(value))
+
+
+def test_many_small_containers_are_written_without_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    value = [[[n, [n]]] for n in range(20_000)]
+    expected = _walked(value)
+    monkeypatch.setattr(codec, "encode_value", lambda value: pytest.fail("walked"))
+    assert durable_value_json("v", value) == expected
+    assert durable_text_json("v", strict_text(value)) == expected
+
+
+def _durable(make: Any, value: Any) -> str | type[Exception]:
+    try:
+        return str(make("v", value))
+    except (DurableSizeError, NotSerialisableError) as exc:
+        return type(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(item=JSON_VALUES, copies=st.sampled_from([1, 3, 2_000]))
+def test_a_value_given_as_its_json_text_is_recorded_as_the_value_is(item: Any, copies: int) -> None:
+    value = [item] * copies
+    assert _durable(durable_text_json, strict_text(value)) == _durable(durable_value_json, value)
+
+
+def test_a_text_over_the_limit_is_refused_by_its_length() -> None:
+    text = strict_text([{"$bytes": "x"}] * 20)
+    with pytest.raises(DurableSizeError) as refused:
+        durable_text_json("The result", text, limit=len(text) - 1)
+    assert refused.value.chars == len(text)

@@ -30,7 +30,9 @@ from codemode.events import (
     sse_stream,
 )
 from codemode.errors import SubscriptionClosed
+from json_values import JSON_VALUES, strict_text
 from loop_turns import loop_turns
+from sandbox.json_text import JSONText
 from codemode.records import ExecutionRecord, JournalEntry
 
 EID = "exec_1"
@@ -351,6 +353,23 @@ def test_event_data_nested_near_the_depth_limit_is_walked(depth: int, taken: boo
     data = {"args": value}
     assert (_plain_event_data(data) is not None) is taken
     assert _sized_event_data(data) == _displayed_event_data(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(item=JSON_VALUES, copies=st.sampled_from([1, 3, 4_000]))
+def test_a_result_carried_as_its_text_makes_the_event_its_value_makes(item: Any, copies: int) -> None:
+    result = [item] * copies
+    data = {"status": "completed", "result": result, "error": None}
+    assert _sized_event_data({**data, "result": JSONText(strict_text(result))}) == _sized_event_data(data)
+
+
+def test_a_large_result_carried_as_its_text_is_cut_to_its_preview_unparsed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    result = [{"a": n, "b": [str(n)]} for n in range(20_000)]
+    monkeypatch.setattr(JSONText, "value", lambda self: pytest.fail("parsed"))
+    data = event_data({"status": "completed", "result": JSONText(strict_text(result))})
+    assert data["result"] == {"truncated": True, "chars": len(strict_text(result)),
+                              "preview": strict_text(result)[:2_000]}
 
 
 def test_a_calls_event_of_plain_json_is_taken_as_it_is_and_copied() -> None:

@@ -50,6 +50,8 @@ class ToolServer:
             answer = {"output": "x" * 1_100_000}
         elif tool == "long":
             answer = {"output": "z" * 25_000}
+        elif tool == "create_issue":
+            answer = {"output": {"number": 1, "title": data["title"]}}
         elif tool == "whoami":
             answer = {"output": {"execution_id": call["execution_id"], "seq": call["seq"]}}
         else:
@@ -150,6 +152,38 @@ def test_an_oversized_final_result_is_returned_whole_and_noted_in_the_record(cli
     assert body["status"] == "completed" and len(body["result"]) == 1_100_000
     record = client.get(f"/v1/executions/{body['execution_id']}").json()
     assert "omitted from the audit trail" in json.dumps(record["result"])
+
+
+LARGE_RESULT = "[{'n': i, 's': str(i), 'l': [i, None, 'caf\u00e9']} for i in range(%d)]"
+
+
+def _large(count: int) -> list[dict[str, Any]]:
+    return [{"n": i, "s": str(i), "l": [i, None, "caf\u00e9"]} for i in range(count)]
+
+
+def test_a_large_list_result_is_returned_and_recorded_as_the_value_it_is(client: httpx.Client) -> None:
+    body = _run(client, LARGE_RESULT % 10_000)
+    assert body["status"] == "completed" and body["result"] == _large(10_000)
+    record = client.get(f"/v1/executions/{body['execution_id']}").json()
+    assert record["result"] == _large(10_000) and record["result_recorded"] is True
+
+
+def test_a_large_list_result_over_the_durable_limit_is_returned_whole_and_noted(client: httpx.Client) -> None:
+    body = _run(client, LARGE_RESULT % 40_000)
+    assert body["status"] == "completed" and body["result"] == _large(40_000)
+    record = client.get(f"/v1/executions/{body['execution_id']}").json()
+    chars = len(json.dumps(_large(40_000), ensure_ascii=False, separators=(",", ":")))
+    assert record["result"] == {"note": f"result omitted from the audit trail: {chars} characters"}
+
+
+def test_an_approved_run_answers_with_its_large_result(client: httpx.Client) -> None:
+    paused = _run(client, "github.create_issue(title='t')\n" + LARGE_RESULT % 10_000)
+    assert paused["status"] == "paused"
+    approval_id = paused["pending"][0]["approval_id"]
+    resumed = client.post(f"/v1/approvals/{approval_id}/approve", json={})
+    assert resumed.status_code == 200, resumed.text
+    assert resumed.json()["status"] == "completed", resumed.json().get("error")
+    assert resumed.json()["result"] == _large(10_000)
 
 
 def test_code_over_the_durable_limit_is_refused_and_not_recorded(client: httpx.Client) -> None:

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from codemode import CodeMode, DurableSettings, tool_from_callable
+from codemode import CodeMode, DurableSettings, ExecuteOptions, tool_from_callable
 from codemode.calls import CodeModeHandler
 from sandbox.engine import CompiledGuest
+from sandbox.json_text import JSONText
 
 
 def get_weather(city: str, units: str = "metric") -> dict[str, object]:
@@ -273,3 +274,16 @@ async def test_retention_keeps_the_newest_terminal_runs_and_never_a_paused_one(
         terminal = [r.id for r in kept if r.status == "completed"]
         assert len(terminal) <= 3 and terminal == ids[-len(terminal):][::-1]
         assert ids[-1] in terminal and paused["execution_id"] in {r.id for r in kept}
+
+
+async def test_a_large_result_is_a_value_for_the_library_and_text_inside_the_driver(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    code = "[{'n': i, 'tags': ['a', str(i)]} for i in range(10_000)]"
+    expected = [{"n": i, "tags": ["a", str(i)]} for i in range(10_000)]
+    async with CodeMode(tmp_path, workers=1, guest=compiled_guest) as cm:
+        outcome = await cm.execute(code)
+        assert outcome["status"] == "completed" and outcome["result"] == expected
+        # What the service writes out without parsing it (sandbox.json_text).
+        carried = await cm.executions.start(ExecuteOptions(code=code, limits=cm.limits),
+                                            await cm._plan(()))
+        assert isinstance(carried["result"], JSONText) and carried["result"].value() == expected

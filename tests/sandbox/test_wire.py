@@ -118,6 +118,10 @@ async def test_the_service_refuses_a_tail_out_of_bounds_or_cut_short(data: bytes
     {"op": "done", "files": [7], "tail": [b"{}", b"x"]},              # a path that is not text
     {"op": "done", "files": "/a", "tail": [b"{}", b"x"]},
     {"op": "done", "tail": [b"\xff\xfe"]},                            # a response that is not UTF-8
+    {"op": "done", "result": True, "tail": [b"{}"]},                  # a result it does not carry
+    {"op": "done", "result": 1, "tail": [b"{}", b"[]"]},
+    {"op": "done", "result": True, "tail": [b"{}", b"\xc3"]},         # a result that is not UTF-8
+    {"op": "done", "result": True, "files": ["/a"], "tail": [b"{}", b"[]"]},
 ])
 def test_a_done_message_that_does_not_carry_what_it_says_is_the_worker_s_error(message: dict[str, object]) -> None:
     with pytest.raises(WireError):
@@ -127,6 +131,13 @@ def test_a_done_message_that_does_not_carry_what_it_says_is_the_worker_s_error(m
 def test_a_done_message_gives_its_response_and_files() -> None:
     output = _done({"op": "done", "host_calls": 2, "files": ["/a"], "tail": [b'{"x":1}', b"\x00"]}, 0.5)
     assert (output.response, output.host_calls, output.uncharged_s, output.files) == ('{"x":1}', 2, 0.5, {"/a": b"\x00"})
+
+
+def test_a_done_message_gives_the_result_it_carries_before_its_files() -> None:
+    output = _done({"op": "done", "result": True, "files": ["/a"],
+                    "tail": [b'{"status":"completed"}', '[1,"\u00e9"]'.encode(), b"\x00"]}, 0.0)
+    assert (output.result, output.files) == ('[1,"\u00e9"]', {"/a": b"\x00"})
+    assert _done({"op": "done", "tail": [b"{}"]}, 0.0).result is None
 
 
 @pytest.mark.parametrize("message", [{"op": "run"}, {"op": "run", "tail": [b"\xc3"]}])

@@ -130,6 +130,13 @@ async def test_execute_returns_structured_outcome_and_a_text_rendering(
     assert record["status"] == "completed"
 
 
+async def test_a_large_result_is_structured_content_as_the_value_it_is(server: ServerThread) -> None:
+    async with mcp_session(server) as session:
+        result = await session.call_tool("execute", {"code": "[[i, str(i)] for i in range(20_000)]"})
+    assert result.is_error is False and result.structured_content is not None
+    assert result.structured_content["result"] == [[i, str(i)] for i in range(20_000)]
+
+
 async def test_a_failing_execution_is_an_error_result_with_the_traceback(
         server: ServerThread, http: httpx.Client) -> None:
     async with mcp_session(server) as session:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import Field
 
 from codemode import APPROVAL_STATES
@@ -87,20 +87,22 @@ async def get_approval(approval_id: str, request: Request, who: Reader) -> dict[
     return (await owned_approval(request, who, approval_id)).to_dict()
 
 
-@router.post("/{approval_id}/approve")
+# The resumed run's outcome is sent as it is (``SafeJSONResponse``): it is plain JSON
+# already, but for a large result carried as its text, which FastAPI's encoder cannot write.
+@router.post("/{approval_id}/approve", response_model=dict[str, Any])
 async def approve(approval_id: str, request: Request, who: Decider,
-                  body: ApproveBody | None = None) -> dict[str, Any]:
+                  body: ApproveBody | None = None) -> Response:
     body = body or ApproveBody()
     await owned_approval(request, who, approval_id)
-    return await state.executions(request).approve(
+    return SafeJSONResponse(await state.executions(request).approve(
         approval_id, by=who.name, tenant=who.tenant, note=body.note_text,
-        granted_permissions=body.granted_permissions)
+        granted_permissions=body.granted_permissions))
 
 
-@router.post("/{approval_id}/reject")
+@router.post("/{approval_id}/reject", response_model=dict[str, Any])
 async def reject(approval_id: str, request: Request, who: Decider,
-                 body: ReasonBody | None = None) -> dict[str, Any]:
+                 body: ReasonBody | None = None) -> Response:
     body = body or ReasonBody()
     await owned_approval(request, who, approval_id)
-    return await state.executions(request).reject(approval_id, by=who.name, tenant=who.tenant,
-                                                  reason=body.note_text)
+    return SafeJSONResponse(await state.executions(request).reject(
+        approval_id, by=who.name, tenant=who.tenant, reason=body.note_text))

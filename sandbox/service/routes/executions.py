@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import ConfigDict, Field, StrictBool, model_validator
 
@@ -167,13 +167,14 @@ async def delete_execution(execution_id: str, request: Request, who: Admin) -> d
     return {"deleted": execution_id}
 
 
-@router.post("/{execution_id}/calls/{seq}/result")
+@router.post("/{execution_id}/calls/{seq}/result", response_model=dict[str, Any])
 async def tool_result(execution_id: str, seq: int, body: ToolResultBody,
-                      request: Request, who: Executor) -> dict[str, Any]:
+                      request: Request, who: Executor) -> Response:
     await owned_execution(request, who, execution_id)
     error = body.error.model_dump() if body.error is not None else None
-    return await state.executions(request).submit_result(execution_id, seq, output=body.output,
-                                                         error=error)
+    # Sent as it is, as an approval's resumed run is (see ``routes.approvals``).
+    return SafeJSONResponse(await state.executions(request).submit_result(
+        execution_id, seq, output=body.output, error=error))
 
 
 @router.post("/{execution_id}/cancel")

@@ -1,0 +1,90 @@
+"""A large execute result carried as its JSON text, from the worker to the response.
+
+An execute's result is a JSON value the guest sent inside its response. Parsing that
+response, checking the result's depth, and writing the value out again as JSON for the
+execution's record, its ``completed`` event and the HTTP answer each cost CPU in proportion
+to the result (up to the output limit, 16 MiB): done on the service's event loop, a result
+of 200,000 small dicts (5 MB of JSON) held every other request for most of a second.
+
+So the worker, a process of its own, does the parsing and checking for a large list or
+dict result (``take_result``): it sends the rest of the response as before and the result
+as one raw part of its ``done`` frame (``sandbox._wire``), in its strict compact JSON text.
+The service carries that text as a :class:`JSONText` and writes it into what it sends
+without reading it again; only a reader that needs the value (the Python API, a record
+small enough to keep) parses it, once.
+
+The text is the value's ``json.dumps`` with ``ensure_ascii=False``, ``separators=(",",
+":")`` and ``allow_nan=False``, and encodes as UTF-8 (no lone surrogate): a result that is
+not so (a NaN, a lone surrogate), or that the envelope's checks would refuse, stays in the
+response for the service to treat as before.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .envelope import ENVELOPE_DEPTH, MAX_RESULT_DEPTH, bounded_loads, depth_exceeds
+from .errors import GuestProtocolError
+
+__all__ = ["TAKE_FROM_CHARS", "JSONText", "take_result", "value_of"]
+
+TAKE_FROM_CHARS = 64 * 1024
+"""A smaller response keeps its result: parsing it twice would cost more than it saves."""
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class JSONText:
+    """A JSON value as its strict compact text (see the module's docstring).
+
+    Deliberately not a dataclass: a serialiser that does not know it (FastAPI's
+    ``jsonable_encoder``, pydantic) fails on it rather than writing ``{"text": ...}``."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, JSONText) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return f"JSONText({len(self.text)} characters)"
+
+    def value(self) -> Any:
+        """The value itself, parsed."""
+        return json.loads(self.text)
+
+
+def value_of(value: Any) -> Any:
+    """``value``, or the value a :class:`JSONText` holds."""
+    return value.value() if isinstance(value, JSONText) else value
+
+
+def take_result(response: str) -> tuple[str, str | None]:
+    """``response`` without its result, and the result's text; ``(response, None)`` when
+    the response is small, is not a completed envelope, or its result is not a list or dict
+    that passes the envelope's checks and has a strict text."""
+    if len(response) < TAKE_FROM_CHARS:
+        return response, None
+    try:
+        body = bounded_loads(response, max_depth=ENVELOPE_DEPTH, what="the guest's response")
+    except GuestProtocolError:
+        return response, None
+    if not isinstance(body, dict) or body.get("status") != "completed":
+        return response, None
+    result = body.get("result")
+    if not isinstance(result, (list, dict)) or depth_exceeds(result, MAX_RESULT_DEPTH):
+        return response, None
+    try:
+        text = _ENCODER.encode(result)
+        text.encode("utf-8")
+    except (ValueError, UnicodeEncodeError):
+        return response, None
+    del body["result"]
+    # The rest as the guest sent it, NaN and all: the service's checks judge it, as before.
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")), text

@@ -1,0 +1,104 @@
+"""A large execute result, taken out of the guest's response in the worker and carried to
+the service as its JSON text, reads as the very value the response held."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fastapi.encoders import jsonable_encoder
+
+from sandbox import AsyncSandbox, CompiledGuest, Limits
+from sandbox.api import result_from_response
+from sandbox.envelope import MAX_RESULT_DEPTH
+from sandbox.json_text import TAKE_FROM_CHARS, JSONText, take_result, value_of
+
+ROWS = [{"a": i, "b": str(i), "c": [1.5, None, True], "d": "caf\u00e9 \u2603"} for i in range(3_000)]
+
+
+def _response(result: object, **fields: object) -> str:
+    return json.dumps({"status": "completed", "result": result, "logs": ["hi"], **fields},
+                      ensure_ascii=False)
+
+
+def _nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_large_list_or_dict_result_leaves_the_response_as_its_strict_compact_text() -> None:
+    for result in (ROWS, {"rows": ROWS, "count": len(ROWS)}):
+        response = _response(result)
+        assert len(response) > TAKE_FROM_CHARS
+        rest, text = take_result(response)
+        assert text is not None
+        assert json.loads(text) == result
+        assert text == json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+        assert json.loads(rest) == {"status": "completed", "logs": ["hi"]}
+
+
+def test_the_service_reads_the_rest_and_the_text_as_it_read_the_whole_response() -> None:
+    response = _response(ROWS, exit_code=0)
+    rest, text = take_result(response)
+    assert text is not None
+    whole = result_from_response("exec_x", response, 1.0, 0)
+    carried = result_from_response("exec_x", rest, 1.0, 0, taken=JSONText(text))
+    assert isinstance(carried.result, JSONText) and carried.result.value() == whole.result
+    carried.result = value_of(carried.result)
+    assert carried == whole
+
+
+@pytest.mark.parametrize("response", [
+    _response(list(range(100))),                                  # small: parsing twice costs more
+    _response("x" * TAKE_FROM_CHARS),                             # a string writes out fast anyway
+    _response([float("nan")] + ROWS),                             # not strict JSON
+    _response(["\ud800"] + ROWS),                                 # a lone surrogate
+    _response(_nested(MAX_RESULT_DEPTH + 1), pad="x" * TAKE_FROM_CHARS),  # too deep: refused later
+    json.dumps({"status": "error", "result": ROWS, "error": {"name": "E"}}),
+    "x" * TAKE_FROM_CHARS,                                        # not JSON: refused later
+    "[" * TAKE_FROM_CHARS,
+    json.dumps([ROWS]),                                           # not an envelope
+])
+def test_a_response_the_worker_should_not_split_is_left_as_it_is(response: str) -> None:
+    assert take_result(response) == (response, None)
+
+
+def test_what_else_the_guest_sent_stays_for_the_service_to_judge() -> None:
+    rest, text = take_result(_response(ROWS, exit_code=float("nan"), extra=True))
+    assert text is not None
+    assert '"exit_code":NaN' in rest and '"extra":true' in rest
+    refused = result_from_response("exec_x", rest, 1.0, 0, taken=JSONText(text))
+    assert refused.status == "error" and refused.trap is not None and refused.trap["kind"] == "protocol"
+
+
+def test_a_result_the_host_replaces_with_an_error_drops_the_carried_text() -> None:
+    rest, text = take_result(_response(ROWS, logs=["x" * 100]))
+    assert text is not None
+    cut = result_from_response("exec_x", rest, 1.0, 0, Limits.default.replace(output_bytes=10),
+                               taken=JSONText(text))
+    assert cut.status == "error" and cut.result is None and cut.trap is not None
+
+
+def test_a_json_text_is_not_taken_for_a_dataclass_by_other_serialisers() -> None:
+    with pytest.raises(ValueError):
+        jsonable_encoder({"result": JSONText("[1]")})
+    assert JSONText("[1]") == JSONText("[1]") and repr(JSONText("[1]")) == "JSONText(3 characters)"
+
+
+LARGE = "[{'a': i, 'b': str(i), 'c': [i, None]} for i in range(20_000)]"
+EXPECTED = [{"a": i, "b": str(i), "c": [i, None]} for i in range(20_000)]
+
+
+async def test_through_a_real_worker_the_python_api_gets_the_value_and_code_mode_the_text(
+        compiled_guest: CompiledGuest) -> None:
+    async with AsyncSandbox(workers=1, guest=compiled_guest) as box:
+        plain = await box.execute(LARGE)
+        carried = await box.execute(LARGE, result_as_text=True)
+        small = await box.execute("[1, 2]", result_as_text=True)
+    assert plain.status == "completed" and plain.result == EXPECTED
+    assert isinstance(carried.result, JSONText) and carried.result.value() == EXPECTED
+    assert carried.to_dict()["result"] == EXPECTED
+    assert small.result == [1, 2]

@@ -1,0 +1,32 @@
+"""The service's JSON responses: compact, safe for any text, a carried result written as is."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sandbox.json_text import JSONText
+from sandbox.service.responses import SafeJSONResponse
+
+
+def _body(content: object) -> bytes:
+    return bytes(SafeJSONResponse(content).body)
+
+
+def test_a_result_carried_as_its_text_is_written_as_that_text() -> None:
+    text = json.dumps([{"a": 1, "s": "caf\u00e9"}] * 3, ensure_ascii=False, separators=(",", ":"))
+    body = _body({"execution_id": "exec_1", "result": JSONText(text), "logs": ["x"]})
+    assert text.encode("utf-8") in body
+    assert json.loads(body) == {"execution_id": "exec_1", "logs": ["x"], "result": json.loads(text)}
+    assert json.loads(_body({"result": JSONText("[]")})) == {"result": []}
+
+
+def test_the_other_fields_may_hold_lone_surrogates() -> None:
+    body = _body({"logs": ["bad \udc80"], "result": JSONText('{"k":"\u00e9"}')})
+    assert json.loads(body) == {"logs": ["bad \udc80"], "result": {"k": "\u00e9"}}
+
+
+def test_a_carried_text_anywhere_but_the_top_level_is_refused_not_mangled() -> None:
+    with pytest.raises(TypeError):
+        _body({"outer": {"result": JSONText("[1]")}})
