@@ -198,7 +198,10 @@ def _carried_event_data(data: Mapping[str, Any],
     chars = _joined_length(texts)
     if chars <= MAX_EVENT_CHARS or not all(_strict(text) for text in texts.values()):
         return None
-    return _fitted_texts(data, texts, chars)
+    # A long string's preview is its own first characters, as when it came as a value.
+    values = {key: json.loads(carried[key]) if carried.get(key, "").startswith('"') else value
+              for key, value in data.items()}
+    return _fitted_texts(values, texts, chars)
 
 
 def _plain_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int] | None:

@@ -6,8 +6,8 @@ execution's record, its ``completed`` event and the HTTP answer each cost CPU in
 to the result (up to the output limit, 16 MiB): done on the service's event loop, a result
 of 200,000 small dicts (5 MB of JSON) held every other request for most of a second.
 
-So the worker, a process of its own, does the parsing and checking for a large list or
-dict result (``take_result``): it sends the rest of the response as before and the result
+So the worker, a process of its own, does the parsing and checking for a large list, dict
+or string result (``take_result``): it sends the rest of the response as before and the result
 as one raw part of its ``done`` frame (``sandbox._wire``), in its strict compact JSON text.
 The service carries that text as a :class:`JSONText` and writes it into what it sends
 without reading it again; only a reader that needs the value (the Python API, a record
@@ -67,8 +67,8 @@ def value_of(value: Any) -> Any:
 
 def take_result(response: str) -> tuple[str, str | None]:
     """``response`` without its result, and the result's text; ``(response, None)`` when
-    the response is small, is not a completed envelope, or its result is not a list or dict
-    that passes the envelope's checks and has a strict text."""
+    the response is small, is not a completed envelope, or its result is not a list, dict or
+    string that passes the envelope's checks and has a strict text."""
     if len(response) < TAKE_FROM_CHARS:
         return response, None
     try:
@@ -78,7 +78,7 @@ def take_result(response: str) -> tuple[str, str | None]:
     if not isinstance(body, dict) or body.get("status") != "completed":
         return response, None
     result = body.get("result")
-    if not isinstance(result, (list, dict)) or depth_exceeds(result, MAX_RESULT_DEPTH):
+    if not isinstance(result, (list, dict, str)) or depth_exceeds(result, MAX_RESULT_DEPTH):
         return response, None
     try:
         text = _ENCODER.encode(result)

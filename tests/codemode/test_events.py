@@ -363,6 +363,13 @@ def test_a_result_carried_as_its_text_makes_the_event_its_value_makes(item: Any,
     assert _sized_event_data({**data, "result": JSONText(strict_text(result))}) == _sized_event_data(data)
 
 
+@pytest.mark.parametrize("result", ["y" * 100_000, "$" + "y" * 100_000, "caf\u00e9 \n" * 20_000,
+                                    "\u2603" * 70_000, ["x" * 70_000, 1], {"$bytes": "x" * 70_000}])
+def test_a_long_string_carried_as_its_text_makes_the_event_its_value_makes(result: Any) -> None:
+    data = {"status": "completed", "result": result, "error": None}
+    assert _sized_event_data({**data, "result": JSONText(strict_text(result))}) == _sized_event_data(data)
+
+
 def test_a_large_result_carried_as_its_text_is_cut_to_its_preview_unparsed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     result = [{"a": n, "b": [str(n)]} for n in range(20_000)]

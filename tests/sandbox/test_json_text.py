@@ -29,8 +29,8 @@ def _nested(depth: int) -> object:
     return value
 
 
-def test_a_large_list_or_dict_result_leaves_the_response_as_its_strict_compact_text() -> None:
-    for result in (ROWS, {"rows": ROWS, "count": len(ROWS)}):
+def test_a_large_list_dict_or_string_result_leaves_the_response_as_its_strict_compact_text() -> None:
+    for result in (ROWS, {"rows": ROWS, "count": len(ROWS)}, "caf\u00e9\n\"" * TAKE_FROM_CHARS):
         response = _response(result)
         assert len(response) > TAKE_FROM_CHARS
         rest, text = take_result(response)
@@ -53,7 +53,7 @@ def test_the_service_reads_the_rest_and_the_text_as_it_read_the_whole_response()
 
 @pytest.mark.parametrize("response", [
     _response(list(range(100))),                                  # small: parsing twice costs more
-    _response("x" * TAKE_FROM_CHARS),                             # a string writes out fast anyway
+    _response(10 ** 4000, pad="x" * TAKE_FROM_CHARS),             # a number: never long
     _response([float("nan")] + ROWS),                             # not strict JSON
     _response(["\ud800"] + ROWS),                                 # a lone surrogate
     _response(_nested(MAX_RESULT_DEPTH + 1), pad="x" * TAKE_FROM_CHARS),  # too deep: refused later
