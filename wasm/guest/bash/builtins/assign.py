@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .. import xtrace
 from ..errors import BashError
 from ..expand import quote_for_shell
 from ..state import Var, arith_view, element_ref
@@ -163,7 +164,8 @@ def _print_variables(sh: Shell, cmd: str, flags: _DeclareFlags, io: IO) -> None:
     if not (flags.print_mode or cmd in ("declare", "typeset", "readonly", "export", "local")):
         return
     wanted = flags.set_flags - {"g"}
-    for name in st.all_names():
+    # `local` lists every local of the function, a declared but unset one too
+    for name in sorted(st.scopes[-1]) if cmd == "local" else st.all_names():
         var = st.lookup(name)
         if var is None:
             continue
@@ -215,6 +217,9 @@ def _declare_one(sh: Shell, cmd: str, item: str, flags: _DeclareFlags, array: li
     if not _apply_attributes(cmd, name, var, flags, op, io):
         return False
     if op:
+        if cmd in ("export", "readonly") and array is None and xtrace.active(sh):
+            # bash's export and readonly assign through the shell's own assignment, traced
+            xtrace.emit(sh, io, f"{item[: m.end() - len(op)]}{op}{xtrace.value(value or '')}")
         try:
             _assign_declared(sh, name, var, index, op, value, array, io)
         except BashError as exc:
