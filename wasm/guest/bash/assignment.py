@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import arith, xtrace
+from .errors import BashError
 from .state import Var, arith_view
 from .syntax import Assign, subscript_end
 
@@ -37,6 +38,9 @@ def assign(sh: Shell, a: Assign, declared: bool = False) -> None:
     if a.index is not None:
         var = st.lookup(st.resolve_nameref(a.name))
         key = ex.string(a.index) if var is not None and var.assoc is not None else ex.arith_text(a.index)
+        if key == "" and var is not None and var.assoc is not None:
+            # fails the assignment as an expansion error does: the rest of the line is dropped
+            raise BashError(f"{a.name}[{a.index}]: bad array subscript")
         if a.append:
             previous, _, _ = ex.values(a.name, a.index)
             value = _append(var, previous[0] if previous else "", value)
