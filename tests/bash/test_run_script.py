@@ -86,7 +86,7 @@ def test_state_does_not_leak_between_runs(tmp_path: Path) -> None:
 def test_xtrace_does_not_rerun_command_substitutions(tmp_path: Path) -> None:
     result = run_script("set -x; x=$(echo once >> log.txt); y=2", root=str(tmp_path))
     assert (tmp_path / "log.txt").read_text() == "once\n"
-    assert result.stderr == b"++ echo once\n+ x=''\n+ y=2\n"
+    assert result.stderr == b"++ echo once\n+ x=\n+ y=2\n"  # bash shows an empty value as nothing
 
 
 def test_no_nul_reaches_a_word_from_the_script_its_environment_or_its_input(

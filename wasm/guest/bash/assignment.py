@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import arith
+from . import arith, xtrace
+from .errors import BashError
 from .state import Var, arith_view
 from .syntax import Assign, subscript_end
 
@@ -21,16 +22,25 @@ def assign(sh: Shell, a: Assign, declared: bool = False) -> None:
     st = sh.state
     ex = sh.expander
     if a.array is not None:
+        if not declared and xtrace.active(sh):
+            # bash shows the list as written; a declaration's, once expanded (below)
+            _trace(sh, f"{a.name}{'+' if a.append else ''}=({' '.join(a.array)})")
         var = st.lookup(st.resolve_nameref(a.name))
         if var is not None and var.assoc is not None:
             _assign_assoc(sh, a, a.array, declared)
         else:
-            _assign_indexed(sh, a, a.array)
+            _assign_indexed(sh, a, a.array, declared)
         return
     value = ex.string(a.value or "", True)
+    if not declared and xtrace.active(sh):
+        subscript = f"[{a.index}]" if a.index is not None else ""
+        _trace(sh, f"{a.name}{subscript}{'+' if a.append else ''}={xtrace.value(value)}")
     if a.index is not None:
         var = st.lookup(st.resolve_nameref(a.name))
         key = ex.string(a.index) if var is not None and var.assoc is not None else ex.arith_text(a.index)
+        if key == "" and var is not None and var.assoc is not None:
+            # fails the assignment as an expansion error does: the rest of the line is dropped
+            raise BashError(f"{a.name}[{a.index}]: bad array subscript")
         if a.append:
             previous, _, _ = ex.values(a.name, a.index)
             value = _append(var, previous[0] if previous else "", value)
@@ -43,6 +53,28 @@ def assign(sh: Shell, a: Assign, declared: bool = False) -> None:
             return
         value = _append(var, st.get(a.name) or "", value)
     st.set(a.name, value)
+
+
+def _trace(sh: Shell, text: str) -> None:
+    if sh.cur_io is not None:
+        xtrace.emit(sh, sh.cur_io, text)
+
+
+def _trace_declared(sh: Shell, a: Assign, items: list[tuple[str | None, bool, str]]) -> None:
+    """A declaration's ``name=(...)`` once expanded."""
+    if not xtrace.active(sh):
+        return
+    _trace(sh, f"{a.name}{'+' if a.append else ''}={xtrace.declared_list(items)}")
+
+
+def _trace_pending(sh: Shell) -> None:
+    """The declaration builtin's own line, after its last ``name=(...)`` (``Shell._trace_command``)."""
+    pending = sh.pending_trace
+    if pending is not None:
+        line, left = pending
+        sh.pending_trace = (line, left - 1) if left > 1 else None
+        if left <= 1:
+            _trace(sh, line)
 
 
 def _element(raw: str, quotes: bool) -> tuple[str, bool, str] | None:
@@ -59,7 +91,7 @@ def _element(raw: str, quotes: bool) -> tuple[str, bool, str] | None:
     return None
 
 
-def _assign_indexed(sh: Shell, a: Assign, raws: list[str]) -> None:
+def _assign_indexed(sh: Shell, a: Assign, raws: list[str], declared: bool) -> None:
     """``a=(...)`` / ``a+=(...)`` over an indexed array, as bash does it: every word is expanded
     first, then the array emptied, then the elements are stored in order, a plain one at the
     index after the previous element's (``a=(1 [5]=2 x)`` puts x at 6)."""
@@ -73,6 +105,9 @@ def _assign_indexed(sh: Shell, a: Assign, raws: list[str]) -> None:
         else:
             subscript, plus, value = element
             items.append((ex.string(subscript), plus, ex.string(value, True)))
+    if declared:
+        _trace_declared(sh, a, items)
+        _trace_pending(sh)
     var = st.lookup(st.resolve_nameref(a.name))
     nxt = 0
     if not a.append:
@@ -107,8 +142,11 @@ def _assign_assoc(sh: Shell, a: Assign, raws: list[str], declared: bool) -> None
     st = sh.state
     ex = sh.expander
     items: list[tuple[str, bool, str]] = []
+    traced: list[tuple[str | None, bool, str]] = []
+    warnings: list[str] = []
     if raws and _element(raws[0], quotes=True) is None:
         words = ex.words(raws)
+        traced = [(None, False, w) for w in words]
         if len(words) % 2:
             words.append("")
         items = [(words[k], False, words[k + 1]) for k in range(0, len(words), 2)]
@@ -117,15 +155,23 @@ def _assign_assoc(sh: Shell, a: Assign, raws: list[str], declared: bool) -> None
             element = _element(raw, quotes=True)
             if element is None:
                 shown = f"'{raw}'" if declared else raw
-                sh.warn(f"{a.name}: {shown}: must use subscript when assigning associative array")
+                warnings.append(f"{a.name}: {shown}: must use subscript when assigning associative array")
+                traced.append((None, False, raw))
                 continue
             key, plus, value = element
             key, value = ex.string(key), ex.string(value, True)
+            traced.append((key, plus, value))
             if key == "":
                 shown = f"['']='{value}'" if declared else raw
-                sh.warn(f"{shown}: bad array subscript")
+                warnings.append(f"{shown}: bad array subscript")
                 continue
             items.append((key, plus, value))
+    if declared:
+        _trace_declared(sh, a, traced)
+    for warning in warnings:
+        sh.warn(warning)
+    if declared:
+        _trace_pending(sh)
     var = st.writable(a.name)
     before = dict(var.assoc or {})
     if not a.append:

@@ -21,26 +21,28 @@ import re
 import time
 from typing import Callable, Generator
 
+from . import arith
 from . import pattern as patterns
 from .assignment import assign as assign_word
+from .condeval import eval_cond
+from . import xtrace
 from .background import Job, JobTable, scheduler_of
 from .procsub import feeds_substitution, readable, run_writer, writable
-from .builtins import OperandError, binary_test, unary_test
+from .builtins import OperandError
 from .errors import (
     AbortCommand, BashError, BreakLoop, ContinueLoop, ControlFlow, ExitShell, ExpansionError, FatalExpansionError,
     LimitExceeded, ReturnFromFunction, ShellSyntaxError,
 )
-from .expand import Expander, quote_for_shell
+from .expand import Expander
 from .invoke import invoke
 from .limits import BashLimits
 from .parse import Parser, parse_cached
 from .redirects import IO, apply_redirs, close_all
-from .state import State, Var
+from .state import State, Var, arith_view
 from .streams import Channel, InputStream
 from .unparse import unparse_andor
 from .syntax import (
-    AndOr, ArithCmd, ArithFor, Case, Command, CondAndOr, CondBinary, CondCmd, CondExpr,
-    CondNot, CondUnary, CondWord, For, FuncDef, Group, If, ListNode, Loop, Pipeline, Simple,
+    AndOr, ArithCmd, ArithFor, Case, Command, CondCmd, CondExpr, For, FuncDef, Group, If, ListNode, Loop, Pipeline, Simple,
     Subshell, Word, parse_assignment,
 )
 
@@ -74,6 +76,8 @@ class Shell:
         self.procsubs: dict[int, Job] = {}
         """This shell's process substitutions' lists, by pid (what ``wait $!`` finds)."""
         self.decl_arrays: dict[int, list[str]] = {}
+        self.pending_trace: tuple[str, int] | None = None
+        """A declaration's ``set -x`` line and how many of its arrays are still to be traced."""
         """The unexpanded ``name=(...)`` arguments of the declaration builtin being run, by argv index."""
         self.persistent: list[object] = []
         """Files opened by ``exec >file``: they stay open until the script ends."""
@@ -434,7 +438,7 @@ class Shell:
             st.lineno = cmd.line
             st.counters.tick()
             try:
-                value = self.expander.arith(cmd.expr)
+                value = self.traced_arith(cmd.expr, io)
                 status = 0 if value else 1
             except FatalExpansionError:
                 raise
@@ -443,8 +447,6 @@ class Shell:
             except BashError as exc:
                 self.error(io, exc.message)
                 status = 1
-            if st.options.get("xtrace"):
-                io.out(2).write(f"+ (({cmd.expr}))\n".encode())
             st.last_status = status
             return status
         if isinstance(cmd, CondCmd):
@@ -575,8 +577,11 @@ class Shell:
                 self.state.last_status = 1
                 return 1
         status = 0
+        shown = "for " + cmd.var + " in " + ('"$@"' if cmd.words is None else " ".join(w.raw for w in cmd.words))
         for count, item in enumerate(items, 1):
             self._loop_tick(count)
+            if self.state.options.get("xtrace"):
+                xtrace.emit(self, io, shown)
             try:
                 self._set_loop_var(cmd.var, item)
             except BashError as exc:
@@ -609,19 +614,19 @@ class Shell:
         self.state.lineno = cmd.line
         status = 0
         try:
-            if cmd.init.strip():
-                self.expander.arith(cmd.init)
+            # bash's parser keeps each part without its leading blanks, an empty one as 1
+            init, cond, step = (part.lstrip() or "1" for part in (cmd.init, cmd.cond, cmd.step))
+            self.traced_arith(init, io)
             count = 0
             while True:
                 count += 1
                 self._loop_tick(count)
-                if cmd.cond.strip() and self.expander.arith(cmd.cond) == 0:
+                if self.traced_arith(cond, io) == 0:
                     break
                 status, flow = yield from self._body(cmd.body, io)
                 if flow == "break":
                     break
-                if cmd.step.strip():
-                    self.expander.arith(cmd.step)
+                self.traced_arith(step, io)
         except (FatalExpansionError, LimitExceeded):
             raise
         except ExpansionError as exc:
@@ -630,9 +635,19 @@ class Shell:
         self.state.last_status = status
         return status
 
+    def traced_arith(self, expr: str, io: IO) -> int:
+        """The value of an ``(( ))`` expression, shown first under ``set -x`` once expanded."""
+        ex = self.expander
+        text = ex.arith_text(expr)
+        if self.state.options.get("xtrace"):
+            xtrace.emit(self, io, f"(( {text} ))")
+        return arith.evaluate(text, arith_view(self.state))
+
     def _case(self, cmd: Case, io: IO) -> Gen:
         self.state.lineno = cmd.line
         word = self.expander.string(cmd.word.raw)
+        if self.state.options.get("xtrace"):
+            xtrace.emit(self, io, f"case {cmd.word.raw} in")
         nocase = bool(self.state.shopts.get("nocasematch"))
         status = 0
         fall = False
@@ -656,60 +671,11 @@ class Shell:
 
     # -- [[ ]] -----------------------------------------------------------------------------
     def eval_cond(self, expr: CondExpr) -> bool:
-        ex = self.expander
-        if isinstance(expr, CondAndOr):
-            left_ok = self.eval_cond(expr.left)
-            if expr.op == "&&":
-                return left_ok and self.eval_cond(expr.right)
-            return left_ok or self.eval_cond(expr.right)
-        if isinstance(expr, CondNot):
-            return not self.eval_cond(expr.inner)
-        if isinstance(expr, CondWord):
-            return ex.string(expr.word.raw) != ""
-        if isinstance(expr, CondUnary):
-            return unary_test(self, expr.op, ex.string(expr.operand.raw))
-        assert isinstance(expr, CondBinary)
-        op = expr.op
-        left = ex.string(expr.left.raw)
-        if op in ("==", "=", "!="):
-            pat = ex.pattern(expr.right.raw)
-            result = patterns.match(pat, left, bool(self.state.shopts.get("nocasematch")))
-            return result if op != "!=" else not result
-        if op == "=~":
-            source = ex.regex(expr.right.raw)
-            try:
-                flags = re.IGNORECASE if self.state.shopts.get("nocasematch") else 0
-                rx = re.compile(_literal_close_parens(_posix_classes(source)), flags)
-            except re.error:
-                # regcomp's failure makes [[ ]] return 2 without a word
-                raise BashError("", 2) from None
-            m = rx.search(left)
-            if m is None:
-                self.state.set_array("BASH_REMATCH", [])
-                return False
-            groups = [m.group(0)] + [g if g is not None else "" for g in m.groups()]
-            var = self.state.lookup("BASH_REMATCH")
-            if var is not None and "r" in var.attrs:
-                return True
-            self.state.set_array("BASH_REMATCH", groups)
-            return True
-        right = ex.string(expr.right.raw)
-        if op in ("<", ">"):
-            a, b = left.encode("utf-8", "surrogateescape"), right.encode("utf-8", "surrogateescape")
-            return a < b if op == "<" else a > b
-        return binary_test(self, op, left, right, arithmetic_operands=True)
+        return eval_cond(self, expr)
 
     # -- redirections ------------------------------------------------------------------------
 
     # -- simple commands ---------------------------------------------------------------
-    def _xtrace(self, io: IO, argv: list[str], assigns: list[str]) -> None:
-        ps4 = self.state.get("PS4")
-        prefix = "+ " if ps4 is None else ps4
-        if prefix:
-            prefix = prefix[0] * self.state.subst_depth + prefix  # bash repeats it per $(...) level
-        words = assigns + [_xtrace_quote(a) for a in argv]
-        io.out(2).write((prefix + " ".join(words) + "\n").encode("utf-8", "surrogateescape"))
-
     def exec_simple(self, cmd: Simple, io: IO) -> Gen:
         st = self.state
         st.lineno = cmd.line
@@ -745,7 +711,10 @@ class Shell:
                     if a.index is not None:
                         self.error(io, f"`{a.name}[{a.index}]': not a valid identifier")
                         continue
-                    value = ex.string(a.value or "", True)
+                    # bash keeps a list's text as the value, and += appends to the current one
+                    value = "(" + " ".join(a.array) + ")" if a.array is not None else ex.string(a.value or "", True)
+                    if a.append:
+                        value = (st.get(a.name) or "") + value
                     old = st.lookup(a.name)
                     if old is not None and "r" in old.attrs:
                         self.error(io, f"{a.name}: readonly variable")
@@ -753,6 +722,8 @@ class Shell:
                     var = Var(value)
                     var.attrs.add("x")
                     temp_scope[a.name] = var
+                    if st.options.get("xtrace"):
+                        xtrace.emit(self, io, f"{a.name}={xtrace.value(value)}")
             except FatalExpansionError as exc:
                 self.error(io, exc.message)
                 raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
@@ -763,7 +734,7 @@ class Shell:
                 st.last_status = 1
                 return 1
         if st.options.get("xtrace"):
-            self._xtrace(io, argv, [f"{k}={v.value}" for k, v in (temp_scope or {}).items()])
+            self._trace_command(io, argv, decl_arrays)
         if cmd.redirs:
             if argv[0] == "exec" and len(argv) == 1:
                 try:
@@ -793,6 +764,9 @@ class Shell:
         try:
             status = yield from invoke(self, argv, io, decl_arrays)
         finally:
+            if self.pending_trace is not None:
+                xtrace.emit(self, io, self.pending_trace[0])
+                self.pending_trace = None
             if temp_scope is not None:
                 if st.scopes and st.scopes[-1] is temp_scope:
                     st.scopes.pop()
@@ -809,6 +783,16 @@ class Shell:
         st.scopes[0]["_"] = Var(argv[-1])
         return status
 
+    def _trace_command(self, io: IO, argv: list[str], decl_arrays: dict[int, list[str]]) -> None:
+        """``set -x``'s line for a command about to run. A declaration's ``name=(...)``
+        arguments are traced first, as they are expanded (``assignment.py``), and the
+        builtin's own line, where they are bare names, after them."""
+        if not decl_arrays:
+            xtrace.emit(self, io, xtrace.command(argv))
+            return
+        shown = [a.split("=", 1)[0].rstrip("+") if k in decl_arrays else a for k, a in enumerate(argv)]
+        self.pending_trace = (xtrace.command(shown), len(decl_arrays))
+
     def _assignments_only(self, cmd: Simple, io: IO, sub_marker: int) -> int:
         """A simple command with no words (``a=1 b=$(f)``): assign in the shell itself; the
         status is that of the last ``$(...)`` it ran, as in bash."""
@@ -816,10 +800,6 @@ class Shell:
         try:
             for a in cmd.assigns:
                 assign_word(self, a)
-                if st.options.get("xtrace"):
-                    # trace the value assigned (expanding again would rerun $(...))
-                    shown = st.get(a.name) if a.index is None and a.array is None else None
-                    self._xtrace(io, [], [f"{a.name}={_xtrace_quote(shown or '')}" if shown is not None else f"{a.name}=(...)"])
         except FatalExpansionError as exc:
             self.error(io, exc.message)
             raise ExitShell(127 if self.state.in_subshell == 0 else 1) from None
@@ -871,60 +851,6 @@ class Shell:
 
 
 _COMPOUND_TYPES = (Group, If, Loop, For, ArithFor, Case)
-
-
-def _xtrace_quote(arg: str) -> str:
-    if arg == "":
-        return "''"
-    if re.match(r"[A-Za-z0-9_./:=,%+@^-]+\Z", arg):
-        return arg
-    return quote_for_shell(arg)
-
-
-_CLASS_MAP = {
-    "[:alpha:]": "a-zA-Z", "[:digit:]": "0-9", "[:alnum:]": "a-zA-Z0-9", "[:upper:]": "A-Z",
-    "[:lower:]": "a-z", "[:space:]": " \\t\\n\\r\\f\\v", "[:blank:]": " \\t", "[:punct:]": "!-/:-@\\[-`{-~",
-    "[:xdigit:]": "0-9A-Fa-f", "[:word:]": "a-zA-Z0-9_", "[:cntrl:]": "\\x00-\\x1f", "[:print:]": " -~", "[:graph:]": "!-~",
-}
-
-
-def _posix_classes(source: str) -> str:
-    for k, v in _CLASS_MAP.items():
-        source = source.replace(k, v)
-    return source
-
-
-def _literal_close_parens(source: str) -> str:
-    """A ``)`` that closes no group is an ordinary character in a POSIX ERE (glibc)."""
-    out: list[str] = []
-    depth = 0
-    i = 0
-    in_class = False
-    while i < len(source):
-        c = source[i]
-        if c == "\\" and i + 1 < len(source):
-            out.append(source[i:i + 2])
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            if source[i + 1:i + 2] == "]":
-                out.append("[]")
-                i += 2
-                continue
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            if depth == 0:
-                out.append("\\)")
-                i += 1
-                continue
-            depth -= 1
-        out.append(c)
-        i += 1
-    return "".join(out)
 
 
 def _job_body(child: Shell, andor: AndOr, io: IO) -> Gen:

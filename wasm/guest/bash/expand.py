@@ -86,7 +86,10 @@ class Expander:
                 out.append(raw)
                 continue
             for text in expand_braces(raw, self.sh.limits.max_brace_expansion) if "{" in raw else (raw,):
-                segs = self.parts(parse_word(text, WORD), False)
+                parts = parse_word(text, WORD)
+                if "~" in text and _ASSIGNMENT_WORD.match(text):
+                    parts = _argument_assignment_tildes(parts)
+                segs = self.parts(parts, False)
                 for field in self.split(segs):
                     out.extend(self.glob_field(field))
         return out
@@ -105,6 +108,19 @@ class Expander:
         """Expand into a shell pattern: quoted characters come back backslash-escaped."""
         segs = self.parts(parse_word(raw, WORD), False)
         return "".join(glob_escape(t) if k == QUO else (t if k != BRK else " ") for t, k in segs)
+
+    def cond_pattern(self, raw: str, regex: bool) -> tuple[str, str]:
+        """The right side of ``[[ == ]]`` (or ``=~``) to match with, and as ``set -x`` shows it:
+        bash backslash-escapes every quoted character of a pattern, and those of a regex that
+        an ERE would read as operators."""
+        segs = self.parts(parse_word(raw, WORD), False)
+        if regex:
+            used = "".join(re.escape(t) if k == QUO else t for t, k in segs if k != BRK)
+            shown = "".join(_ERE_QUOTED.sub(r"\\\g<0>", t) if k == QUO else t for t, k in segs if k != BRK)
+            return used, shown
+        used = "".join(glob_escape(t) if k == QUO else (t if k != BRK else " ") for t, k in segs)
+        shown = "".join(re.sub(r"(?s).", r"\\\g<0>", t) if k == QUO else (t if k != BRK else " ") for t, k in segs)
+        return used, shown
 
     def regex(self, raw: str) -> str:
         """Expand the right side of ``=~``: quoted parts match literally."""
@@ -631,6 +647,23 @@ def _assignment_tildes(parts: tuple[Part, ...]) -> tuple[Part, ...]:
         else:
             out.append(part)
     return tuple(out)
+
+
+_ERE_QUOTED = re.compile(r"[.\[\\()*+?{|^$]")
+_ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
+
+
+def _argument_assignment_tildes(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """Outside posix mode bash expands ``~`` in an argument shaped like an assignment
+    (``echo x=~``) as in the assignment itself: after its ``=`` and after each ``:``."""
+    if not parts or not isinstance(parts[0], Lit):
+        return parts
+    m = _ASSIGNMENT_WORD.match(parts[0].text)
+    if m is None:
+        return parts
+    rest = parts[0].text[m.end():]
+    value = ((Lit(rest),) if rest else ()) + tuple(parts[1:])
+    return (Lit(m.group(0)),) + _assignment_tildes(value)
 
 
 def _remove(value: str, pat: str, op: str) -> str:

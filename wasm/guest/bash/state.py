@@ -180,6 +180,8 @@ class State:
     pipestatus: list[int] = field(default_factory=list)
     call_depth: int = 0
     subst_depth: int = 0
+    trace_depth: int = 0
+    """How many ``eval``/``source`` levels are running (``set -x`` adds a PS4 character each)."""
     funcnames: list[str] = field(default_factory=list)
     pid: int = 4242
     bashpid: int = 4242
@@ -232,6 +234,7 @@ class State:
         new.pipestatus = list(self.pipestatus)
         new.call_depth = self.call_depth
         new.subst_depth = self.subst_depth
+        new.trace_depth = self.trace_depth
         new.funcnames = list(self.funcnames)
         new.pid = self.pid
         self.counters.next_pid += 1

@@ -161,20 +161,150 @@ def _gnulib_year(d: str, w: Wall) -> _Number:
     return _Number(False, yy if yy >= 0 else -yy if w.year + adjust < 0 else yy + 100, 2, "0")
 
 
-def _pad(n: _Number, flag: str | None, width: int | None = None) -> str:
-    """A number as strftime pads it: the sign before the zeros, after the blanks; gnulib's
-    ``+`` shows a plus sign when the value has more digits than the field."""
+class _Spec(NamedTuple):
+    """One conversion as written: ``%`` flags, width, ``E``/``O``, colons, the letter."""
+
+    pad: str | None
+    """``_`` (blanks), ``-`` (none), ``0`` or gnulib's ``+``; None: the conversion's own."""
+    upcase: bool
+    change_case: bool
+    width: int
+    """-1 when none is written."""
+    modifier: str | None
+    colons: int
+    conv: str
+    text: str
+    """The whole sequence, printed as written when strftime does not know it."""
+
+
+def _parse_spec(fmt: str, i: int, gnu: bool) -> tuple[_Spec, int]:
+    """The conversion whose ``%`` is at ``i``, and the index after it."""
+    start = i
+    i += 1
+    pad: str | None = None
+    upcase = change_case = False
+    flags = "-_0^#+" if gnu else "-_0^#"
+    while i < len(fmt) and fmt[i] in flags:
+        if fmt[i] == "^":
+            upcase = True
+        elif fmt[i] == "#":
+            change_case = True
+        else:
+            pad = fmt[i]
+        i += 1
+    digits = i
+    while i < len(fmt) and fmt[i].isdigit():
+        i += 1
+    width = min(int(fmt[digits:i]), 2**31 - 1) if i > digits else -1
+    modifier = None
+    if i < len(fmt) and fmt[i] in "EO":
+        modifier = fmt[i]
+        i += 1
+    colons = 0
+    while gnu and i + colons < len(fmt) and fmt[i + colons] == ":":
+        colons += 1
+    conv = fmt[i + colons] if i + colons < len(fmt) else ""
+    if colons and (conv != "z" or colons > 3):
+        conv, colons = ":", 0  # only %z takes colons: gnulib calls the rest a bad format
+        return _Spec(pad, upcase, change_case, width, modifier, 0, conv, fmt[start:i + 1]), i + 1
+    end = min(i + colons + 1, len(fmt))
+    return _Spec(pad, upcase, change_case, width, modifier, colons, conv, fmt[start:end]), end
+
+
+def _cpy(text: str, spec: _Spec, upper: bool = False, lower: bool = False, gnu: bool = True) -> str:
+    """gnulib's ``cpy``: text padded on the left to the width (zeros for ``0`` and ``+``);
+    glibc's pads to a width written even with the ``-`` flag."""
+    text = text.lower() if lower else text.upper() if upper else text
+    width = 0 if (spec.pad == "-" and gnu) or spec.width < 0 else spec.width
+    if len(text) < width:
+        text = ("0" if spec.pad in ("0", "+") else " ") * (width - len(text)) + text
+    return text
+
+
+def _number(n: _Number, spec: _Spec, yearish: bool = False, yr_spec: str | None = None, sign: bool = False,
+            gnu: bool = True) -> str:
+    """gnulib's ``do_number_sign_and_padding``: the sign goes after blanks, before zeros;
+    a year (``do_yearish``) takes ``+`` for a sign when it outgrows its digits or width.
+    glibc's ``-`` drops the zeros but not the blanks of a width written."""
+    if not gnu and spec.pad == "-" and spec.width >= 0:
+        return _cpy(_number(n, spec._replace(width=-1)), spec, gnu=False)
+    pad = spec.pad
+    if pad is None:
+        pad = yr_spec if yearish and yr_spec is not None else n.pad
+    width = spec.width if spec.width >= 0 else n.width
+    if yearish and pad == "+":
+        sign = n.magnitude > (99 if n.width == 2 else 9999) or n.width < width
+    sign_char = "-" if n.negative else "+" if sign else ""
     digits = str(n.magnitude)
-    size = n.width if width is None else width
-    sign = "-" if n.negative else ""
-    if flag == "+" and not sign and (n.magnitude > (99 if n.width == 2 else 9999) or size > n.width):
-        sign = "+"
-    pad = n.pad if flag in (None, "^", "#", "+") else flag
-    if pad == "-":
-        return sign + digits
-    if pad == "_":
-        return (sign + digits).rjust(size)
-    return sign + digits.rjust(size - len(sign), "0")
+    out = ""
+    if sign_char:
+        shortage = width - 1 - len(digits)
+        if pad == "_" and shortage > 0:
+            out += " " * shortage
+            width -= shortage
+        out += sign_char
+        width -= 1
+    fill = 0 if pad == "-" else width - len(digits)
+    if fill > 0:
+        out += ("0" if pad in ("0", "+") else " ") * fill
+    return out + digits
+
+
+def _offset(spec: _Spec, offset: int, gnu: bool) -> str | None:
+    """``%z`` and gnulib's ``%:z``, ``%::z``, ``%:::z`` (``DO_TZ_OFFSET``): one signed number
+    with its colons among the digits, padded as a number."""
+    negative = offset < 0
+    hours, rest = divmod(abs(offset), 3600)
+    minutes, seconds = divmod(rest, 60)
+    colons = spec.colons
+    if colons == 3:
+        colons = 2 if seconds else 1 if minutes else 3
+    digits, mask, value = {0: (5, 0, hours * 100 + minutes), 1: (6, 0o4, hours * 100 + minutes),
+                           2: (9, 0o24, hours * 10000 + minutes * 100 + seconds), 3: (3, 0, hours)}[colons]
+    if not gnu:
+        # glibc writes the sign apart (padded to the width itself), then a four-digit number
+        return _cpy("-" if negative else "+", spec, gnu=False) + _number(
+            _Number(False, hours * 100 + minutes, 4, "0"), spec, gnu=False)
+    text = ""
+    while True:
+        if mask & 1:
+            text = ":" + text
+        mask >>= 1
+        text = str(value % 10) + text
+        value //= 10
+        if value == 0 and mask == 0:
+            break
+    # the sign and padding of a number as long as the digits and colons together
+    padded = _number(_Number(negative, 0, digits, "0"), spec._replace(width=spec.width - len(text) + 1
+                     if spec.width >= 0 else digits - len(text) + 1), sign=True)
+    return padded[:-1] + text
+
+
+def _nanos(spec: _Spec, nanos: int) -> str:
+    """gnulib's ``%N``: the width says how many digits (9 by default); trailing zeros are
+    dropped and come back as padding."""
+    if spec.pad == "-" and spec.width <= 0:
+        return f"{nanos:09d}"  # coreutils' date keeps all nine digits for a bare %-N
+    width = spec.width if spec.width > 0 else 9
+    ndigits, n = 9, nanos
+    while width < ndigits or (ndigits > 1 and n % 10 == 0):
+        ndigits -= 1
+        n //= 10
+    text = str(n).rjust(ndigits, "0")
+    pad = spec.pad or "0"
+    fill = 0 if pad == "-" else width - ndigits
+    return text + ("0" if pad in ("0", "+") else " ") * max(fill, 0)
+
+
+def _bad(spec: _Spec, gnu: bool) -> str:
+    """A conversion strftime does not know, printed as written (padded to its width; for
+    ``%5%`` gnulib pads one more, glibc prints one ``%``)."""
+    if spec.conv == "%" and spec.width >= 0:
+        return _cpy(spec.text, spec._replace(width=spec.width + 1)) if gnu else _cpy("%", spec, gnu=False)
+    return _cpy(spec.text, spec, gnu=gnu)
+
+
+_PLAIN = _Spec(None, False, False, -1, None, 0, "", "")
 
 
 def _two(value: int) -> str:
@@ -182,18 +312,20 @@ def _two(value: int) -> str:
 
 
 def _field(d: str, w: Wall, gnu: bool, flag: str | None) -> str | None:
-    """A conversion of the local clock (C locale); None for one strftime does not know."""
+    """A conversion of the local clock with no width (C locale); None for one strftime does
+    not know. ``flag`` is the padding flag of a number."""
+    spec = _PLAIN._replace(pad=flag)
     number = _NUMBERS.get(d)
     if number is not None:
-        return _pad(number(w), flag)
+        return _number(number(w), spec)
     if d in "YCyGg":
-        return _pad((_gnulib_year if gnu else _glibc_year)(d, w), flag)
+        return _number((_gnulib_year if gnu else _glibc_year)(d, w), spec, yearish=gnu)
     if d in "Dx":
         # gnulib hands %x to glibc, so only %D is gnulib's in date
         yy = _field("y", w, gnu and d == "D", None)
         return f"{_two(w.month)}/{_two(w.day)}/{yy}"
     if d == "F":
-        year = _pad(_gnulib_year("Y", w), "+") if gnu else _pad(_glibc_year("Y", w), None)
+        year = _number(_gnulib_year("Y", w), spec._replace(pad="+"), yearish=True) if gnu else _number(_glibc_year("Y", w), spec)
         return f"{year}-{_two(w.month)}-{_two(w.day)}"
     if d in "TX":
         return f"{_two(w.hour)}:{_two(w.minute)}:{_two(w.second)}"
@@ -207,6 +339,60 @@ def _field(d: str, w: Wall, gnu: bool, flag: str | None) -> str | None:
     return _TEXTS[d](w) if d in _TEXTS else None
 
 
+_SUBFORMATS = {"D": "%m/%d/%y", "R": "%H:%M", "T": "%H:%M:%S", "r": "%I:%M:%S %p"}
+
+
+def _convert(spec: _Spec, when: Moment, gnu: bool, yr_spec: str | None, upcase: bool) -> str:
+    """One conversion of ``when``, flags and width applied."""
+    d, w = spec.conv, when.wall
+    if not d:  # the format ends inside the conversion
+        return _bad(spec, gnu)
+    if upcase and not spec.upcase:
+        spec = spec._replace(upcase=True)
+    if spec.modifier == "E" and d in "CyYxXc" or d in "cxX" and spec.modifier is None:
+        # gnulib hands these to the C library, then pads its text
+        text = _field(d, w, gnu, None)
+        return _cpy(text or "", spec, upper=spec.upcase, gnu=gnu)
+    if spec.modifier is not None and not (spec.modifier == "O" and d in "deHIklmMSuUVwWy" or gnu and d == "z"):
+        return _bad(spec, gnu)
+    if d in _NUMBERS and (gnu or d != "q"):
+        return _number(_NUMBERS[d](w), spec, gnu=gnu)
+    if d in "YCyGg":
+        return _number((_gnulib_year if gnu else _glibc_year)(d, w), spec, yearish=gnu, yr_spec=yr_spec, gnu=gnu)
+    if d == "s":
+        return _number(_signed(when.epoch, 1), spec, gnu=gnu)
+    if d == "z":
+        return _offset(spec, when.local.offset, gnu) or ""
+    if d == "N" and gnu:
+        return _nanos(spec, when.nanos)
+    if d in "aAbBh":
+        return _cpy(_TEXTS[d](w), spec, upper=spec.upcase or spec.change_case, gnu=gnu)
+    if d in "pZ":
+        text = _TEXTS[d](w) if d == "p" else when.local.name
+        return _cpy(text, spec, upper=spec.upcase, lower=spec.change_case, gnu=gnu)
+    if d == "P":
+        return _cpy(_TEXTS[d](w), spec, lower=True, gnu=gnu)
+    if d in "nt" or (d == "%" and (spec.text == "%%" or not gnu)):
+        return _cpy(_TEXTS[d](w), spec, gnu=gnu)
+    if d in _SUBFORMATS or d == "F":
+        return _subformat(spec, when, gnu)
+    return _bad(spec, gnu)
+
+
+def _subformat(spec: _Spec, when: Moment, gnu: bool) -> str:
+    """``%D``, ``%R``, ``%T``, ``%r`` and ``%F``: formatted with the flags passed down, then
+    padded as one text; gnulib's ``%F`` gives its width, less the ``-mm-dd``, to the year."""
+    if d := _SUBFORMATS.get(spec.conv):
+        return _cpy(strftime(d, when, gnu, spec.pad, spec.upcase), spec, gnu=gnu)
+    if not gnu:
+        return _cpy(strftime("%Y-%m-%d", when, gnu, spec.pad, spec.upcase), spec, gnu=False)
+    pad, width = spec.pad, max(spec.width - 6, 0)
+    if pad is None and spec.width < 0:
+        pad, width = "+", 4
+    text = strftime("%Y-%m-%d", when, gnu, pad, spec.upcase, width)
+    return _cpy(text, spec)
+
+
 _TEXTS: dict[str, Callable[[Wall], str]] = {
     "a": lambda w: _WEEKDAYS[w.weekday][:3], "A": lambda w: _WEEKDAYS[w.weekday],
     "b": lambda w: _MONTHS[w.month - 1][:3], "h": lambda w: _MONTHS[w.month - 1][:3],
@@ -215,71 +401,28 @@ _TEXTS: dict[str, Callable[[Wall], str]] = {
 }
 
 
-def _zone_field(d: str, when: Moment, colons: int) -> str | None:
-    if d == "z":
-        return format_offset(when.local.offset, colons)
-    if colons:
-        return None
-    if d == "Z":
-        return when.local.name
-    if d == "s":
-        return str(when.epoch)
-    if d == "N":
-        return f"{when.nanos:09d}"
-    return None
-
-
-def strftime(fmt: str, when: Moment, gnu: bool = False) -> str:
+def strftime(fmt: str, when: Moment, gnu: bool = False, yr_spec: str | None = None, upcase: bool = False,
+             first_width: int = -1) -> str:
     """``fmt`` for ``when``; ``gnu``: GNU date's (gnulib's) strftime, with its ``+`` flag,
-    ``%:z``, ``%::z`` and ``%:::z`` (glibc's, which bash's printf uses, prints those as
-    written)."""
+    ``%N``, ``%:z``, ``%::z`` and ``%:::z`` (glibc's, which bash's printf uses, prints those
+    as written). ``yr_spec``, ``upcase`` and ``first_width`` are what a subformat such as
+    ``%F`` passes down: the years' padding, upper case, the first conversion's width."""
     out: list[str] = []
-    flags = "-_0^#+" if gnu else "-_0^#"
     i = 0
     while i < len(fmt):
         c = fmt[i]
-        if c != "%" or i + 1 >= len(fmt):
-            out.append(c)
-            i += 1
+        if c != "%":
+            j = fmt.find("%", i)
+            j = len(fmt) if j < 0 else j
+            out.append(fmt[i:j].upper() if upcase else fmt[i:j])
+            i = j
             continue
-        i += 1
-        pad = None
-        if fmt[i] in flags:
-            pad = fmt[i]
-            i += 1
-            if i == len(fmt):  # a flag with no conversion after it: printed as written
-                out.append("%" + pad)
-                break
-        colons = 0
-        while gnu and colons < 3 and fmt.startswith(":", i + colons) and i + colons + 1 < len(fmt):
-            colons += 1
-        d = fmt[i + colons]
-        i += colons + 1
-        if d in "zZsN":
-            value = _zone_field(d, when, colons)
-        else:
-            value = _field(d, when.wall, gnu, pad) if not colons else None
-        if value is None:
-            out.append("%" + (pad or "") + ":" * colons + d)
-            continue
-        if d not in _NUMBERS and d not in "YCyGg":
-            value = _flag_text(value, pad, d)
-        out.append(value)
+        spec, i = _parse_spec(fmt, i, gnu)
+        if first_width >= 0 and spec.width < 0:
+            spec = spec._replace(width=first_width)
+        first_width = -1
+        out.append(_convert(spec, when, gnu, yr_spec, upcase))
     return "".join(out)
-
-
-def _flag_text(value: str, pad: str | None, d: str) -> str:
-    """A flag on a conversion that is not one number: the blanks or zeros of its text."""
-    if pad == "-":
-        return value.lstrip("0 ") or "0"
-    if pad == "_":
-        stripped = value.lstrip("0")
-        return stripped.rjust(len(value)) if stripped else "0".rjust(len(value))
-    if pad == "^":
-        return value.upper()
-    if pad == "#" and d == "Z":
-        return value.lower()
-    return value
 
 
 _C_YEARS = "YCyGgFcDx"

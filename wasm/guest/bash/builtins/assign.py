@@ -8,9 +8,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .. import xtrace
 from ..errors import BashError
 from ..expand import quote_for_shell
 from ..state import Var, arith_view, element_ref
+from ..syntax import subscript_end
 from ._common import Builtin, Entry, encode, print_error
 
 if TYPE_CHECKING:
@@ -113,6 +115,8 @@ def _declare_flags(cmd: str, args: list[str]) -> tuple[_DeclareFlags, list[str]]
                 flags.global_scope = True
             elif cmd == "export" and f == "n":
                 flags.unset_flags.add("x")
+            elif cmd == "readonly" and f == "n":
+                flags.set_flags.discard("r")  # readonly's -n undoes, as export's does
             elif a[0] == "-":
                 flags.set_flags.add(f)
             else:
@@ -163,7 +167,8 @@ def _print_variables(sh: Shell, cmd: str, flags: _DeclareFlags, io: IO) -> None:
     if not (flags.print_mode or cmd in ("declare", "typeset", "readonly", "export", "local")):
         return
     wanted = flags.set_flags - {"g"}
-    for name in st.all_names():
+    # `local` lists every local of the function, a declared but unset one too
+    for name in sorted(st.scopes[-1]) if cmd == "local" else st.all_names():
         var = st.lookup(name)
         if var is None:
             continue
@@ -215,6 +220,9 @@ def _declare_one(sh: Shell, cmd: str, item: str, flags: _DeclareFlags, array: li
     if not _apply_attributes(cmd, name, var, flags, op, io):
         return False
     if op:
+        if cmd in ("export", "readonly") and array is None and xtrace.active(sh):
+            # bash's export and readonly assign through the shell's own assignment, traced
+            xtrace.emit(sh, io, f"{item[: m.end() - len(op)]}{op}{xtrace.value(value or '')}")
         try:
             _assign_declared(sh, name, var, index, op, value, array, io)
         except BashError as exc:
@@ -318,6 +326,8 @@ def _assign_declared(
         # (re)pointing a nameref sets the reference itself, never the variable it names
         if not re.match(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\Z", value or "", re.S):
             raise BashError(f"`{value}': invalid variable name for name reference")
+        if value == name and st.call_depth == 0:
+            raise BashError(f"{name}: nameref variable self references not allowed")
         var.value = value
         var.attrs.discard("unassigned")
     elif op == "+=":
@@ -373,14 +383,36 @@ def run_readonly(sh: Shell, argv: list[str], io: IO) -> int:
     return run_declare(sh, argv, io)
 
 
+def _unset_mode(args: list[str], io: IO) -> tuple[str, list[str]] | int:
+    """The options before the names: ``f`` (functions), ``n`` (namerefs themselves) or ``v``;
+    an exit status for a bad option or ``-f`` with ``-v``."""
+    letters = ""
+    k = 0
+    while k < len(args) and args[k].startswith("-") and len(args[k]) > 1:
+        if args[k] == "--":
+            k += 1
+            break
+        for letter in args[k][1:]:
+            if letter not in "fvn":
+                print_error(io, f"unset: -{letter}: invalid option")
+                io.out(2).write(b"unset: usage: unset [-f] [-v] [-n] [name ...]\n")
+                return 2
+        letters += args[k][1:]
+        k += 1
+    if "f" in letters and "v" in letters:
+        print_error(io, "unset: cannot simultaneously unset a function and a variable")
+        return 1
+    return ("f" if "f" in letters else "n" if "n" in letters else "v"), args[k:]
+
+
 def run_unset(sh: Shell, argv: list[str], io: IO) -> int:
     st = sh.state
-    mode = "v"
+    parsed = _unset_mode(argv[1:], io)
+    if isinstance(parsed, int):
+        return parsed
+    mode, names = parsed
     status = 0
-    for a in argv[1:]:
-        if a in ("-v", "-f", "-n"):
-            mode = a[1]
-            continue
+    for a in names:
         if mode == "f":
             st.functions.pop(a, None)
             continue
@@ -390,6 +422,8 @@ def run_unset(sh: Shell, argv: list[str], io: IO) -> int:
             status = 1
             continue
         name, index = m.group(1), m.group(2)
+        if index is not None and subscript_end(a, len(name)) != len(a) - 1:
+            continue  # `m[]]`: the subscript closes early, and bash quietly unsets nothing
         if index is None and mode == "v":
             # through a nameref to an array element, the element goes
             name, index = element_ref(st.resolve_nameref(name)) or (name, None)
@@ -400,6 +434,8 @@ def run_unset(sh: Shell, argv: list[str], io: IO) -> int:
                     st.functions.pop(name)
                     continue
                 if mode == "n" and var is not None:
+                    if "r" in var.attrs:
+                        raise BashError(f"unset: {name}: cannot unset: readonly variable")
                     for scope in reversed(st.scopes):
                         if name in scope:
                             del scope[name]
@@ -412,9 +448,12 @@ def run_unset(sh: Shell, argv: list[str], io: IO) -> int:
                     continue
                 if "r" in var.attrs:
                     raise BashError(f"unset: {name}: cannot unset: readonly variable")
-                if index in ("@", "*"):
+                if index in ("@", "*") and var.array is not None:
+                    st.writable(st.resolve_nameref(name)).array = {}  # emptied, still an array
+                elif index in ("@", "*") and var.assoc is None:
                     st.unset(name)
                 elif var.assoc is not None:
+                    # bash 5.2 takes m[@] and m[*] of an associative array as those keys
                     var.assoc.pop(sh.expander.string(index), None)
                 elif var.array is not None:
                     var.array.pop(st.array_index(name, index, var), None)

@@ -34,7 +34,7 @@ _RELATIVE = re.compile(r"([+-]?\d+)\s*(second|sec|minute|min|hour|day|week|month
 _SECONDS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600}
 _CALENDAR = {"day": (0, 0, 1), "week": (0, 0, 7), "month": (0, 1, 0), "year": (1, 0, 0)}
 _CALENDAR_DATE = re.compile(
-    r"(\d+)(?:-(\d\d?)-(\d\d?)|/(\d\d?)/(\d\d?))(?:[ T](\d\d?):(\d\d?)(?::(\d\d?))?)?( ?Z)?\Z")
+    r"(\d+)(?:-(\d\d?)-(\d\d?)|/(\d\d?)/(\d\d?))(?:[ T](\d\d?):(\d\d?)(?::(\d\d?)(?:[.,](\d+))?)?)?( ?Z)?\Z")
 _EPOCH_TEXT = re.compile(r"([+-]?)(\d+)(?:\.(\d+))?\Z")
 _TIME_T = (-2**63, 2**63 - 1)
 _LAST_TM_YEAR = 2**31 - 1 + 1900
@@ -98,13 +98,14 @@ def _parse_date(text: str, now: tuple[int, int], where: Zone) -> tuple[int, int]
 
 
 def _calendar_date(text: str, where: Zone) -> tuple[int, int] | None:
-    """``YYYY-MM-DD`` or ``YYYY/MM/DD``, then ``[ HH:MM[:SS]]`` (or a ``T`` before it), then
+    """``YYYY-MM-DD`` or ``YYYY/MM/DD``, then ``[ HH:MM[:SS[.frac]]]`` (or a ``T`` before it), then
     a ``Z`` for UTC: any year a ``struct tm`` holds, two digits meaning 1969-2068 as GNU
     date reads them."""
     m = _CALENDAR_DATE.match(text)
     if not m:
         return None
-    year_text, month_text, day_text, slash_month, slash_day, hour, minute, second, utc = m.groups()
+    year_text, month_text, day_text, slash_month, slash_day, hour, minute, second, fraction, utc = m.groups()
+    nanos = int((fraction or "")[:9].ljust(9, "0"))
     year = int(year_text)
     if len(year_text) == 2:
         year += 1900 if year >= 69 else 2000
@@ -115,9 +116,9 @@ def _calendar_date(text: str, where: Zone) -> tuple[int, int] | None:
         return None
     wall = wall_seconds(year, month, day, *clock)
     if utc:
-        return wall, 0
+        return wall, nanos
     when = where.exact(wall)
-    return None if when is None else (when, 0)
+    return None if when is None else (when, nanos)
 
 
 def _month_days(year: int, month: int) -> int:

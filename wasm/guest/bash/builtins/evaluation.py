@@ -24,10 +24,12 @@ def run_eval(sh: Shell, argv: list[str], io: IO) -> Gen:
     if st.call_depth >= sh.limits.max_call_depth:
         raise LimitExceeded(f"eval: maximum nesting level exceeded ({sh.limits.max_call_depth})")
     st.call_depth += 1
+    st.trace_depth += 1
     try:
         return (yield from sh.run_string(source, io))
     finally:
         st.call_depth -= 1
+        st.trace_depth -= 1
 
 
 def run_source(sh: Shell, argv: list[str], io: IO) -> Gen:
@@ -53,6 +55,7 @@ def run_source(sh: Shell, argv: list[str], io: IO) -> Gen:
         st.positional = argv[2:]
     st.call_depth += 1
     st.sourcing += 1
+    st.trace_depth += 1
     try:
         status = yield from sh.run_string(source, io, first_line=1)
     except ReturnFromFunction as ret:
@@ -60,6 +63,7 @@ def run_source(sh: Shell, argv: list[str], io: IO) -> Gen:
     finally:
         st.call_depth -= 1
         st.sourcing -= 1
+        st.trace_depth -= 1
         if len(argv) > 2:
             st.positional = saved
     return status

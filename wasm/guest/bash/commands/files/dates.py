@@ -12,7 +12,7 @@ import calendar
 import re
 import time
 
-from ...tz import UTC, Zone, wall_seconds
+from ...tz import UTC, Zone, civil, wall_seconds
 
 
 class DateError(ValueError):
@@ -25,12 +25,16 @@ _UNITS = {
     "week": 604800, "fortnight": 1209600,
 }
 _ISO = re.compile(
-    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(\d{4,})-(\d{1,2})-(\d{1,2})"
     r"(?:[T ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
     r"\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?$",
     re.IGNORECASE,
 )
 _TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?$")
+_TIME_T = (-2**63, 2**63 - 1)
+_TM_YEARS = (-2**31 + 1900, 2**31 - 1 + 1900)
+"""The years a C ``struct tm`` holds: GNU's ``parse_datetime`` calls a date past them invalid."""
+_CALENDAR_UNITS = {"day": (0, 0, 1), "week": (0, 0, 7), "fortnight": (0, 0, 14), "month": (0, 1, 0), "year": (1, 0, 0)}
 _REL = re.compile(r"([+-]?\d+)?\s*([a-z]+?)s?\b(\s+ago)?", re.IGNORECASE)
 
 
@@ -39,10 +43,10 @@ def parse_date(text: str, now: float | None = None, where: Zone = UTC) -> float:
     now = time.time() if now is None else now
     s = " ".join(text.strip().split())
     if s.startswith("@"):
-        try:
-            return float(s[1:])
-        except ValueError:
-            raise DateError(text) from None
+        m = re.fullmatch(r"([+-]?\d+)(\.\d+)?", s[1:].strip())
+        if m is None or not _TIME_T[0] <= int(m[1]) <= _TIME_T[1]:
+            raise DateError(text)  # a time_t holds it or it is no date
+        return int(m[1]) + (float(m[2]) if m[2] else 0.0) * (-1 if m[1].startswith("-") else 1)
     low = s.lower()
     if low in ("", "now"):
         return now if low == "now" else _day(where, now, 0, 0, text)
@@ -76,7 +80,7 @@ def parse_date(text: str, now: float | None = None, where: Zone = UTC) -> float:
     m = _TIME.match(s)
     if m:
         return _day(where, now, 0, int(m[1]) * 3600 + int(m[2]) * 60 + int(m[3] or 0), text)
-    return now + _relative(s, text)
+    return _relative(s, text, now, where)
 
 
 def _from_iso(m: re.Match[str], text: str, where: Zone) -> float:
@@ -142,8 +146,12 @@ def _weekday(low: str, now: float, where: Zone, text: str) -> float | None:
     return _day(where, now, ahead, 0, text)
 
 
-def _relative(s: str, text: str) -> float:
-    total = 0.0
+def _relative(s: str, text: str, now: float, where: Zone) -> float:
+    """``2 days ago``, ``+3 hours``, ``next month``: days, months and years move the local
+    calendar (each an ``int`` field of a ``struct tm``, which must not overflow), the rest
+    are seconds added to a ``time_t``, as GNU's ``parse_datetime`` does."""
+    shift = [0, 0, 0]
+    seconds = 0
     pos = 0
     found = False
     while pos < len(s):
@@ -159,19 +167,29 @@ def _relative(s: str, text: str) -> float:
         if not m or m.end() == pos:
             raise DateError(text)
         unit = m[2].lower()
-        count = (int(m[1]) if m[1] else 1) * factor
-        if unit in ("month", "year"):
-            seconds = count * (2629746 if unit == "month" else 31556952)
+        count = (int(m[1]) if m[1] else 1) * factor * (-1 if m[3] else 1)
+        if unit in _CALENDAR_UNITS:
+            shift = [a + count * b for a, b in zip(shift, _CALENDAR_UNITS[unit])]
         elif unit in _UNITS:
-            seconds = count * _UNITS[unit]
+            seconds += count * _UNITS[unit]
         else:
             raise DateError(text)
-        total += -seconds if m[3] else seconds
         found = True
         pos = m.end()
     if not found:
         raise DateError(text)
-    return total
+    whole = int(now // 1)
+    tm, _ = where.localtime(whole)
+    fields = (tm.tm_year - 1900 + shift[0], tm.tm_mon - 1 + shift[1], tm.tm_mday + shift[2])
+    if not all(-2**31 <= f < 2**31 for f in fields):
+        raise DateError(text)
+    wall = wall_seconds(tm.tm_year + shift[0], tm.tm_mon + shift[1], tm.tm_mday + shift[2], tm.tm_hour, tm.tm_min, tm.tm_sec)
+    if not _TM_YEARS[0] <= civil(wall)[0] <= _TM_YEARS[1]:
+        raise DateError(text)
+    when = (where.mktime(wall) if shift != [0, 0, 0] else whole) + seconds
+    if not (_TIME_T[0] <= seconds <= _TIME_T[1] and _TIME_T[0] <= when <= _TIME_T[1]):
+        raise DateError(text)
+    return when + now % 1
 
 
 def _day(where: Zone, now: float, days: int, seconds: int, text: str) -> float:
@@ -194,9 +212,12 @@ def _local(where: Zone, year: int, month: int, day: int, hour: int, minute: int,
 def _utc(year: int, month: int, day: int, hour: int, minute: int, sec: int, text: str) -> float:
     if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and sec < 61):
         raise DateError(text)
-    if day > calendar.monthrange(year, month)[1]:
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if day > (29 if leap else 28) if month == 2 else day > (30 if month in (4, 6, 9, 11) else 31):
         raise DateError(text)
-    return float(calendar.timegm((year, month, day, hour, minute, sec, 0, 0, 0)))
+    if year > _TM_YEARS[1]:
+        raise DateError(text)
+    return float(wall_seconds(year, month, day, hour, minute, sec))
 
 
 def parse_touch_stamp(text: str, now: float | None = None, where: Zone = UTC) -> float:
