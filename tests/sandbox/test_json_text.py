@@ -4,8 +4,11 @@ the service as its JSON text, reads as the very value the response held."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fastapi.encoders import jsonable_encoder
 
@@ -102,3 +105,33 @@ async def test_through_a_real_worker_the_python_api_gets_the_value_and_code_mode
     assert isinstance(carried.result, JSONText) and carried.result.value() == EXPECTED
     assert carried.to_dict()["result"] == EXPECTED
     assert small.result == [1, 2]
+
+
+_LEAVES = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3)
+           | st.sampled_from(["\ud800", "$bytes", "x" * 1_000]))
+_VALUES = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=4)
+                       | st.dictionaries(st.text(max_size=2), inner, max_size=4), max_leaves=12)
+_FIELDS = st.fixed_dictionaries({"status": st.sampled_from(["completed"] * 4 + ["error", "paused", 1])}, optional={
+    "logs": st.lists(st.text(max_size=5), max_size=3) | st.just("not a list"),
+    "error": st.none() | st.just({"name": "E", "message": "m", "traceback": ""}) | st.just(7),
+    "exit_code": st.sampled_from([None, 0, 1, True, 2**40, float("nan")]),
+    "limit": st.sampled_from([None, "memory", "disk"]),
+    "extra": st.just(1),
+})
+
+
+@settings(max_examples=400, deadline=None)
+@given(fields=_FIELDS, item=_VALUES, copies=st.sampled_from([1, 40]), large=st.sampled_from([True, True, False]),
+       depth=st.sampled_from([0, 0, 99, 101]))
+def test_whatever_the_guest_sends_the_service_reads_the_same_outcome_either_way(
+        fields: dict[str, Any], item: Any, copies: int, large: bool, depth: int) -> None:
+    result: Any = [item] * copies + (["p" * TAKE_FROM_CHARS] if large else [])
+    for _ in range(depth):
+        result = [result]
+    response = json.dumps({**fields, "result": result}, ensure_ascii=False)
+    rest, text = take_result(response)
+    whole = result_from_response("exec_x", response, 1.0, 0)
+    carried = result_from_response("exec_x", rest, 1.0, 0,
+                                   taken=None if text is None else JSONText(text))
+    carried.result = value_of(carried.result)
+    assert json.dumps(carried.to_dict(), sort_keys=True) == json.dumps(whole.to_dict(), sort_keys=True)
