@@ -188,20 +188,34 @@ def _carried_event_data(data: Mapping[str, Any],
     """:func:`_plain_event_data` for data whose ``carried`` fields are JSON texts already (a
     large result: ``sandbox.json_text``), cut to fit without parsing them; None when that is
     not certain, or the data fits an event whole (then it is parsed, as any small event)."""
-    if not all(type(key) is str for key in data):
-        return None
-    try:
-        texts = {key: carried[key] if key in carried else _dumps(value)
-                 for key, value in data.items()}
-    except (TypeError, ValueError, RecursionError):
-        return None
-    chars = _joined_length(texts)
-    if chars <= MAX_EVENT_CHARS or not all(_strict(text) for text in texts.values()):
+    texts = _field_texts(data, carried)
+    if texts is None or _joined_length(texts) <= MAX_EVENT_CHARS:
         return None
     # A long string's preview is its own first characters, as when it came as a value.
     values = {key: json.loads(carried[key]) if carried.get(key, "").startswith('"') else value
               for key, value in data.items()}
-    return _fitted_texts(values, texts, chars)
+    return _long_event_data(values, texts)
+
+
+def _field_texts(data: Mapping[str, Any], carried: Mapping[str, str]) -> dict[str, str] | None:
+    """Each field's JSON text (``carried`` ones as given); None when a key is not a string
+    or a field has no strict JSON text."""
+    if not all(type(key) is str for key in data):
+        return None
+    try:
+        return {key: carried[key] if key in carried else _dumps(value)
+                for key, value in data.items()}
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _long_event_data(values: Mapping[str, Any],
+                     texts: dict[str, str]) -> tuple[dict[str, Any], int] | None:
+    """:func:`_fit`'s answer for plain data too long for an event, from its fields' texts
+    (``texts``); None when a key or a text is not strict (see :func:`_plain_event_data`)."""
+    if not _strict("".join(map(_dumps, texts))) or not all(map(_strict, texts.values())):
+        return None
+    return _fitted_texts(values, texts, _joined_length(texts))
 
 
 def _plain_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int] | None:
@@ -221,6 +235,10 @@ def _plain_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int] | N
     bound): a result of megabytes walked in Python held the event loop for half a second."""
     if not all(type(key) is str for key in data):
         return None
+    if any(type(value) is str and len(value) > MAX_EVENT_CHARS for value in data.values()):
+        # Too long whatever else it holds (a log line of megabytes): its fields' texts only.
+        texts = _field_texts(data, {})
+        return None if texts is None else _long_event_data(data, texts)
     try:
         text = _dumps(data)
     except (TypeError, ValueError, RecursionError):

@@ -370,6 +370,20 @@ def test_a_long_string_carried_as_its_text_makes_the_event_its_value_makes(resul
     assert _sized_event_data({**data, "result": JSONText(strict_text(result))}) == _sized_event_data(data)
 
 
+@pytest.mark.parametrize("data", [
+    {"line": "x" * (MAX_EVENT_CHARS + 1)},
+    {"line": "caf\u00e9 " * MAX_EVENT_CHARS, "seq": 4},
+    {"line": "$" + "x" * MAX_EVENT_CHARS, "args": {"a": [1, 2]}},
+    {"$bytes": "x" * (MAX_EVENT_CHARS + 1)},
+    {"line": "bad \udc80" * MAX_EVENT_CHARS},
+    {"line": "x" * MAX_EVENT_CHARS, "other": "y" * MAX_EVENT_CHARS, "raw": b"\x00"},
+    {"a": "x" * MAX_EVENT_CHARS * 2, "b": "y" * (MAX_EVENT_CHARS - 10), "c": list(range(20_000))},
+])
+def test_an_event_with_a_string_longer_than_an_event_is_cut_as_the_walk_cuts_it(
+        data: dict[str, Any]) -> None:
+    assert _sized_event_data(data) == _displayed_event_data(data)
+
+
 def test_a_large_result_carried_as_its_text_is_cut_to_its_preview_unparsed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     result = [{"a": n, "b": [str(n)]} for n in range(20_000)]
