@@ -161,6 +161,27 @@ def _capped_logs(logs: Any, budget: int) -> tuple[list[str], bool, bool]:
     """(the logs within ``budget``, whether they reached it, whether they went past it)."""
     if not isinstance(logs, list) or not all(isinstance(line, str) for line in logs):
         raise GuestProtocolError("the guest's logs are not a list of strings")
+    total = _total_cost(logs)
+    if total is not None and total <= budget + _PARTIAL_STREAMS:
+        return logs, total >= budget - _UTF8_SLACK, False
+    return _capped_line_by_line(logs, budget)
+
+
+def _total_cost(logs: list[str]) -> int | None:
+    """What :func:`_capped_line_by_line` counts for all of ``logs``, from their joined text
+    (a line at a time in Python, 150,000 lines took 0.1 s on the service's event loop);
+    None when a line holds a newline, which would blur where the next one starts."""
+    if not logs:
+        return 0
+    joined = "\n".join(logs)
+    if joined.count("\n") != len(logs) - 1:
+        return None
+    prefixed = sum(len(p) * (joined.count("\n" + p) + joined.startswith(p)) for p in _LOG_PREFIXES)
+    size = len(joined) if joined.isascii() else len(joined.encode("utf-8", "surrogatepass"))
+    return size + 1 - prefixed
+
+
+def _capped_line_by_line(logs: list[str], budget: int) -> tuple[list[str], bool, bool]:
     allowed = budget + _PARTIAL_STREAMS
     used = 0
     for index, line in enumerate(logs):

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sandbox import CompiledGuest, Limits, Sandbox
-from sandbox.envelope import (MAX_ERROR_CHARS, MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads,
-                              read_envelope)
+from sandbox.envelope import (MAX_ERROR_CHARS, MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH,
+                              _capped_line_by_line, _capped_logs, bounded_loads, read_envelope)
 from sandbox.errors import GuestProtocolError
 
 # Replaces the envelope's encoder the guest took at import: whatever it returns is what the
@@ -222,3 +224,15 @@ def test_read_envelope_keeps_an_honest_envelope_as_it_is() -> None:
     envelope = read_envelope(json.dumps(body), output_bytes=1000)
     assert (envelope.status, envelope.logs, envelope.error, envelope.trap) == (
         "error", ["a", "[error] b"], body["error"], None)
+
+
+_LINES = st.lists(st.sampled_from(["", "x", "[error] ", "[error] oops", "[warn] w", "caf\u00e9",
+                                   "lone \udc80", "a\nb", "\n[error] x", "[warn]", "y" * 30]),
+                  max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(logs=_LINES, slack=st.integers(-40, 40))
+def test_logs_are_counted_whole_as_they_are_line_by_line(logs: list[str], slack: int) -> None:
+    budget = max(0, sum(len(line.encode("utf-8", "surrogatepass")) for line in logs) + slack)
+    assert _capped_logs(logs, budget) == _capped_line_by_line(logs, budget)
