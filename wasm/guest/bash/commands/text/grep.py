@@ -572,7 +572,9 @@ class _GrepFile:
         for batch in line_batches(self.chunks, self.eol):
             if batch[-1] is UNTERMINATED:
                 batch = batch[:-1]
-            if not o.text and not binary:
+            # one search of the joined batch first: a NUL is rare, and looking line by line
+            # in Python cost more than selecting the lines
+            if not o.text and not binary and b"\0" in b"".join(batch):
                 cut = next((i for i, line in enumerate(batch) if b"\0" in line), -1)
                 if cut >= 0:
                     if o.binary_without_match:
@@ -600,8 +602,11 @@ class _GrepFile:
     def _emit_fast(self, batch: list[bytes], number: int, select: Callable[[bytes], bool], invert: bool,
                    suppress_output: bool, name_prefix: bytes) -> Iterator[bytes]:
         o = self.o
+        # select returns a bool: the lines are counted and kept by map and filter, without a
+        # Python loop step per line
         if suppress_output:
-            self.selected += sum(1 for line in batch if select(line) != invert)
+            selected = sum(map(select, batch))
+            self.selected += len(batch) - selected if invert else selected
             return
         eol = self.eol
         if o.line_numbers:
@@ -613,7 +618,7 @@ class _GrepFile:
         elif name_prefix:
             hits = [name_prefix + line for line in batch if select(line) != invert]
         else:
-            hits = [line for line in batch if select(line) != invert]
+            hits = list(itertools.filterfalse(select, batch) if invert else filter(select, batch))
         if hits:
             self.selected += len(hits)
             self.shared.printed_any = True
