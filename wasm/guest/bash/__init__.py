@@ -31,6 +31,7 @@ from . import procsub
 from .background import Scheduler
 from .errors import BashError, ControlFlow, ExitShell, LimitExceeded, TimeoutExpired
 from .evaluate import Shell
+from .invoke import registry
 from .limits import BashLimits
 from .redirects import IO
 from .state import SHARED, RunCounters, State, Var
@@ -172,10 +173,10 @@ def run_script(
 def _run(script: str, root: str, cwd: str, env: dict[str, str] | None, stdin: bytes,
          limits: BashLimits | None, skipped_notes: dict[str, str] | None) -> BashResult:
     limits = limits or BashLimits()
-    # Import the command families before the clock starts: the first import is slow and
-    # is not the script's time (commands are still looked up in the registry per call).
-    from . import commands as _commands  # noqa: F401
-
+    # The command families imported before the clock starts: the first import is slow and
+    # is not the script's time (not with the package: git's needs modules the guest's image
+    # adds after it). Later runs find them bound.
+    registry()
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
     counters = RunCounters(limits, time.monotonic() + limits.timeout_ms / 1000.0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
 from .errors import BashError, ExitShell, LimitExceeded, ReturnFromFunction
 from .redirects import IO
@@ -33,13 +33,8 @@ def invoke(shell: Shell, argv: list[str], io: IO, decl_arrays: dict[int, list[st
 
 def invoke_no_functions(shell: Shell, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None) -> Gen:
     """Run a builtin or a command by name, never a function (``command``, ``builtin``, ``env``)."""
-    # imported here: both registries import the builtins, and the builtins import this module
-    from .builtins import BUILTINS, Builtin
-    from .builtins._common import CURRENT_LINE
-    from .commands import COMMANDS
-
     name = argv[0]
-    builtin = BUILTINS.get(name)
+    builtin = _builtins.BUILTINS.get(name)
     if builtin is not None:
         CURRENT_LINE.number = shell.state.lineno
     if isinstance(builtin, Builtin):
@@ -72,7 +67,7 @@ def invoke_no_functions(shell: Shell, argv: list[str], io: IO, decl_arrays: dict
         if io.channel.buf:
             yield io.channel.take()
         return status
-    command = COMMANDS.get(name)
+    command = registry().commands.get(name)
     if command is None:
         if "/" in name:
             return (yield from _run_script_file(shell, argv, io))
@@ -94,6 +89,27 @@ def invoke_no_functions(shell: Shell, argv: list[str], io: IO, decl_arrays: dict
     return (yield from run_command(shell, command, argv, io, decl_arrays))
 
 
+class _Registry(NamedTuple):
+    commands: dict[str, Command]
+    context: type[CommandContext]
+
+
+_registry: _Registry | None = None
+
+
+def registry() -> _Registry:
+    """The command registry, imported on first use and kept: it imports the builtins, which
+    import this module, so it cannot be imported at the top, and an import statement in each
+    function that needs it cost one per command run (in the guest about 3 % of a small
+    script's call)."""
+    global _registry
+    if _registry is None:
+        from .commands import COMMANDS, CommandContext
+
+        _registry = _Registry(COMMANDS, CommandContext)
+    return _registry
+
+
 def invoke_with_env(shell: Shell, argv: list[str], io: IO, env: dict[str, str]) -> Gen:
     """``env VAR=x cmd``: run with exactly ``env`` exported (a subshell-like scope)."""
     child = shell.fork()
@@ -112,10 +128,8 @@ def invoke_with_env(shell: Shell, argv: list[str], io: IO, env: dict[str, str]) 
 def make_context(shell: Shell, argv: list[str], io: IO, decl_arrays: dict[int, list[str]] | None = None) -> CommandContext:
     """What a registered command gets to touch: its streams, the exported environment, the
     workspace root, a way to run other commands, and the shell itself (``extras``)."""
-    from .commands.base import CommandContext
-
     env = shell.state.exported()
-    return CommandContext(
+    return registry().context(
         stdin=io.stdin().chunks(),
         stderr=io.out(2),
         cwd=shell.state.cwd,
@@ -288,3 +302,9 @@ def run_child_script(shell: Shell, source: str, name: str, args: list[str], io: 
         status = exc.status
     yield from child.run_exit_trap(io)
     return status
+
+
+# Last: the builtins are still being imported when this module is (they import it), so only
+# their package is bound here; the names are looked up when a command runs.
+from . import builtins as _builtins  # noqa: E402
+from .builtins._common import CURRENT_LINE, Builtin  # noqa: E402

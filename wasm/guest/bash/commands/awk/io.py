@@ -143,7 +143,8 @@ class IO(State):
                 if not self.open_next_main():
                     return None
             assert self.main_reader is not None
-            record = self.main_reader.read(self.to_str(self.g.get("RS", "\n")))
+            rs = self.g.get("RS", "\n")
+            record = self.main_reader.read(rs if type(rs) is str else self.to_str(rs))
             if record is not None:
                 return record
             self.main_reader = None

@@ -82,7 +82,9 @@ class Runtime(Builtins):
                     text = self.to_str(g.get("OFS", " ")).join([to_out(f()) for f in fns])
             else:
                 text = self.record
-            text += self.to_str(g.get("ORS", "\n"))
+            ors = g.get("ORS", "\n")
+            # run per record: a plain string (nearly always) needs no conversion call
+            text += ors if type(ors) is str else self.to_str(ors)
             if dest_fn is None:
                 self.out.append(text)
             else:
@@ -286,8 +288,9 @@ class Runtime(Builtins):
                     if record is None:
                         break
                     self.tick()
-                    g["NR"] = to_num(g["NR"]) + 1.0
-                    g["FNR"] = to_num(g["FNR"]) + 1.0
+                    nr, fnr = g["NR"], g["FNR"]
+                    g["NR"] = (nr if type(nr) is float else to_num(nr)) + 1.0
+                    g["FNR"] = (fnr if type(fnr) is float else to_num(fnr)) + 1.0
                     self.record = record
                     self.split_done = False
                     try:

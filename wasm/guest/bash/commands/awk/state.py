@@ -217,7 +217,13 @@ class State:
         self.split_done = False
 
     def split_record(self) -> None:
-        self.fields = self.split_text(self.record, self.g.get("FS", " "), raw=True)
+        fs = self.g.get("FS", " ")
+        record = self.record
+        if fs == " " and "\t" not in record and "\n" not in record:
+            # split_text's first case, inline: this runs for every record a rule reads
+            self.fields = [p for p in record.split(" ") if p]
+        else:
+            self.fields = self.split_text(record, fs, raw=True)
         self.nf = len(self.fields)
         self.split_done = True
 
@@ -227,7 +233,8 @@ class State:
         if isinstance(fs, re.Pattern):
             parts = self._split_groups(fs, text) if text else []
         else:
-            fs = self.to_str(fs)
+            if type(fs) is not str:
+                fs = self.to_str(fs)
             if fs == " ":
                 if "\t" not in text and "\n" not in text:
                     parts = [p for p in text.split(" ") if p]

@@ -334,6 +334,11 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
             body = body[:check_chars]
         return body.lower() if ignore_case else body
 
+    if not (skip_fields or skip_chars or check_chars is not None or ignore_case):
+        def key_of(line: bytes) -> bytes:
+            # the whole line (the common case): key_of is called for every line
+            return line[:-1] if line.endswith(eol) else line
+
     def emit(group_line: bytes, group_size: int, first_group: bool) -> bytes:
         if all_repeated:
             return b""

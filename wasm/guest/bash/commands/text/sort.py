@@ -467,7 +467,7 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
             if not kept or key_compare(kept[-1], line) != 0:
                 kept.append(line)
         lines = kept
-    data = b"".join(line + eol for line in lines)
+    data = eol.join(lines) + eol if lines else b""  # each line and its eol, without a loop step per line
     if output is not None:
         try:
             with fs.open(ctx.host_path(output), "wb") as handle:
