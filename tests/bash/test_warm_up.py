@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
+from pathlib import Path
 
 import pytest
 
 import bash
 import bash_entry
 from bash import arith, parse, pattern, words
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("script", bash_entry.WARM_UP)
@@ -63,3 +67,17 @@ def test_the_warm_up_leaves_the_recursion_limit_as_it_found_it() -> None:
         assert sys.getrecursionlimit() == 1000
     finally:
         sys.setrecursionlimit(before)
+
+
+def test_the_warm_up_runs_none_of_the_benchmarks_scripts_nor_their_patterns() -> None:
+    # What the re module cached at build time would flatter exactly the measured scripts.
+    sys.path.append(str(ROOT / "benchmarks"))
+    import peers
+    warm_up = "\n".join(bash_entry.WARM_UP + bash_entry.WARM_UP_ON_FILES)
+    for script in peers.SCRIPTS:
+        assert script not in warm_up
+        words = shlex.split(script)
+        for at, command in enumerate(words):
+            if command in ("sed", "grep", "awk"):
+                pattern = next(word for word in words[at + 1:] if not word.startswith("-"))
+                assert pattern not in warm_up, (script, pattern)
