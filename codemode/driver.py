@@ -218,7 +218,8 @@ class Executions:
                  http: httpx.AsyncClient, *, settings: DurableSettings | None = None,
                  resolve_plan: PlanResolver | None = None, inline_secret: str = "",
                  publish: EventPublisher | None = None,
-                 connectors: Connectors | None = None) -> None:
+                 connectors: Connectors | None = None,
+                 log_events: Callable[[str, int], int] | None = None) -> None:
         self.sandbox = sandbox
         self.connectors = connectors
         self.store = store
@@ -230,6 +231,9 @@ class Executions:
         self.inline_secret = inline_secret
         self._resolve = resolve_plan or self._stored_plan
         self._publish = publish
+        self._log_events = log_events
+        """How many of a run's last ``n`` log lines to publish as events (the bus's
+        ``unwatched_tail``, when every watcher is on that bus); None: all of them."""
         self.owner = _owner_id()
         self.waiters = DecisionWaiters()
         self.key_locks = ledger.KeyLocks()
@@ -478,7 +482,10 @@ class Executions:
             current = await self.store.get_execution(record.id, with_journal=False)
             if current is not None:
                 status, result, error = current.status, None, current.error
-        await publish_logs(lambda data: self._event(record.id, "log", data), outcome.logs)
+        lines = outcome.logs
+        if self._log_events is not None:
+            lines = lines[len(lines) - self._log_events(record.id, len(lines)):]
+        await publish_logs(lambda data: self._event(record.id, "log", data), lines)
         response.update(status=status, result=result, logs=outcome.logs)
         if outcome.exit_code is not None:
             response["exit_code"] = outcome.exit_code

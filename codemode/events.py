@@ -42,7 +42,9 @@ Event types and their data::
                                                     ``error`` carries ``status`` instead)
 
 The runtime publishes an outcome as ``completed`` with its status in the data (see
-:meth:`EventBus.publish`); the bus names the event after the status.
+:meth:`EventBus.publish`); the bus names the event after the status. A run's printed lines
+are published when it stops, after its record: all of them while someone watches, else only
+those the buffer keeps (:meth:`EventBus.unwatched_tail`).
 
 For the snapshot in :func:`sse_stream` to be exact, publish after the store write that the
 event describes has committed.
@@ -689,6 +691,22 @@ class EventBus:
             channel = self._channels.get(execution_id)
             return [] if channel is None else [event for event, _ in channel.events]
 
+    def unwatched_tail(self, execution_id: str, count: int) -> int:
+        """How many of the next ``count`` events of ``execution_id`` are worth publishing:
+        all of them while anyone watches it, else only the last ``buffer_size``, since the
+        earlier ones would leave its buffer unseen (a run's 20,000 printed lines cost the
+        event loop a fifth of a second as events). Those left out count as dropped: a watcher
+        resuming from before them is sent the history instead, as after any drop. The caller
+        publishes the rest before it next lets the event loop go."""
+        with self._lock:
+            channel = self._channels.get(execution_id)
+            if count <= self.buffer_size or (channel is not None and channel.subscribers):
+                return count
+            channel = self._channel_locked(execution_id, self._clock())
+            self._counter += 1  # the skipped stretch takes an id, so no resume lands on it
+            channel.dropped_up_to = self._counter
+            return self.buffer_size
+
     def watcher_count(self, execution_id: str) -> int:
         with self._lock:
             channel = self._channels.get(execution_id)
@@ -712,13 +730,14 @@ class EventBus:
 
     def _drop_oldest_locked(self, channel: _Channel) -> None:
         event, cost = channel.events.popleft()
-        channel.dropped_up_to = event.id
+        # (never lowered: a skipped stretch, ``unwatched_tail``, may lie past what is buffered)
+        channel.dropped_up_to = max(channel.dropped_up_to, event.id)
         channel.cost -= cost
         self._cost -= cost
 
     def _clear_locked(self, channel: _Channel) -> None:
         if channel.events:
-            channel.dropped_up_to = channel.events[-1][0].id
+            channel.dropped_up_to = max(channel.dropped_up_to, channel.events[-1][0].id)
         channel.events.clear()
         self._cost -= channel.cost
         channel.cost = 0

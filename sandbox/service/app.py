@@ -130,7 +130,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         executions = Executions(sandbox, codemode_store, store, http, settings=settings.durable,
                                 inline_secret=app.state.inline_tool_secret,
                                 publish=relay.publish if relay is not None else bus.publish,
-                                connectors=connectors)
+                                connectors=connectors,
+                                # Watchers in other processes are unknown here: all of it.
+                                log_events=bus.unwatched_tail if relay is None else None)
         app.state.events = bus
         app.state.executions = executions
         sweeper = asyncio.get_running_loop().create_task(_sweep_forever(executions, settings))

@@ -730,6 +730,17 @@ def test_a_watcher_reconnecting_with_last_event_id_resumes_exactly_after_the_las
     assert live_ids == sorted(set(live_ids)) and live_ids[0] > int(mark)
 
 
+def test_a_watcher_after_a_chatty_run_is_sent_every_line_once_then_the_outcome(
+        client: httpx.Client) -> None:
+    # Nobody watched while it ran: only the lines its buffer keeps became events, and a
+    # watcher now is sent the record's picture, every line in it, nothing twice.
+    body = _run(client, "for n in range(1_000):\n    print(f'line {n}')\n'done'")
+    assert body["status"] == "completed" and len(body["logs"]) == 1_000
+    seen = _messages(client, body["execution_id"], 1_002)
+    assert [event for _, event, _ in seen] == ["status"] + ["log"] * 1_000 + ["completed"]
+    assert [data["line"] for _, _, data in seen[1:-1]] == [f"line {n}" for n in range(1_000)]
+
+
 def test_events_of_an_unknown_execution_say_so(client: httpx.Client) -> None:
     with client.stream("GET", "/v1/executions/exec_nope/events") as stream:
         text = "".join(stream.iter_text())

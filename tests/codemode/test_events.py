@@ -246,6 +246,33 @@ async def test_ring_buffer_keeps_the_last_events_and_knows_a_resume_from_before_
     assert not bus.subscribe(EID, after=ids[10]).resumable
 
 
+async def test_lines_nobody_watches_become_only_the_events_the_buffer_would_keep() -> None:
+    skipping, publishing_all = EventBus(buffer_size=200), EventBus(buffer_size=200)
+    for bus in (skipping, publishing_all):
+        bus.publish(EID, "tool_call", {"seq": 0})
+    seen = skipping.last_id
+    lines = [f"line {n}" for n in range(1_000)]
+    assert skipping.unwatched_tail(EID, len(lines)) == 200
+    for line in lines[-200:]:
+        skipping.publish(EID, "log", {"line": line})
+    for line in lines:
+        publishing_all.publish(EID, "log", {"line": line})
+    assert [e.data for e in skipping.buffered(EID)] == [e.data for e in publishing_all.buffered(EID)]
+    # A watcher who had seen the call is sent the history: the lines between are gone.
+    assert not skipping.subscribe(EID, after=seen).resumable
+    assert not skipping.subscribe(EID).intact
+    assert skipping.subscribe(EID, after=skipping.last_id).resumable
+
+
+async def test_lines_someone_watches_or_that_fit_the_buffer_are_all_published() -> None:
+    bus = EventBus(buffer_size=200)
+    assert bus.unwatched_tail(EID, 200) == 200 and bus.subscribe("exec_other").intact
+    watcher = bus.subscribe(EID)
+    assert bus.unwatched_tail(EID, 10_000) == 10_000
+    watcher.close()
+    assert bus.unwatched_tail(EID, 10_000) == 200
+
+
 async def test_resume_from_an_id_the_bus_never_issued_is_not_resumable() -> None:
     bus = EventBus()
     bus.publish(EID, "log", {"line": "x"})
