@@ -89,9 +89,22 @@ def depth_exceeds(value: Any, max_depth: int) -> bool:
     for _ in range(max_depth):
         if not level:
             return False
-        level = [child for item in level for child in (item.values() if isinstance(item, dict) else item)
+        level = [child for item in level for child in _children(item)
                  if isinstance(child, (dict, list))]
     return bool(level)
+
+
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+_LONG_CONTAINER = 64
+
+
+def _children(container: dict[Any, Any] | list[Any]) -> Any:
+    """A container's values, or none when a long one holds only scalars (a run's many log
+    lines): the types are gathered in C, far quicker than an ``isinstance`` each."""
+    children = container.values() if isinstance(container, dict) else container
+    if len(children) >= _LONG_CONTAINER and set(map(type, children)) <= _SCALAR_TYPES:
+        return ()
+    return children
 
 
 def bounded_loads(text: str, *, max_depth: int, max_chars: int | None = None,
@@ -159,9 +172,12 @@ def _split_prefix(line: str) -> tuple[str, bytes]:
 
 def _capped_logs(logs: Any, budget: int) -> tuple[list[str], bool, bool]:
     """(the logs within ``budget``, whether they reached it, whether they went past it)."""
-    if not isinstance(logs, list) or not all(isinstance(line, str) for line in logs):
-        raise GuestProtocolError("the guest's logs are not a list of strings")
-    total = _total_cost(logs)
+    try:
+        if not isinstance(logs, list):
+            raise TypeError
+        total = _total_cost(logs)
+    except TypeError:  # from joining them, when one is not a string
+        raise GuestProtocolError("the guest's logs are not a list of strings") from None
     if total is not None and total <= budget + _PARTIAL_STREAMS:
         return logs, total >= budget - _UTF8_SLACK, False
     return _capped_line_by_line(logs, budget)
@@ -176,7 +192,9 @@ def _total_cost(logs: list[str]) -> int | None:
     joined = "\n".join(logs)
     if joined.count("\n") != len(logs) - 1:
         return None
-    prefixed = sum(len(p) * (joined.count("\n" + p) + joined.startswith(p)) for p in _LOG_PREFIXES)
+    prefixed = 0
+    if "\n[" in joined or joined.startswith("["):  # both prefixes begin so: most logs have neither
+        prefixed = sum(len(p) * (joined.count("\n" + p) + joined.startswith(p)) for p in _LOG_PREFIXES)
     size = len(joined) if joined.isascii() else len(joined.encode("utf-8", "surrogatepass"))
     return size + 1 - prefixed
 

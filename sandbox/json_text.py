@@ -22,12 +22,13 @@ response for the service to treat as before.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from .envelope import ENVELOPE_DEPTH, MAX_RESULT_DEPTH, bounded_loads, depth_exceeds
 from .errors import GuestProtocolError
 
-__all__ = ["TAKE_FROM_CHARS", "JSONText", "take_result", "value_of"]
+__all__ = ["TAKE_FROM_CHARS", "JSONText", "plain_strings_json", "take_result", "value_of"]
 
 TAKE_FROM_CHARS = 64 * 1024
 """A smaller response keeps its result: parsing it twice would cost more than it saves."""
@@ -58,6 +59,47 @@ class JSONText:
     def value(self) -> Any:
         """The value itself, parsed."""
         return json.loads(self.text)
+
+
+_ESCAPED_BYTES = bytes(range(0x20)) + b'"\\'
+"""The ASCII bytes JSON does not write as themselves."""
+_STRINGS_PER_PIECE = 1024
+
+
+def plain_strings_json(strings: Sequence[str], item_separator: str = ",") -> list[bytes] | None:
+    """``json.dumps(list(strings), ensure_ascii=False, separators=(item_separator, ":"))``
+    as UTF-8, in pieces to be joined, when every string is ASCII that JSON writes as itself
+    (no quote, backslash or control character); None when one is not, for the encoder.
+
+    Why: a run's logs reach the 16 MB output limit as many short lines, and the encoder's
+    work per string held the service's event loop (150,000 lines of 100 characters: 78 ms
+    of CPU, against 13 ms to check them and 27 to join them here). The pieces are joined
+    once, by the caller, into what it sends: each 15 MB buffer made along the way costs
+    about 8 ms more here, in page faults."""
+    if not (item_separator.isascii() and item_separator.isprintable()) \
+            or '"' in item_separator or "\\" in item_separator:
+        raise ValueError(f"item separator {item_separator!r} would need escaping")
+    if not strings:
+        return [b"[]"]
+    joint = '"' + item_separator + '"'
+    pieces = [b'["']
+    for start in range(0, len(strings), _STRINGS_PER_PIECE):
+        chunk = strings[start:start + _STRINGS_PER_PIECE]
+        try:
+            text = joint.join(chunk)
+        except TypeError:  # not all strings
+            return None
+        if not text.isascii():
+            return None
+        data = text.encode("ascii")
+        # Each joint holds two quotes; any other byte deleted is one to escape.
+        if len(data) - len(data.translate(None, _ESCAPED_BYTES)) != 2 * (len(chunk) - 1):
+            return None
+        if start:
+            pieces.append(joint.encode("ascii"))
+        pieces.append(data)
+    pieces.append(b'"]')
+    return pieces
 
 
 def value_of(value: Any) -> Any:

@@ -19,7 +19,7 @@ from codemode.codec import (
     durable_result_or_note,
     to_json_safe,
 )
-from codemode.normalise import OUTPUT_CAP, cap_model_text, normalise_output, trim_logs
+from codemode.normalise import OUTPUT_CAP, cap_model_text, normalise_output, trim_log_lines, trim_logs
 
 
 def test_short_strings_and_strings_at_the_cap_are_unchanged() -> None:
@@ -170,3 +170,15 @@ def test_normalised_output_is_always_json_within_the_cap(value: Any, cap: int) -
     else:
         assert len(json.dumps(out, separators=(",", ":"), ensure_ascii=False)) <= cap
     assert text
+
+
+@settings(max_examples=300, deadline=None)
+@given(logs=st.lists(st.sampled_from(["", "x", "caf\u00e9", "lone \udc80", "a\nb", "y" * 9]), max_size=10),
+       limit=st.integers(0, 60))
+def test_log_lines_are_kept_to_their_limit_as_counted_a_line_at_a_time(logs: list[str], limit: int) -> None:
+    total = sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in logs)
+    kept = trim_log_lines(logs, limit_bytes=limit)
+    if total <= limit:
+        assert kept == logs
+    else:
+        assert kept[-1].startswith("[logs trimmed: ") and kept[:-1] != logs

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from sandbox import CompiledGuest, Limits, Sandbox
 from sandbox.envelope import (MAX_ERROR_CHARS, MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH,
-                              _capped_line_by_line, _capped_logs, bounded_loads, read_envelope)
+                              _capped_line_by_line, _capped_logs, bounded_loads, depth_exceeds,
+                              read_envelope)
 from sandbox.errors import GuestProtocolError
 
 # Replaces the envelope's encoder the guest took at import: whatever it returns is what the
@@ -236,3 +237,36 @@ _LINES = st.lists(st.sampled_from(["", "x", "[error] ", "[error] oops", "[warn] 
 def test_logs_are_counted_whole_as_they_are_line_by_line(logs: list[str], slack: int) -> None:
     budget = max(0, sum(len(line.encode("utf-8", "surrogatepass")) for line in logs) + slack)
     assert _capped_logs(logs, budget) == _capped_line_by_line(logs, budget)
+
+
+def _deeper_than(value: object, max_depth: int) -> bool:
+    """The plain recursive reading of nesting depth, for values shallow enough to recurse."""
+    def depth(v: object) -> int:
+        if isinstance(v, dict):
+            return 1 + max((depth(c) for c in v.values()), default=0)
+        if isinstance(v, list):
+            return 1 + max((depth(c) for c in v), default=0)
+        return 0
+    return depth(value) > max_depth
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=3))
+_NESTED = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4),
+    st.dictionaries(st.text(max_size=2), inner, max_size=3),
+    # long containers of scalars (a run's log lines), with a container at their end or not
+    st.builds(lambda tail, n: ["line"] * n + tail, st.lists(inner, max_size=1), st.integers(60, 80)),
+    st.builds(lambda tail, n: {**{str(i): i for i in range(n)}, "t": tail}, inner, st.integers(60, 80)),
+), max_leaves=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_NESTED, max_depth=st.integers(0, 6))
+def test_depth_is_measured_as_the_recursive_reading_measures_it(value: object, max_depth: int) -> None:
+    assert depth_exceeds(value, max_depth) == _deeper_than(value, max_depth)
+
+
+def test_logs_that_are_not_a_list_of_strings_are_refused() -> None:
+    for logs in ("ab", ["a", 1], [None], [b"a"], {"a": 1}):
+        with pytest.raises(GuestProtocolError):
+            _capped_logs(logs, 100)

@@ -15,7 +15,7 @@ from fastapi.encoders import jsonable_encoder
 from sandbox import AsyncSandbox, CompiledGuest, Limits
 from sandbox.api import result_from_response
 from sandbox.envelope import MAX_RESULT_DEPTH
-from sandbox.json_text import TAKE_FROM_CHARS, JSONText, take_result, value_of
+from sandbox.json_text import TAKE_FROM_CHARS, JSONText, plain_strings_json, take_result, value_of
 
 ROWS = [{"a": i, "b": str(i), "c": [1.5, None, True], "d": "caf\u00e9 \u2603"} for i in range(3_000)]
 
@@ -135,3 +135,37 @@ def test_whatever_the_guest_sends_the_service_reads_the_same_outcome_either_way(
                                    taken=None if text is None else JSONText(text))
     carried.result = value_of(carried.result)
     assert json.dumps(carried.to_dict(), sort_keys=True) == json.dumps(whole.to_dict(), sort_keys=True)
+
+
+_STRINGS = st.lists(st.one_of(st.sampled_from(["", "x", "plain line 1", "\x7f", "a\"b", "back\\slash",
+                                               "tab\there", "new\nline", "\x00", "caf\u00e9",
+                                               "lone \udc80", "\u2028"]),
+                              st.text(max_size=8)), max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(strings=_STRINGS, separator=st.sampled_from([",", ", "]))
+def test_plain_strings_are_written_as_the_encoder_writes_them_and_others_left_to_it(
+        strings: list[str], separator: str) -> None:
+    pieces = plain_strings_json(strings, separator)
+    encoded = json.dumps(strings, ensure_ascii=False, separators=(separator, ":"))
+    plain = all(s.isascii() and not any(c in s for c in '"\\') and all(ord(c) >= 0x20 for c in s)
+                for s in strings)
+    assert (pieces is not None) == plain
+    if pieces is not None:
+        assert b"".join(pieces) == encoded.encode("ascii")
+
+
+def test_many_plain_strings_come_in_pieces_that_join_to_the_encoders_text() -> None:
+    lines = [f"line {i} " + "y" * (i % 50) for i in range(5_000)]
+    pieces = plain_strings_json(lines)
+    assert pieces is not None and len(pieces) > 3
+    assert b"".join(pieces) == json.dumps(lines, separators=(",", ":")).encode("ascii")
+    assert plain_strings_json(lines[:-1] + ['the last "quoted"']) is None
+    assert plain_strings_json(["a", 1]) is None  # type: ignore[list-item]
+
+
+def test_a_separator_json_would_escape_is_refused() -> None:
+    for separator in ('"', "\\", "\n", "\u00e9"):
+        with pytest.raises(ValueError):
+            plain_strings_json(["a"], separator)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from sandbox.json_text import JSONText
-from sandbox.service.responses import SafeJSONResponse
+from sandbox.service.responses import SPLICED_LIST_ITEMS, SafeJSONResponse
 
 
 def _body(content: object) -> bytes:
@@ -30,3 +30,19 @@ def test_the_other_fields_may_hold_lone_surrogates() -> None:
 def test_a_carried_text_anywhere_but_the_top_level_is_refused_not_mangled() -> None:
     with pytest.raises(TypeError):
         _body({"outer": {"result": JSONText("[1]")}})
+
+
+def test_a_long_list_of_plain_lines_is_written_as_the_encoder_writes_it() -> None:
+    lines = [f"line {i}" for i in range(SPLICED_LIST_ITEMS * 3)]
+    content = {"execution_id": "exec_1", "status": "completed", "result": None, "logs": lines}
+    body = _body(content)
+    assert json.loads(body) == content
+    assert json.dumps(lines, separators=(",", ":")).encode("ascii") in body
+
+
+def test_a_long_list_with_a_line_to_escape_still_comes_out_right() -> None:
+    for odd in ('say "hi"', "tab\t", "caf\u00e9", "lone \udc80"):
+        lines = ["plain"] * SPLICED_LIST_ITEMS + [odd]
+        assert json.loads(_body({"logs": lines, "n": 1})) == {"logs": lines, "n": 1}
+    only = ["x"] * SPLICED_LIST_ITEMS
+    assert json.loads(_body({"logs": only})) == {"logs": only}
