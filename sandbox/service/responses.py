@@ -10,11 +10,13 @@ from fastapi.responses import JSONResponse
 from .. import JSONText
 from ..json_text import plain_strings_json
 
-__all__ = ["SPLICED_LIST_ITEMS", "SafeJSONResponse"]
+__all__ = ["SPLICED_LIST_CHARS", "SPLICED_LIST_ITEMS", "SafeJSONResponse"]
 
 SPLICED_LIST_ITEMS = 1024
-"""A top-level list of strings this long (a run's logs) is written by ``plain_strings_json``,
-not the encoder; a shorter one costs too little to be worth it."""
+SPLICED_LIST_CHARS = 64 * 1024
+"""A top-level list of strings this long, or holding this many characters (a run's logs), is
+written by ``plain_strings_json``, not the encoder; a smaller one costs too little to be
+worth it."""
 
 
 class SafeJSONResponse(JSONResponse):
@@ -44,11 +46,20 @@ def _spliced_fields(content: dict[str, Any]) -> dict[str, list[bytes]]:
     for key, value in content.items():
         if isinstance(value, JSONText):
             spliced[key] = [value.text.encode("utf-8")]
-        elif isinstance(value, list) and len(value) >= SPLICED_LIST_ITEMS:
+        elif isinstance(value, list) and _large(value):
             pieces = plain_strings_json(value)
             if pieces is not None:
                 spliced[key] = pieces
     return spliced
+
+
+def _large(items: list[Any]) -> bool:
+    if len(items) >= SPLICED_LIST_ITEMS:
+        return True
+    try:
+        return sum(map(len, items)) >= SPLICED_LIST_CHARS
+    except TypeError:  # an item with no length: not a list of strings
+        return False
 
 
 def _rendered(content: Any) -> bytes:
