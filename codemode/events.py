@@ -65,7 +65,7 @@ from typing import Any
 from codemode.errors import SubscriptionClosed
 from codemode.codec import display_value
 from codemode.records import EXECUTION_STATES, ExecutionRecord, JournalEntry
-from sandbox import JSONText, value_of
+from sandbox import JSONText, value_of, writes_as_itself
 
 __all__ = [
     "EVENT_TYPES",
@@ -211,13 +211,25 @@ def _field_texts(data: Mapping[str, Any], carried: Mapping[str, str]) -> dict[st
         return None
 
 
-def _long_event_data(values: Mapping[str, Any],
-                     texts: dict[str, str]) -> tuple[dict[str, Any], int] | None:
+def _long_event_data(values: Mapping[str, Any], texts: dict[str, str],
+                     lengths: Mapping[str, int] | None = None) -> tuple[dict[str, Any], int] | None:
     """:func:`_fit`'s answer for plain data too long for an event, from its fields' texts
-    (``texts``); None when a key or a text is not strict (see :func:`_plain_event_data`)."""
+    (``texts``); None when a key or a text is not strict (see :func:`_plain_event_data`).
+    ``lengths``: the lengths of fields whose texts were not made (see :func:`_unwritten`)."""
     if not _strict("".join(map(_dumps, texts))) or not all(map(_strict, texts.values())):
         return None
-    return _fitted_texts(values, texts, _joined_length(texts))
+    return _fitted_texts(values, texts, _joined_length(texts, lengths), lengths)
+
+
+def _unwritten(data: Mapping[str, Any]) -> dict[str, int]:
+    """The fields whose text need not be made, with their text's length: strings longer than
+    an event (always cut to a preview of their own first characters) that JSON writes as
+    themselves between quotes, with no ``$`` to start (so their text is strict). Writing a
+    15 MB log line out and reading it through for a tag or a lone surrogate took about 60
+    ms of the event loop; this check takes about 10."""
+    return {key: len(value) + 2 for key, value in data.items()
+            if type(value) is str and len(value) > MAX_EVENT_CHARS and not value.startswith("$")
+            and writes_as_itself(value)}
 
 
 def _plain_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int] | None:
@@ -239,8 +251,9 @@ def _plain_event_data(data: Mapping[str, Any]) -> tuple[dict[str, Any], int] | N
         return None
     if any(type(value) is str and len(value) > MAX_EVENT_CHARS for value in data.values()):
         # Too long whatever else it holds (a log line of megabytes): its fields' texts only.
-        texts = _field_texts(data, {})
-        return None if texts is None else _long_event_data(data, texts)
+        unwritten = _unwritten(data)
+        texts = _field_texts({key: "" if key in unwritten else value for key, value in data.items()}, {})
+        return None if texts is None else _long_event_data(data, texts, unwritten)
     try:
         text = _dumps(data)
     except (TypeError, ValueError, RecursionError):
@@ -272,19 +285,27 @@ def _joined(texts: Mapping[str, str]) -> str:
     return "{" + ",".join(f"{_dumps(key)}:{text}" for key, text in texts.items()) + "}"
 
 
-def _joined_length(texts: Mapping[str, str]) -> int:
-    """``len(_joined(texts))``, without making the text."""
-    return 1 + sum(len(_dumps(key)) + 1 + len(text) + 1 for key, text in texts.items()) + (not texts)
+def _joined_length(texts: Mapping[str, str], lengths: Mapping[str, int] | None = None) -> int:
+    """``len(_joined(texts))``, without making the text; ``lengths`` stand for the lengths of
+    the texts they name."""
+    sizes = {key: len(text) for key, text in texts.items()}
+    return _joined_size({**sizes, **lengths} if lengths else sizes)
+
+
+def _joined_size(sizes: Mapping[str, int]) -> int:
+    """The length of the JSON object whose fields' texts have these lengths."""
+    return 1 + sum(len(_dumps(key)) + 1 + size + 1 for key, size in sizes.items()) + (not sizes)
 
 
 def _shallow(text: str) -> bool:
     return text.count("[") + text.count("{") <= _MAX_DEPTH
 
 
-def _fitted_texts(data: Mapping[str, Any], texts: dict[str, str],
-                  chars: int) -> tuple[dict[str, Any], int] | None:
-    """:func:`_fit`'s answer for plain ``data`` from its fields' texts, without a walk."""
-    cut = _cut_to_fit(data, texts)
+def _fitted_texts(data: Mapping[str, Any], texts: dict[str, str], chars: int,
+                  lengths: Mapping[str, int] | None = None) -> tuple[dict[str, Any], int] | None:
+    """:func:`_fit`'s answer for plain ``data`` from its fields' texts, without a walk
+    (``lengths``: as for :func:`_joined_length`; such fields are always cut)."""
+    cut = _cut_to_fit(data, texts, lengths)
     if cut is None:
         whole = {"truncated": True, "chars": chars}
         return whole, len(_dumps(whole))
@@ -312,13 +333,15 @@ def _fit(data: dict[str, Any], text: str) -> dict[str, Any]:
     return {"truncated": True, "chars": len(text)} if cut is None else {**data, **cut}
 
 
-def _cut_to_fit(values: Mapping[str, Any], texts: dict[str, str]) -> dict[str, Any] | None:
+def _cut_to_fit(values: Mapping[str, Any], texts: dict[str, str],
+                lengths: Mapping[str, int] | None = None) -> dict[str, Any] | None:
     """The largest fields cut to previews, largest first, until the object's text fits
     ``MAX_EVENT_CHARS``: the cut fields by key; None when cutting every large one is not
-    enough. ``texts`` are the fields' JSON texts."""
-    texts = dict(texts)
+    enough. ``texts`` are the fields' JSON texts (``lengths``: as for :func:`_joined_length`)."""
+    sizes = {key: len(text) for key, text in texts.items()}
+    sizes.update(lengths or {})
     cut: dict[str, Any] = {}
-    for size, key in sorted(((len(text), key) for key, text in texts.items()), reverse=True):
+    for size, key in sorted(((size, key) for key, size in sizes.items()), reverse=True):
         if size <= _PREVIEW_CHARS:
             break
         value = values[key]
@@ -326,8 +349,8 @@ def _cut_to_fit(values: Mapping[str, Any], texts: dict[str, str]) -> dict[str, A
             cut[key] = f"{value[:_PREVIEW_CHARS]}... [truncated {len(value) - _PREVIEW_CHARS} chars]"
         else:
             cut[key] = {"truncated": True, "chars": size, "preview": texts[key][:_PREVIEW_CHARS]}
-        texts[key] = _dumps(cut[key])
-        if _joined_length(texts) <= MAX_EVENT_CHARS:
+        sizes[key] = len(_dumps(cut[key]))
+        if _joined_size(sizes) <= MAX_EVENT_CHARS:
             return cut
     return None
 

@@ -32,7 +32,7 @@ from .errors import (
 )
 from .guest_modules import summary as guest_modules_summary
 from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec, uncharged_wait
-from .json_text import JSONText, value_of
+from .json_text import JSONText, plain_strings_json, value_of, writes_as_itself
 from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
 from .science_engine import CompiledScience, ensure_science, science_state
 from .spans import SpanHandle, tracing
@@ -71,8 +71,10 @@ __all__ = [
     "ensure_compiled",
     "ensure_science",
     "guest_modules_summary",
+    "plain_strings_json",
     "science_state",
     "tracing",
     "uncharged_wait",
     "value_of",
+    "writes_as_itself",
 ]

@@ -28,7 +28,8 @@ from typing import Any
 from .envelope import ENVELOPE_DEPTH, MAX_RESULT_DEPTH, bounded_loads, depth_exceeds
 from .errors import GuestProtocolError
 
-__all__ = ["TAKE_FROM_CHARS", "JSONText", "plain_strings_json", "take_result", "value_of"]
+__all__ = ["TAKE_FROM_CHARS", "JSONText", "plain_strings_json", "take_result", "value_of",
+           "writes_as_itself"]
 
 TAKE_FROM_CHARS = 64 * 1024
 """A smaller response keeps its result: parsing it twice would cost more than it saves."""
@@ -64,6 +65,15 @@ class JSONText:
 _ESCAPED_BYTES = bytes(range(0x20)) + b'"\\'
 """The ASCII bytes JSON does not write as themselves."""
 _STRINGS_PER_PIECE = 1024
+
+
+def writes_as_itself(text: str) -> bool:
+    """Whether JSON writes ``text`` as itself between quotes: ASCII with no quote, backslash
+    or control character."""
+    if not text.isascii():
+        return False
+    data = text.encode("ascii")
+    return len(data.translate(None, _ESCAPED_BYTES)) == len(data)
 
 
 def plain_strings_json(strings: Sequence[str], item_separator: str = ",") -> list[bytes] | None:

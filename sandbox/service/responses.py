@@ -7,8 +7,7 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from .. import JSONText
-from ..json_text import plain_strings_json
+from .. import JSONText, plain_strings_json
 
 __all__ = ["SPLICED_LIST_CHARS", "SPLICED_LIST_ITEMS", "SafeJSONResponse"]
 

@@ -405,6 +405,13 @@ def test_a_long_string_carried_as_its_text_makes_the_event_its_value_makes(resul
     {"line": "bad \udc80" * MAX_EVENT_CHARS},
     {"line": "x" * MAX_EVENT_CHARS, "other": "y" * MAX_EVENT_CHARS, "raw": b"\x00"},
     {"a": "x" * MAX_EVENT_CHARS * 2, "b": "y" * (MAX_EVENT_CHARS - 10), "c": list(range(20_000))},
+    {"a": "x" * MAX_EVENT_CHARS * 3, "b": "y" * (MAX_EVENT_CHARS + 5), "c": "z" * 3_000},
+    {"line": 'say "hi" ' * MAX_EVENT_CHARS, "seq": 1},
+    {"line": "tab\t" * MAX_EVENT_CHARS, "more": "x" * (MAX_EVENT_CHARS + 1)},
+    {"line": "x" * (MAX_EVENT_CHARS + 1), "args": {"k": "v" * (MAX_EVENT_CHARS // 2)},
+     "list": ["w" * 100] * 400},
+    {"line": "x" * (MAX_EVENT_CHARS + 1), "tagged": {"$bytes": "AA=="}},
+    {"key \"quoted\"": "x" * (MAX_EVENT_CHARS * 2), "n": 1.5},
 ])
 def test_an_event_with_a_string_longer_than_an_event_is_cut_as_the_walk_cuts_it(
         data: dict[str, Any]) -> None:
