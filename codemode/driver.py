@@ -482,6 +482,8 @@ class Executions:
             current = await self.store.get_execution(record.id, with_journal=False)
             if current is not None:
                 status, result, error = current.status, None, current.error
+        if len(outcome.logs) >= LOG_EVENTS_PER_TURN:
+            await asyncio.sleep(0)  # the record of many lines was one stretch of the loop
         lines = outcome.logs
         if self._log_events is not None:
             lines = lines[len(lines) - self._log_events(record.id, len(lines)):]

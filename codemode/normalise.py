@@ -84,10 +84,11 @@ def trim_log_lines(logs: Sequence[str], limit_bytes: int = LOG_LIMIT_BYTES) -> l
 
     The start is kept because that is where the first error usually shows.
     """
-    # From the joined text, a newline between lines standing for the one each line counts:
-    # a line at a time, 150,000 lines took 17 ms of the service's event loop.
-    joined = "\n".join(logs)
-    total = (len(joined) if joined.isascii() else _utf8_len(joined)) + 1 if logs else 0
+    # Counted in C: a line at a time in Python, 150,000 lines took 17 ms of the event loop.
+    if all(map(str.isascii, logs)):
+        total = sum(map(len, logs)) + len(logs)
+    else:  # the joined text, a newline between lines standing for the one each line counts
+        total = _utf8_len("\n".join(logs)) + 1 if logs else 0
     if total <= limit_bytes:
         return list(logs)
     kept: list[str] = []

@@ -38,6 +38,11 @@ from .workers import WorkerPool
 T = TypeVar("T")
 SCIENCE_POOL_SIZE = 2
 """Science workers by default: each maps the ~300 MB compiled snapshot (shared page cache)."""
+LET_GO_AROUND_CHARS = 1 << 20
+"""A guest response this long is checked (``result_from_response``) with a turn of the event
+loop before and after: its parsing and checks are one stretch of the loop (about 55 ms for
+15 MB of logs), which would otherwise run on into the decoding before it and the record
+after it, while every other request waits."""
 
 
 def new_execution_id() -> str:
@@ -225,8 +230,13 @@ class AsyncSandbox:
             stopped.engine = chosen
             return stopped
         taken = None if output.result is None else JSONText(output.result)
+        large = len(output.response) >= LET_GO_AROUND_CHARS
+        if large:  # the worker's answer was read in one go: let waiting requests in first
+            await asyncio.sleep(0)
         result = result_from_response(execution_id, output.response, elapsed(), output.host_calls,
                                       limits, taken=taken)
+        if large:  # and again before the caller records and writes it out
+            await asyncio.sleep(0)
         if not result_as_text:
             result.result = value_of(result.result)
         result.engine = chosen

@@ -193,7 +193,8 @@ def _total_cost(logs: list[str]) -> int | None:
     if joined.count("\n") != len(logs) - 1:
         return None
     prefixed = 0
-    if "\n[" in joined or joined.startswith("["):  # both prefixes begin so: most logs have neither
+    # Both prefixes begin with "[": most logs hold none (one byte looked for, the quickest scan).
+    if "[" in joined and ("\n[" in joined or joined.startswith("[")):
         prefixed = sum(len(p) * (joined.count("\n" + p) + joined.startswith(p)) for p in _LOG_PREFIXES)
     size = len(joined) if joined.isascii() else len(joined.encode("utf-8", "surrogatepass"))
     return size + 1 - prefixed

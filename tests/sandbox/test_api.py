@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from sandbox import CompiledGuest, HostCallError, Limits, Sandbox
+import asyncio
+import dataclasses
+from typing import Any
+
+import pytest
+
+from sandbox import AsyncSandbox, CompiledGuest, HostCallError, Limits, Sandbox, api
 
 
 def test_trailing_expression_is_the_result(sandbox: Sandbox) -> None:
@@ -178,3 +184,44 @@ def test_execution_ids_are_unique_and_prefixed(sandbox: Sandbox) -> None:
 def test_limits_can_be_set_per_call(sandbox: Sandbox) -> None:
     outcome = sandbox.execute("print('x' * 100)", limits=Limits(output_bytes=10))
     assert outcome.status == "error" and outcome.trap is not None and outcome.trap["kind"] == "output"
+
+
+async def test_a_large_answer_is_checked_between_turns_of_the_event_loop(
+        compiled_guest: CompiledGuest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Other requests get the loop before and after a large answer's checks, which are one
+    long stretch of it (see ``api.LET_GO_AROUND_CHARS``)."""
+    turns = 0
+    seen: dict[str, int] = {}
+
+    async def other_work() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    checks = api.result_from_response
+
+    def timed_checks(*args: Any, **kwargs: Any) -> Any:
+        seen["checks begin"] = turns
+        try:
+            return checks(*args, **kwargs)
+        finally:
+            seen["checks end"] = turns
+
+    monkeypatch.setattr(api, "result_from_response", timed_checks)
+    limits = dataclasses.replace(Limits(), output_bytes=4 * api.LET_GO_AROUND_CHARS)
+    async with AsyncSandbox(workers=1, guest=compiled_guest) as box:
+        run = box.pool.run
+
+        async def timed_run(*args: Any, **kwargs: Any) -> Any:
+            output = await run(*args, **kwargs)
+            seen["answered"] = turns
+            return output
+
+        monkeypatch.setattr(box.pool, "run", timed_run)
+        ticker = asyncio.create_task(other_work())
+        outcome = await box.execute(f"print('x' * {2 * api.LET_GO_AROUND_CHARS})", limits=limits)
+        seen["returned"] = turns
+        ticker.cancel()
+    assert outcome.status == "completed" and len(outcome.logs[0]) == 2 * api.LET_GO_AROUND_CHARS
+    assert seen["answered"] < seen["checks begin"] <= seen["checks end"] < seen["returned"]
