@@ -32,7 +32,7 @@ from .errors import (
 )
 from .guest_modules import summary as guest_modules_summary
 from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec, uncharged_wait
-from .json_text import JSONText, plain_strings_json, value_of, writes_as_itself
+from .json_text import JSONText, ascii_string_json, plain_strings_json, value_of, writes_as_itself
 from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
 from .science_engine import CompiledScience, ensure_science, science_state
 from .spans import SpanHandle, tracing
@@ -65,6 +65,7 @@ __all__ = [
     "SpanHandle",
     "ToolSpec",
     "WorkerCrashed",
+    "ascii_string_json",
     "cache_state",
     "choose_engine",
     "depth_exceeds",

@@ -39,10 +39,10 @@ T = TypeVar("T")
 SCIENCE_POOL_SIZE = 2
 """Science workers by default: each maps the ~300 MB compiled snapshot (shared page cache)."""
 LET_GO_AROUND_CHARS = 1 << 20
-"""A guest response this long is checked (``result_from_response``) with a turn of the event
-loop before and after: its parsing and checks are one stretch of the loop (about 55 ms for
-15 MB of logs), which would otherwise run on into the decoding before it and the record
-after it, while every other request waits."""
+"""A guest response this long is checked (``result_from_response``, a bash response's
+``bounded_loads``) with a turn of the event loop before and after: its parsing and checks
+are one stretch of the loop (about 55 ms for 15 MB of logs), which would otherwise run on
+into the decoding before it and the record after it, while every other request waits."""
 
 
 def new_execution_id() -> str:
@@ -257,8 +257,13 @@ class AsyncSandbox:
         text = request if isinstance(request, list) else json.dumps(request)
         output = await self.pool.run("bash", text, limits, handler or _no_host_calls,
                                      [Preopen(root, "/")] if root is not None else [])
+        large = len(output.response) >= LET_GO_AROUND_CHARS
+        if large:  # as for an execute's answer
+            await asyncio.sleep(0)
         result = bounded_loads(output.response, max_depth=MAX_RESULT_DEPTH,
                                what="the guest's bash response")
+        if large:
+            await asyncio.sleep(0)
         if not isinstance(result, dict):
             raise GuestProtocolError("the guest's bash response is not an object")
         if output.files:

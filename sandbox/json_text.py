@@ -28,8 +28,8 @@ from typing import Any
 from .envelope import ENVELOPE_DEPTH, MAX_RESULT_DEPTH, bounded_loads, depth_exceeds
 from .errors import GuestProtocolError
 
-__all__ = ["TAKE_FROM_CHARS", "JSONText", "plain_strings_json", "take_result", "value_of",
-           "writes_as_itself"]
+__all__ = ["TAKE_FROM_CHARS", "JSONText", "ascii_string_json", "plain_strings_json", "take_result",
+           "value_of", "writes_as_itself"]
 
 TAKE_FROM_CHARS = 64 * 1024
 """A smaller response keeps its result: parsing it twice would cost more than it saves."""
@@ -74,6 +74,27 @@ def writes_as_itself(text: str) -> bool:
         return False
     data = text.encode("ascii")
     return len(data.translate(None, _ESCAPED_BYTES)) == len(data)
+
+
+_CONTROL_BYTES = bytes(c for c in range(0x20) if c not in b"\n\r\t")
+_SHORT_ESCAPES = ((b"\\", b"\\\\"), (b'"', b'\\"'), (b"\n", b"\\n"), (b"\r", b"\\r"), (b"\t", b"\\t"))
+"""What JSON writes in two characters, the backslash first (the others add backslashes)."""
+
+
+def ascii_string_json(text: str) -> list[bytes] | None:
+    """``json.dumps(text, ensure_ascii=False)`` as UTF-8, in pieces to be joined, when
+    ``text`` is ASCII with no control character but newline, carriage return and tab; None
+    otherwise, for the encoder. A bash run's 15 MB of stdout took the encoder about 50 ms of
+    the event loop; a replace per character to escape, about 10."""
+    if not text.isascii():
+        return None
+    data = text.encode("ascii")
+    if len(data.translate(None, _CONTROL_BYTES)) != len(data):
+        return None
+    for char, escaped in _SHORT_ESCAPES:
+        if char in data:
+            data = data.replace(char, escaped)
+    return [b'"', data, b'"']
 
 
 def plain_strings_json(strings: Sequence[str], item_separator: str = ",") -> list[bytes] | None:

@@ -7,15 +7,15 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from .. import JSONText, plain_strings_json
+from .. import JSONText, ascii_string_json, plain_strings_json
 
 __all__ = ["SPLICED_LIST_CHARS", "SPLICED_LIST_ITEMS", "SafeJSONResponse"]
 
 SPLICED_LIST_ITEMS = 1024
 SPLICED_LIST_CHARS = 64 * 1024
 """A top-level list of strings this long, or holding this many characters (a run's logs), is
-written by ``plain_strings_json``, not the encoder; a smaller one costs too little to be
-worth it."""
+written by ``plain_strings_json``, and a top-level string this long (a bash run's stdout)
+by ``ascii_string_json``, not the encoder; a smaller one costs too little to be worth it."""
 
 
 class SafeJSONResponse(JSONResponse):
@@ -23,9 +23,10 @@ class SafeJSONResponse(JSONResponse):
     them): such text is sent \\u-escaped, which any JSON parser reads back exactly.
 
     A top-level field carried as its JSON text already (a large execute result:
-    ``sandbox.json_text``), and a long top-level list of plain strings (a large run's logs),
-    are written after the other fields, the first as that text, unparsed, the second by
-    ``plain_strings_json``: the same JSON, a fraction of the encoder's time."""
+    ``sandbox.json_text``), and a long top-level list of plain strings (a large run's logs)
+    or a long ASCII string (a bash run's stdout), are written after the other fields, the
+    first as that text, unparsed, the others by ``plain_strings_json`` and
+    ``ascii_string_json``: the same JSON, a fraction of the encoder's time."""
 
     def render(self, content: Any) -> bytes:
         spliced = _spliced_fields(content) if isinstance(content, dict) else {}
@@ -47,6 +48,10 @@ def _spliced_fields(content: dict[str, Any]) -> dict[str, list[bytes]]:
             spliced[key] = [value.text.encode("utf-8")]
         elif isinstance(value, list) and _large(value):
             pieces = plain_strings_json(value)
+            if pieces is not None:
+                spliced[key] = pieces
+        elif isinstance(value, str) and len(value) >= SPLICED_LIST_CHARS:
+            pieces = ascii_string_json(value)
             if pieces is not None:
                 spliced[key] = pieces
     return spliced

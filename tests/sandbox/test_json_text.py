@@ -15,7 +15,8 @@ from fastapi.encoders import jsonable_encoder
 from sandbox import AsyncSandbox, CompiledGuest, Limits
 from sandbox.api import result_from_response
 from sandbox.envelope import MAX_RESULT_DEPTH
-from sandbox.json_text import TAKE_FROM_CHARS, JSONText, plain_strings_json, take_result, value_of
+from sandbox.json_text import (TAKE_FROM_CHARS, JSONText, ascii_string_json, plain_strings_json, take_result,
+                               value_of)
 
 ROWS = [{"a": i, "b": str(i), "c": [1.5, None, True], "d": "caf\u00e9 \u2603"} for i in range(3_000)]
 
@@ -169,3 +170,13 @@ def test_a_separator_json_would_escape_is_refused() -> None:
     for separator in ('"', "\\", "\n", "\u00e9"):
         with pytest.raises(ValueError):
             plain_strings_json(["a"], separator)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list('ab "\\\n\r\t\x01\x08\x0c\x7f\u00e9\udc80')), max_size=30))
+def test_an_ascii_string_is_written_as_the_encoder_writes_it_or_left_to_it(text: str) -> None:
+    pieces = ascii_string_json(text)
+    plain = text.isascii() and all(ord(c) >= 0x20 or c in "\n\r\t" for c in text)
+    assert (pieces is not None) == plain
+    if pieces is not None:
+        assert b"".join(pieces) == json.dumps(text, ensure_ascii=False).encode("ascii")

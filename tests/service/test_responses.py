@@ -56,3 +56,13 @@ def test_a_short_list_holding_a_long_line_is_written_as_the_encoder_writes_it_to
     assert body.endswith(b'"logs":' + spliced + b"}")  # written after the other fields
     assert json.loads(_body({"logs": [1] * 3, "x": ["y" * SPLICED_LIST_CHARS, 2]})) == {
         "logs": [1] * 3, "x": ["y" * SPLICED_LIST_CHARS, 2]}
+
+
+def test_a_long_ascii_string_is_written_as_the_encoder_writes_it() -> None:
+    stdout = 'line "one"\\ttab\r\n' * (SPLICED_LIST_CHARS // 8)
+    content = {"stdout": stdout, "stderr": "", "exit_code": 0}
+    body = _body(content)
+    assert json.loads(body) == content
+    assert body.endswith(b'"stdout":' + json.dumps(stdout).encode("ascii") + b"}")
+    for odd in ("\x01", "caf\u00e9", "\udc80"):
+        assert json.loads(_body({"stdout": stdout + odd})) == {"stdout": stdout + odd}
