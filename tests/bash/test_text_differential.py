@@ -10,6 +10,8 @@ import shlex
 import shutil
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from test_text_support import assert_same
 
@@ -136,3 +138,19 @@ def test_command_matches_gnu(group: str, line: str) -> None:
         pytest.skip(f"{argv[0]} is not installed on this machine")
     stdin = eval(data) if data else STDIN  # noqa: S307 - literals written in this file
     assert_same(argv, stdin, FILES)
+
+
+_WHOLE = st.integers(-30_000, 30_000)
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=_WHOLE, step=st.sampled_from([1, -1, 1, 2, -3]) | st.integers(-7_000, 7_000).filter(bool),
+       last=_WHOLE,
+       separator=st.sampled_from([None, ",", " + ", ""]), operands=st.sampled_from([1, 2, 3]))
+def test_seq_of_whole_numbers_matches_gnu(first: int, step: int, last: int, separator: str | None,
+                                          operands: int) -> None:
+    """Whole numbers take seq's chunked path (``_seq_integers``), across its chunk boundaries."""
+    numbers = [str(last)] if operands == 1 else [str(first), str(last)] if operands == 2 \
+        else [str(first), str(step), str(last)]
+    argv = ["seq", *([f"-s{separator}"] if separator is not None else []), "--", *numbers]
+    assert_same(argv)

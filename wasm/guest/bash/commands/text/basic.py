@@ -11,7 +11,7 @@ import re
 import stat
 from collections import deque
 from decimal import Decimal, InvalidOperation
-from typing import Callable, Iterator
+from typing import Callable, Generator, Iterator
 
 from ..base import CommandContext, CommandResult
 from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
@@ -747,6 +747,9 @@ def seq(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 return str(int(value))
             return f"{value:.{prec}f}"
 
+    if fmt is None and not equal and prec == 0 and all(
+            v.is_finite() and v == v.to_integral_value() for v in (first, step, last)):
+        return (yield from _seq_integers(int(first), int(step), int(last), sep))
     width = 0
     if equal:
         width = max(_seq_width(texts[0], prec), _seq_width(texts[2], prec))
@@ -772,6 +775,24 @@ def seq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         out.add(b"\n")
     if out.parts:
         yield out.take()
+    return 0
+
+
+_SEQ_CHUNK = 8192
+"""Numbers written per chunk by ``_seq_integers``."""
+
+
+def _seq_integers(first: int, step: int, last: int, sep: str) -> Generator[bytes, None, int]:
+    """What the general loop writes for whole numbers without a format or equal widths, made
+    a chunk of numbers at a time with ``int`` instead of one ``Decimal`` each: ``seq 1
+    2000000`` took 8 s in the guest."""
+    numbers = range(first, last + (1 if step > 0 else -1), step)
+    joint = sep.encode("utf-8", "surrogateescape")
+    for start in range(0, len(numbers), _SEQ_CHUNK):
+        text = sep.join(map(str, numbers[start:start + _SEQ_CHUNK])).encode("utf-8", "surrogateescape")
+        yield joint + text if start else text
+    if numbers:
+        yield b"\n"
     return 0
 
 
