@@ -154,3 +154,18 @@ def test_seq_of_whole_numbers_matches_gnu(first: int, step: int, last: int, sepa
         else [str(first), str(step), str(last)]
     argv = ["seq", *([f"-s{separator}"] if separator is not None else []), "--", *numbers]
     assert_same(argv)
+
+
+@settings(max_examples=60, deadline=None)
+@given(lines=st.lists(st.sampled_from(["a", "", "bc", "x y"]), max_size=8), ending=st.booleans(),
+       delimiters=st.sampled_from([None, ",", ",;", "\\n", "\\0", "ab\\tc"]), zero=st.booleans(),
+       twice=st.booleans())
+def test_paste_serial_matches_gnu(lines: list[str], ending: bool, delimiters: str | None, zero: bool,
+                                  twice: bool) -> None:
+    """``paste -s`` joins a whole input at once (``_serial_line``); "-" named twice reads on."""
+    data = ("\n".join(lines) + ("\n" if ending else "")).encode()
+    if zero:
+        data = data.replace(b"\n", b"\0")
+    argv = ["paste", "-s", *(["-z"] if zero else []),
+            *([f"-d{delimiters}"] if delimiters is not None else []), "f", "-", *(["-"] if twice else [])]
+    assert_same(argv, data, {"f": data})

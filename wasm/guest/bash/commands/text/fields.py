@@ -205,29 +205,26 @@ def paste(ctx: CommandContext, argv: list[str]) -> CommandResult:
     files = files or ["-"]
     if not delims:
         delims = [b""]
-    stdin_lines: Iterator[bytes] | None = None
-    readers: list[Iterator[bytes] | None] = []
+    stdin: Iterator[bytes] | None = None
+    sources: list[Iterator[bytes]] = []
     for name in files:
         try:
             if name == "-":
-                if stdin_lines is None:
-                    stdin_lines = split_lines(stdin_chunks(ctx), eol)
-                readers.append(stdin_lines)
+                if stdin is None:
+                    stdin = stdin_chunks(ctx)
+                sources.append(stdin)  # every "-" reads on from the same input
             else:
-                readers.append(split_lines(open_input(ctx, name), eol))
+                sources.append(open_input(ctx, name))
         except OSError as err:
             file_error(ctx, "paste", name, err)
             return 1
     if serial:
-        for reader in readers:
-            assert reader is not None
-            parts: list[bytes] = []
-            for index, line in enumerate(reader):
-                if index:
-                    parts.append(delims[(index - 1) % len(delims)])
-                parts.append(line[:-1] if line.endswith(eol) else line)
-            yield b"".join(parts) + eol
+        for source in sources:
+            yield _serial_line(b"".join(source), delims, eol)
         return 0
+    shared = {id(stdin): split_lines(stdin, eol)} if stdin is not None else {}
+    readers: list[Iterator[bytes] | None] = [
+        shared[id(source)] if source is stdin else split_lines(source, eol) for source in sources]
     live = len(readers)
     out = Batcher()
     while True:
@@ -254,6 +251,18 @@ def paste(ctx: CommandContext, argv: list[str]) -> CommandResult:
     if out.parts:
         yield out.take()
     return 0
+
+
+def _serial_line(data: bytes, delims: list[bytes], eol: bytes) -> bytes:
+    """``paste -s`` of one input: its lines joined by the delimiters in turn, then ``eol``.
+    Split and joined whole: a line at a time, 200,000 lines took the guest over a second."""
+    lines = (data[:-len(eol)] if data.endswith(eol) else data).split(eol)
+    if len(delims) == 1:
+        return delims[0].join(lines) + eol
+    parts = [b""] * (2 * len(lines) - 1)
+    parts[0::2] = lines
+    parts[1::2] = (delims * (len(lines) // len(delims) + 1))[:len(lines) - 1]
+    return b"".join(parts) + eol
 
 
 # --- uniq ----------------------------------------------------------------------------------
