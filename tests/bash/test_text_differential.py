@@ -169,3 +169,10 @@ def test_paste_serial_matches_gnu(lines: list[str], ending: bool, delimiters: st
     argv = ["paste", "-s", *(["-z"] if zero else []),
             *([f"-d{delimiters}"] if delimiters is not None else []), "f", "-", *(["-"] if twice else [])]
     assert_same(argv, data, {"f": data})
+
+
+@pytest.mark.parametrize("numbers", [["18446744073709551610", "18446744073709551620"],
+                                     ["2147483640", "2", "2147483660"], ["-2147483650", "-7", "-2147483700"]])
+def test_seq_past_the_guests_word_size_matches_gnu(numbers: list[str]) -> None:
+    """The guest's ``sys.maxsize`` is 2**31 - 1: no range of these is measured with ``len``."""
+    assert_same(["seq", "--", *numbers])

@@ -121,6 +121,11 @@ seq x
 echo "rc=$?"
 ### seq-streams-into-head
 seq 1 100000000 | head -n 3
+### seq-past-a-32-bit-word
+seq 2147483640 2 2147483660
+seq 1 3000000000 | head -n 2
+seq -s, 18446744073709551614 18446744073709551617
+seq -- -2147483646 -1 -2147483650 | tail -n 2
 ### yes-custom-text
 yes hello world | head -n 2
 ### wc-redirected-stdin-sizes-from-file
