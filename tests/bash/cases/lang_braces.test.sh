@@ -48,3 +48,10 @@ echo {a..k..3}
 echo {"a,b",c}
 ### brace-seq-with-prefix-zero-neg
 echo {-05..5..5}
+### brace-words-stay-as-written
+IFS=,; echo {a,b}x,y {1..3}; unset IFS
+touch a1 a2 b@c
+echo a{1,2} [ ] x] @ {b@c,q}
+shopt -s failglob; echo ] [ x@y {1..2}]; shopt -u failglob
+shopt -s nullglob; echo [ ] z{1,2}]; shopt -u nullglob
+printf '%s\n' {08..11} {z..x} | tr '\n' ' '; echo

@@ -126,7 +126,8 @@ def expand_braces(text: str, limit: int) -> list[str]:
     pending = [text]
     while pending:
         word = pending.pop()
-        found = _find_brace(word, 0)
+        # (most words made have no brace left: a sequence's numbers never do)
+        found = _find_brace(word, 0) if "{" in word else None
         if found is None:
             results.append(word)
             if len(results) > limit:

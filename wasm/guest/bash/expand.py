@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
 LIT, QUO, EXP, BRK, EMPTY_AT = 0, 1, 2, 3, 4
 Seg = tuple[str, int]
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:=,%^+-]+\Z")
+_PLAIN_WORD = re.compile(r"(?:[A-Za-z0-9_./:=,%^+@\]-]+|\[)\Z")
+"""A word no expansion changes: no quote, ``$``, backquote, ``~``, brace, space or glob (a
+lone ``[``, as ``test`` is spelt, opens no bracket expression: the glob takes it as itself)."""
 _DEFAULT_IFS = " \t\n"
 
 
@@ -86,6 +88,9 @@ class Expander:
                 out.append(raw)
                 continue
             for text in expand_braces(raw, self.sh.limits.max_brace_expansion) if "{" in raw else (raw,):
+                if _PLAIN_WORD.match(text):  # a brace's word of plain text, as a plain raw word
+                    out.append(text)
+                    continue
                 parts = parse_word(text, WORD)
                 if "~" in text and _ASSIGNMENT_WORD.match(text):
                     parts = _argument_assignment_tildes(parts)
