@@ -12,8 +12,11 @@ import itertools
 from typing import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bash.commands import COMMANDS
+from bash.commands.text.basic import _last_lines
 from bash.commands.base import CommandContext
 
 
@@ -119,3 +122,21 @@ def test_commands_reading_endless_stdin_honour_the_deadline(argv: list[str]) -> 
     with pytest.raises(DeadlinePassed):
         for _ in itertools.islice(gen, 100000):
             pass
+
+
+def _lines_kept(data: bytes, sep: bytes) -> list[bytes]:
+    lines, start = [], 0
+    while (cut := data.find(sep, start)) >= 0:
+        lines.append(data[start:cut + 1])
+        start = cut + 1
+    return lines + ([data[start:]] if start < len(data) else [])
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.binary(max_size=40).map(lambda b: bytes(b"ab\n"[c % 3] for c in b)),
+       cuts=st.lists(st.integers(0, 40), max_size=6), count=st.integers(1, 7), sep=st.sampled_from([b"\n", b"a"]))
+def test_tail_keeps_the_last_lines_however_the_input_is_cut(data: bytes, cuts: list[int], count: int,
+                                                            sep: bytes) -> None:
+    bounds = sorted({min(c, len(data)) for c in cuts} | {0, len(data)})
+    chunks = [data[i:j] for i, j in zip(bounds, bounds[1:])]
+    assert _last_lines(iter(chunks), count, sep) == b"".join(_lines_kept(data, sep)[-count:])

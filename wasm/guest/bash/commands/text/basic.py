@@ -401,10 +401,31 @@ def _tail_lines(chunks: Iterator[bytes], count: int, from_start: bool, sep: byte
         for _ in chunks:
             pass
         return
-    window: deque[bytes] = deque(maxlen=count)
-    for line in split_lines(chunks, sep):
-        window.append(line)
-    yield b"".join(window)
+    yield _last_lines(chunks, count, sep)
+
+
+def _last_lines(chunks: Iterator[bytes], count: int, sep: bytes) -> bytes:
+    """The last ``count`` lines, terminators kept, found in the newest chunks that hold them
+    (a chunk is let go once the newer ones hold ``count + 1`` separators: the line before
+    the first one kept ends in one). A line at a time, 200,000 lines took the guest over a
+    second."""
+    held: deque[tuple[bytes, int]] = deque()
+    seps = 0
+    for chunk in chunks:
+        if not chunk:
+            continue
+        found = chunk.count(sep)
+        held.append((chunk, found))
+        seps += found
+        while seps - held[0][1] > count:
+            seps -= held.popleft()[1]
+    data = b"".join(chunk for chunk, _ in held)
+    start = len(data) - 1 if data.endswith(sep) else len(data)
+    for _ in range(count):
+        start = data.rfind(sep, 0, start)
+        if start < 0:
+            return data
+    return data[start + 1:]
 
 
 # --- wc ------------------------------------------------------------------------------------
