@@ -232,6 +232,29 @@ def test_the_workspace_viewer_shows_text_with_line_numbers_images_and_binary_siz
     assert "256 bytes" in page.inner_text("#viewer .binary")
 
 
+def test_a_page_left_before_its_data_came_does_not_draw_over_the_next(
+        service: str, browser: Any) -> None:
+    """The first page's request is held until the next page is drawn: its late answer must
+    not replace the page the user went on to (it did, now and then, in CI)."""
+    httpx.put(f"{service}/v1/workspaces/racing/files/d/x.txt", content=b"x\n",
+              headers={"Authorization": f"Bearer {BOOT}"}).raise_for_status()
+    page = browser.new_context().new_page()
+    held: list[Any] = []
+    page.route("**/v1/workspaces", lambda route: held.append(route))  # this token's first page
+    page.goto(f"{service}/console")
+    page.fill("input[name=token]", _token(service, "gina", "workspaces:read"))
+    page.click("button[type=submit]")
+    page.wait_for_selector("#whoami:not(:empty)")
+    page.goto(f"{service}/console#/workspaces/racing")
+    page.wait_for_selector("a.dir")
+    assert len(held) == 1
+    with page.expect_response("**/v1/workspaces") as late:
+        held[0].continue_()
+    late.value.finished()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # its JSON read and drawn
+    assert page.locator("a.dir").is_visible() and not page.locator("#workspaces").count()
+
+
 def test_the_audit_page_shows_a_decision_with_the_approvers_name(
         service: str, service_settings: Settings, browser: Any) -> None:
     approval = _paused(service, "audit")

@@ -4,7 +4,7 @@
 // file's contents cannot script the page.
 "use strict";
 
-const S = { session: null, stream: null, outcomes: new Map(), timers: [] };
+const S = { session: null, stream: null, outcomes: new Map(), timers: [], page: 0 };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -21,7 +21,12 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// A read that answers after the user went on to another page never resolves: the page
+// that asked is gone, and drawing its answer would replace the one now shown.
+const LEFT = new Promise(() => {});
+
 async function api(method, path, body) {
+  const page = S.page;
   const headers = { "Accept": "application/json" };
   if (method !== "GET" && S.session && S.session.csrf) headers["X-CSRF-Token"] = S.session.csrf;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -33,6 +38,7 @@ async function api(method, path, body) {
   let data = null;
   const type = response.headers.get("content-type") || "";
   if (type.includes("json")) data = await response.json();
+  if (method === "GET" && page !== S.page) return LEFT;
   return { status: response.status, ok: response.ok, data, response };
 }
 
@@ -502,6 +508,7 @@ async function openFile(ws, path, viewer) {
 
 function route() {
   stopPage();
+  S.page += 1;
   const hash = location.hash.slice(1) || "/" + (S.session.sections[0] || "");
   const [path, query] = hash.split("?");
   const params = new URLSearchParams(query || "");
