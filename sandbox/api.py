@@ -45,6 +45,18 @@ are one stretch of the loop (about 55 ms for 15 MB of logs), which would otherwi
 into the decoding before it and the record after it, while every other request waits."""
 
 
+async def _checked_between_turns(response: str, check: Callable[[], T]) -> T:
+    """``check()`` of a guest's answer, with a turn of the event loop before and after it
+    when the answer is ``LET_GO_AROUND_CHARS`` or longer: the answer was read in one go,
+    and the caller records and writes out what the check gives in another."""
+    if len(response) < LET_GO_AROUND_CHARS:
+        return check()
+    await asyncio.sleep(0)
+    checked = check()
+    await asyncio.sleep(0)
+    return checked
+
+
 def new_execution_id() -> str:
     """``exec_<16-digit milliseconds>_<uuid4 hex>``: sortable by creation time."""
     return f"exec_{int(time.time() * 1000):016d}_{uuid.uuid4().hex}"
@@ -230,13 +242,8 @@ class AsyncSandbox:
             stopped.engine = chosen
             return stopped
         taken = None if output.result is None else JSONText(output.result)
-        large = len(output.response) >= LET_GO_AROUND_CHARS
-        if large:  # the worker's answer was read in one go: let waiting requests in first
-            await asyncio.sleep(0)
-        result = result_from_response(execution_id, output.response, elapsed(), output.host_calls,
-                                      limits, taken=taken)
-        if large:  # and again before the caller records and writes it out
-            await asyncio.sleep(0)
+        result = await _checked_between_turns(output.response, lambda: result_from_response(
+            execution_id, output.response, elapsed(), output.host_calls, limits, taken=taken))
         if not result_as_text:
             result.result = value_of(result.result)
         result.engine = chosen
@@ -257,13 +264,8 @@ class AsyncSandbox:
         text = request if isinstance(request, list) else json.dumps(request)
         output = await self.pool.run("bash", text, limits, handler or _no_host_calls,
                                      [Preopen(root, "/")] if root is not None else [])
-        large = len(output.response) >= LET_GO_AROUND_CHARS
-        if large:  # as for an execute's answer
-            await asyncio.sleep(0)
-        result = bounded_loads(output.response, max_depth=MAX_RESULT_DEPTH,
-                               what="the guest's bash response")
-        if large:
-            await asyncio.sleep(0)
+        result = await _checked_between_turns(output.response, lambda: bounded_loads(
+            output.response, max_depth=MAX_RESULT_DEPTH, what="the guest's bash response"))
         if not isinstance(result, dict):
             raise GuestProtocolError("the guest's bash response is not an object")
         if output.files:

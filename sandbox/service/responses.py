@@ -9,10 +9,10 @@ from fastapi.responses import JSONResponse
 
 from .. import JSONText, ascii_string_json, plain_strings_json
 
-__all__ = ["SPLICED_LIST_CHARS", "SPLICED_LIST_ITEMS", "SafeJSONResponse"]
+__all__ = ["SPLICED_CHARS", "SPLICED_LIST_ITEMS", "SafeJSONResponse"]
 
 SPLICED_LIST_ITEMS = 1024
-SPLICED_LIST_CHARS = 64 * 1024
+SPLICED_CHARS = 64 * 1024
 """A top-level list of strings this long, or holding this many characters (a run's logs), is
 written by ``plain_strings_json``, and a top-level string this long (a bash run's stdout)
 by ``ascii_string_json``, not the encoder; a smaller one costs too little to be worth it."""
@@ -50,7 +50,7 @@ def _spliced_fields(content: dict[str, Any]) -> dict[str, list[bytes]]:
             pieces = plain_strings_json(value)
             if pieces is not None:
                 spliced[key] = pieces
-        elif isinstance(value, str) and len(value) >= SPLICED_LIST_CHARS:
+        elif isinstance(value, str) and len(value) >= SPLICED_CHARS:
             pieces = ascii_string_json(value)
             if pieces is not None:
                 spliced[key] = pieces
@@ -61,7 +61,7 @@ def _large(items: list[Any]) -> bool:
     if len(items) >= SPLICED_LIST_ITEMS:
         return True
     try:
-        return sum(map(len, items)) >= SPLICED_LIST_CHARS
+        return sum(map(len, items)) >= SPLICED_CHARS
     except TypeError:  # an item with no length: not a list of strings
         return False
 

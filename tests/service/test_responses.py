@@ -7,7 +7,7 @@ import json
 import pytest
 
 from sandbox.json_text import JSONText
-from sandbox.service.responses import SPLICED_LIST_CHARS, SPLICED_LIST_ITEMS, SafeJSONResponse
+from sandbox.service.responses import SPLICED_CHARS, SPLICED_LIST_ITEMS, SafeJSONResponse
 
 
 def _body(content: object) -> bytes:
@@ -49,17 +49,17 @@ def test_a_long_list_with_a_line_to_escape_still_comes_out_right() -> None:
 
 
 def test_a_short_list_holding_a_long_line_is_written_as_the_encoder_writes_it_too() -> None:
-    lines = ["x" * SPLICED_LIST_CHARS, "done"]
+    lines = ["x" * SPLICED_CHARS, "done"]
     body = _body({"logs": lines, "status": "completed"})
     assert json.loads(body) == {"logs": lines, "status": "completed"}
     spliced = json.dumps(lines, separators=(",", ":")).encode("ascii")
     assert body.endswith(b'"logs":' + spliced + b"}")  # written after the other fields
-    assert json.loads(_body({"logs": [1] * 3, "x": ["y" * SPLICED_LIST_CHARS, 2]})) == {
-        "logs": [1] * 3, "x": ["y" * SPLICED_LIST_CHARS, 2]}
+    assert json.loads(_body({"logs": [1] * 3, "x": ["y" * SPLICED_CHARS, 2]})) == {
+        "logs": [1] * 3, "x": ["y" * SPLICED_CHARS, 2]}
 
 
 def test_a_long_ascii_string_is_written_as_the_encoder_writes_it() -> None:
-    stdout = 'line "one"\\ttab\r\n' * (SPLICED_LIST_CHARS // 8)
+    stdout = 'line "one"\\ttab\r\n' * (SPLICED_CHARS // 8)
     content = {"stdout": stdout, "stderr": "", "exit_code": 0}
     body = _body(content)
     assert json.loads(body) == content

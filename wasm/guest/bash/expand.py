@@ -84,11 +84,8 @@ class Expander:
         """Fully expand command words into fields."""
         out: list[str] = []
         for raw in raws:
-            if _PLAIN_WORD.match(raw):
-                out.append(raw)
-                continue
             for text in expand_braces(raw, self.sh.limits.max_brace_expansion) if "{" in raw else (raw,):
-                if _PLAIN_WORD.match(text):  # a brace's word of plain text, as a plain raw word
+                if _PLAIN_WORD.match(text):  # the word as written, or a brace's word of plain text
                     out.append(text)
                     continue
                 parts = parse_word(text, WORD)

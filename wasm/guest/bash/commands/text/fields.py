@@ -222,9 +222,9 @@ def paste(ctx: CommandContext, argv: list[str]) -> CommandResult:
         for source in sources:
             yield _serial_line(b"".join(source), delims, eol)
         return 0
-    shared = {id(stdin): split_lines(stdin, eol)} if stdin is not None else {}
+    stdin_lines = split_lines(stdin, eol) if stdin is not None else None
     readers: list[Iterator[bytes] | None] = [
-        shared[id(source)] if source is stdin else split_lines(source, eol) for source in sources]
+        stdin_lines if source is stdin else split_lines(source, eol) for source in sources]
     live = len(readers)
     out = Batcher()
     while True:
