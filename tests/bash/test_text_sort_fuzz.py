@@ -6,6 +6,8 @@ import random
 import shutil
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bash.commands.text.sort import filevercmp
 from test_text_support import run_gnu, run_ours
@@ -55,3 +57,16 @@ def test_version_order_puts_tilde_before_release_and_suffixes_last() -> None:
     assert filevercmp(b"a2", b"a10") < 0
     assert filevercmp(b".hidden", b"a") < 0
     assert filevercmp(b"file-1.0.tar.gz", b"file-1.0a.tar.gz") < 0
+
+
+_NUMBER = st.from_regex(r"\A[ \t]?-?(\d|[1-9]\d\d)?(\.\d{0,2})?[a-z]?\Z", fullmatch=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(_NUMBER, min_size=1, max_size=10), flags=st.sampled_from(["-n", "-nr", "-ns", "-nu"]))
+def test_numbers_sort_as_gnu_sorts_them_integers_and_fractions_alike(lines: list[str], flags: str) -> None:
+    """Integers are compared as ``int`` and fractions as ``Decimal`` (one order across the
+    two), with leading zeros, ``-0``, a bare ``.``, and no number at all among them."""
+    data = ("\n".join(lines) + "\n").encode()
+    ours, gnu = run_ours(["sort", flags], data), run_gnu(["sort", flags], data)
+    assert (ours.stdout, ours.status) == (gnu.stdout, gnu.status), lines

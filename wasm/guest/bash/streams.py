@@ -97,13 +97,18 @@ class ClosedFd:
 
 
 class InputStream:
-    """Standard input: chunks pulled lazily from a source, with push-back for ``read``."""
+    """Standard input: chunks pulled lazily from a source, with push-back for ``read``.
 
-    __slots__ = ("source", "pending", "done", "handle")
+    What is not consumed yet is ``pending[start:]``: ``read`` takes a line at a time, and
+    cutting each line off the front of a large input (a here-string, ``stdin``) copied the
+    rest of it every time."""
+
+    __slots__ = ("source", "pending", "start", "done", "handle")
 
     def __init__(self, source: Iterator[bytes] | None = None, data: bytes = b"", handle: TextIO[bytes] | None = None) -> None:
         self.source = source
         self.pending = data
+        self.start = 0
         self.done = source is None
         self.handle = handle
 
@@ -119,15 +124,24 @@ class InputStream:
         except StopIteration:
             self.done = True
             return False
-        self.pending += chunk
+        self.pending = self.pending[self.start:] + chunk
+        self.start = 0
         return True
+
+    def _take(self, end: int) -> bytes:
+        """The unconsumed bytes up to ``end`` (an index into ``pending``), consumed."""
+        data = self.pending[self.start:end]
+        if end >= len(self.pending):
+            self.pending, self.start = b"", 0
+        else:
+            self.start = end
+        return data
 
     def chunks(self) -> Iterator[bytes]:
         """Everything not consumed yet, chunk by chunk (what a command's ``ctx.stdin`` is)."""
         while True:
-            if self.pending:
-                data, self.pending = self.pending, b""
-                yield data
+            if self.start < len(self.pending):
+                yield self._take(len(self.pending))
                 continue
             if not self._pull():
                 return
@@ -135,17 +149,16 @@ class InputStream:
     def read_until(self, delim: bytes | None, limit: int | None = None) -> tuple[bytes, bool]:
         """Read up to and including ``delim`` (or ``limit`` bytes); (data, hit-end-of-input)."""
         while True:
-            if limit is not None and len(self.pending) >= limit and (delim is None or delim not in self.pending[:limit]):
-                data, self.pending = self.pending[:limit], self.pending[limit:]
-                return data, False
+            start = self.start
+            if limit is not None and len(self.pending) - start >= limit and (
+                    delim is None or self.pending.find(delim, start, start + limit) < 0):
+                return self._take(start + limit), False
             if delim is not None:
-                cut = self.pending.find(delim)
-                if cut >= 0 and (limit is None or cut < limit):
-                    data, self.pending = self.pending[: cut + 1], self.pending[cut + 1 :]
-                    return data, False
+                cut = self.pending.find(delim, start)
+                if cut >= 0 and (limit is None or cut - start < limit):
+                    return self._take(cut + len(delim)), False
             if not self._pull():
-                data, self.pending = self.pending, b""
-                return data, True
+                return self._take(len(self.pending)), True
 
     def close(self) -> None:
         if self.handle is not None:

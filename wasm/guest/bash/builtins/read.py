@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..errors import BashError
@@ -90,23 +91,23 @@ def run_read(sh: Shell, argv: list[str], io: IO) -> int:
     ifs = st.get("IFS")
     if ifs is None:
         ifs = " \t\n"
-    line = "".join(c for c, _ in chars)
+    line = chars if isinstance(chars, str) else "".join(c for c, _ in chars)
     if array is not None:
         target = st.lookup(array)
         if target is not None and target.assoc is not None:
             print_error(io, f"read: {array}: cannot convert associative to indexed array")
             return 1
-        fields = _split_read(chars, ifs, None)
+        fields = _split(chars, ifs, None)
         try:
             st.set_array(array, fields)
         except BashError as exc:
             print_error(io, f"read: {exc.message}")
             return 1
-        return 1 if eof and not chars else (1 if eof else 0)
+        return 1 if eof else 0
     if not names:
         st.set("REPLY", line)
         return 1 if eof else 0
-    fields = _split_read(chars, ifs, len(names))
+    fields = _split(chars, ifs, len(names))
     try:
         for idx, name in enumerate(names):
             if not _IDENT.match(name):
@@ -119,9 +120,11 @@ def run_read(sh: Shell, argv: list[str], io: IO) -> int:
     return 1 if eof else 0
 
 
-def _read_chars(stream: InputStream, delim: str, nchars: int | None, exact: bool, raw: bool) -> tuple[list[tuple[str, bool]], bool]:
+def _read_chars(stream: InputStream, delim: str, nchars: int | None, exact: bool,
+                raw: bool) -> tuple[str | list[tuple[str, bool]], bool]:
     """Read one record for ``read``: its characters, each with whether a backslash escaped
-    it, and whether the input ended."""
+    it, and whether the input ended. A record with nothing escaped (``-r``, or no backslash
+    in it: nearly every line a loop reads) comes back as its text."""
     delim_b = delim.encode("utf-8", "surrogateescape") if delim != "\0" else b"\0"
     chars: list[tuple[str, bool]] = []
     eof = False
@@ -135,6 +138,8 @@ def _read_chars(stream: InputStream, delim: str, nchars: int | None, exact: bool
             ended_with_delim = text.endswith(delim) and not hit_end
             if ended_with_delim:
                 text = text[: -len(delim)]
+            if not chars and (raw or "\\" not in text):
+                return text.replace("\0", "") if "\0" in text else text, hit_end
             if raw:
                 chars.extend((c, False) for c in text)
             else:
@@ -176,6 +181,58 @@ def _read_chars(stream: InputStream, delim: str, nchars: int | None, exact: bool
         chars.append((c, False))
     # bash's strings cannot hold a NUL: read drops them from what it reads, silently.
     return [(c, escaped) for c, escaped in chars if c != "\0"], eof
+
+
+def _split(record: str | list[tuple[str, bool]], ifs: str, count: int | None) -> list[str]:
+    """``read``'s fields of a record, into at most ``count`` variables (None: an array)."""
+    if isinstance(record, str):
+        return _split_text(record, ifs, count)
+    return _split_read(record, ifs, count)
+
+
+@lru_cache(maxsize=32)
+def _ifs_parts(ifs: str) -> tuple[str, frozenset[str], re.Pattern[str] | None]:
+    """IFS's whitespace, all its characters, and what one field delimiter matches: its
+    whitespace around at most one of its other characters (None: IFS has no character)."""
+    white = "".join(sorted({c for c in ifs if c in " \t\n"}))
+    others = "".join(sorted({c for c in ifs if c not in " \t\n"}))
+    w = f"[{re.escape(white)}]" if white else ""
+    d = f"[{re.escape(others)}]" if others else ""
+    if w and d:
+        pattern = f"{w}*{d}{w}*|{w}+"
+    else:
+        pattern = f"{w}+" if w else d
+    return white, frozenset(ifs), re.compile(pattern) if pattern else None
+
+
+def _split_text(text: str, ifs: str, count: int | None) -> list[str]:
+    """``_split_read`` of a record in which nothing is escaped, a regular expression's split
+    instead of a loop over its characters."""
+    white, delims, delimiter = _ifs_parts(ifs)
+    text = text.lstrip(white) if white else text
+    if delimiter is None or not text:
+        return [text] if text else []
+    if count == 1:
+        parts = [text]
+    else:  # (a maxsplit of 0 is no limit)
+        parts = delimiter.split(text, maxsplit=count - 1 if count is not None else 0)
+    if count is None or len(parts) < count:
+        if not parts[-1]:  # the record ended at a delimiter: no empty field after it
+            parts.pop()
+        return parts
+    rest = parts.pop()
+    if not rest:
+        return parts
+    end = len(rest.rstrip(white)) if white else len(rest)
+    # a lone field followed by one delimiter loses that delimiter ("x:y:" -> "y")
+    if end and rest[end - 1] in delims:
+        cut = end - 1
+        if white:
+            cut = len(rest[:cut].rstrip(white))
+        if delims.isdisjoint(rest[:cut]):
+            end = cut
+    parts.append(rest[:end])
+    return parts
 
 
 def _split_read(chars: list[tuple[str, bool]], ifs: str, count: int | None) -> list[str]:

@@ -167,13 +167,15 @@ _HUMAN_SUFFIX = {b"": 0, b"K": 1, b"k": 1, b"M": 2, b"G": 3, b"T": 4, b"P": 5, b
 MONTHS = [b"JAN", b"FEB", b"MAR", b"APR", b"MAY", b"JUN", b"JUL", b"AUG", b"SEP", b"OCT", b"NOV", b"DEC"]
 
 
-def _numeric_value(text: bytes) -> Decimal:
+def _numeric_value(text: bytes) -> Decimal | int:
+    """The leading number of ``text`` as ``sort -n`` reads it; an integer stays an ``int``
+    (which orders exactly against a ``Decimal``), a third of the time of making one."""
     m = _NUMERIC.match(text)
     assert m is not None
     sign, whole, frac = m.groups()
-    if not whole and not frac:
-        return Decimal(0)
-    value = Decimal((whole or b"0").decode() + "." + (frac or b"0").decode())
+    if not frac:
+        return (-int(whole) if sign else int(whole)) if whole else 0
+    value = Decimal((whole or b"0").decode() + "." + frac.decode())
     return -value if sign else value
 
 
