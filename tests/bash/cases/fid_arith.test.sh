@@ -180,3 +180,10 @@ x=4; echo $(( $x * $x ))
 x=0; (( x ? (y=1) : (y=2) )); echo $y
 ### m-arith-compare-strings
 [[ 01 -eq 1 ]] && echo oct-eq; (( 010 == 8 )) && echo oct
+### m-arith-double-sign-is-two-signs
+x=--5; echo $((x)) $((--5)) $((++5)) $((-- 5)) $((1--5)) $((--(5))) $((----5))
+y=3; echo $((---y)) $y $((+++y)) $y $((y---1)) $y
+### m-arith-conditional-middle-list-last-conditional
+x=3; echo $(( 1 ? 2, 3 : 4 )) $(( 0 ? 1 : 0 ? 5 : 6 )) $(( 1 ? x = 4 : 5 )) $x
+echo "$(( 0 ? 0 : x = 0 ))"
+echo "status $? $x"

@@ -154,3 +154,11 @@ compgen -k | head -3
 VARX=1 ; VARY=2; compgen -v VAR
 ### compgen-caller-f
 f() { g; }; g() { caller 0 >/dev/null && echo has-caller; }; f
+### read-escaped-trailing-whitespace
+printf '%s\n' 'a\ ' 'a \ ' 'a b\ ' 'a\ b \ ' '\ ' 'x: \ y:' 'x:\ ' > in.txt
+while read v; do echo "1[$v]"; done < in.txt
+while read v w; do echo "2[$v][$w]"; done < in.txt
+while IFS=': ' read v w; do echo "3[$v][$w]"; done < in.txt
+### read-loop-over-a-here-string
+s=$(seq 1 2000)
+n=0; while read -r x; do n=$((n + x)); done <<< "$s"; echo "$n"

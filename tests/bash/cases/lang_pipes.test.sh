@@ -99,3 +99,8 @@ timeout 0.2 sleep 5; echo $?
 echo hello > >(tr a-z A-Z); sleep 0.1; echo done
 ### process-substitution-tee
 printf 'b\na\n' | tee >(sort > sorted.txt) > /dev/null; sleep 0.1; cat sorted.txt
+### error-of-a-stage-sent-down-the-pipe
+z=08
+for ((i = 0; i < 3; i++)); do echo "$(( z ))"; done 2>&1 | sed 's/^/got: /'
+{ echo "${u?is unset}"; echo same; } 2>&1 | cat
+{ printf hi; exit 3; } | cat; echo " ${PIPESTATUS[*]}"

@@ -74,6 +74,19 @@ def parse_number(text: str, expr: str) -> int:
         raise ExpansionError(f"{expr}: value too great for base (error token is \"{text}\")") from None
 
 
+_VARIABLE_AHEAD = re.compile(r"\s*[A-Za-z_]")
+
+
+def _is_step(tokens: list[tuple[str, str]], text: str, after: int) -> bool:
+    """Whether the ``++``/``--`` just read (ending at ``after``) is an increment: only beside
+    a variable, after its name (or subscript) or before a name. Anywhere else bash reads its
+    first character as a sign and reads on from the second (``1--5`` is 6, ``---x`` is
+    ``-(--x)``)."""
+    if tokens and (tokens[-1][0] == "name" or tokens[-1] == ("op", "]")):
+        return True
+    return _VARIABLE_AHEAD.match(text, after) is not None
+
+
 class _Parser:
     def __init__(self, expr: str) -> None:
         self.expr = expr
@@ -87,9 +100,14 @@ class _Parser:
                 if rest:
                     raise ExpansionError(f"{expr.strip()}: syntax error: invalid arithmetic operator (error token is \"{rest}\")")
                 break
-            pos = m.end()
             kind = m.lastgroup or ""
-            self.tokens.append((kind, m.group(kind)))
+            token = m.group(kind)
+            if kind == "op" and token in ("++", "--") and not _is_step(self.tokens, text, m.end()):
+                token = token[0]
+                pos = m.end() - 1
+            else:
+                pos = m.end()
+            self.tokens.append((kind, token))
         self.k = 0
 
     def peek(self) -> tuple[str, str] | None:
@@ -138,11 +156,13 @@ class _Parser:
         cond = self.binary(1)
         if self.peek() == ("op", "?"):
             self.take()
-            yes = self.assign()
+            # as bash's grammar has it: a comma list between ? and :, a conditional after
+            # (``c ? a : x = 0`` assigns to the conditional, an error)
+            yes = self.comma()
             if self.peek() != ("op", ":"):
                 raise self.error()
             self.take()
-            no = self.assign()
+            no = self.ternary()
             return ("cond", cond, yes, no)
         return cond
 
@@ -227,107 +247,139 @@ def parse(expr: str) -> Node:
     return _Parser(expr).parse()
 
 
+Code = Callable[[Variables, int], int]
+"""An expression compiled: its value against the shell's variables, at a recursion depth
+(a variable's value is itself an expression, evaluated one level deeper)."""
+
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+"""A variable's value that is a plain decimal number, read without parsing an expression."""
+
+
 def evaluate(expr: str, env: Variables, depth: int = 0) -> int:
     """Evaluate ``expr`` (already ``$``-expanded) against ``env``."""
     if depth > 64:
         raise ExpansionError(f"{expr}: expression recursion level exceeded")
-    node = parse(expr)
-    return _Eval(env, expr, depth).run(node)
+    return compiled(expr)(env, depth)
 
 
-class _Eval:
-    def __init__(self, env: Variables, expr: str, depth: int) -> None:
-        self.env = env
-        self.expr = expr.strip()
-        self.depth = depth
+@lru_cache(maxsize=2048)
+def compiled(expr: str) -> Code:
+    """``expr`` parsed and compiled to closures, once per text: a loop's condition and body
+    are evaluated on every iteration, and walking the tree each time cost twice as much."""
+    return _compile(parse(expr), expr.strip())
 
-    def value_of(self, name: str, index: str | None) -> int:
-        text = self.env.arith_get(name, index).strip()
-        if not text:
-            return 0
-        if text.lstrip("-").isdigit() and not (text.lstrip("-").startswith("0") and len(text.lstrip("-")) > 1):
-            return wrap(int(text))
-        return evaluate(text, self.env, self.depth + 1)
 
-    def run(self, node: Node) -> int:
-        kind = node[0]
-        if kind == "num":
-            return int(node[1])
-        if kind == "var":
-            return self.value_of(node[1], self._index(node[2]))
-        if kind == "bin":
-            return self.binop(node[1], self.run(node[2]), self.run(node[3]))
-        if kind == "un":
-            v = self.run(node[2])
-            op = node[1]
-            if op == "-":
-                return wrap(-v)
-            if op == "+":
-                return v
-            if op == "!":
-                return int(not v)
-            return wrap(~v)
-        if kind == "and":
-            return int(bool(self.run(node[1])) and bool(self.run(node[2])))
-        if kind == "or":
-            return int(bool(self.run(node[1])) or bool(self.run(node[2])))
-        if kind == "cond":
-            return self.run(node[2]) if self.run(node[1]) else self.run(node[3])
-        if kind == "comma":
-            self.run(node[1])
-            return self.run(node[2])
-        if kind in ("pre", "post"):
-            target = node[2]
-            index = self._index(target[2])
-            old = self.value_of(target[1], index)
-            new = wrap(old + 1 if node[1] == "++" else old - 1)
-            self.env.arith_set(target[1], index, new)
-            return new if kind == "pre" else old
-        if kind == "assign":
-            op, target = node[1], node[2]
-            index = self._index(target[2])
-            # bash reads the old value of ``x`` before evaluating the right side of ``x op= e``
-            old = self.value_of(target[1], index) if op != "=" else 0
-            value = self.run(node[3])
-            if op != "=":
-                value = self.binop(op[:-1], old, value)
-            self.env.arith_set(target[1], index, value)
-            return value
-        raise ExpansionError(f"{self.expr}: syntax error")
+def value_of(env: Variables, name: str, index: str | None, depth: int) -> int:
+    """A variable's value as a number: empty is 0, any other text an expression."""
+    text = env.arith_get(name, index).strip()
+    if not text:
+        return 0
+    if _DECIMAL.match(text):
+        return wrap(int(text))
+    return evaluate(text, env, depth + 1)
 
-    def _index(self, index: str | None) -> str | None:
-        return index
 
-    def binop(self, op: str, a: int, b: int) -> int:
-        if op == "+":
-            return wrap(a + b)
-        if op == "-":
-            return wrap(a - b)
-        if op == "*":
-            return wrap(a * b)
-        if op in ("/", "%"):
+def _compile(node: Node, expr: str) -> Code:
+    kind = node[0]
+    if kind == "num":
+        number: int = node[1]
+        return lambda env, depth: number
+    if kind == "var":
+        name, index = node[1], node[2]
+        return lambda env, depth: value_of(env, name, index, depth)
+    if kind == "bin":
+        combine = binary(node[1], expr)
+        left, right = _compile(node[2], expr), _compile(node[3], expr)
+        return lambda env, depth: combine(left(env, depth), right(env, depth))
+    if kind == "un":
+        return _unary(node[1], _compile(node[2], expr))
+    if kind in ("and", "or", "cond", "comma"):
+        return _control(kind, [_compile(n, expr) for n in node[1:]])
+    if kind in ("pre", "post"):
+        return _step(kind, 1 if node[1] == "++" else -1, node[2][1], node[2][2])
+    if kind == "assign":
+        return _assignment(node[1], node[2][1], node[2][2], _compile(node[3], expr), expr)
+    raise ExpansionError(f"{expr}: syntax error")
+
+
+def _unary(op: str, operand: Code) -> Code:
+    if op == "-":
+        return lambda env, depth: wrap(-operand(env, depth))
+    if op == "+":
+        return operand
+    if op == "!":
+        return lambda env, depth: int(not operand(env, depth))
+    return lambda env, depth: wrap(~operand(env, depth))
+
+
+def _control(kind: str, codes: list[Code]) -> Code:
+    """The operators that decide which operands are evaluated: ``&& || ?: ,``."""
+    if kind == "cond":
+        test, yes, no = codes
+        return lambda env, depth: yes(env, depth) if test(env, depth) else no(env, depth)
+    first, second = codes
+    if kind == "and":
+        return lambda env, depth: int(bool(first(env, depth)) and bool(second(env, depth)))
+    if kind == "or":
+        return lambda env, depth: int(bool(first(env, depth)) or bool(second(env, depth)))
+    return lambda env, depth: (first(env, depth), second(env, depth))[1]
+
+
+def _step(kind: str, by: int, name: str, index: str | None) -> Code:
+    """``++x --x x++ x--``."""
+    def step(env: Variables, depth: int) -> int:
+        old = value_of(env, name, index, depth)
+        new = wrap(old + by)
+        env.arith_set(name, index, new)
+        return new if kind == "pre" else old
+    return step
+
+
+def _assignment(op: str, name: str, index: str | None, value: Code, expr: str) -> Code:
+    if op == "=":
+        def assign(env: Variables, depth: int) -> int:
+            result = value(env, depth)
+            env.arith_set(name, index, result)
+            return result
+        return assign
+    combine = binary(op[:-1], expr)
+
+    def assign_with(env: Variables, depth: int) -> int:
+        # bash reads the old value of ``x`` before evaluating the right side of ``x op= e``
+        old = value_of(env, name, index, depth)
+        result = combine(old, value(env, depth))
+        env.arith_set(name, index, result)
+        return result
+    return assign_with
+
+
+def binary(op: str, expr: str) -> Callable[[int, int], int]:
+    """The function of two numbers that ``op`` is (``expr``: the text its errors name)."""
+    simple = _SIMPLE_BINARY.get(op)
+    if simple is not None:
+        return simple
+    if op in ("/", "%"):
+        def divide(a: int, b: int) -> int:
             if b == 0:
-                raise ExpansionError(f"{self.expr}: division by 0 (error token is \"{self.expr.split(op)[-1].strip()}\")")
+                raise ExpansionError(f"{expr}: division by 0 (error token is \"{expr.split(op)[-1].strip()}\")")
             q = abs(a) // abs(b)
             if (a < 0) != (b < 0):
                 q = -q
             return wrap(q) if op == "/" else wrap(a - q * b)
-        if op == "**":
+        return divide
+    if op == "**":
+        def power(a: int, b: int) -> int:
             if b < 0:
-                raise ExpansionError(f"{self.expr}: exponent less than 0 (error token is \"{b}\")")
+                raise ExpansionError(f"{expr}: exponent less than 0 (error token is \"{b}\")")
             return wrap(pow(a, b, 1 << 64))
-        if op == "<<":
-            return wrap(a << (b & 63))
-        if op == ">>":
-            return wrap(a >> (b & 63))
-        if op == "&":
-            return wrap(a & b)
-        if op == "|":
-            return wrap(a | b)
-        if op == "^":
-            return wrap(a ^ b)
-        compare: dict[str, Callable[[int, int], bool]] = {
-            "<": lambda x, y: x < y, ">": lambda x, y: x > y, "<=": lambda x, y: x <= y,
-            ">=": lambda x, y: x >= y, "==": lambda x, y: x == y, "!=": lambda x, y: x != y,
-        }
-        return int(compare[op](a, b))
+        return power
+    raise ExpansionError(f"{expr}: syntax error")
+
+
+_SIMPLE_BINARY: dict[str, Callable[[int, int], int]] = {
+    "+": lambda a, b: wrap(a + b), "-": lambda a, b: wrap(a - b), "*": lambda a, b: wrap(a * b),
+    "<<": lambda a, b: wrap(a << (b & 63)), ">>": lambda a, b: wrap(a >> (b & 63)),
+    "&": lambda a, b: wrap(a & b), "|": lambda a, b: wrap(a | b), "^": lambda a, b: wrap(a ^ b),
+    "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b), "<=": lambda a, b: int(a <= b),
+    ">=": lambda a, b: int(a >= b), "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
+}

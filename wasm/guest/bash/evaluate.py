@@ -299,6 +299,8 @@ class Shell:
             status = exc.status
         else:
             yield from child.run_exit_trap(io)
+        if io.channel.buf:  # what the stage wrote just before it ended (an error message)
+            yield io.channel.take()
         box.status = status
         box.done = True
         return status

@@ -235,6 +235,30 @@ def _split_text(text: str, ifs: str, count: int | None) -> list[str]:
     return parts
 
 
+def _last_field_end(chars: list[tuple[str, bool]], i: int, ws: set[str], delims: set[str]) -> int:
+    """Where the last variable's value, the rest of the record from ``i``, ends. As bash
+    has it: when the rest is one word (a word, then at most one delimiter), that word, its
+    escaped characters kept (``x:`` is ``x``, ``a\\ `` is ``a ``); else the rest, less its
+    trailing IFS whitespace, escaped or not (``a b\\ `` is ``a b``)."""
+    n = len(chars)
+    k = i
+    while k < n and (chars[k][1] or chars[k][0] not in delims):
+        k += 1
+    word_end = k
+    while k < n and not chars[k][1] and chars[k][0] in ws:
+        k += 1
+    if k < n and not chars[k][1] and chars[k][0] in delims and chars[k][0] not in ws:
+        k += 1
+        while k < n and not chars[k][1] and chars[k][0] in ws:
+            k += 1
+    if k >= n:
+        return word_end
+    end = n
+    while end > i and chars[end - 1][0] in ws:
+        end -= 1
+    return end
+
+
 def _split_read(chars: list[tuple[str, bool]], ifs: str, count: int | None) -> list[str]:
     ws = set(c for c in ifs if c in " \t\n")
     delims = set(ifs)
@@ -245,16 +269,7 @@ def _split_read(chars: list[tuple[str, bool]], ifs: str, count: int | None) -> l
     fields: list[str] = []
     while i < n:
         if count is not None and len(fields) == count - 1:
-            end = n
-            while end > i and not chars[end - 1][1] and chars[end - 1][0] in ws:
-                end -= 1
-            # a lone field followed by one delimiter loses that delimiter ("x:y:" -> "y")
-            if end > i and not chars[end - 1][1] and chars[end - 1][0] in delims:
-                cut = end - 1
-                while cut > i and not chars[cut - 1][1] and chars[cut - 1][0] in ws:
-                    cut -= 1
-                if not any(not esc and c in delims for c, esc in chars[i:cut]):
-                    end = cut
+            end = _last_field_end(chars, i, ws, delims)
             fields.append("".join(c for c, _ in chars[i:end]))
             return fields
         buf: list[str] = []
