@@ -4,7 +4,9 @@ mawk keeps an array as a "split" vector (made by split()), or as hash tables key
 integer and/or by string (FNV-1 hash, 64 chains to start, doubled when the average chain
 passes 12 entries, found entries moved to the front of their chain). ``for (k in a)``
 walks the string chains in table order. The order is observable, so it is reproduced
-here; only the observable behaviour is modelled.
+here; only the observable behaviour is modelled. Beside the chains, a dict from each key to
+its node finds an element without hashing the key or walking its chain (a rule like
+``{c[$3] += $2}`` looks an element up twice per record); the chains keep the order.
 
 The class subclasses ``dict`` only so the runtime can tell arrays from scalars with
 ``isinstance(v, dict)``; the dict storage itself stays empty.
@@ -39,6 +41,13 @@ class _Node:
         self.value = value
 
 
+def _to_front(chain: list[_Node], node: _Node) -> None:
+    """mawk moves an element it finds to the front of its chain."""
+    if chain[0] is not node:
+        chain.remove(node)
+        chain.insert(0, node)
+
+
 class MawkArray(dict):  # type: ignore[type-arg]
     """An awk array. Keys are raw awk values: integral numbers go the integer way."""
 
@@ -55,6 +64,8 @@ class MawkArray(dict):  # type: ignore[type-arg]
         self.limit = 0
         self.slists: list[list[_Node]] = []
         self.ilists: list[list[_Node]] = []
+        self.by_string: dict[str, _Node] = {}
+        self.by_integer: dict[int, _Node] = {}
 
     # -- keys -------------------------------------------------------------------------
     def _classify(self, key: Any) -> tuple[bool, int, str]:
@@ -85,7 +96,8 @@ class MawkArray(dict):  # type: ignore[type-arg]
         self.slists = [[] for _ in range(self.hmask + 1)]
         self.ilists = [[] for _ in range(self.hmask + 1)]
         for i, value in enumerate(cells):
-            self.ilists[(i + 1) & self.hmask].insert(0, _Node(None, 0, i + 1, value))
+            node = self.by_integer[i + 1] = _Node(None, 0, i + 1, value)
+            self.ilists[(i + 1) & self.hmask].insert(0, node)
         self.kind = _INT
 
     def _double(self) -> None:
@@ -113,6 +125,7 @@ class MawkArray(dict):  # type: ignore[type-arg]
             for node in chain:
                 node.sval = str(node.ival)
                 node.hval = fnv1(node.sval)
+                self.by_string[node.sval] = node
                 self.slists[node.hval & self.hmask].insert(0, node)
         self.kind |= _STR
 
@@ -124,29 +137,23 @@ class MawkArray(dict):  # type: ignore[type-arg]
     def _by_sval(self, sval: str, create: bool) -> _Node | None:
         if not self.kind & _STR:
             self._add_string_associations()
-        h = fnv1(sval)
-        chain = self.slists[h & self.hmask]
-        for i, node in enumerate(chain):
-            if node.hval == h and node.sval == sval:
-                if i:
-                    del chain[i]
-                    chain.insert(0, node)
-                return node
+        node = self.by_string.get(sval)
+        if node is not None:
+            _to_front(self.slists[node.hval & self.hmask], node)
+            return node
         if not create:
             return None
-        node = _Node(sval, h, _NO_IVAL, UNINIT)
+        h = fnv1(sval)
+        node = self.by_string[sval] = _Node(sval, h, _NO_IVAL, UNINIT)
         self._grow_if_needed()
         self.slists[h & self.hmask].insert(0, node)
         return node
 
     def _by_ival(self, ival: int, create: bool) -> _Node | None:
-        chain = self.ilists[ival & self.hmask]
-        for i, node in enumerate(chain):
-            if node.ival == ival:
-                if i:
-                    del chain[i]
-                    chain.insert(0, node)
-                return node
+        known = self.by_integer.get(ival)
+        if known is not None:
+            _to_front(self.ilists[ival & self.hmask], known)
+            return known
         if self.kind & _STR:
             found = self._by_sval(str(ival), create)
             if found is None:
@@ -160,6 +167,7 @@ class MawkArray(dict):  # type: ignore[type-arg]
         node.ival = ival
         self.kind |= _INT
         self.ilists[ival & self.hmask].insert(0, node)
+        self.by_integer[ival] = node
         return node
 
     def _find(self, key: Any, create: bool) -> _Node | int | None:
@@ -228,10 +236,12 @@ class MawkArray(dict):  # type: ignore[type-arg]
             return default
         if node.sval is not None:
             self.slists[node.hval & self.hmask].remove(node)
+            del self.by_string[node.sval]
         if node.ival != _NO_IVAL:
             chain = self.ilists[node.ival & self.hmask]
             if node in chain:
                 chain.remove(node)
+            self.by_integer.pop(node.ival, None)
         self.size -= 1
         if self.size == 0:
             self._clear()
