@@ -35,6 +35,10 @@ _STRTOD = re.compile(
 
 def mkfield(text: str) -> str:
     """Wrap input text: numeric-looking text becomes a StrNum."""
+    if text.isdigit() and text.isascii():  # most numeric fields: no regular expression
+        value = StrNum(text)
+        value.num = float(text)
+        return value
     if text and _LOOKS_NUMERIC.match(text):
         value = StrNum(text)
         value.num = strtod(text)
