@@ -35,3 +35,25 @@ def test_a_long_value_splits_as_gnu_bash_splits_it() -> None:
     words = " ".join(shlex.quote(f"w{i}") for i in range(3000))
     script = f"v='  {words}  '; set -- $v; echo $# $1 ${{3000}}; v=$'\\t\\n x \\n'; set -- $v; echo $# \"$1\""
     assert not differs(script, allow_syntax_errors=False)
+
+
+_GLOBBY = st.text(alphabet=st.sampled_from(list("ab *?[]()@!x.")), max_size=6)
+_OPTIONS = st.sampled_from(["", "set -f", "shopt -s nullglob", "shopt -s extglob", "shopt -s failglob",
+                            "set -u", "IFS=", "IFS=a"])
+_SIMPLE = st.sampled_from(['$a', '"$a"', '"<$a|$b>"', '${a}', '"${a}x"', '$u', '"$u"', '"x$u"', '$r',
+                           '"$r"', '$arr', '"$arr"', '"$e"', '$e', '"$PIPESTATUS"', '$PIPESTATUS'])
+
+
+@pytest.mark.usefixtures("guest_recursion_limit")
+@settings(max_examples=200, deadline=None)
+@given(a=_GLOBBY, b=_GLOBBY, option=_OPTIONS, words=st.lists(_SIMPLE, min_size=1, max_size=3))
+def test_a_lone_variable_or_a_quoted_string_of_them_expands_as_gnu_bash_expands_it(
+        a: str, b: str, option: str, words: list[str]) -> None:
+    """A word that is ``$name`` alone or a double-quoted string of text and ``$name``s is read
+    straight from its variables (``Expander._simple_field``), unless it is unset, a nameref,
+    or, unquoted, could split or glob: against bash, with files for the globs to find."""
+    script = (f"touch ab ax b.x '(a)' x; a='{a}' b='{b}' e=; arr=(first second); declare -n r=a\n"
+              f"{option}\nprintf '<%s>' {' '.join(words)}; echo\n"
+              f"for w in {' '.join(words)}; do printf '[%s]' \"$w\"; done; echo\n"
+              f"v={words[0]}; echo \"$v\"; [ {words[0]} = ab ] && echo same\n")
+    assert not differs(script, allow_syntax_errors=False), script

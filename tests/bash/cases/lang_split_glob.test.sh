@@ -77,3 +77,21 @@ set -- "a b" c; for x in $@; do echo "[$x]"; done
 set --; for x in "$@"; do echo "[$x]"; done; echo "count ${#@}"
 ### glob-nocaseglob
 touch ABC; shopt -s nocaseglob; echo ab*
+### paren-is-itself-with-extglob-off
+x="f(a)b(c)"; echo ${x#*(} ${x%(*} ${x//(/[} ${x##*(} ${x#*[(]} ${x/[(]a/Q}
+y="?(z)"; case "z" in $y) echo ext;; *) echo lit;; esac
+touch '(a)' ab; p="*(a)"; echo $p
+[[ a == ?(a|b) ]] && echo always-extglob-in-double-brackets
+shopt -s extglob; case "z" in $y) echo ext;; *) echo lit;; esac; echo $p
+### extglob-group-left-open-is-itself
+shopt -s extglob; touch ab x
+for a in '!(' '@(' '*(' '@(a' '!(x)'; do printf '%s -> <' "$a"; printf '%s ' $a; echo '>'; done
+### nullglob-drops-what-bash-takes-for-a-pattern
+shopt -s nullglob; touch ab '[]x'
+for a in '[]' '[' 'a[' ']' '[!]' 'x[]y' '@(' '+(a' 'x(' '[]x'; do printf '%s -> <' "$a"; printf '%s' $a; echo '>'; done
+### expansion-error-in-a-for-list-drops-the-line
+for w in $((1/0)); do echo in; done; echo same-line
+echo next-line
+( for w in $((1/0)); do :; done; echo in-subshell ); echo after-subshell
+shopt -s failglob; for w in *.none; do :; done; echo same-line
+echo last

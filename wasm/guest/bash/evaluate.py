@@ -572,12 +572,11 @@ class Shell:
         else:
             try:
                 items = self.expander.words([w.raw for w in cmd.words])
-            except FatalExpansionError:
+            except (FatalExpansionError, LimitExceeded):
                 raise
-            except BashError as exc:
+            except BashError as exc:  # as a simple command's words: the line is dropped
                 self.error(io, exc.message)
-                self.state.last_status = 1
-                return 1
+                raise self.expansion_failed() from None
         status = 0
         shown = "for " + cmd.var + " in " + ('"$@"' if cmd.words is None else " ".join(w.raw for w in cmd.words))
         for count, item in enumerate(items, 1):

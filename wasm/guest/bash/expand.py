@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
 from . import arith, pattern
@@ -88,6 +89,12 @@ class Expander:
                 if _PLAIN_WORD.match(text):  # the word as written, or a brace's word of plain text
                     out.append(text)
                     continue
+                template = _simple_word(text)
+                if template is not None:
+                    simple = self._simple_field(*template)
+                    if simple is not None:
+                        out.extend(simple)
+                        continue
                 parts = parse_word(text, WORD)
                 if "~" in text and _ASSIGNMENT_WORD.match(text):
                     parts = _argument_assignment_tildes(parts)
@@ -96,10 +103,47 @@ class Expander:
                     out.extend(self.glob_field(field))
         return out
 
+    def _simple_text(self, pieces: tuple[tuple[str, bool], ...]) -> str | None:
+        """The text of a word ``_simple_word`` described, read straight from the variables;
+        None when the general way must decide (a variable unset, or a nameref)."""
+        st = self.st
+        texts: list[str] = []
+        for text, is_name in pieces:
+            if is_name:
+                var = st.lookup(text)
+                if var is None or "n" in var.attrs:
+                    return None
+                value = var.scalar()
+                if value is None:
+                    return None
+                text = value
+            texts.append(text)
+        return "".join(texts)
+
+    def _simple_field(self, quoted: bool, pieces: tuple[tuple[str, bool], ...]) -> list[str] | None:
+        """The fields of a word ``_simple_word`` described; None when the general way must
+        decide (see ``_simple_text``; unquoted, a value that is empty or that splitting or
+        globbing could change)."""
+        value = self._simple_text(pieces)
+        if value is None or quoted:
+            return None if value is None else [value]
+        st = self.st
+        ifs = st.get("IFS")
+        if not value or any(c in value for c in (_DEFAULT_IFS if ifs is None else ifs)):
+            return None
+        if not st.options.get("noglob") and any(c in value for c in "*?[("):
+            return None
+        return [value]
+
     def string(self, raw: str, tilde_assign: bool = False) -> str:
         """Expand without splitting or globbing (assignments, redirections, [[ ]], case)."""
         if _PLAIN_WORD.match(raw):
             return raw
+        template = _simple_word(raw)
+        if template is not None:
+            value = self._simple_text(template[1])
+            if value is not None:
+                return value
         parts = parse_word(raw, WORD)
         if tilde_assign:
             parts = _assignment_tildes(parts)
@@ -107,9 +151,11 @@ class Expander:
         return "".join(t if k != BRK else " " for t, k in segs if k != EMPTY_AT)
 
     def pattern(self, raw: str) -> str:
-        """Expand into a shell pattern: quoted characters come back backslash-escaped."""
+        """Expand into a shell pattern: quoted characters come back backslash-escaped, and
+        with ``extglob`` off so does ``(``, which then opens no ``?(...)`` group."""
         segs = self.parts(parse_word(raw, WORD), False)
-        return "".join(glob_escape(t) if k == QUO else (t if k != BRK else " ") for t, k in segs)
+        text = "".join(glob_escape(t) if k == QUO else (t if k != BRK else " ") for t, k in segs)
+        return text if self.st.shopts.get("extglob") else pattern.without_extglob(text)
 
     def cond_pattern(self, raw: str, regex: bool) -> tuple[str, str]:
         """The right side of ``[[ == ]]`` (or ``=~``) to match with, and as ``set -x`` shows it:
@@ -626,13 +672,15 @@ class Expander:
         st = self.st
         if st.options.get("noglob"):
             return [text]
-        if not any(k != QUO and any(c in t for c in "*?[") for t, k in field) and not (
-            st.shopts.get("extglob") and any(k != QUO and "(" in t for t, k in field)
-        ):
+        if not any(k != QUO and any(c in t for c in "*?[(") for t, k in field):
             return [text]
         pat = "".join(glob_escape(t) if k == QUO else (t.replace("\\", "\\\\") if k == EXP else t) for t, k in field)
+        # bash takes ``+( @( !(`` for a pattern even with extglob off, and then matches
+        # their ``(`` as itself (with nullglob, ``@(`` that names no file goes away)
         if not pattern.has_glob(pat):
             return [text]
+        if not st.shopts.get("extglob"):
+            pat = pattern.without_extglob(pat)
         matches = self.sh.glob(pat)
         if matches:
             return matches
@@ -641,6 +689,35 @@ class Expander:
         if st.shopts.get("nullglob"):
             return []
         return [pattern.unescape(pat) if any(k == LIT for _, k in field) else text]
+
+
+_NOT_PLAIN_VARIABLES = frozenset({"PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO"})
+"""Names ``Expander.values`` answers from the shell's own state, not from a variable."""
+
+
+def _plain_variable(part: Part) -> bool:
+    return (isinstance(part, Param) and not part.prefix and not part.op and part.index is None
+            and (part.name[0].isalpha() or part.name[0] == "_") and part.name not in _NOT_PLAIN_VARIABLES)
+
+
+@lru_cache(maxsize=4096)
+def _simple_word(text: str) -> tuple[bool, tuple[tuple[str, bool], ...]] | None:
+    """A word that is ``$name`` alone or one double-quoted string of text and ``$name``s (``"line
+    $i"``, ``"$f"``), as (quoted, its pieces: text, or a name to read); None for any other.
+    Such words are most of a loop's, and the general way (parts, segments, splitting, the
+    glob check) took most of the time of a command like ``echo "line $i"``."""
+    parts = parse_word(text, WORD)
+    if len(parts) != 1:
+        return None
+    part = parts[0]
+    if _plain_variable(part):
+        assert isinstance(part, Param)
+        return False, ((part.name, True),)
+    if isinstance(part, DQ) and part.parts and all(
+            isinstance(p, (Lit, Quoted)) or _plain_variable(p) for p in part.parts):
+        return True, tuple((p.name, True) if isinstance(p, Param) else (p.text, False)
+                           for p in part.parts if isinstance(p, (Param, Lit, Quoted)))
+    return None
 
 
 def _assignment_tildes(parts: tuple[Part, ...]) -> tuple[Part, ...]:

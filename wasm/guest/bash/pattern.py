@@ -21,7 +21,11 @@ _CLASSES = {
 
 
 def has_glob(pattern: str) -> bool:
-    """Does ``pattern`` contain an unescaped glob character?"""
+    """Does ``pattern`` contain an unescaped glob character? As bash decides it: a ``[``
+    with a ``]`` after it (before any ``/``) counts, whether or not the two make a bracket
+    expression (``[]`` is matched as itself, but with nullglob it is a pattern that names
+    nothing), and so do ``+( @( !(`` with extglob off."""
+    bracket_open = False
     i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
@@ -30,12 +34,34 @@ def has_glob(pattern: str) -> bool:
             continue
         if c in "*?":
             return True
-        if c == "[" and _bracket(pattern, i + 1) is not None:
+        if c == "[":
+            bracket_open = True
+        elif c == "]" and bracket_open:
             return True
-        if c in "+@!" and i + 1 < n and pattern[i + 1] == "(":
+        elif c == "/":
+            bracket_open = False
+        elif c in "+@!" and i + 1 < n and pattern[i + 1] == "(":
             return True
         i += 1
     return False
+
+
+def without_extglob(pattern: str) -> str:
+    """``pattern`` with each unescaped ``(`` escaped: with ``extglob`` off, ``*(x)`` is a star
+    and the text ``(x)``, not a group (``[[ == ]]`` matches with extglob on, as bash does)."""
+    if "(" not in pattern:
+        return pattern
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        out.append("\\(" if c == "(" else c)
+        i += 1
+    return "".join(out)
 
 
 def unescape(pattern: str) -> str:
@@ -108,6 +134,7 @@ def _translate(pattern: str, i: int, stop: str, pathname: bool) -> tuple[str, in
         if c in "?*+@!" and i + 1 < n and pattern[i + 1] == "(":
             alts: list[str] = []
             j = i + 2
+            closed = False
             while True:
                 sub, j = _translate(pattern, j, "|)", pathname)
                 alts.append(sub)
@@ -115,8 +142,13 @@ def _translate(pattern: str, i: int, stop: str, pathname: bool) -> tuple[str, in
                     break
                 if pattern[j] == ")":
                     j += 1
+                    closed = True
                     break
                 j += 1
+            if not closed:  # ``!(`` with no ``)``: bash matches its characters as themselves
+                out.append(re.escape(c))
+                i += 1
+                continue
             group = "(?:" + "|".join(alts) + ")"
             if c == "?":
                 out.append(group + "?")
