@@ -279,6 +279,9 @@ class State:
         return name
 
     def get(self, name: str) -> str | None:
+        var = self.lookup(name)
+        if var is not None and "n" not in var.attrs:  # no nameref to follow: read it here
+            return var.scalar()
         target = self.resolve_nameref(name)
         if "[" in target:
             ref = element_ref(target)
@@ -337,6 +340,13 @@ class State:
         return var
 
     def set(self, name: str, value: str) -> None:
+        var = self.lookup(name)
+        if var is not None and not var.attrs and var.array is None and var.assoc is None:
+            # a plain scalar with no attribute: no nameref, no transform, not readonly, and
+            # ``lookup`` gave the copy this state owns, in the scope a write goes to
+            var.value = value
+            self._check_size(value)
+            return
         target = self.resolve_nameref(name)
         if "[" in target:
             ref = element_ref(target)
@@ -455,6 +465,10 @@ class _ArithView:
         self.state = state
 
     def arith_get(self, name: str, index: str | None) -> str:
+        if index is None:
+            var = self.state.lookup(name)
+            if var is not None and "n" not in var.attrs:
+                return var.scalar() or ""
         target = self.state.resolve_nameref(name)
         ref = element_ref(target) if "[" in target and index is None else None
         if ref is not None:
