@@ -7,6 +7,8 @@ import random
 import shutil
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from test_text_support import run_gnu, run_ours
 
@@ -92,3 +94,26 @@ def test_random_field_commands_match_gnu(seed: int) -> None:
             continue
         ours, gnu = run_ours(argv, stdin, files), run_gnu(argv, stdin, files)
         assert (ours.stdout, ours.status, bool(ours.stderr)) == (gnu.stdout, gnu.status, bool(gnu.stderr)), (argv, files)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.sampled_from(["a", "b", "", "a ", "A"]), max_size=12), terminated=st.booleans(),
+       flags=st.lists(st.sampled_from(["-c", "-d", "-u", "-i", "-z", "-D", "-f1", "--all-repeated=prepend",
+                                       "--all-repeated=separate", "--group", "--group=prepend",
+                                       "--group=append", "--group=both"]), max_size=2, unique=True))
+def test_uniq_runs_of_lines_match_gnu(lines: list[str], terminated: bool, flags: list[str]) -> None:
+    """Runs of equal lines (whole lines: found by ``groupby`` over each chunk's lines), read in
+    chunks of 7 bytes, with and without a final newline; the repeated groups and every group
+    with their separators, and the options that refuse each other."""
+    eol = "\0" if "-z" in flags else "\n"
+    data = (eol.join(lines) + (eol if terminated and lines else "")).encode()
+    ours, gnu = run_ours(["uniq", *flags], data), run_gnu(["uniq", *flags], data)
+    assert (ours.stdout, ours.status, ours.stderr) == (gnu.stdout, gnu.status, gnu.stderr), (lines, flags)
+
+
+@pytest.mark.skipif(shutil.which("uniq") is None, reason="GNU uniq is not installed")
+def test_uniq_writes_all_of_a_large_output_to_its_output_file() -> None:
+    data = b"".join(b"line %d\n" % (i // 2) for i in range(20_000))
+    ours, gnu = run_ours(["uniq", "-", "out.txt"], data), run_gnu(["uniq", "-", "out.txt"], data)
+    assert ours.stdout == gnu.stdout == b""
+    assert ours.files["out.txt"] == gnu.files["out.txt"] and len(gnu.files["out.txt"]) > 16_384

@@ -7,8 +7,9 @@ GNU coreutils semantics in the C locale (``column`` follows util-linux 2.38). ``
 
 from __future__ import annotations
 
+import itertools
 import re
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from ..base import CommandContext, CommandResult
 from .basic import file_error, with_usage
@@ -272,7 +273,7 @@ UNIQ_SPEC = FlagSpec(
     {
         "count": "c",
         "repeated": "d",
-        "all-repeated": "D",
+        "all-repeated": "all-repeated?",
         "skip-fields": "f=",
         "ignore-case": "i",
         "skip-chars": "s=",
@@ -293,7 +294,11 @@ def _uniq_number(value: str, what: str) -> int:
 @with_usage("uniq")
 def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
     opts, files = parse_flags(UNIQ_SPEC, argv[1:], numeric_short=True)
-    count = repeated = all_repeated = unique_only = ignore_case = False
+    count = repeated = unique_only = ignore_case = False
+    all_repeated: str | None = None
+    """``-D``: the lines of each repeated group, separated as its method says."""
+    group: str | None = None
+    """``--group``: every line, each group separated as its method says."""
     skip_fields = skip_chars = 0
     check_chars: int | None = None
     eol = b"\n"
@@ -304,7 +309,11 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "d":
             repeated = True
         elif key == "D":
-            all_repeated = True
+            all_repeated = "none"
+        elif key == "all-repeated":
+            all_repeated = _method(value or "none", "all-repeated", ("none", "prepend", "separate"))
+        elif key == "group":
+            group = _method(value or "separate", "group", ("prepend", "append", "separate", "both"))
         elif key == "u":
             unique_only = True
         elif key == "i":
@@ -319,6 +328,8 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
             check_chars = _uniq_number(v, "bytes to compare")
         elif key == "z":
             eol = b"\0"
+    if group is not None and (count or repeated or all_repeated or unique_only):
+        raise UsageError("--group is mutually exclusive with -c/-d/-D/-u")
     if count and all_repeated:
         raise UsageError("printing all duplicated lines and repeat counts is meaningless")
     if len(files) > 2:
@@ -349,8 +360,6 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
             return line[:-1] if line.endswith(eol) else line
 
     def emit(group_line: bytes, group_size: int, first_group: bool) -> bytes:
-        if all_repeated:
-            return b""
         if repeated and group_size < 2:
             return b""
         if unique_only and group_size > 1:
@@ -360,49 +369,106 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
             return b"%7d " % group_size + text
         return text
 
-    out = Batcher()
-    current: bytes | None = None
-    current_key = b""
-    size = 0
-    group_lines: list[bytes] = []
-    printed_group = False
-    for line in split_lines(chunks, eol):
-        line_key = key_of(line)
-        if current is not None and line_key == current_key:
-            size += 1
-            if all_repeated:
-                group_lines.append(line)
-            continue
-        if current is not None:
-            piece = emit(current, size, False)
-            if all_repeated and size > 1:
-                piece = b"".join(x if x.endswith(eol) else x + eol for x in group_lines)
-                printed_group = True
-            if piece:
-                ready = out.add(piece)
-                if ready:
-                    yield ready
-        current, current_key, size = line, line_key, 1
-        group_lines = [line]
-    if current is not None:
-        piece = emit(current, size, False)
-        if all_repeated and size > 1:
-            piece = b"".join(x if x.endswith(eol) else x + eol for x in group_lines)
-        if piece:
-            out.add(piece)
-    del printed_group
-    data = out.take()
-    if len(files) == 2:
+    plain = not (skip_fields or skip_chars or check_chars is not None or ignore_case or all_repeated
+                 or group)
+    pieces: Iterator[bytes]
+    if plain:
+        pieces = _plain_uniq(chunks, eol, emit)
+    else:
+        groups = _groups(chunks, eol, key_of)
+        if group is not None:
+            pieces = _every_group(groups, eol, group)
+        elif all_repeated is not None:
+            pieces = _repeated_groups(groups, eol, all_repeated, unique_only)
+        else:
+            pieces = (piece for lines in groups if (piece := emit(lines[0], len(lines), False)))
+    if len(files) == 2:  # the output file gets all of it (over 16 KiB, stdout once got the start)
         try:
             with fs.open(ctx.host_path(files[1]), "wb") as handle:
-                handle.write(data)
+                handle.write(b"".join(pieces))
         except OSError as err:
             file_error(ctx, "uniq", files[1], err)
             return 1
         return 0
+    out = Batcher()
+    for piece in pieces:
+        ready = out.add(piece)
+        if ready:
+            yield ready
+    data = out.take()
     if data:
         yield data
     return 0
+
+
+def _plain_uniq(chunks: Iterable[bytes], eol: bytes,
+                emit: Callable[[bytes, int, bool], bytes]) -> Iterator[bytes]:
+    """uniq comparing whole lines: runs of equal lines found by ``itertools.groupby`` over
+    the lines of each chunk, split in C (a line at a time in Python was most of its time)."""
+    def lines() -> Iterator[bytes]:
+        for batch in line_batches(chunks, eol):
+            yield from (batch[:-1] if batch[-1] is UNTERMINATED else batch)
+    for line, run in itertools.groupby(lines()):
+        piece = emit(line, sum(1 for _ in run), False)
+        if piece:
+            yield piece
+
+
+def _groups(chunks: Iterable[bytes], eol: bytes, key_of: Callable[[bytes], bytes]) -> Iterator[list[bytes]]:
+    """The runs of lines whose keys are equal (fields or characters skipped, case ignored)."""
+    lines: list[bytes] = []
+    current_key = b""
+    for line in split_lines(chunks, eol):
+        line_key = key_of(line)
+        if lines and line_key == current_key:
+            lines.append(line)
+            continue
+        if lines:
+            yield lines
+        lines, current_key = [line], line_key
+    if lines:
+        yield lines
+
+
+def _terminated(lines: list[bytes], eol: bytes) -> bytes:
+    return b"".join(x if x.endswith(eol) else x + eol for x in lines)
+
+
+def _repeated_groups(groups: Iterator[list[bytes]], eol: bytes, method: str, unique_only: bool) -> Iterator[bytes]:
+    """``-D``/``--all-repeated=METHOD``: each repeated group's lines (with ``-u`` all but the
+    first, as GNU does), an empty line before each (prepend) or between them (separate)."""
+    first = True
+    for lines in groups:
+        if len(lines) < 2:
+            continue
+        shown = lines[1:] if unique_only else lines
+        before = eol if method == "prepend" or (method == "separate" and not first) else b""
+        first = False
+        yield before + _terminated(shown, eol)
+
+
+def _every_group(groups: Iterator[list[bytes]], eol: bytes, method: str) -> Iterator[bytes]:
+    """``--group=METHOD``: every line, an empty line between groups (separate), before each
+    (prepend), after each (append), or before each and after the last (both)."""
+    first = True
+    for lines in groups:
+        before = eol if method in ("prepend", "both") or (method != "append" and not first) else b""
+        first = False
+        yield before + _terminated(lines, eol) + (eol if method == "append" else b"")
+    if method == "both" and not first:
+        yield eol
+
+
+def _method(value: str, option: str, choices: tuple[str, ...]) -> str:
+    """The method an option names, or an unambiguous start of one (as GNU's argmatch)."""
+    if value in choices:
+        return value
+    starting = [c for c in choices if c.startswith(value)] if value else []
+    if len(starting) == 1:
+        return starting[0]
+    kind = "ambiguous" if len(starting) > 1 else "invalid"
+    raise UsageError(f"{kind} argument '{value}' for '--{option}'\nValid arguments are:\n"
+                     + "\n".join(f"  - '{c}'" for c in choices))
 
 
 # --- comm ----------------------------------------------------------------------------------
