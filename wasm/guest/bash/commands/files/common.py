@@ -448,6 +448,21 @@ def missing_operand(ctx: CommandContext, name: str, after: str | None = None, wh
     return 1
 
 
+def argmatch(ctx: CommandContext, value: str, option: str, groups: list[tuple[str, ...]]) -> int:
+    """gnulib ``XARGMATCH``: which of ``groups`` (synonyms each) ``value`` names, an exact
+    name or an unambiguous start of one; otherwise a ``UsageError`` (status 1) listing them."""
+    from ...flagspec import UsageError
+
+    exact = [i for i, names in enumerate(groups) if value in names]
+    starts = {i for i, names in enumerate(groups) for n in names if n.startswith(value)}
+    if exact or len(starts) == 1:
+        return exact[0] if exact else starts.pop()
+    kind = "ambiguous" if starts else "invalid"
+    listing = "".join("\n  - " + ", ".join(quote_locale(ctx, n) for n in names) for names in groups)
+    raise UsageError(f"{kind} argument {quote_locale(ctx, value)} for {quote_locale(ctx, option)}\n"
+                     f"Valid arguments are:{listing}", status=1)
+
+
 class Asker:
     """Interactive prompts (-i): the question goes to stderr, the answer is a stdin line."""
 

@@ -13,6 +13,7 @@ from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     OWNER_ID,
     OWNER_NAME,
+    argmatch,
     c_sort_key,
     effective_mode,
     host,
@@ -155,17 +156,8 @@ def _options(argv: list[str], ctx: CommandContext) -> tuple[_Opts, list[str]]:
         elif key == "X":
             o.sort = "extension"
         elif key == "time":
-            fields = {"atime": "st_atime", "access": "st_atime", "use": "st_atime",
-                      "ctime": "st_ctime", "status": "st_ctime", "birth": "st_ctime",
-                      "creation": "st_ctime"}
-            if value not in fields:
-                raise UsageError(
-                    f"invalid argument {quote_locale(ctx, value or '')} for "
-                    f"{quote_locale(ctx, '--time')}\nValid arguments are:\n"
-                    "  - " + _choices(ctx, "atime", "access", "use") + "\n"
-                    "  - " + _choices(ctx, "ctime", "status") + "\n"
-                    "  - " + _choices(ctx, "birth", "creation"), status=1)
-            o.time_field = fields[value or "atime"]
+            groups = [("atime", "access", "use"), ("ctime", "status"), ("birth", "creation")]
+            o.time_field = ("st_atime", "st_ctime", "st_ctime")[argmatch(ctx, value or "", "--time", groups)]
         elif key == "c":
             o.time_field = "st_ctime"
         elif key == "u":

@@ -16,6 +16,7 @@ from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     UMASK,
     Asker,
+    argmatch,
     forget_mode,
     host,
     kind_name,
@@ -188,6 +189,12 @@ def touch(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 stamp = (ref.st_atime_ns, ref.st_mtime_ns)
             elif key in ("a", "m"):
                 picked.add(key)
+            elif key == "T":
+                picked.add("am"[argmatch(ctx, value or "", "--time",
+                                         [("atime", "access", "use"), ("mtime", "modify")])])
+        except UsageError as err:
+            usage_error(ctx, "touch", err)
+            return 1
         except DateError as err:
             if key == "t":
                 ctx.error(f"touch: invalid date format {quote_locale(ctx, value or '')}")
