@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from test_files import run
-from test_text_support import assert_same
+from test_text_support import assert_same, run_ours
 
 GNU_ENV = {"LC_ALL": "C", "TZ": "UTC", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
 
@@ -47,3 +47,26 @@ def test_time_word_errors_as_gnu(argv: list[str]) -> None:
 
 def test_ls_time_word_may_be_abbreviated() -> None:
     assert_same(["ls", "-gG", "--time=st", "--time=a", "f"], files={"f": "x"})
+
+
+FILES0 = {"a": "hello world\n", "b": "x\ny\n", "list": b"a\0b\0", "empty-name": b"a\0\0b\0",
+          "dash": b"a\0-\0", "unended": b"a\0b"}
+
+
+@pytest.mark.parametrize("prog", ["wc", "sort"])
+@pytest.mark.parametrize("args,stdin", [
+    (["--files0-from=list"], b""), (["--files0-from", "unended"], b""), (["--files0-from=-"], b"a\0b"),
+    (["--files0-from=-"], b"a\0-\0"), (["--files0-from=empty-name"], b""), (["--files0-from=nope"], b""),
+    (["--files0-from=list", "a"], b""), (["--files0-from=-"], b""), (["--files0-from=-"], b"a\0zz\0"),
+    (["--files0-from=dash"], b"hi\n"), (["--files0-from=-"], b"a\0\0"), (["-r", "--files0-from=list"], b""),
+])
+def test_files0_from_reads_the_names_listed(prog: str, args: list[str], stdin: bytes) -> None:
+    if prog == "wc" and args[0] == "-r":
+        args = ["-L", *args[1:]]
+    assert_same([prog, *args], stdin, files=FILES0, stderr_text=True)
+
+
+def test_sort_refuses_debug_it_cannot_annotate() -> None:
+    ours = run_ours(["sort", "--debug"], b"b\na\n")
+    assert (ours.stdout, ours.status) == (b"", 2)
+    assert ours.stderr.startswith(b"sort: unrecognized option '--debug'\n")

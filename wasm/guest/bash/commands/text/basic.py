@@ -18,6 +18,7 @@ from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
 from .common import (
     Batcher,
     describe_oserror,
+    files0_names,
     give_back_stdin,
     is_device,
     open_input,
@@ -505,8 +506,11 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
     opts, files = parse_flags(WC_SPEC, argv[1:])
     wanted = [key for key, _ in opts if key in "lwmcL"]
     total_mode = "auto"
+    files0: str | None = None
     for key, value in opts:
-        if key == "total":
+        if key == "files0-from":
+            files0 = value
+        elif key == "total":
             assert value is not None
             choices = ("auto", "always", "only", "never")
             matches = [c for c in choices if c.startswith(value)]
@@ -514,15 +518,26 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 raise UsageError(f"invalid argument '{value}' for '--total'")
             total_mode = matches[0]
     order = [k for k in "lwmcL" if k in wanted] or ["l", "w", "c"]
-    no_operands = not files
-    files = files or ["-"]
+    no_operands = not files and files0 is None
+    sized = True
+    if files0 is not None:
+        listed = _wc_files0(ctx, files0, files)
+        if listed is None:
+            return 1
+        files, sized = listed
+    files = files or (["-"] if files0 is None else [])
     results: list[tuple[list[int], str | None]] = []
     status = 0
     total = _WcCounts()
     min_width = 1
     size_sum = 0
-    for name in files:
+    for index, name in enumerate(files, 1):
         counts = _WcCounts()
+        if files0 is not None and (not name or name == "-" == files0):
+            ctx.error(f"wc: {files0}:{index}: invalid zero-length file name" if not name else
+                      "wc: when reading file names from stdin, no file name of '-' allowed")
+            status = 1
+            continue
         try:
             if name == "-":
                 # GNU sizes columns from fstat(stdin): a redirected regular file counts by size.
@@ -556,7 +571,7 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
         total.longest = max(total.longest, counts.longest)
     totals = {"l": total.lines, "w": total.words, "m": total.bytes, "c": total.bytes, "L": total.longest}
     total_row = [totals[k] for k in order]
-    if len(files) == 1 and len(order) == 1:
+    if (len(files) == 1 and len(order) == 1) or not sized:
         width = 1
     else:
         width = max(len(str(size_sum)), min_width)
@@ -575,6 +590,18 @@ def wc(ctx: CommandContext, argv: list[str]) -> CommandResult:
         out.append(_wc_row(total_row, width, None))
     yield b"".join(out)
     return status
+
+
+def _wc_files0(ctx: CommandContext, source: str, operands: list[str]) -> tuple[list[str], bool] | None:
+    """``--files0-from``'s names and whether the columns are sized from them; None after an
+    error reported (the list unreadable). Operands beside the list are a usage error."""
+    if operands:
+        raise UsageError(f"extra operand '{operands[0]}'\nfile operands cannot be combined with --files0-from")
+    try:
+        return files0_names(ctx, source)
+    except OSError as err:
+        ctx.error(f"wc: cannot open '{source}' for reading: {describe_oserror(err)}")
+        return None
 
 
 def _stdin_file_size(ctx: CommandContext) -> int | None:

@@ -124,6 +124,23 @@ def open_input(ctx: CommandContext, name: str) -> Iterator[bytes]:
     return _FileChunks(path)
 
 
+def files0_names(ctx: CommandContext, source: str) -> tuple[list[str], bool]:
+    """The names ``--files0-from=source`` lists, each ended by a NUL (the last one may lack
+    it), and whether the list is a regular file (GNU then sizes wc's columns from the files
+    it names); ``-`` is stdin. An ``OSError`` when the list cannot be read."""
+    if source == "-":
+        regular = stdin_regular_file(ctx) is not None
+        data = b"".join(stdin_chunks(ctx))
+    else:
+        data = b"".join(open_input(ctx, source))
+        device = special_device(ctx, ctx.resolve(source)) is not None
+        regular = not device and stat.S_ISREG(fs.stat(ctx.host_path(source)).st_mode)
+    names = data.split(b"\0")
+    if names[-1] == b"":
+        names.pop()
+    return [name.decode("utf-8", "surrogateescape") for name in names], regular
+
+
 def _stdin_stream(ctx: CommandContext) -> object | None:
     io = ctx.extras.get("io")
     opener = getattr(io, "stdin", None)

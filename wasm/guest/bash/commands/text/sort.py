@@ -22,6 +22,7 @@ from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import (
     arg_bytes,
     describe_oserror,
+    files0_names,
     open_input,
     split_lines,
 )
@@ -53,7 +54,6 @@ SORT_SPEC = FlagSpec(
         "zero-terminated": "z",
         "parallel": "parallel=",
         "sort": "sort=",
-        "debug": "debug",
         "random-source": "random-source=",
         "files0-from": "files0-from=",
         "compress-program": "compress-program=",
@@ -389,6 +389,26 @@ def _check_compatible(flags: str) -> None:
         raise UsageError(f"options '-{letters}' are incompatible", hint=False)
 
 
+def _files0(ctx: CommandContext, source: str, operands: list[str]) -> list[str]:
+    """The files ``--files0-from=source`` names, every one checked before any is read: a
+    ``UsageError`` for a list unreadable or empty, an empty name, or ``-`` (which GNU refuses
+    even in a list read from a file)."""
+    if operands:
+        raise UsageError(f"extra operand '{operands[0]}'\nfile operands cannot be combined with --files0-from")
+    try:
+        names, _ = files0_names(ctx, source)
+    except OSError as err:
+        raise UsageError(f"open failed: {source}: {describe_oserror(err)}", hint=False) from None
+    if not names:
+        raise UsageError(f"no input from '{source}'", hint=False)
+    for index, name in enumerate(names, 1):
+        if not name:
+            raise UsageError(f"{source}:{index}: invalid zero-length file name", hint=False)
+        if name == "-":
+            raise UsageError("when reading file names from stdin, no file name of '-' allowed", hint=False)
+    return names
+
+
 @with_usage("sort", status=2)
 def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
     opts, files = parse_flags(SORT_SPEC, argv[1:])
@@ -398,6 +418,7 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
     unique = stable = False
     check = ""
     output: str | None = None
+    files0: str | None = None
     eol = b"\n"
     for key, value in opts:
         if len(key) == 1 and key in "bdfghiMnRrV":
@@ -431,6 +452,8 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
             output = value
         elif key == "z":
             eol = b"\0"
+        elif key == "files0-from":
+            files0 = value
         elif key == "sort":
             names = {"general-numeric": "g", "human-numeric": "h", "month": "M", "numeric": "n", "random": "R", "version": "V"}
             if value not in names:
@@ -440,7 +463,7 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
     # GNU checks each key after inheritance (the global options only when there is no key).
     for flags in [k.flags for k in keys] or [global_flags]:
         _check_compatible(flags)
-    files = files or ["-"]
+    files = _files0(ctx, files0, files) if files0 is not None else files or ["-"]
     if check and len(files) > 1:
         raise UsageError(f"extra operand '{files[1]}' not allowed with -{check}")
     lines: list[bytes] = []
