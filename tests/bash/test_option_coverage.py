@@ -70,3 +70,34 @@ def test_sort_refuses_debug_it_cannot_annotate() -> None:
     ours = run_ours(["sort", "--debug"], b"b\na\n")
     assert (ours.stdout, ours.status) == (b"", 2)
     assert ours.stderr.startswith(b"sort: unrecognized option '--debug'\n")
+
+
+DIFF_TREE = {"x1": "a\nb\nc\n", "x2": "a\nB\nc\nd\n", "e1": "\na\n", "e2": "\nb\n", "n1": "a\nb", "n2": "a\nc",
+             "d1/a.txt": "1\n", "d2/a.txt": "2\n", "d1/b": "1\n", "d2/b": "2\n", "d2/c": "3\n",
+             "d1/s/z": "x\n", "d2/s/z": "y\n", "d2/s/only": "q\n", "d1/0": "k\n"}
+
+
+@pytest.mark.parametrize("argv", [
+    ["diff", "-T", "x1", "x2"], ["diff", "-Tu", "x1", "x2"], ["diff", "-T", "-c", "x1", "x2"],
+    ["diff", "--initial-tab", "-u", "e1", "e2"], ["diff", "-T", "-c", "e1", "e2"], ["diff", "-T", "n1", "n2"],
+    ["diff", "-Tu", "n1", "n2"], ["diff", "-T", "-y", "x1", "x2"],
+    ["diff", "-r", "-x", "*.txt", "d1", "d2"], ["diff", "d1", "-x", "*.txt", "d2", "-r"],
+    ["diff", "-x", "b", "-x", "s", "d1", "d2"], ["diff", "-rx", "s", "d1", "d2"],
+    ["diff", "--recursive", "--exclude=b", "d1", "d2"],
+    ["diff", "-r", "-S", "c", "d1", "d2"], ["diff", "-r", "-Sb", "d1", "d2"],
+    ["diff", "-r", "--starting-file=b", "d1", "d2"], ["diff", "-r", "-S", "s", "--", "d1", "d2"],
+    ["diff", "-r", "--unidirectional-new-file", "d1", "d2"],
+    ["diff", "-r", "--unidirectional-new-file", "d2", "d1"],
+    ["diff", "--unidirectional-new-file", "nope", "x1"], ["diff", "--unidirectional-new-file", "x1", "nope"],
+    ["diff", "-ru", "d1", "d2"], ["diff", "-r", "-U1", "d1", "d2"], ["diff", "-rN", "d1", "d2"],
+    ["diff", "--color", "x1", "x2"], ["diff", "--color=never", "x1", "x2"],
+    ["diff", "-r", "--color=bogus", "d1", "d2"], ["diff", "x1"], ["diff", "-K", "x1", "x2"],
+])
+def test_diff_options_as_gnu(argv: list[str]) -> None:
+    assert_same(argv, files=DIFF_TREE, stderr_text=True)
+
+
+def test_diff_refuses_colour_it_does_not_draw() -> None:
+    ours = run_ours(["diff", "--color=always", "x1", "x2"], files=DIFF_TREE)
+    assert (ours.stdout, ours.status) == (b"", 2)
+    assert ours.stderr.startswith(b"diff: unrecognized option '--color=always'\n")

@@ -1,7 +1,9 @@
 """diff: GNU diffutils output formats (normal, unified, context, side by side) over ``diffcore``.
 
 Supports ``-u/-U N``, ``-c/-C N``, ``-q``, ``-s``, ``-i``, ``-w``, ``-b``, ``-B``, ``-E``,
-``--strip-trailing-cr``, ``-N``, ``-r``, ``-a``, ``--label`` and ``-``. Exit status: 0 same,
+``--strip-trailing-cr``, ``-N``, ``--unidirectional-new-file``, ``-r``, ``-x``, ``-S``,
+``-T``, ``-a``, ``--label`` and ``-``; ``--color`` only as ``never`` or ``auto`` (never a
+terminal here), ``always`` is refused. Exit status: 0 same,
 1 different, 2 trouble. Unified/context headers carry the file's modification time in GNU's
 format (``%Y-%m-%d %H:%M:%S.%N %z``, local time in the ``TZ`` diff runs with); stdin gets
 the current time.
@@ -17,14 +19,16 @@ import time
 from dataclasses import dataclass
 
 from ..base import CommandContext, CommandResult
-from ...flagspec import FlagSpec, UsageError, parse_flags, usage_error
+from ...flagspec import FlagSpec, UsageError, parse_flags
 from .common import describe_oserror, special_device, stdin_chunks
+from ..files.common import quote_always, quote_if_needed
+from ..files.glob import glob_regex
 from .diffcore import changed_lines
 from ... import fs
 from ...tz import format_offset, zone_of
 
 DIFF_SPEC = FlagSpec(
-    "abBcC:dEiNqrsStTuU:wyW:Z",
+    "abBcC:dEiNqrsS:tTuU:wx:yW:Z",
     {
         "text": "a",
         "ignore-space-change": "b",
@@ -47,6 +51,7 @@ DIFF_SPEC = FlagSpec(
         "no-dereference": "no-dereference",
         "speed-large-files": "speed-large-files",
         "exclude": "x=",
+        "starting-file": "S=",
         "unidirectional-new-file": "unidirectional-new-file",
         "expand-tabs": "t",
         "initial-tab": "T",
@@ -79,6 +84,12 @@ class DiffOptions:
     suppress_common: bool = False
     left_column: bool = False
     expand_tabs: bool = False
+    initial_tab: bool = False
+    excludes: list[re.Pattern[str]] | None = None
+    starting_file: str | None = None
+    unidirectional: bool = False
+    switches: str = ""
+    """The options as given, quoted, for the ``diff ...`` line before each pair of files."""
 
 
 def _context_arg(value: str | None, default: int) -> int:
@@ -92,8 +103,9 @@ def _context_arg(value: str | None, default: int) -> int:
 def diff(ctx: CommandContext, argv: list[str]) -> CommandResult:
     try:
         opts, operands = parse_flags(DIFF_SPEC, argv[1:], numeric_short=True)
-        o = DiffOptions(labels=[])
+        o = DiffOptions(labels=[], excludes=[], switches=_switches(argv[1:], operands))
         for key, value in opts:
+            _more_options(o, key, value)
             if key == "u":
                 o.style = "unified"
             elif key == "U":
@@ -139,7 +151,7 @@ def diff(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 o.style = "side"
             elif key == "W":
                 if not (value or "").isdigit() or int(value or "0") == 0:
-                    raise UsageError(f"invalid width '{value}'", hint=False)
+                    raise UsageError(f"invalid width '{value}'")
                 o.width = int(value or "130")
             elif key == "suppress-common-lines":
                 o.suppress_common = True
@@ -152,11 +164,68 @@ def diff(ctx: CommandContext, argv: list[str]) -> CommandResult:
         if len(operands) > 2:
             raise UsageError(f"extra operand '{operands[2]}'")
     except UsageError as err:
-        usage_error(ctx, "diff", err)
+        # diffutils puts its name before the --help line too.
+        ctx.error(f"diff: {err.message}")
+        if err.hint:
+            ctx.error("diff: Try 'diff --help' for more information.")
         return 2
     runner = _Differ(ctx, o)
     status = yield from runner.compare_paths(operands[0], operands[1], top=True)
     return status
+
+
+def _more_options(o: DiffOptions, key: str, value: str | None) -> None:
+    """The options ``diff``'s own loop leaves: -T, -x, -S, --unidirectional-new-file, --color."""
+    if key == "T":
+        o.initial_tab = True
+    elif key == "x":
+        assert o.excludes is not None
+        o.excludes.append(glob_regex(value or ""))
+    elif key == "S":
+        o.starting_file = value
+    elif key == "unidirectional-new-file":
+        o.unidirectional = True
+    elif key == "color":
+        if value not in (None, "never", "auto"):
+            if value == "always":
+                # The colours are not drawn: refused as GNU refuses an option it lacks.
+                raise UsageError("unrecognized option '--color=always'")
+            raise UsageError(f"invalid color '{value}'")
+
+
+def _switches(args: list[str], operands: list[str]) -> str:
+    """``args`` without the operands (GNU repeats its options as given), each quoted for the
+    shell when it needs it: an argument is an operand where the operands, in order, match."""
+    kept: list[str] = []
+    pending = list(operands)
+    for index, arg in enumerate(args):
+        if arg == "--" and args[index + 1:] == pending:
+            kept.append(arg)
+            break
+        if pending and arg == pending[0] and not _is_value(args, index):
+            pending.pop(0)
+            continue
+        kept.append(quote_always(arg) if "=" in arg else quote_if_needed(arg))
+    return "".join(k + " " for k in kept)
+
+
+def _is_value(args: list[str], index: int) -> bool:
+    """Whether ``args[index]`` is the separate argument of the option before it."""
+    if index == 0:
+        return False
+    before = args[index - 1]
+    if before.startswith("--"):
+        name = before[2:]
+        keys = [k for n, k in DIFF_SPEC.long.items() if n.startswith(name)] if "=" not in name else []
+        return bool(keys) and all(k.endswith("=") for k in keys)
+    if before.startswith("-") and len(before) > 1 and not _is_value(args, index - 1):
+        for at, letter in enumerate(before[1:], 1):
+            takes = DIFF_SPEC.short_takes(letter)
+            if takes == ":":
+                return at == len(before) - 1
+            if takes is None:
+                return False
+    return False
 
 
 class _Differ:
@@ -186,7 +255,7 @@ class _Differ:
             self.ctx.error(f"diff: {right}: No such file or directory")
             return 2
         if kl is None or kr is None:
-            if self.o.new_file and (kl or kr) == "file":
+            if (self.o.new_file or (self.o.unidirectional and kl is None)) and (kl or kr) == "file":
                 return (yield from self.compare_files(left, right, kl is None, kr is None))
             missing = left if kl is None else right
             self.ctx.error(f"diff: {missing}: No such file or directory")
@@ -194,7 +263,7 @@ class _Differ:
         if kl == "dir" and kr == "dir":
             if self.ctx.resolve(left) == self.ctx.resolve(right):
                 return 0
-            return (yield from self.compare_dirs(left, right))
+            return (yield from self.compare_dirs(left, right, top))
         if kl != kr:
             which = "directory" if kl == "dir" else "regular file"
             other = "directory" if kr == "dir" else "regular file"
@@ -202,7 +271,7 @@ class _Differ:
             return 1
         return (yield from self.compare_files(left, right, False, False))
 
-    def compare_dirs(self, left: str, right: str) -> CommandResult:
+    def compare_dirs(self, left: str, right: str, top: bool = False) -> CommandResult:
         try:
             names_l = set(fs.listdir(self.ctx.host_path(left)))
             names_r = set(fs.listdir(self.ctx.host_path(right)))
@@ -210,11 +279,14 @@ class _Differ:
             self.ctx.error(f"diff: {describe_oserror(err)}")
             return 2
         status = 0
+        start = self.o.starting_file if top else None
         for name in sorted(names_l | names_r):
+            if any(rx.match(name) for rx in self.o.excludes or []) or (start is not None and name < start):
+                continue
             pl = left.rstrip("/") + "/" + name
             pr = right.rstrip("/") + "/" + name
             if name not in names_r or name not in names_l:
-                if self.o.new_file:
+                if self.o.new_file or (self.o.unidirectional and name not in names_l):
                     kl, kr = self._kind(pl), self._kind(pr)
                     if (kl or kr) == "file":
                         if not self.o.brief:
@@ -244,16 +316,7 @@ class _Differ:
         return status
 
     def _command_line(self, left: str, right: str) -> bytes:
-        flags = []
-        if self.o.style == "unified":
-            flags.append("-u" if self.o.context == 3 else f"-U {self.o.context}")
-        elif self.o.style == "context":
-            flags.append("-c" if self.o.context == 3 else f"-C {self.o.context}")
-        if self.o.recursive:
-            flags.append("-r")
-        if self.o.new_file:
-            flags.append("-N")
-        return ("diff " + "".join(f + " " for f in flags) + f"{left} {right}\n").encode("utf-8", "surrogateescape")
+        return f"diff {self.o.switches}{left} {right}\n".encode("utf-8", "surrogateescape")
 
     def _read(self, name: str, absent: bool) -> bytes:
         if absent:
@@ -366,7 +429,7 @@ class _Differ:
         if announce:
             yield self._command_line(left, right)
         if self.o.style == "normal":
-            yield _normal([h for h in hunks if h not in ignorable], lines_l, lines_r)
+            yield _normal([h for h in hunks if h not in ignorable], lines_l, lines_r, self.o.initial_tab)
         elif self.o.style == "side":
             yield _SideBySide(self.o).render([h for h in hunks if h not in ignorable], lines_l, lines_r)
         else:
@@ -374,9 +437,11 @@ class _Differ:
             name_l = labels[0] if len(labels) > 0 else f"{left}\t{self._stamp(left, absent_l)}"
             name_r = labels[1] if len(labels) > 1 else f"{right}\t{self._stamp(right, absent_r)}"
             if self.o.style == "unified":
-                yield _unified(hunks, lines_l, lines_r, self.o.context, name_l, name_r, ignorable)
+                yield _unified(hunks, lines_l, lines_r, self.o.context, name_l, name_r, ignorable,
+                               self.o.initial_tab)
             else:
-                yield _context(hunks, lines_l, lines_r, self.o.context, name_l, name_r, ignorable)
+                yield _context(hunks, lines_l, lines_r, self.o.context, name_l, name_r, ignorable,
+                               self.o.initial_tab)
         return 1
 
 
@@ -518,6 +583,15 @@ def _all_blank(h: Hunk, a: list[bytes], b: list[bytes], skip_space: bool) -> boo
 _NO_NEWLINE = b"\\ No newline at end of file\n"
 
 
+_TABBED = {b" ": b"\t", b"-": b"-\t", b"+": b"+\t", b"  ": b" \t", b"! ": b"!\t", b"- ": b"-\t",
+           b"+ ": b"+\t", b"< ": b"<\t", b"> ": b">\t"}
+"""Each line's mark with -T: a tab after its sign (a unified context line, the tab alone)."""
+
+
+def _emit_tab(prefix: bytes, line: bytes) -> bytes:
+    return _emit(_TABBED[prefix], line)
+
+
 def _emit(prefix: bytes, line: bytes) -> bytes:
     if line.endswith(b"\n"):
         return prefix + line
@@ -531,7 +605,8 @@ def _range(start: int, end: int) -> str:
     return f"{start + 1},{end}"
 
 
-def _normal(hunks: list[Hunk], a: list[bytes], b: list[bytes]) -> bytes:
+def _normal(hunks: list[Hunk], a: list[bytes], b: list[bytes], tab: bool = False) -> bytes:
+    emit = _emit_tab if tab else _emit
     out: list[bytes] = []
     for sl, el, sr, er in hunks:
         if el == sl:
@@ -541,11 +616,11 @@ def _normal(hunks: list[Hunk], a: list[bytes], b: list[bytes]) -> bytes:
         else:
             out.append(f"{_range(sl, el)}c{_range(sr, er)}\n".encode())
         for line in a[sl:el]:
-            out.append(_emit(b"< ", line))
+            out.append(emit(b"< ", line))
         if el > sl and er > sr:
             out.append(b"---\n")
         for line in b[sr:er]:
-            out.append(_emit(b"> ", line))
+            out.append(emit(b"> ", line))
     return b"".join(out)
 
 
@@ -571,7 +646,8 @@ def _unified_range(start: int, count: int) -> str:
 
 
 def _unified(hunks: list[Hunk], a: list[bytes], b: list[bytes], context: int, name_l: str, name_r: str,
-             ignorable: set[Hunk]) -> bytes:
+             ignorable: set[Hunk], tab: bool = False) -> bytes:
+    emit = _emit_tab if tab else _emit
     out = [f"--- {name_l}\n".encode("utf-8", "surrogateescape"), f"+++ {name_r}\n".encode("utf-8", "surrogateescape")]
     for group in _group(hunks, context, ignorable):
         first, last = group[0], group[-1]
@@ -583,14 +659,14 @@ def _unified(hunks: list[Hunk], a: list[bytes], b: list[bytes], context: int, na
         pos_l = lo_l
         for sl, el, sr, er in group:
             for line in a[pos_l:sl]:
-                out.append(_emit(b" ", line))
+                out.append(emit(b" ", line))
             for line in a[sl:el]:
-                out.append(_emit(b"-", line))
+                out.append(emit(b"-", line))
             for line in b[sr:er]:
-                out.append(_emit(b"+", line))
+                out.append(emit(b"+", line))
             pos_l = el
         for line in a[pos_l:hi_l]:
-            out.append(_emit(b" ", line))
+            out.append(emit(b" ", line))
     return b"".join(out)
 
 
@@ -603,7 +679,8 @@ def _context_range(start: int, end: int) -> str:
 
 
 def _context(hunks: list[Hunk], a: list[bytes], b: list[bytes], context: int, name_l: str, name_r: str,
-             ignorable: set[Hunk]) -> bytes:
+             ignorable: set[Hunk], tab: bool = False) -> bytes:
+    emit = _emit_tab if tab else _emit
     out = [f"*** {name_l}\n".encode("utf-8", "surrogateescape"), f"--- {name_r}\n".encode("utf-8", "surrogateescape")]
     for group in _group(hunks, context, ignorable):
         first, last = group[0], group[-1]
@@ -617,25 +694,25 @@ def _context(hunks: list[Hunk], a: list[bytes], b: list[bytes], context: int, na
             pos = lo_l
             for sl, el, sr, er in group:
                 for line in a[pos:sl]:
-                    out.append(_emit(b"  ", line))
+                    out.append(emit(b"  ", line))
                 mark = b"! " if er > sr else b"- "
                 for line in a[sl:el]:
-                    out.append(_emit(mark, line))
+                    out.append(emit(mark, line))
                 pos = el
             for line in a[pos:hi_l]:
-                out.append(_emit(b"  ", line))
+                out.append(emit(b"  ", line))
         out.append(f"--- {_context_range(lo_r, hi_r)} ----\n".encode())
         if any(h[3] > h[2] for h in group):
             pos = lo_r
             for sl, el, sr, er in group:
                 for line in b[pos:sr]:
-                    out.append(_emit(b"  ", line))
+                    out.append(emit(b"  ", line))
                 mark = b"! " if el > sl else b"+ "
                 for line in b[sr:er]:
-                    out.append(_emit(mark, line))
+                    out.append(emit(mark, line))
                 pos = er
             for line in b[pos:hi_r]:
-                out.append(_emit(b"  ", line))
+                out.append(emit(b"  ", line))
     return b"".join(out)
 
 
