@@ -74,6 +74,7 @@ def test_seq_huge_range_yields_first_chunk_immediately() -> None:
     [
         ["cat"], ["cat", "-n"], ["grep", "y"], ["cut", "-c1"], ["tr", "y", "z"], ["rev"], ["tail", "-n", "+2"],
         ["uniq", "-c"], ["nl"], ["fold", "-w", "3"], ["expand"], ["unexpand", "-a"],
+        ["sed", "s/y/z/"], ["sed", "-n", "/yy/p"], ["uniq", "--group"],
     ],
 )
 def test_filters_emit_output_from_an_endless_input(argv: list[str]) -> None:
@@ -81,6 +82,14 @@ def test_filters_emit_output_from_an_endless_input(argv: list[str]) -> None:
     first = _first_output(argv, stdin)
     assert first
     assert stdin.pulled < 50
+
+
+def test_sed_hands_its_output_on_in_batches_and_each_cycle_with_u() -> None:
+    from bash.commands.sed.command import OUTPUT_BATCH
+
+    batched = _first_output(["sed", "s/y/z/"], CountingInput(b"y\n" * 10))
+    assert batched == b"z\n" * batched.count(b"\n") and 1 < batched.count(b"\n") <= OUTPUT_BATCH
+    assert _first_output(["sed", "-u", "s/y/z/"], CountingInput(b"y\n" * 10)) == b"z\n"
 
 
 def test_paste_reads_stdin_twice_for_two_dashes_lazily() -> None:

@@ -19,6 +19,10 @@ from ..base import Command, CommandContext, CommandResult
 from ... import fs
 
 USAGE = "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]..."
+OUTPUT_BATCH = 128
+"""Output pieces (a line is one or two) handed on at once. A cycle's output handed on at
+each cycle sent every line through the pipeline's generators on its own, most of a
+``sed s/a/b/`` over 20,000 lines; GNU sed itself holds 4 KiB before it writes to a pipe."""
 
 
 class _Quit(Exception):
@@ -96,6 +100,7 @@ class _Sed:
         self.ctx = ctx
         self.cmds = cmds
         self.quiet = bool(opts["quiet"])
+        self.unbuffered = bool(opts.get("unbuffered"))
         self.separate = bool(opts["separate"])
         self.in_place = opts["in_place"]  # None or suffix string
         self.sep = "\0" if opts["null"] else "\n"
@@ -488,7 +493,8 @@ class _Sed:
         self.append_queue.clear()
 
     def run(self) -> Iterator[str]:
-        """Run the script over all input; yields output text as it is produced."""
+        """Run the script over all input; yields its output every ``OUTPUT_BATCH`` pieces
+        (every cycle with ``-u``, or when ``w /dev/stdout`` under ``-i`` wrote)."""
         inp = _Input(self, self.files)
         self.input = inp
         cmds = self.cmds
@@ -595,7 +601,8 @@ class _Sed:
             if autoprint:
                 self.emit_ps(ps, had_nl)
             self.flush_appends()
-            yield from self.cycle_output()
+            if self.unbuffered or self.real_stdout or len(self.out) >= OUTPUT_BATCH:
+                yield from self.cycle_output()
             if quit_status is not None:
                 self.status = quit_status if self.status == 0 else self.status
                 break
@@ -704,7 +711,7 @@ def _read_script_file(ctx: CommandContext, name: str) -> str | None:
 
 def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int:
     opts: dict[str, object] = {
-        "quiet": False, "separate": False, "in_place": None, "null": False,
+        "quiet": False, "separate": False, "in_place": None, "null": False, "unbuffered": False,
         "extended": False, "line_length": 70, "files": [],
     }
     scripts: list[str] = []
@@ -724,6 +731,8 @@ def _parse_args(ctx: CommandContext, argv: list[str]) -> dict[str, object] | int
             opts["extended"] = True
         elif key == "s":
             opts["separate"] = True
+        elif key == "u":
+            opts["unbuffered"] = True
         elif key == "z":
             opts["null"] = True
         elif key == "i":
