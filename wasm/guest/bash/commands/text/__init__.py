@@ -5,7 +5,7 @@ tables so ``commands/__init__.py`` sees one family:
 
 - ``basic``: cat head tail wc tac rev yes seq
 - ``grep`` (with ``regex``, POSIX BRE/ERE to Python ``re``): grep egrep fgrep rg
-- ``sort``: sort; ``fields``: cut paste uniq comm join column
+- ``sort``: sort; ``fields``: cut paste uniq comm join; ``column``: column
 - ``format``: tr nl fold expand unexpand strings
 - ``encode``: od xxd base64 md5sum sha1sum sha256sum
 - ``diff`` (with ``diffcore``, GNU's line matching): diff
@@ -33,7 +33,7 @@ deliberate differences:
 
 from __future__ import annotations
 
-from . import basic, bc, diff, encode, expr, fields, format, grep, sort
+from . import basic, bc, column, diff, encode, expr, fields, format, grep, sort
 from ..base import Command
 
 COMMANDS: dict[str, Command] = {}
@@ -42,6 +42,7 @@ for _table in (
     grep.COMMANDS,
     sort.COMMANDS,
     fields.COMMANDS,
+    column.COMMANDS,
     format.COMMANDS,
     encode.COMMANDS,
     diff.COMMANDS,
