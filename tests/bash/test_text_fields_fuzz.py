@@ -100,7 +100,8 @@ def test_random_field_commands_match_gnu(seed: int) -> None:
 @given(lines=st.lists(st.sampled_from(["a", "b", "", "a ", "A"]), max_size=12), terminated=st.booleans(),
        flags=st.lists(st.sampled_from(["-c", "-d", "-u", "-i", "-z", "-D", "-f1", "--all-repeated=prepend",
                                        "--all-repeated=separate", "--group", "--group=prepend",
-                                       "--group=append", "--group=both"]), max_size=2, unique=True))
+                                       "--group=append", "--group=both", "--group=", "--group=b",
+                                       "--all-repeated=s", "--all-repeated=x"]), max_size=2, unique=True))
 def test_uniq_runs_of_lines_match_gnu(lines: list[str], terminated: bool, flags: list[str]) -> None:
     """Runs of equal lines (whole lines: found by ``groupby`` over each chunk's lines), read in
     chunks of 7 bytes, with and without a final newline; the repeated groups and every group

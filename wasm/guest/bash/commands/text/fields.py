@@ -24,6 +24,7 @@ from .common import (
     stdin_chunks,
 )
 from ... import fs
+from ..files.common import argmatch
 
 # --- cut -----------------------------------------------------------------------------------
 
@@ -309,9 +310,9 @@ def uniq(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "D":
             all_repeated = "none"
         elif key == "all-repeated":
-            all_repeated = _method(value or "none", "all-repeated", ("none", "prepend", "separate"))
+            all_repeated = _argument(ctx, value, "none", "--all-repeated", ("none", "prepend", "separate"))
         elif key == "group":
-            group = _method(value or "separate", "group", ("prepend", "append", "separate", "both"))
+            group = _argument(ctx, value, "separate", "--group", ("prepend", "append", "separate", "both"))
         elif key == "u":
             unique_only = True
         elif key == "i":
@@ -457,16 +458,12 @@ def _every_group(groups: Iterator[list[bytes]], eol: bytes, method: str) -> Iter
         yield eol
 
 
-def _method(value: str, option: str, choices: tuple[str, ...]) -> str:
-    """The method an option names, or an unambiguous start of one (as GNU's argmatch)."""
-    if value in choices:
-        return value
-    starting = [c for c in choices if c.startswith(value)] if value else []
-    if len(starting) == 1:
-        return starting[0]
-    kind = "ambiguous" if len(starting) > 1 else "invalid"
-    raise UsageError(f"{kind} argument '{value}' for '--{option}'\nValid arguments are:\n"
-                     + "\n".join(f"  - '{c}'" for c in choices))
+def _argument(ctx: CommandContext, value: str | None, default: str, option: str,
+              choices: tuple[str, ...]) -> str:
+    """The method an option's argument names (``default`` when it has none)."""
+    if value is None:
+        return default
+    return choices[argmatch(ctx, value, option, [(choice,) for choice in choices])]
 
 
 # --- comm ----------------------------------------------------------------------------------
