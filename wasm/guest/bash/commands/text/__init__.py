@@ -4,7 +4,7 @@ This package owns the text commands, one module per theme; this module only coll
 tables so ``commands/__init__.py`` sees one family:
 
 - ``basic``: cat head tail wc tac rev yes seq
-- ``grep`` (with ``regex``, POSIX BRE/ERE to Python ``re``): grep egrep fgrep rg
+- ``grep`` (with ``regex``, POSIX BRE/ERE to Python ``re``): grep egrep fgrep; ``rg``: rg
 - ``sort``: sort; ``fields``: cut paste uniq comm join; ``column``: column
 - ``format``: tr nl fold expand unexpand strings
 - ``encode``: od xxd base64 md5sum sha1sum sha256sum
@@ -33,13 +33,14 @@ deliberate differences:
 
 from __future__ import annotations
 
-from . import basic, bc, column, diff, encode, expr, fields, format, grep, sort
+from . import basic, bc, column, diff, encode, expr, fields, format, grep, rg, sort
 from ..base import Command
 
 COMMANDS: dict[str, Command] = {}
 for _table in (
     basic.COMMANDS,
     grep.COMMANDS,
+    rg.COMMANDS,
     sort.COMMANDS,
     fields.COMMANDS,
     column.COMMANDS,
