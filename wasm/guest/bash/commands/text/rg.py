@@ -6,11 +6,17 @@ operand or stdin prints bare ``text``. It searches ``.`` recursively (or stdin w
 carries data), skips hidden files and directories unless ``--hidden``, and visits files in
 sorted order. Differences from ripgrep: ``.gitignore``/``.ignore`` files are not read, binary
 files are searched like grep does, and patterns use Python's regex syntax (close to Rust's).
+``-t``/``-T`` select by ripgrep's globs for the common types in ``TYPES`` (a file a ``-t``
+keeps is searched even when hidden; named files are never filtered); ``-u`` lowers the
+filtering a level at a time (ignore files, none read here; then hidden; then binary, already
+searched); multiline search (``-U``) is refused as an unknown option.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import itertools
+from dataclasses import dataclass, field
 
 from ..base import CommandContext, CommandResult
 from ...flagspec import FlagSpec, UsageError, parse_flags
@@ -21,7 +27,7 @@ from ... import fs
 
 
 RG_SPEC = FlagSpec(
-    "e:FiIsSvwxcloqnNA:B:C:m:g:HtuU.",
+    "e:FiIsSvwxcloqnNA:B:C:m:g:Ht:T:u.",
     {
         "regexp": "e=",
         "fixed-strings": "F",
@@ -51,35 +57,99 @@ RG_SPEC = FlagSpec(
         "color": "color=",
         "files": "files",
         "type": "t=",
+        "type-not": "T=",
+        "unrestricted": "u",
+        "no-ignore": "no-ignore",
     },
 )
 
+TYPES: dict[str, tuple[str, ...]] = {
+    "c": ("*.[chH]", "*.[chH].in", "*.cats"),
+    "cpp": ("*.[ChH]", "*.cc", "*.[ch]pp", "*.[ch]xx", "*.hh", "*.inl", "*.[ChH].in", "*.cc.in",
+            "*.[ch]pp.in", "*.[ch]xx.in", "*.hh.in"),
+    "css": ("*.css", "*.scss"),
+    "csv": ("*.csv",),
+    "go": ("*.go",),
+    "h": ("*.h", "*.hh", "*.hpp"),
+    "html": ("*.htm", "*.html", "*.ejs"),
+    "java": ("*.java", "*.jsp", "*.jspx", "*.properties"),
+    "js": ("*.js", "*.jsx", "*.vue", "*.cjs", "*.mjs"),
+    "json": ("*.json", "composer.lock"),
+    "jsonl": ("*.jsonl",),
+    "log": ("*.log",),
+    "make": ("[Gg][Nn][Uu]makefile", "[Mm]akefile", "[Gg][Nn][Uu]makefile.am", "[Mm]akefile.am",
+             "[Gg][Nn][Uu]makefile.in", "[Mm]akefile.in", "*.mk", "*.mak"),
+    "markdown": ("*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn"),
+    "py": ("*.py",),
+    "ruby": ("config.ru", "Gemfile", ".irbrc", "Rakefile", "*.gemspec", "*.rb", "*.rbw"),
+    "rust": ("*.rs",),
+    "sh": (".login", ".logout", ".profile", "profile", ".bash_login", "bash_login", ".bash_logout",
+           "bash_logout", ".bash_profile", "bash_profile", ".bashrc", "bashrc", "*.bashrc",
+           ".cshrc", "*.cshrc", ".kshrc", "*.kshrc", ".tcshrc", ".zshenv", "zshenv", ".zlogin",
+           "zlogin", ".zlogout", "zlogout", ".zprofile", "zprofile", ".zshrc", "zshrc",
+           "*.bash", "*.csh", "*.ksh", "*.sh", "*.tcsh", "*.zsh"),
+    "sql": ("*.sql", "*.psql"),
+    "toml": ("*.toml", "Cargo.lock"),
+    "ts": ("*.ts", "*.tsx", "*.cts", "*.mts"),
+    "txt": ("*.txt",),
+    "xml": ("*.xml", "*.xml.dist", "*.dtd", "*.xsl", "*.xslt", "*.xsd", "*.xjb", "*.rng", "*.sch",
+            "*.xhtml"),
+    "yaml": ("*.yaml", "*.yml"),
+}
+"""ripgrep's own globs (its ``--type-list``) for the common types; others are unknown here."""
+TYPES["md"] = TYPES["markdown"]
 
-def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
-    try:
-        opts, operands = parse_flags(RG_SPEC, argv[1:])
-    except UsageError as err:
-        ctx.error(f"rg: {err.message}")
-        return 2
-    o = GrepOptions(mode="P")
+
+@dataclass
+class _RgFlags:
+    """What rg's options decide beside the grep options they set."""
+
     line_numbers: bool | None = None
-    hidden = False
-    smart = False
-    list_only = False
-    have_patterns = False
+    hidden: bool = False
+    smart: bool = False
+    list_only: bool = False
+    have_patterns: bool = False
+    types: list[tuple[str, bool]] = field(default_factory=list)
+    """-t (True) and -T (False) selections in command-line order."""
+
+
+def _type_says(name: str, types: list[tuple[str, bool]]) -> bool | None:
+    """ripgrep's type matcher on a file name: the last selection whose globs match decides
+    (-t keeps the file, -T drops it); with any -t and none matching, the file is dropped."""
+    decision: bool | None = None
+    for kind, keep in types:
+        if any(fnmatch.fnmatchcase(name, glob) for glob in TYPES[kind]):
+            decision = keep
+    if decision is None and any(keep for _, keep in types):
+        return False
+    return decision
+
+
+def _rg_options(opts: list[tuple[str, str | None]], o: GrepOptions) -> _RgFlags:
+    flags = _RgFlags()
+    unrestricted = 0
     for key, value in opts:
         v = value or ""
-        if key == "e":
+        if key in ("t", "T"):
+            if v not in TYPES:
+                raise UsageError(f"unrecognized file type: {v}")
+            flags.types.append((v, key == "t"))
+        elif key == "u":
+            # -u: no ignore files (none are read here), -uu: hidden too, -uuu: binary too
+            # (binary files are already searched).
+            unrestricted += 1
+            flags.hidden = flags.hidden or unrestricted >= 2
+        elif key == "e":
             o.patterns.append(v)
-            have_patterns = True
+            flags.have_patterns = True
         elif key == "F":
             o.mode = "F"
         elif key == "i":
             o.ignore_case = True
         elif key == "s":
-            o.ignore_case = smart = False
+            o.ignore_case = flags.smart = False
         elif key == "S":
-            smart = True
+            flags.smart = True
         elif key == "v":
             o.invert = True
         elif key == "w":
@@ -97,9 +167,9 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "q":
             o.quiet = True
         elif key == "n":
-            line_numbers = True
+            flags.line_numbers = True
         elif key == "N":
-            line_numbers = False
+            flags.line_numbers = False
         elif key in "ABC" and len(key) == 1:
             amount = int(v) if v.isdigit() else 0
             o.context_given = True
@@ -119,9 +189,22 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "I":
             o.with_filename = False
         elif key == ".":
-            hidden = True
+            flags.hidden = True
         elif key == "files":
-            list_only = True
+            flags.list_only = True
+    return flags
+
+
+def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
+    o = GrepOptions(mode="P")
+    try:
+        opts, operands = parse_flags(RG_SPEC, argv[1:])
+        flags = _rg_options(opts, o)
+    except UsageError as err:
+        ctx.error(f"rg: {err.message}")
+        return 2
+    line_numbers, smart = flags.line_numbers, flags.smart
+    list_only, have_patterns = flags.list_only, flags.have_patterns
     if not have_patterns and not list_only:
         if not operands:
             ctx.error("rg: no pattern given")
@@ -150,7 +233,7 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
         ctx.error(f"rg: regex parse error:\n    {err}")
         return 2
     errors = [False]
-    targets = [_Target("<stdin>", "-")] if searching_stdin else _rg_targets(ctx, o, operands, hidden, errors)
+    targets = [_Target("<stdin>", "-")] if searching_stdin else _rg_targets(ctx, o, operands, flags, errors)
     if list_only:
         for target in targets:
             yield target.display.encode("utf-8", "surrogateescape") + b"\n"
@@ -169,17 +252,22 @@ def rg(ctx: CommandContext, argv: list[str]) -> CommandResult:
     return 0 if selected_any else 1
 
 
-def _rg_targets(ctx: CommandContext, o: GrepOptions, operands: list[str], hidden: bool,
+def _rg_targets(ctx: CommandContext, o: GrepOptions, operands: list[str], flags: _RgFlags,
                 errors: list[bool]) -> list[_Target]:
-    """The files rg searches: operands, and directories walked in order (hidden names only
-    with ``hidden``); a missing operand is reported and sets ``errors[0]``."""
+    """The files rg searches: operands, and directories walked in order, skipping hidden
+    names (unless ``--hidden``; a file kept by -t is kept even so) and files -t/-T drop; a
+    missing operand is reported and sets ``errors[0]``."""
     targets: list[_Target] = []
     for name in operands:
         host = ctx.host_path(name)
         if fs.isdir(host):
             for found in _walk(ctx, o, name, "" if name == "." else name, "rg", errors, ordered=True):
                 parts = found.display.split("/")
-                if not hidden and any(p.startswith(".") and p not in (".", "..") for p in parts):
+                says = _type_says(parts[-1], flags.types)
+                if says is False:
+                    continue
+                hidden = [p.startswith(".") and p not in (".", "..") for p in parts]
+                if not flags.hidden and (any(hidden[:-1]) or (hidden[-1] and not says)):
                     continue
                 targets.append(_Target(found.display, found.name))
         elif fs.exists(host):
