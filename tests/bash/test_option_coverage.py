@@ -101,3 +101,32 @@ def test_diff_refuses_colour_it_does_not_draw() -> None:
     ours = run_ours(["diff", "--color=always", "x1", "x2"], files=DIFF_TREE)
     assert (ours.stdout, ours.status) == (b"", 2)
     assert ours.stderr.startswith(b"diff: unrecognized option '--color=always'\n")
+
+
+XXD_FILES: dict[str, bytes | str] = {"x": "abcdefghijklmnopqrstuvwxyz0123\n", "y": bytes(range(256)), "z": "abcdef"}
+
+
+@pytest.mark.parametrize("name", ["x", "y", "z"])
+@pytest.mark.parametrize("args", [
+    ["-e"], ["-e", "-g", "2"], ["-e", "-g", "8"], ["-e", "-g", "0"], ["-e", "-g", "32"], ["-e", "-u"],
+    ["-e", "-c", "8"], ["-e", "-c", "32"], ["-e", "-s", "3", "-l", "9"], ["-e", "-g", "1"],
+    ["-p", "-e"], ["-e", "-p"], ["-b", "-e"], ["-e", "-i"], ["-e", "-g", "3"], ["-r", "-e"],
+])
+def test_xxd_little_endian_dump_as_xxd(args: list[str], name: str) -> None:
+    assert_same(["xxd", *args, name], files=XXD_FILES, stderr_text=True)
+
+
+def test_xxd_refuses_ebcdic() -> None:
+    ours = run_ours(["xxd", "-E", "x"], files=XXD_FILES)
+    assert (ours.stdout, ours.status) == (b"", 1)
+    assert b"'E'" in ours.stderr
+
+
+@pytest.mark.parametrize("args", [["-h"], ["--help"], ["-v"], ["--version"], ["-hv"], ["-vh"],
+                                  ["-l", "--vers"], ["-h", "nofile"]])
+def test_bc_help_and_version_exit_at_once(args: list[str]) -> None:
+    assert_same(["bc", *args], "1+1\n", stderr_text=True)
+
+
+def test_ln_has_no_space_option() -> None:
+    assert_same(["ln", "-s ", "a", "b"], files={"a": "x"}, stderr_text=True)

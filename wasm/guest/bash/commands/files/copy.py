@@ -418,7 +418,7 @@ def mv(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 def ln(ctx: CommandContext, argv: list[str]) -> CommandResult:
     spec = FlagSpec(
-        "sfnvTt:rL P",
+        "sfnvTt:rLP",
         {"symbolic": "s", "force": "f", "no-dereference": "n", "verbose": "v",
          "no-target-directory": "T", "target-directory": "t=", "relative": "r"},
     )

@@ -769,6 +769,18 @@ def run_program(source: str, interp: Interpreter, name: str) -> bool:
     return True
 
 
+_BC_HELP = b"""usage: bc [options] [file ...]
+  -h  --help         print this usage and exit
+  -i  --interactive  force interactive mode
+  -l  --mathlib      use the predefined math routines
+  -q  --quiet        don't print initial banner
+  -s  --standard     non-standard bc constructs are errors
+  -w  --warn         warn about non-standard bc constructs
+  -v  --version      print version information and exit
+"""
+_BC_VERSION = (b"bc 1.07.1\nCopyright 1991-1994, 1997, 1998, 2000, 2004, 2006, 2008, 2012-2017 "
+               b"Free Software Foundation, Inc.\n")
+
 BC_SPEC = FlagSpec(
     "hilqswv",
     {"help": "h", "interactive": "i", "mathlib": "l", "quiet": "q",
@@ -783,6 +795,11 @@ def bc(ctx: CommandContext, argv: list[str]) -> CommandResult:
         usage_error(ctx, "bc", err)
         return 1
     flags = {key for key, _ in opts}
+    for key, _ in opts:
+        # GNU bc acts on the first of --help and --version as it parses them, then exits.
+        if key in ("h", "v"):
+            yield _BC_HELP if key == "h" else _BC_VERSION
+            return 0
     output: list[str] = []
     interp = Interpreter(write=output.append, error=ctx.error)
     check_time = ctx.extras.get("check_time")

@@ -275,7 +275,7 @@ def _od_render(data: bytes, types: list[OdType], radix: str, start: int, width: 
 # --- xxd -----------------------------------------------------------------------------------
 
 XXD_SPEC = FlagSpec(
-    "c:g:l:s:upribeEaCdo:n:",
+    "c:g:l:s:upribeaCdo:n:",
     {"cols": "c=", "groupsize": "g=", "len": "l=", "seek": "s=",
      "plain": "p", "ps": "p", "postscript": "p", "revert": "r",
      "include": "i", "bits": "b", "uppercase": "u"},
@@ -304,7 +304,7 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
     group: int | None = None
     length: int | None = None
     seek = 0
-    plain = revert = include = bits = upper = False
+    plain = revert = include = bits = upper = little = False
     for key, value in opts:
         v = value or ""
         if key == "c":
@@ -317,18 +317,26 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
             seek = _xxd_int(v.lstrip("+"))
         elif key == "p":
             # The dump styles override each other: the last one given wins.
-            plain, include, bits = True, False, False
+            plain, include, bits, little = True, False, False, False
         elif key == "r":
             revert = True
         elif key == "i":
-            plain, include, bits = False, True, False
+            plain, include, bits, little = False, True, False, False
         elif key == "b":
-            plain, include, bits = False, False, True
+            plain, include, bits, little = False, False, True, False
+        elif key == "e":
+            plain, include, bits, little = False, False, False, True
         elif key == "u":
             upper = True
     if len(files) > 2:
         ctx.error("xxd: too many arguments")
         return 1
+    if little and group is not None and group & (group - 1):
+        ctx.error("xxd: number of octets per group must be a power of 2 with -e.")
+        return 1
+    if little and revert:
+        ctx.error("xxd: Sorry, cannot revert this type of hexdump")
+        return 255
     source = files[0] if files else "-"
     try:
         data = b"".join(open_input(ctx, source))
@@ -358,8 +366,8 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
             result = _xxd_include(data, cols or 12, upper, None if source == "-" else source)
         else:
             width = cols or (6 if bits else 16)
-            gsize = group if group is not None else (1 if bits else 2)
-            result = _xxd_dump(data, width, gsize, upper, seek, bits)
+            gsize = group if group is not None else (1 if bits else 4 if little else 2)
+            result = _xxd_dump(data, width, gsize, upper, seek, bits, little)
     if len(files) == 2:
         try:
             with fs.open(ctx.host_path(files[1]), "wb") as handle:
@@ -373,16 +381,24 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
     return 0
 
 
-def _xxd_dump(data: bytes, width: int, group: int, upper: bool, base: int, bits: bool) -> bytes:
+def _xxd_dump(data: bytes, width: int, group: int, upper: bool, base: int, bits: bool,
+              little: bool = False) -> bytes:
+    """The hex dump; ``little`` (-e) shows each group's bytes in reverse, a short last group
+    at the right of its place."""
     per_byte = 8 if bits else 2
-    if group <= 0:
+    if group <= 0 or group > width:
         group = width
     hex_width = width * per_byte + (width - 1) // group
     out: list[str] = []
     for offset in range(0, len(data), width):
         chunk = data[offset : offset + width]
         parts: list[str] = []
-        for index, byte in enumerate(chunk):
+        if little:
+            groups = [chunk[at : at + group][::-1] for at in range(0, len(chunk), group)]
+            parts = [" ".join(g.hex().upper() if upper else g.hex() for g in groups[:-1])]
+            last = groups[-1].hex().upper() if upper else groups[-1].hex()
+            parts.append((" " if len(groups) > 1 else "") + last.rjust(group * 2))
+        for index, byte in enumerate(chunk if not little else b""):
             if bits:
                 parts.append(format(byte, "08b"))
             else:
