@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from test_files import run
-from test_text_support import assert_same, run_ours
+from test_text_support import assert_same, run_gnu, run_ours
 
 GNU_ENV = {"LC_ALL": "C", "TZ": "UTC", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
 
@@ -130,3 +130,34 @@ def test_bc_help_and_version_exit_at_once(args: list[str]) -> None:
 
 def test_ln_has_no_space_option() -> None:
     assert_same(["ln", "-s ", "a", "b"], files={"a": "x"}, stderr_text=True)
+
+
+TAR_TREE: dict[str, bytes | str] = {"d/a": "1\n", "d/s/b": "2\n", "e": "3\n"}
+
+
+def _tar_names(archive: bytes, *args: str) -> list[str]:
+    """Type letter and name of each member, as the real ``tar tvf`` lists them."""
+    listing = subprocess.run(["tar", "tvf", "-", *args], input=archive, capture_output=True,
+                             env=GNU_ENV, check=True).stdout.decode().splitlines()
+    return [line[0] + " " + line.split()[-1] for line in listing]
+
+
+@pytest.mark.parametrize("args", [["--no-recursion", "d"], ["--no-recursion", "d", "d/s", "e"],
+                                  ["--no-recursion", "--recursion", "d"]])
+def test_tar_no_recursion_archives_the_directory_entry_only(args: list[str]) -> None:
+    ours = run_ours(["tar", "cf", "-", *args], files=TAR_TREE)
+    gnu = run_gnu(["tar", "cf", "-", *args], files=TAR_TREE)
+    assert ours.status == gnu.status == 0
+    # GNU walks a directory in readdir order, ours in name order.
+    assert sorted(_tar_names(ours.stdout)) == sorted(_tar_names(gnu.stdout))
+
+
+@pytest.mark.parametrize("mode", ["tf", "tvf"])
+def test_tar_no_recursion_lists_only_the_members_named(mode: str) -> None:
+    archive = run_gnu(["tar", "cf", "-", "d", "e"], files=TAR_TREE).stdout
+    for args in (["--no-recursion", "d"], ["--no-recursion", "d/a", "d/s"], ["d/s"]):
+        ours = run_ours(["tar", mode, "-", *args], archive)
+        gnu = run_gnu(["tar", mode, "-", *args], archive)
+        assert (ours.status, ours.stdout.count(b"\n")) == (gnu.status, gnu.stdout.count(b"\n"))
+        if mode == "tf":
+            assert ours.stdout == gnu.stdout

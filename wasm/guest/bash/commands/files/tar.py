@@ -3,7 +3,9 @@
 Members are added in name order (GNU tar uses readdir order, which no filesystem fixes) and
 owned by ``user/user`` (uid/gid 1000), the sandbox's only account. Listings (``tf``, ``tvf``)
 use GNU tar's columns. Extraction strips leading ``/`` and ``../`` so nothing lands outside
-the directory given with ``-C``.
+the directory given with ``-C``. ``--no-recursion`` (archive or pick a directory's entry,
+not what it holds) and ``--recursion`` apply to every name, the last given winning, where GNU
+applies each to the names after it.
 """
 
 from __future__ import annotations
@@ -65,12 +67,13 @@ _LONG_MODES = {"create": "c", "extract": "x", "get": "x", "list": "t"}
 # argument take it only as ``--name=value`` here.
 _IGNORED = ("no-same-owner", "same-owner", "preserve-permissions", "same-permissions",
             "no-same-permissions", "overwrite", "numeric-owner", "totals", "warning", "wildcards",
-            "no-recursion", "auto-compress", "sort", "owner", "group", "mtime", "mode", "format")
+            "auto-compress", "sort", "owner", "group", "mtime", "mode", "format")
 _SPEC = FlagSpec("cxtvzOkpPmojJf:C:", {
     **{name: name for name in _LONG_MODES},
     "file": "f=", "directory": "C=", "gzip": "z", "gunzip": "z", "ungzip": "z", "verbose": "v",
     "exclude": "exclude=", "strip-components": "strip-components=", "to-stdout": "O",
-    "keep-old-files": "k", "skip-old-files": "k",
+    "keep-old-files": "k", "skip-old-files": "k", "no-recursion": "no-recursion",
+    "recursion": "recursion",
     **{name: "ignored?" if name in ("owner", "group", "mtime", "mode", "format", "warning",
                                     "sort") else "ignored" for name in _IGNORED},
 })
@@ -84,6 +87,7 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
     directory: str | None = None
     excludes: list[str] = []
     strip = 0
+    recurse = True
     members: list[str] = []
     old_style = bool(args) and not args[0].startswith("-")
     if old_style:
@@ -120,6 +124,8 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
             to_stdout = True
         elif key == "k":
             keep_old = True
+        elif key in ("recursion", "no-recursion"):
+            recurse = key == "recursion"
         elif key in ("j", "J"):
             ctx.error(f"tar: {'bzip2' if key == 'j' else 'xz'}: Cannot exec: "
                       "compression is not available in this sandbox")
@@ -131,9 +137,9 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
     info_out = ctx.stderr if archive == "-" and mode == "c" else None
     if mode == "c":
         return (yield from _tar_create(ctx, archive, members, gz, verbose, directory, excludes,
-                                       info_out))
+                                       info_out, recurse=recurse))
     return (yield from _tar_read(ctx, mode, archive, members, verbose, directory, excludes, strip,
-                                 to_stdout, keep_old))
+                                 to_stdout, keep_old, recurse=recurse))
 
 
 def _excluded(name: str, patterns: list[str]) -> bool:
@@ -149,7 +155,7 @@ def _excluded(name: str, patterns: list[str]) -> bool:
 
 def _tar_create(
     ctx: CommandContext, archive: str, members: list[str], gz: bool, verbose: int,
-    directory: str | None, excludes: list[str], info_out: object,
+    directory: str | None, excludes: list[str], info_out: object, recurse: bool = True,
 ) -> CommandResult:
     """Write the archive as it is built (stream mode), like GNU tar feeding its output."""
     if not members:
@@ -174,7 +180,7 @@ def _tar_create(
         archive_real = os.path.normpath(host(ctx, archive))
     state = {"status": 0}
     listing: list[bytes] = []
-    raw = _build(ctx, members, base_cwd, excludes, archive_real, verbose, listing, state)
+    raw = _build(ctx, members, base_cwd, excludes, archive_real, verbose, listing, state, recurse)
     stream = compress_stream(raw, 6) if gz else raw
     try:
         for chunk in stream:
@@ -221,6 +227,7 @@ class _Sink(io.RawIOBase):
 def _build(
     ctx: CommandContext, members: list[str], base_cwd: str, excludes: list[str],
     archive_real: str, verbose: int, listing: list[bytes], state: dict[str, int],
+    recurse: bool = True,
 ) -> Iterator[bytes]:
     sink = _Sink()
     warned_abs = False
@@ -240,7 +247,7 @@ def _build(
             ctx.error(f"tar: {member}: Cannot stat: {strerror(exc)}")
             state["status"] = 2
             continue
-        for path_real, name in _tar_walk(real, arcname.rstrip("/") or ".", excludes):
+        for path_real, name in _tar_walk(real, arcname.rstrip("/") or ".", excludes, recurse):
             if os.path.normpath(path_real) == archive_real:
                 ctx.error(f"tar: {name}: file is the archive; not dumped")
                 continue
@@ -259,11 +266,13 @@ def _build(
     yield sink.drain()
 
 
-def _tar_walk(real: str, name: str, excludes: list[str]) -> Iterator[tuple[str, str]]:
+def _tar_walk(real: str, name: str, excludes: list[str],
+              recurse: bool = True) -> Iterator[tuple[str, str]]:
+    """``real`` and, unless --no-recursion, what lies under it, as archive names."""
     if _excluded(name, excludes):
         return
     yield real, name
-    if fs.isdir(real) and not fs.islink(real):
+    if recurse and fs.isdir(real) and not fs.islink(real):
         try:
             children = sorted(fs.listdir(real), key=c_sort_key)
         except OSError:
@@ -339,6 +348,7 @@ def _safe_name(ctx: CommandContext, name: str, warned: set[str]) -> str:
 def _tar_read(
     ctx: CommandContext, mode: str, archive: str, members: list[str], verbose: int,
     directory: str | None, excludes: list[str], strip: int, to_stdout: bool, keep_old: bool,
+    recurse: bool = True,
 ) -> CommandResult:
     # The archive is read as a stream (tarfile's "r|" mode), so a pipeline such as
     # ``tar cf - d | tar tf -`` lists members as they arrive.
@@ -381,7 +391,7 @@ def _tar_read(
         raise _gzip_failure(ctx, err) from None
     try:
         return (yield from _tar_members(ctx, tar, mode, members, verbose, target_root, excludes,
-                                        strip, to_stdout, keep_old))
+                                        strip, to_stdout, keep_old, recurse))
     except GzipFormatError as err:
         raise _gzip_failure(ctx, err) from None
     except tarfile.TarError:
@@ -432,6 +442,7 @@ class _ChunkFile(io.RawIOBase):
 def _tar_members(
     ctx: CommandContext, tar: tarfile.TarFile, mode: str, members: list[str], verbose: int,
     target_root: str, excludes: list[str], strip: int, to_stdout: bool, keep_old: bool,
+    recurse: bool = True,
 ) -> CommandResult:
     status = 0
     found = {m: False for m in members}
@@ -441,7 +452,7 @@ def _tar_members(
         name = entry.name
         if members:
             hit = [m for m in members if name.rstrip("/") == m.rstrip("/")
-                   or name.startswith(m.rstrip("/") + "/")]
+                   or (recurse and name.startswith(m.rstrip("/") + "/"))]
             if not hit:
                 continue
             for m in hit:
