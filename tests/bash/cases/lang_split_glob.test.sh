@@ -95,3 +95,8 @@ echo next-line
 ( for w in $((1/0)); do :; done; echo in-subshell ); echo after-subshell
 shopt -s failglob; for w in *.none; do :; done; echo same-line
 echo last
+### pipestatus-after-a-dropped-line
+true | false; shopt -s failglob; echo *.none
+echo "${PIPESTATUS[@]} $?"; true | false; for w in *.none; do :; done
+echo "${PIPESTATUS[@]} $?"; true | false; echo $((1/0))
+echo "${PIPESTATUS[@]} $?"

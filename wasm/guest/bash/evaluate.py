@@ -167,8 +167,9 @@ class Shell:
                 return status
             try:
                 status = yield from self.exec_list(node, io)
-            except AbortCommand as abort:
+            except AbortCommand as abort:  # the line is dropped: its status is the pipeline's
                 status = self.state.last_status = abort.status
+                self.state.pipestatus = [abort.status]
 
     def run_string(self, source: str, io: IO, first_line: int | None = None) -> Gen:
         """``eval``/traps/``source``: parse everything first, then run (a syntax error runs
