@@ -62,3 +62,10 @@ def test_a_large_input_read_a_line_at_a_time_is_not_copied_for_each_line() -> No
     assert stream.pending is data  # still the one buffer, read from an offset
     assert stream.read_until(b"\n") == (b"line 199999\n", False)
     assert stream.read_until(b"\n") == (b"", True)
+
+
+def test_bytes_given_back_come_next_after_a_line_read_from_an_offset() -> None:
+    stream = InputStream(data=b"one\ntwo\nthree\n")
+    assert stream.read_until(b"\n") == (b"one\n", False)
+    stream.push_back(b"back\n")
+    assert b"".join(stream.chunks()) == b"back\ntwo\nthree\n"

@@ -137,6 +137,11 @@ class InputStream:
             self.start = end
         return data
 
+    def push_back(self, data: bytes) -> None:
+        """Make ``data`` the next bytes read (a command gives back what it read too far)."""
+        self.pending = data + self.pending[self.start:]
+        self.start = 0
+
     def chunks(self) -> Iterator[bytes]:
         """Everything not consumed yet, chunk by chunk (what a command's ``ctx.stdin`` is)."""
         while True:

@@ -175,9 +175,9 @@ def give_back_stdin(ctx: CommandContext, unread: bytes) -> None:
     if not unread or stdin_regular_file(ctx) is None:
         return
     stream = _stdin_stream(ctx)
-    pending = getattr(stream, "pending", None)
-    if isinstance(pending, bytes):
-        setattr(stream, "pending", unread + pending)
+    push_back = getattr(stream, "push_back", None)
+    if callable(push_back):
+        push_back(unread)
 
 
 def split_lines(chunks: Iterable[bytes], sep: bytes = b"\n") -> Iterator[bytes]:
