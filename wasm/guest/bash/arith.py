@@ -242,7 +242,6 @@ class _Parser:
         raise self.error()
 
 
-@lru_cache(maxsize=2048)
 def parse(expr: str) -> Node:
     return _Parser(expr).parse()
 
