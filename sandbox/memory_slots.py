@@ -248,10 +248,12 @@ class MemorySlots:
             at = arg.walk_end
         return found
 
-    def _new_memory(self, env: Any, ty: Any, minimum: int, maximum: int, reserved: int,
-                    guard: int, out: Any) -> int:
+    def _new_memory(self, env: Any, request: Any, out: Any) -> int:
         try:
-            span = max(reserved, maximum if maximum else 1 << 32, minimum) + guard
+            asked = request[0]  # wasmtime_memory_request_t: the memory wasmtime wants
+            minimum, maximum = asked.minimum, asked.maximum
+            guard = asked.guard_size_in_bytes
+            span = max(asked.reserved_size_in_bytes, maximum if maximum else 1 << 32, minimum) + guard
             self.guard_bytes = guard
             # The module's memory is the one of the image's size; wasmtime makes others for
             # itself (with exceptions on, a GC heap for exception objects), each fresh and
