@@ -45,7 +45,7 @@ a traceback at 2,300 frames against 9,300; ``__getattr__``, ``__repr__``, ``__eq
 or ``sorted`` recursing into themselves trapped before the recursion limit of 1,000, and now
 raise ``RecursionError``; the bash tool's interpreters unwind a ``RecursionError`` cleanly up
 to a recursion limit of about 8,100 (``bash.RECURSION_LIMIT`` is 4,000). 2 MiB is the most
-wasmtime-py 50 allows (more must not exceed wasmtime's ``async_stack_size``, 2 MiB, which
+wasmtime-py 50 and 51 allow (more must not exceed wasmtime's ``async_stack_size``, 2 MiB, which
 wasmtime-py cannot set: the engine's creation panics and aborts the process). It is stack
 the host thread already has, nothing is allocated per store: fresh isolates, 500 runs of
 each interleaved, took the same time (``print(1 + 1)`` median 1.97 ms at 512 KiB and at

@@ -29,6 +29,7 @@ from .json_text import take_result
 from .isolate import GuestRuntime, HostCallFailed, Isolate, Preopen
 from .limits import Limits
 from .scratch import GUEST_PATH, ScratchWatch, new_scratch, remove_tree, worker_dir
+from .spare_signal import SpareCounter
 from .science_engine import CompiledScience
 from .science_isolate import ScienceIsolate, ScienceRuntime
 
@@ -124,6 +125,8 @@ class Worker:
         self.spare_scratch: Path | None = None
         """The next execute's empty scratch ``/tmp``, made with the spare."""
         self.used_scratch: list[Path] = []
+        self.spare_counter = SpareCounter()
+        """Tells the pool when the spare is made (``sandbox.spare_signal``)."""
 
     def _prepare_spare(self) -> None:
         """The next run's isolate, made ahead, and an empty scratch ``/tmp`` for it (granted
@@ -179,6 +182,7 @@ class Worker:
 
     def serve(self) -> None:
         self._prepare_spare()
+        self.spare_counter.finished()
         write_frame(self.fd_out, {"op": "ready", "pid": os.getpid()})
         while True:
             try:
@@ -202,6 +206,7 @@ class Worker:
                         used.close()
                 if self.spare is None:
                     self._prepare_spare()
+                self.spare_counter.finished()
 
     def run(self, message: dict[str, Any]) -> tuple[dict[str, Any], list[bytes] | None]:
         """One run: the answer to send, and its raw parts (a ``done``'s response and files)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import collections
 import contextlib
 import json
 import logging
@@ -43,6 +44,7 @@ from .hostcalls import HostAbort, HostCallError, HostCallHandler, UnchargedClock
 from .isolate import Preopen
 from .limits import Limits
 from .spans import tracing
+from .spare_signal import ENV_VAR as SPARE_FD_VAR, SpareSignal
 
 log = logging.getLogger("sandbox.workers")
 
@@ -106,12 +108,18 @@ def _json_default(value: Any) -> Any:
 
 
 class _WorkerProcess:
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, spare: SpareSignal) -> None:
         self.process = process
         assert process.stdout is not None and process.stdin is not None
         self.reader = process.stdout
         self.writer = process.stdin
         self.runs = 0
+        self.spare = spare
+
+    @property
+    def ready(self) -> bool:
+        """Whether its next isolate is made (it has finished its work after its last run)."""
+        return self.spare.finished() > self.runs
 
     @property
     def pid(self) -> int:
@@ -166,11 +174,57 @@ class _WorkerProcess:
                 await self.process.wait()
                 while await self.reader.read(1 << 16):
                     pass
+        self.spare.close()
         await asyncio.sleep(0)  # let the protocol's pending close callbacks run
 
     @property
     def alive(self) -> bool:
         return self.process.returncode is None
+
+
+class _IdleWorkers:
+    """The workers waiting for a run, and which one gets the next.
+
+    The one returned last whose next isolate is ready: of the idle workers its memory was
+    touched last, so more of what the run touches is still in the CPU's caches. When none
+    is ready, the one that has waited longest, the likeliest to be ready soonest. (Always
+    the last one returned made back-to-back runs wait for its spare; always the longest
+    waiting made every run start cold.) Callers waiting for a worker are served in turn."""
+
+    def __init__(self) -> None:
+        self._workers: list[_WorkerProcess] = []
+        """Oldest first."""
+        self._waiters: collections.deque[asyncio.Future[_WorkerProcess]] = collections.deque()
+
+    def qsize(self) -> int:
+        return len(self._workers)
+
+    def put(self, worker: _WorkerProcess) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(worker)
+                return
+        self._workers.append(worker)
+
+    async def get(self) -> _WorkerProcess:
+        if self._workers:
+            return self._pick()
+        waiter: asyncio.Future[_WorkerProcess] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.put(waiter.result())  # handed over as the wait was cancelled: pass it on
+            raise
+
+    def _pick(self) -> _WorkerProcess:
+        workers = self._workers
+        for at in range(len(workers) - 1, -1, -1):
+            if workers[at].ready:
+                return workers.pop(at)
+        return workers.pop(0)
 
 
 class WorkerPool:
@@ -185,7 +239,7 @@ class WorkerPool:
             guest.worker_args() if guest is not None else [])
         """What follows ``python -m sandbox.worker_main`` (the science engine passes its own)."""
         self.size = size or default_pool_size()
-        self._idle: asyncio.Queue[_WorkerProcess] = asyncio.Queue()
+        self._idle = _IdleWorkers()
         self._all: set[_WorkerProcess] = set()
         self._spawning: set[asyncio.Task[None]] = set()
         self._reaping: set[asyncio.Task[None]] = set()
@@ -215,12 +269,20 @@ class WorkerPool:
                 "idle": self._idle.qsize(), "restarts": self.restarts}
 
     async def _spawn(self) -> None:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "sandbox.worker_main", *self.worker_args,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=None,
-            close_fds=True, limit=MAX_FRAME + HEADER.size,
-        )
-        worker = _WorkerProcess(process)
+        spare = SpareSignal()
+        passed = () if spare.fd is None else (spare.fd,)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "sandbox.worker_main", *self.worker_args,
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=None,
+                close_fds=True, pass_fds=passed, limit=MAX_FRAME + HEADER.size,
+                env={**os.environ, SPARE_FD_VAR: str(spare.fd)} if passed else None,
+            )
+        except BaseException:
+            spare.close()
+            raise
+        spare.spawned()
+        worker = _WorkerProcess(process, spare)
         self._all.add(worker)
         try:
             async with asyncio.timeout(START_TIMEOUT_S):
@@ -229,12 +291,13 @@ class WorkerPool:
                 raise WireError(f"worker said {ready.get('op')!r} instead of ready")
         except (WireError, TimeoutError) as exc:
             worker.kill()
+            worker.spare.close()
             self._all.discard(worker)
             raise WorkerCrashed(f"worker failed to start: {exc}") from exc
         if self._closed:
             worker.kill()
             return
-        self._idle.put_nowait(worker)
+        self._idle.put(worker)
 
     def _replace(self, worker: _WorkerProcess) -> None:
         worker.kill()
@@ -282,7 +345,7 @@ class WorkerPool:
             if healthy and worker.alive:
                 worker.runs += 1
                 self.priority.background(worker.pid)  # its drop and next spare
-                self._idle.put_nowait(worker)
+                self._idle.put(worker)
             else:
                 self._replace(worker)
 
