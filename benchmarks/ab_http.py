@@ -2,7 +2,7 @@
 request to each in turn, so the machine's noise falls on both alike.
 
     .venv/bin/python benchmarks/ab_http.py --baseline /path/to/other/checkout [--runs 1500]
-        [--kind execute|bash|state] [--same]
+        [--kind execute|bash|state] [--same] [--callers 8 --blocks 6 --seconds 2]
 
 ``git worktree add /tmp/base <commit>`` makes the other checkout; it runs on this
 checkout's virtual environment (``PYTHONPATH`` puts its packages first), so only the
@@ -10,7 +10,9 @@ project's own code differs. ``--same`` runs this checkout against itself: the A/
 that says how much two identical services differ by chance. Each service gets a fresh data
 directory and a raw keep-alive socket client (``isolate.RawClient``), which costs the two
 shared cores almost nothing. Prints each side's percentiles and the per-request difference
-paired in time (this minus baseline: below 0, this checkout is faster).
+paired in time (this minus baseline: below 0, this checkout is faster). With
+``--callers N``, throughput instead: requests per second with N callers at once, in blocks
+of ``--seconds`` given to each service in turn (``--blocks`` each).
 
 Kinds: ``execute`` is ``1 + 1``; ``bash`` is ``echo hi | wc -c`` over a fresh default
 workspace; ``state`` is an execute of ten ``state.write_file`` + ``state.read_file`` pairs;
@@ -131,6 +133,50 @@ async def measure(ports: dict[str, int], kind: str, runs: int, warm_up: int = 10
     return times
 
 
+async def throughput(ports: dict[str, int], kind: str, callers: int, blocks: int,
+                     seconds: float) -> dict[str, list[float]]:
+    """Requests per second with ``callers`` at once, in blocks of ``seconds`` given to each
+    side in turn (the order flipped every block, after one unmeasured block each)."""
+    path, payload = REQUESTS[kind]
+
+    async def block(port: int) -> float:
+        clients = [RawClient(port) for _ in range(callers)]
+        loop = asyncio.get_running_loop()
+        done, started = 0, loop.time()
+        end = started + seconds
+
+        async def caller(client: RawClient) -> None:
+            nonlocal done
+            while loop.time() < end:
+                status, answer = await client.post(path, payload)
+                if status != 200:
+                    raise RuntimeError(f"{status} {answer}")
+                done += 1
+        try:
+            await asyncio.gather(*(caller(client) for client in clients))
+        finally:
+            for client in clients:
+                await client.close()
+        return done / (loop.time() - started)
+
+    rates: dict[str, list[float]] = {side: [] for side in ports}
+    order = list(ports)
+    for side in order:
+        await block(ports[side])
+    for number in range(blocks):
+        for side in order if number % 2 else order[::-1]:
+            rates[side].append(await block(ports[side]))
+    return rates
+
+
+def report_throughput(rates: dict[str, list[float]], kind: str, callers: int, baseline: str) -> None:
+    print(f"{kind}, {callers} callers, {len(rates['this'])} blocks each, alternating; baseline {baseline}")
+    for side, values in rates.items():
+        print(f"  {side:<8} median {statistics.median(values):.0f} per s "
+              f"(blocks: {', '.join(f'{value:.0f}' for value in values)})")
+    print(f"  this / baseline: {statistics.median(rates['this']) / statistics.median(rates['baseline']):.2f}x")
+
+
 def report(times: dict[str, list[float]], kind: str, baseline: str) -> None:
     print(f"{kind}, n={len(times['this'])} each, alternating; baseline {baseline}")
     for side, values in times.items():
@@ -147,6 +193,10 @@ def main() -> None:
     parser.add_argument("--same", action="store_true", help="A/A: this checkout against itself")
     parser.add_argument("--runs", type=int, default=1500)
     parser.add_argument("--kind", choices=sorted(REQUESTS), default="execute")
+    parser.add_argument("--callers", type=int, default=0,
+                        help="throughput instead: requests per second with this many callers")
+    parser.add_argument("--blocks", type=int, default=6, help="throughput blocks per side")
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of a throughput block")
     args = parser.parse_args()
     if args.same == (args.baseline is not None):
         parser.error("give --baseline DIR or --same")
@@ -161,7 +211,10 @@ def main() -> None:
             if tool is not None:
                 for port in ports.values():
                     asyncio.run(register_tool(port, tool[1]))
-            times = asyncio.run(measure(ports, args.kind, args.runs))
+            if args.callers:
+                rates = asyncio.run(throughput(ports, args.kind, args.callers, args.blocks, args.seconds))
+            else:
+                times = asyncio.run(measure(ports, args.kind, args.runs))
         finally:
             for process, _ in started.values():
                 process.terminate()
@@ -169,7 +222,11 @@ def main() -> None:
                 process.wait(timeout=30)
             if tool is not None:
                 tool[0].terminate()
-    report(times, args.kind, "this checkout (A/A)" if args.same else str(roots["baseline"]))
+    baseline = "this checkout (A/A)" if args.same else str(roots["baseline"])
+    if args.callers:
+        report_throughput(rates, args.kind, args.callers, baseline)
+    else:
+        report(times, args.kind, baseline)
 
 
 if __name__ == "__main__":
