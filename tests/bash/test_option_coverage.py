@@ -116,6 +116,36 @@ def test_xxd_little_endian_dump_as_xxd(args: list[str], name: str) -> None:
     assert_same(["xxd", *args, name], files=XXD_FILES, stderr_text=True)
 
 
+ZERO_RUNS: dict[str, bytes | str] = {
+    "z0": b"", "z16": bytes(16), "z32": bytes(32), "z48": bytes(48), "z64": bytes(64), "z80": bytes(80),
+    "z47": bytes(47), "mid": bytes(100) + b"ab" + bytes(40), "ends": b"x" + bytes(63) + b"y",
+    "gaps": bytes(16) + b"a" + bytes(31) + b"b" + bytes(15) + bytes(48) + b"c",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_RUNS))
+@pytest.mark.parametrize("args", [["-a"], ["-a", "-c", "8"], ["-a", "-b"], ["-a", "-e"], ["-a", "-a"],
+                                  ["-a", "-p"], ["-a", "-i"], ["-a", "-d", "-o", "9"], ["-a", "-s", "5", "-l", "70"]])
+def test_xxd_autoskip_hides_runs_of_zero_lines_as_xxd(args: list[str], name: str) -> None:
+    assert_same(["xxd", *args, name], files=ZERO_RUNS, stderr_text=True)
+
+
+@pytest.mark.parametrize("args", [
+    ["-d"], ["-d", "-c", "5"], ["-o", "5"], ["-o", "-2"], ["-d", "-o", "-2"], ["-o", "0x123456789"],
+    ["-d", "-o", "1234567890123"], ["-o", "abc"], ["-s", "5", "-o", "100"], ["-d", "-s", "5", "-o", "100"],
+    ["-b", "-d", "-o", "7"], ["-e", "-d", "-o", "3"], ["-u", "-o", "255"],
+    ["-i", "-C"], ["-i", "-n", "foo"], ["-i", "-C", "-n", "bar"], ["-i", "-n", "a-b"], ["-i", "-n", "9x"],
+])
+@pytest.mark.parametrize("name", ["x", "y"])
+def test_xxd_offsets_and_c_names_as_xxd(args: list[str], name: str) -> None:
+    assert_same(["xxd", *args, name], files=XXD_FILES, stderr_text=True)
+
+
+def test_xxd_names_standard_input_only_when_told() -> None:
+    assert_same(["xxd", "-i", "-n", "x"], "1\n2\n3\n")
+    assert_same(["xxd", "-i", "-C"], "1\n2\n3\n")
+
+
 def test_xxd_refuses_ebcdic() -> None:
     ours = run_ours(["xxd", "-E", "x"], files=XXD_FILES)
     assert (ours.stdout, ours.status) == (b"", 1)

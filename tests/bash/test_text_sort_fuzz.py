@@ -70,3 +70,21 @@ def test_numbers_sort_as_gnu_sorts_them_integers_and_fractions_alike(lines: list
     data = ("\n".join(lines) + "\n").encode()
     ours, gnu = run_ours(["sort", flags], data), run_gnu(["sort", flags], data)
     assert (ours.stdout, ours.status) == (gnu.stdout, gnu.status), lines
+
+
+_LINE = st.sampled_from(["a", "b", "B", "c", "10", "9", "2", "a 1", "b 0", "b 2", " b", "x"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(first=st.lists(_LINE, max_size=5), second=st.lists(_LINE, max_size=5), stdin=st.lists(_LINE, max_size=3),
+       flags=st.lists(st.sampled_from(["-n", "-r", "-u", "-s", "-f", "-k1,1", "-k2n"]), max_size=2, unique=True))
+def test_merge_takes_the_least_next_line_of_the_files_as_gnu_does(
+        first: list[str], second: list[str], stdin: list[str], flags: list[str]) -> None:
+    """``-m`` treats each input as sorted and does not sort it: unsorted files come out
+    merged, the earlier input's line first on a tie (GNU's order, which ``-u`` then thins)."""
+    files: dict[str, bytes | str] = {"one": "".join(f"{line}\n" for line in first),
+                                     "two": "".join(f"{line}\n" for line in second)}
+    data = "".join(f"{line}\n" for line in stdin).encode()
+    argv = ["sort", "-m", *flags, "one", "-", "two"]
+    ours, gnu = run_ours(argv, data, files), run_gnu(argv, data, files)
+    assert (ours.stdout, ours.status) == (gnu.stdout, gnu.status), (first, stdin, second, flags)

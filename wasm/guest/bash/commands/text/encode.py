@@ -303,8 +303,9 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
     cols: int | None = None
     group: int | None = None
     length: int | None = None
-    seek = 0
-    plain = revert = include = bits = upper = little = False
+    seek = shown_offset = 0
+    plain = revert = include = bits = upper = little = autoskip = decimal = capital = False
+    name: str | None = None
     for key, value in opts:
         v = value or ""
         if key == "c":
@@ -328,6 +329,16 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
             plain, include, bits, little = False, False, False, True
         elif key == "u":
             upper = True
+        elif key == "a":
+            autoskip = not autoskip  # xxd's -a toggles
+        elif key == "d":
+            decimal = True
+        elif key == "o":
+            shown_offset = _xxd_int(v)
+        elif key == "C":
+            capital = True
+        elif key == "n":
+            name = v
     if len(files) > 2:
         ctx.error("xxd: too many arguments")
         return 1
@@ -363,11 +374,13 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
             step = width * 2
             result = "".join(hexed[i : i + step] + "\n" for i in range(0, len(hexed), step)).encode()
         elif include:
-            result = _xxd_include(data, cols or 12, upper, None if source == "-" else source)
+            result = _xxd_include(data, cols or 12, upper, name if name is not None else
+                                  None if source == "-" else source, capital)
         else:
             width = cols or (6 if bits else 16)
             gsize = group if group is not None else (1 if bits else 4 if little else 2)
-            result = _xxd_dump(data, width, gsize, upper, seek, bits, little)
+            lines = _xxd_dump(data, width, gsize, upper, seek + shown_offset, bits, little, decimal)
+            result = "".join(_autoskipped(lines, data, width) if autoskip else lines).encode("latin-1")
     if len(files) == 2:
         try:
             with fs.open(ctx.host_path(files[1]), "wb") as handle:
@@ -382,9 +395,11 @@ def xxd(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 
 def _xxd_dump(data: bytes, width: int, group: int, upper: bool, base: int, bits: bool,
-              little: bool = False) -> bytes:
-    """The hex dump; ``little`` (-e) shows each group's bytes in reverse, a short last group
-    at the right of its place."""
+              little: bool = False, decimal: bool = False) -> list[str]:
+    """The hex dump's lines; ``little`` (-e) shows each group's bytes in reverse, a short last
+    group at the right of its place. An offset is ``base`` plus the line's, printed as C's
+    ``%08lx`` prints it (a negative one as its 64-bit two's complement) or, ``decimal``
+    (-d), as ``%08ld``."""
     per_byte = 8 if bits else 2
     if group <= 0 or group > width:
         group = width
@@ -407,11 +422,57 @@ def _xxd_dump(data: bytes, width: int, group: int, upper: bool, base: int, bits:
                 parts.append(" ")
         hexed = "".join(parts)
         text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
-        out.append(f"{base + offset:08x}: " + hexed.ljust(hex_width) + "  " + text + "\n")
-    return "".join(out).encode("latin-1")
+        at = base + offset
+        shown = f"{at:08d}" if decimal else f"{at & 0xFFFF_FFFF_FFFF_FFFF:08x}"
+        out.append(f"{shown}: " + hexed.ljust(hex_width) + "  " + text + "\n")
+    return out
 
 
-def _xxd_include(data: bytes, width: int, upper: bool, name: str | None) -> bytes:
+def _autoskipped(lines: list[str], data: bytes, width: int) -> list[str]:
+    """``-a``: xxd's own rule for lines of nothing but zero bytes. The first of a run is
+    shown; a run's later lines become one ``*`` line, or the line itself when it is the only
+    one hidden; and the dump's last line is always shown, so a run that ends the data shows
+    its last line (its second too, when it hid only that one)."""
+    out: list[str] = []
+    zero_seen = 0
+    saved = ""
+
+    def line(text: str, nonzero: int) -> None:  # nonzero: 1, 0, or -1 for the end's flush
+        nonlocal zero_seen, saved
+        if nonzero == 0:
+            if zero_seen == 1:
+                saved = text
+            zero_seen += 1
+            if zero_seen > 1:
+                return
+        else:
+            if nonzero < 0:
+                zero_seen -= 1
+            if zero_seen == 2:
+                out.append(saved)
+            elif zero_seen > 2:
+                out.append("*\n")
+        if nonzero >= 0 or zero_seen > 0:
+            out.append(text)
+        if nonzero:
+            zero_seen = 0
+
+    partial = len(data) % width != 0
+    for number, text in enumerate(lines):
+        if partial and number == len(lines) - 1:
+            line(text, 1)
+        else:
+            chunk = data[number * width : (number + 1) * width]
+            line(text, 1 if chunk.strip(b"\0") else 0)
+    if not partial:
+        line(lines[-1] if lines else "", -1)
+    return out
+
+
+def _xxd_include(data: bytes, width: int, upper: bool, name: str | None,
+                 capital: bool = False) -> bytes:
+    """``-i``: C source; with a name (the file's, or ``-n``'s) a declaration around it, the
+    name made an identifier, upper case with ``-C`` (its ``_LEN`` too)."""
     lines: list[str] = []
     fmt = "0X%02X" if upper else "0x%02x"
     for offset in range(0, len(data), width):
@@ -423,7 +484,10 @@ def _xxd_include(data: bytes, width: int, upper: bool, name: str | None) -> byte
     ident = re.sub(r"[^0-9A-Za-z]", "_", name)
     if ident[:1].isdigit():
         ident = "__" + ident
-    return (f"unsigned char {ident}[] = {{\n" + body + f"}};\nunsigned int {ident}_len = {len(data)};\n").encode("latin-1")
+    length = f"{ident}_len"
+    if capital:
+        ident, length = ident.upper(), length.upper()
+    return (f"unsigned char {ident}[] = {{\n" + body + f"}};\nunsigned int {length} = {len(data)};\n").encode("latin-1")
 
 
 def _xxd_revert(data: bytes, plain: bool, cols: int) -> bytes:

@@ -5,12 +5,16 @@ following non-blanks; ``-k F.C`` counts characters from the field start (after b
 ``b`` applies); options on a key replace the global ones. When every key compares equal, the
 whole lines are compared bytewise (the "last resort"), unless ``-s`` or ``-u``. ``-R`` shuffles
 by a hash of the key, like GNU, but with a fixed seed (GNU's random seed differs per run).
+``-m`` merges the files as GNU does, each taken as already sorted: the least of the files'
+next lines goes out first, the earlier file's on a tie, so unsorted input comes out merged,
+not sorted.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import heapq
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -415,7 +419,7 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
     global_flags = ""
     key_texts: list[str] = []
     tab: bytes | None = None
-    unique = stable = False
+    unique = stable = merge = False
     check = ""
     output: str | None = None
     files0: str | None = None
@@ -442,6 +446,8 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
             unique = True
         elif key == "s":
             stable = True
+        elif key == "m":
+            merge = True
         elif key == "c":
             check = "c"
         elif key == "C":
@@ -466,14 +472,17 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
     files = _files0(ctx, files0, files) if files0 is not None else files or ["-"]
     if check and len(files) > 1:
         raise UsageError(f"extra operand '{files[1]}' not allowed with -{check}")
-    lines: list[bytes] = []
+    per_file: list[list[bytes]] = []
     for name in files:
+        lines: list[bytes] = []
         try:
             for line in split_lines(open_input(ctx, name), eol):
                 lines.append(line[:-1] if line.endswith(eol) else line)
         except OSError as err:
             ctx.error(f"sort: {'cannot read' if name != '-' else 'read failed'}: {name}: {describe_oserror(err)}")
             return 2
+        per_file.append(lines)
+    lines = [line for file_lines in per_file for line in file_lines]
     compare = make_comparator(keys, global_flags, tab, last_resort=not (stable or unique))
     if check:
         for index in range(1, len(lines)):
@@ -484,7 +493,10 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
                     ctx.error(f"sort: {shown}:{index + 1}: disorder: " + lines[index].decode("latin-1"))
                 return 1
         return 0
-    lines = _ordered(lines, keys, global_flags, tab, stable or unique)
+    if merge:  # (a check ignores -m, as GNU's does)
+        lines = list(heapq.merge(*per_file, key=functools.cmp_to_key(compare)))
+    else:
+        lines = _ordered(lines, keys, global_flags, tab, stable or unique)
     if unique:
         key_compare = make_comparator(keys, global_flags, tab, last_resort=False)
         kept: list[bytes] = []
