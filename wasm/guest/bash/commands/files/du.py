@@ -57,16 +57,18 @@ class _DuOptions:
     unit_suffix: str = ""
     max_depth: int | None = None
     excludes: list[re.Pattern[str]] = field(default_factory=list)
+    dereference: str = "none"
+    """Which symbolic links are followed: "none" (-P), "args" (-H, -D: the operands), "all" (-L)."""
 
 
 def _parse_du(ctx: CommandContext, argv: list[str]) -> tuple[_DuOptions, list[str]] | int:
     """du's options and operands, or the exit status after a usage error (already reported)."""
     spec = FlagSpec(
-        "ashckmbd:SxLB:",
+        "ashckmbd:SxLPHDB:",
         {"all": "a", "summarize": "s", "human-readable": "h", "total": "c", "bytes": "b",
          "max-depth": "d=", "apparent-size": "apparent", "separate-dirs": "S",
-         "dereference": "L", "one-file-system": "x", "block-size": "B=",
-         "exclude": "exclude="},
+         "dereference": "L", "no-dereference": "P", "dereference-args": "D",
+         "one-file-system": "x", "block-size": "B=", "exclude": "exclude="},
     )
     try:
         opts, names = parse_flags(spec, argv[1:])
@@ -95,6 +97,8 @@ def _parse_du(ctx: CommandContext, argv: list[str]) -> tuple[_DuOptions, list[st
             o.apparent = True
         elif key == "S":
             o.separate = True
+        elif key in ("L", "P", "H", "D"):
+            o.dereference = {"L": "all", "P": "none"}.get(key, "args")  # the last one wins
         elif key == "d":
             if not (value or "").isdigit():
                 ctx.error(f"du: invalid maximum depth {quote_locale(ctx, value or '')}")
@@ -161,11 +165,14 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 names = []
             for name in names:
                 child = os.path.join(real, name)
-                try:
-                    child_info = fs.lstat(child)
-                except OSError:
-                    continue
                 child_path = path.rstrip("/") + "/" + name if path != "/" else "/" + name
+                try:
+                    child_info = fs.stat(child) if o.dereference == "all" else fs.lstat(child)
+                except OSError as exc:
+                    if o.dereference == "all":  # a link to nothing: GNU names no reason
+                        ctx.error(f"du: cannot access {q(child_path)}")
+                        status = 1
+                    continue
                 if any(rx.match(name) or rx.match(child_path) for rx in o.excludes):
                     continue
                 sub = yield from walk(child, child_path, child_info, depth + 1)
@@ -183,6 +190,13 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
             info = fs.lstat(real.rstrip("/") or "/")
             if st.S_ISLNK(info.st_mode) and name.endswith("/"):
                 info = fs.stat(real)
+            elif st.S_ISLNK(info.st_mode) and o.dereference != "none":
+                try:
+                    info = fs.stat(real)
+                except OSError:
+                    ctx.error(f"du: cannot access {q(name)}")  # a link to nothing: no reason named
+                    status = 1
+                    continue
         except OSError as exc:
             ctx.error(f"du: cannot access {q(name)}: {strerror(exc)}")
             status = 1

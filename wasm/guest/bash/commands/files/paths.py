@@ -104,7 +104,7 @@ def realpath(ctx: CommandContext, argv: list[str]) -> CommandResult:
         usage_error(ctx, "realpath", err)
         return 1
     mode = "f"
-    lexical = quiet = zero = False
+    lexical = logical = quiet = zero = False
     relative_to: str | None = None
     relative_base: str | None = None
     for key, value in opts:
@@ -112,6 +112,8 @@ def realpath(ctx: CommandContext, argv: list[str]) -> CommandResult:
             mode = key
         elif key == "s":
             lexical = True
+        elif key in ("L", "P"):
+            logical = key == "L"  # the last of the two wins
         elif key == "q":
             quiet = True
         elif key == "z":
@@ -124,13 +126,10 @@ def realpath(ctx: CommandContext, argv: list[str]) -> CommandResult:
         return _missing(ctx, "realpath")
 
     def resolve(name: str) -> str | None:
-        if lexical:
-            path = ctx.resolve(name)
-            if mode != "m" and not fs.lexists(host(ctx, path, follow=False)):
-                parent = ctx.resolve(path + "/..")
-                if mode == "e" or not fs.isdir(host(ctx, parent)):
-                    return None
-            return path
+        if lexical or logical:
+            path = _without_links(ctx, name, mode)[0]
+            # -L: each ".." has taken away the name before it; the links are resolved after.
+            return path if lexical or path is None else canonicalize(ctx, path, mode)
         return canonicalize(ctx, name, mode)
 
     base_dirs: list[str] = []
@@ -165,14 +164,34 @@ def realpath(ctx: CommandContext, argv: list[str]) -> CommandResult:
 
 def _failure_reason(ctx: CommandContext, name: str) -> str:
     """Why resolving ``name`` failed: a file used as a directory, or something missing."""
-    parts = ctx.resolve(name).split("/")[1:]
-    for i in range(1, len(parts)):
-        real = host(ctx, "/" + "/".join(parts[:i]))
+    return _without_links(ctx, name, "f")[1] or "No such file or directory"
+
+
+def _without_links(ctx: CommandContext, name: str, mode: str) -> tuple[str | None, str]:
+    """``name`` made absolute without resolving a link, as gnulib does for ``-s`` and for
+    ``-L``'s first pass: a ``..`` takes away the name before it, but each name is checked
+    as it is reached. One that more names follow must be a directory (through its link)
+    and, unless ``mode`` is ``m``, exist; the last must exist with ``e``. The path, or None
+    and why not."""
+    path = name if name.startswith("/") else ctx.cwd.rstrip("/") + "/" + name
+    parts = [part for part in path.split("/") if part]
+    kept: list[str] = []
+    for index, part in enumerate(parts):
+        if part in (".", ".."):
+            if part == ".." and kept:
+                kept.pop()
+            continue
+        kept.append(part)
+        if mode == "m":
+            continue
+        more = index < len(parts) - 1
+        real = host(ctx, "/" + "/".join(kept))
         if not fs.exists(real):
-            break
-        if not fs.isdir(real):
-            return "Not a directory"
-    return "No such file or directory"
+            if more or mode == "e":
+                return None, "No such file or directory"
+        elif more and not fs.isdir(real):
+            return None, "Not a directory"
+    return "/" + "/".join(kept), ""
 
 
 def _under(path: str, base: str) -> bool:
