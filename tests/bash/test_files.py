@@ -442,7 +442,7 @@ _GNU_CASES = [
     ["dirname", "a/b", "/", "x"], ["du", "-a", "d/e"], ["du", "-sh", "d"],
     ["du", "la"], ["du", "-L", "la"], ["du", "-H", "la"], ["du", "-D", "la"], ["du", "-L", "-P", "la"],
     ["du", "-L", "-s", "."], ["du", "-L", "dang"], ["du", "-L", "-c", "la", "d/a"], ["du", "dang/"],
-    ["du", "-L", "dang/"], ["du", "-H", "dang"],
+    ["du", "-L", "dang/"], ["du", "-H", "dang"], ["du", "-L", "-s", "--exclude=dang", "."],
     ["realpath", "--relative-to=.", "la/.."], ["realpath", "-L", "--relative-to=.", "la/.."],
     ["realpath", "-L", "-P", "--relative-to=.", "la/.."], ["realpath", "-P", "-L", "--relative-to=.", "la/.."],
     ["realpath", "-L", "-e", "--relative-to=.", "nosuch/../d"], ["realpath", "-e", "nosuch/../d"],

@@ -166,14 +166,14 @@ def du(ctx: CommandContext, argv: list[str]) -> CommandResult:
             for name in names:
                 child = os.path.join(real, name)
                 child_path = path.rstrip("/") + "/" + name if path != "/" else "/" + name
+                if any(rx.match(name) or rx.match(child_path) for rx in o.excludes):
+                    continue
                 try:
                     child_info = fs.stat(child) if o.dereference == "all" else fs.lstat(child)
-                except OSError as exc:
+                except OSError:
                     if o.dereference == "all":  # a link to nothing: GNU names no reason
                         ctx.error(f"du: cannot access {q(child_path)}")
                         status = 1
-                    continue
-                if any(rx.match(name) or rx.match(child_path) for rx in o.excludes):
                     continue
                 sub = yield from walk(child, child_path, child_info, depth + 1)
                 if not (o.separate and st.S_ISDIR(child_info.st_mode)):
