@@ -48,7 +48,7 @@ from typing import Any
 
 from wasmtime import _ffi as ffi
 
-__all__ = ["MemorySlots", "MAX_KEPT_BYTES", "FREE_SLOTS"]
+__all__ = ["MemorySlots", "MAX_KEPT_BYTES", "FREE_SLOTS", "map_shared"]
 
 MAX_KEPT_BYTES = 32 * 1024 * 1024
 """Private pages a slot keeps between runs before its image is mapped anew. Each reset copies
@@ -102,6 +102,13 @@ def _check_map(address: int | None, what: str) -> int:
     if address is None or address == _MAP_FAILED:
         raise MemoryError_(ctypes.get_errno(), f"{what}: {os.strerror(ctypes.get_errno())}")
     return address
+
+
+def map_shared(fd: int, length: int) -> int:
+    """The address of ``fd``'s first ``length`` bytes mapped shared and writable, through
+    libc's ``mmap`` (Python's ``mmap`` would keep a duplicate of ``fd`` open); ``fd`` may be
+    closed at once. A ``MemoryError_`` if the kernel refuses."""
+    return _check_map(_libc.mmap(None, length, _PROT_RW, mmap.MAP_SHARED, fd, 0), "mapping shared memory")
 
 
 def _check(result: int, what: str) -> None:

@@ -21,6 +21,8 @@ import os
 import struct
 from typing import MutableMapping
 
+from .memory_slots import map_shared
+
 __all__ = ["ENV_VAR", "SpareSignal", "SpareCounter"]
 
 ENV_VAR = "SANDBOX_SPARE_FD"
@@ -65,24 +67,17 @@ class SpareSignal:
 class SpareCounter:
     """The worker's side: counts the times its work between runs is done.
 
-    Mapped with the C library's ``mmap`` and its descriptor closed at once (Python's
-    ``mmap`` would keep a duplicate open): a worker holds no descriptor it does not need."""
+    Mapped by ``memory_slots.map_shared`` and its descriptor closed at once: a worker holds
+    no descriptor it does not need."""
 
     def __init__(self, environ: MutableMapping[str, str] = os.environ) -> None:
         """Maps the counter ``environ`` names, and takes its name out of ``environ``."""
         self._cell: ctypes.c_uint64 | None = None
         self._count = 0
-        with contextlib.suppress(KeyError, ValueError, OSError, AttributeError):
+        with contextlib.suppress(KeyError, ValueError, OSError):
             fd = int(environ.pop(ENV_VAR))
             try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                libc.mmap.restype = ctypes.c_void_p
-                libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                                      ctypes.c_int, ctypes.c_long]
-                address = libc.mmap(None, _COUNTER.size, mmap.PROT_READ | mmap.PROT_WRITE,
-                                    mmap.MAP_SHARED, fd, 0)
-                if address not in (None, ctypes.c_void_p(-1).value):
-                    self._cell = ctypes.c_uint64.from_address(address)
+                self._cell = ctypes.c_uint64.from_address(map_shared(fd, _COUNTER.size))
             finally:
                 os.close(fd)
 

@@ -37,6 +37,16 @@ def test_a_worker_started_without_a_counter_counts_for_itself_only() -> None:
     bad.finished()
 
 
+def test_without_memfd_the_pool_reads_no_worker_as_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(*_args: object) -> int:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(os, "memfd_create", refused)
+    signal = SpareSignal()
+    assert signal.fd is None and signal.finished() == 0  # nothing to pass: the oldest goes first
+    signal.close()
+
+
 @dataclass
 class _Stub:
     name: str

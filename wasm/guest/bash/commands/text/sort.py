@@ -482,7 +482,7 @@ def sort(ctx: CommandContext, argv: list[str]) -> CommandResult:
             ctx.error(f"sort: {'cannot read' if name != '-' else 'read failed'}: {name}: {describe_oserror(err)}")
             return 2
         per_file.append(lines)
-    lines = [line for file_lines in per_file for line in file_lines]
+    lines = per_file[0] if len(per_file) == 1 else [line for one in per_file for line in one]
     compare = make_comparator(keys, global_flags, tab, last_resort=not (stable or unique))
     if check:
         for index in range(1, len(lines)):
