@@ -36,14 +36,14 @@ from typing import Any, Awaitable, Callable, NoReturn, Sequence
 
 import httpx
 
-from sandbox import HostAbort, HostCallError, ToolSpec, tracing, uncharged_wait
+from sandbox import HostAbort, HostCallError, JSONText, ToolSpec, tracing, uncharged_wait
 from storage import Body
 from workspace import DEFAULT_TENANT, Workspace, WorkspaceError, operation_key
 
 from .actions import approval_descriptor, approval_mode, authorize, cap_attachments
 from .approvals import DecisionWaiters
 from .declarations import render_namespace, tools_note
-from .normalise import normalise_output
+from .normalise import normalise_output, plain_output_text
 from .errors import (
     ActionAuthorizationError,
     ActionKeyConflict,
@@ -220,7 +220,14 @@ def _capped_for_code(value: Any) -> Any:
     """A tool's output as the code receives it: capped like the reference caps an output it
     shows (``normalise_output``: 20,000 characters); the journal keeps the whole value, and
     a replay is capped the same way. A value with no plain JSON form (bytes) goes as it is:
-    the wire carries it tagged."""
+    the wire carries it tagged.
+
+    A plain value goes as its JSON text, encoded once here and not again for the wire; only
+    ASCII text, which the worker hands to the guest as it is (a lone surrogate, which a
+    tool's JSON may carry, could not cross as UTF-8)."""
+    text = plain_output_text(value)
+    if text is not None and text.isascii():
+        return JSONText(text)
     shown = normalise_output(value)
     if isinstance(shown, dict) and shown.get("serialized") is False:
         return value
@@ -759,13 +766,12 @@ class CodeModeHandler:
             raise
         kept = cap_attachments(attachments, len(self.attachments))
 
-        applied = self._audit_call(entry, "applied", key=key.sent)
-
         if digest is None:
             self.attachments.extend(kept)
+            # The audit entry is made inside the write, after the value has gone back.
             await self._settle_later(entry, lambda: self._write(
                 entry, executing, state="applied", result=output, attachments=kept,
-                audit=applied), {"state": "applied"})
+                audit=self._audit_call(entry, "applied", key=key.sent)), {"state": "applied"})
             self._after_fresh()
             return output
 
@@ -773,7 +779,8 @@ class CodeModeHandler:
             # Settled before the key's lock is let go: the next holder must find it settled.
             async with self.store.transaction() as tx:
                 await self._write(entry, executing, state="applied", result=output,
-                                  attachments=kept, tx=tx, audit=applied)
+                                  attachments=kept, tx=tx,
+                                  audit=self._audit_call(entry, "applied", key=key.sent))
                 await ledger_settle(tx.connection, key.key, output)
         await self._guarded(succeed)
         self.attachments.extend(kept)

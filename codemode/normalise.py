@@ -28,6 +28,7 @@ __all__ = [
     "TRUNCATED_MARKER",
     "cap_model_text",
     "normalise_output",
+    "plain_output_text",
     "trim_log_lines",
     "trim_logs",
 ]
@@ -36,6 +37,10 @@ OUTPUT_CAP = 20_000
 MODEL_RESULT_CAP = 24_000
 LOG_LIMIT_BYTES = 1_000_000
 TRUNCATED_MARKER = "--- TRUNCATED ---"
+
+_STRICT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_MAX_NESTING = 200
+"""The codec's depth bound (``codemode.codec``): text with fewer brackets cannot pass it."""
 
 
 def normalise_output(value: Any, cap: int = OUTPUT_CAP) -> Any:
@@ -52,6 +57,26 @@ def normalise_output(value: Any, cap: int = OUTPUT_CAP) -> Any:
     if len(text) > cap:
         return {"truncated": True, "chars": len(text), "preview": text[:cap]}
     return safe
+
+
+def plain_output_text(value: Any, cap: int = OUTPUT_CAP) -> str | None:
+    """The compact JSON text of what :func:`normalise_output` gives back for ``value`` when
+    that is ``value`` itself, a plain JSON value, or None to take that function's way.
+
+    One encode in C instead of the codec's walk and an encode (a webhook's output is plain
+    JSON). A value the strict encoder refuses (bytes, a cycle, a NaN, a key of another
+    type) goes the long way; so does a text over ``cap``, or with more brackets than the
+    codec's depth bound, where the walk would answer differently. Strings never come here:
+    they are capped as they are."""
+    if isinstance(value, str):
+        return None
+    try:
+        text = _STRICT.encode(value)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if len(text) > cap or text.count("[") + text.count("{") > _MAX_NESTING:
+        return None
+    return text
 
 
 def cap_model_text(text: str, cap: int = MODEL_RESULT_CAP) -> str:

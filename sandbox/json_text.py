@@ -17,6 +17,11 @@ The text is the value's ``json.dumps`` with ``ensure_ascii=False``, ``separators
 ":")`` and ``allow_nan=False``, and encodes as UTF-8 (no lone surrogate): a result that is
 not so (a NaN, a lone surrogate), or that the envelope's checks would refuse, stays in the
 response for the service to treat as before.
+
+The other way, a host-call handler may answer with a :class:`JSONText` (Code Mode does for a
+tool's plain output, whose text it has already made to cap it): the reply carries the text
+as it is instead of encoding the value again. That text must be ASCII, which the worker
+hands to the guest as UTF-8 without a check.
 """
 
 from __future__ import annotations

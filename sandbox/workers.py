@@ -42,6 +42,7 @@ from .errors import (DeadlineExceeded, GuestProtocolError, RunAborted, SandboxEr
                      from_trap)
 from .hostcalls import HostAbort, HostCallError, HostCallHandler, UnchargedClock, current_uncharged_clock
 from .isolate import Preopen
+from .json_text import JSONText
 from .limits import Limits
 from .spans import tracing
 from .spare_signal import ENV_VAR as SPARE_FD_VAR, SpareSignal
@@ -460,6 +461,8 @@ async def _answer(handler: HostCallHandler, message: dict[str, Any]) -> dict[str
     except Exception as error:  # a handler bug must not take the run's worker down
         log.exception("host call handler failed")
         return {"op": "reply", "err": HostCallError(type(error).__name__, str(error)).to_json()}
+    if isinstance(value, JSONText):  # already its strict text
+        return {"op": "reply", "ok": value.text}
     try:
         return {"op": "reply", "ok": json.dumps(value, default=_json_default)}
     except (TypeError, ValueError, RecursionError) as error:

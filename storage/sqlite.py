@@ -368,7 +368,9 @@ class SQLiteDatabase:
         that moment (no hop at all), else on the thread (see the module docstring). Either
         way it runs whole, once committed, under this process's lock."""
         del lock  # one lock per file
-        async with self.session():
+        async with self.lock:  # what ``session()`` does, without a generator on every write
+            if self._closed:
+                raise StorageError("the database is closed")
             if quick and self._inline is not None:
                 try:
                     done, result = _transact_inline(self._inline, write, fn, args)

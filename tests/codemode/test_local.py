@@ -287,3 +287,46 @@ async def test_a_large_result_is_a_value_for_the_library_and_text_inside_the_dri
         carried = await cm.executions.start(ExecuteOptions(code=code, limits=cm.limits),
                                             await cm._plan(()))
         assert isinstance(carried["result"], JSONText) and carried["result"].value() == expected
+
+
+_OUTPUTS: dict[str, Any] = {
+    "plain": {"n": 1, "items": [1.5, None, True, "x"], "nested": {"k": [[]]}},
+    "non_ascii": {"city": "Zürich", "emoji": "\U0001f600"},
+    "escaped": {"text": "tab\there \\u0041 \"quoted\""},
+    "bytes": {"raw": b"\x00\xff", "list": [b"a"]},
+    "nan": [1.0, float("nan")],
+    "tuple": (1, (2, 3)),
+    "int_keys": {1: "one", None: "none", 2.5: "half"},
+    "deep": [[[[[[[[[[["bottom"]]]]]]]]]]],
+    "big": {"x": "y" * 30_000},
+}
+
+
+def output(kind: str) -> Any:
+    """A tool's output of the given kind (the kinds above)."""
+    return _OUTPUTS[kind]
+
+
+async def test_the_code_sees_each_kind_of_tool_output_as_the_model_would(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    """Plain outputs go to the guest as the text made to cap them; bytes, NaN and the rest
+    the long way. Either way the code sees the same values."""
+    async with CodeMode(tmp_path, tools=[output], workers=1, guest=compiled_guest) as cm:
+        code = ("seen = {k: tools.output(kind=k) for k in %r}\n"
+                "{k: [type(v).__name__, repr(v)[:80]] for k, v in seen.items()}" % list(_OUTPUTS))
+        outcome = await cm.execute(code)
+        assert outcome["status"] == "completed", outcome
+        seen = outcome["result"]
+    expected = {
+        "plain": repr({"n": 1, "items": [1.5, None, True, "x"], "nested": {"k": [[]]}}),
+        "non_ascii": repr({"city": "Zürich", "emoji": "\U0001f600"}),
+        "escaped": repr({"text": "tab\there \\u0041 \"quoted\""}),
+        "bytes": repr({"raw": b"\x00\xff", "list": [b"a"]}),
+        "nan": repr([1.0, None]),
+        "tuple": repr([1, [2, 3]]),
+        "int_keys": repr({"1": "one", "null": "none", "2.5": "half"}),
+        "deep": repr([[[[[[[[[[["bottom"]]]]]]]]]]]),
+    }
+    for kind, text in expected.items():
+        assert seen[kind][1] == text[:80], kind
+    assert seen["big"][0] == "dict" and "'truncated': True" in seen["big"][1]

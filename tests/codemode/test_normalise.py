@@ -19,7 +19,14 @@ from codemode.codec import (
     durable_result_or_note,
     to_json_safe,
 )
-from codemode.normalise import OUTPUT_CAP, cap_model_text, normalise_output, trim_log_lines, trim_logs
+from codemode.normalise import (
+    OUTPUT_CAP,
+    cap_model_text,
+    normalise_output,
+    plain_output_text,
+    trim_log_lines,
+    trim_logs,
+)
 
 
 def test_short_strings_and_strings_at_the_cap_are_unchanged() -> None:
@@ -182,3 +189,44 @@ def test_log_lines_are_kept_to_their_limit_as_counted_a_line_at_a_time(logs: lis
         assert kept == logs
     else:
         assert kept[-1].startswith("[logs trimmed: ") and kept[:-1] != logs
+
+
+@pytest.mark.fuzz
+@settings(max_examples=300, deadline=None)
+@given(value=_json_values | st.dictionaries(st.integers() | st.booleans() | st.none(), _json_values,
+                                            max_size=3),
+       cap=st.integers(min_value=1, max_value=400))
+def test_a_plain_outputs_text_is_what_the_long_way_shows(value: Any, cap: int) -> None:
+    text = plain_output_text(value, cap=cap)
+    if text is None:
+        return
+    shown = normalise_output(value, cap=cap)
+    assert text == json.dumps(shown, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+@pytest.mark.parametrize("value", [
+    "a string is capped as it is", float("nan"), [1, float("inf")], b"bytes", {"b": bytearray(2)},
+    {"k": object()}, {(1, 2): "tuple key"}, ["x" * OUTPUT_CAP],
+], ids=["str", "nan", "inf", "bytes", "bytearray", "object", "tuple-key", "over-the-cap"])
+def test_what_the_encoder_refuses_or_would_cut_takes_the_long_way(value: Any) -> None:
+    assert plain_output_text(value) is None
+
+
+def test_a_cycle_takes_the_long_way_and_is_shown_circular() -> None:
+    cycle: list[Any] = [1]
+    cycle.append(cycle)
+    assert plain_output_text(cycle) is None
+    assert normalise_output(cycle) == [1, "[Circular]"]
+
+
+def test_nesting_past_the_codecs_bound_takes_the_long_way() -> None:
+    def nested(levels: int) -> Any:
+        value: Any = []
+        for _ in range(levels - 1):
+            value = [value]
+        return value
+    assert plain_output_text(nested(200)) == "[" * 200 + "]" * 200 == json.dumps(
+        normalise_output(nested(200)), separators=(",", ":"))
+    assert plain_output_text(nested(201)) is None
+    # Brackets inside strings count too: a false alarm costs the long way, never a wrong text.
+    assert plain_output_text({"s": "[" * 300}) is None

@@ -166,6 +166,20 @@ def test_unserialisable_tool_arguments_fail_in_the_guest(sandbox: Sandbox) -> No
     assert outcome.host_calls == 0
 
 
+def test_arguments_holding_a_cycle_are_a_type_error_in_the_guest(sandbox: Sandbox) -> None:
+    outcome = sandbox.execute("a = [1]\na.append(a)\ntools.echo(x=a)")
+    assert outcome.error is not None and outcome.error["name"] == "TypeError"
+    assert "not JSON-serialisable: Circular reference detected" in outcome.error["message"]
+    assert outcome.host_calls == 0
+
+
+def test_bytes_in_arguments_and_answers_cross_tagged(sandbox: Sandbox) -> None:
+    outcome = sandbox.execute("r = tools.echo(x=[b'\\x00\\xff', {'k': b'z'}], y='caf\u00e9')\n"
+                              "[type(r['x'][0]).__name__, r['x'][0] == b'\\x00\\xff', r['x'][1], r['y']]")
+    assert outcome.error is None, outcome.error
+    assert outcome.result == ["bytes", True, {"k": {"$bytes": "eg=="}}, "caf\u00e9"]
+
+
 def test_tool_docstring_is_visible_to_the_code(sandbox: Sandbox) -> None:
     assert sandbox.execute("tools.add.__doc__").result == "Add two numbers."
 
