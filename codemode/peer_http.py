@@ -22,9 +22,10 @@ out (nothing of an answer came back) is retried once on a fresh connection. Redi
 never followed. Answers with ``Content-Encoding`` gzip or deflate are decoded (bounded by
 ``max_bytes`` too); none is asked for.
 
-A kept connection is closed once it has been idle for ``KEEPALIVE_S`` (a timer set when it
-is released), so a peer no call reaches any more does not hold the service's sockets, nor
-the service its. A caller that stops reading an answer before its end may ask
+A kept connection is closed once it has been idle for ``KEEPALIVE_S`` (one timer for all of
+them, set for the one idle longest: a timer per release, set and cancelled on every
+request, cost more than the rest of the pool's bookkeeping), so a peer no call reaches any
+more does not hold the service's sockets, nor the service its. A caller that stops reading an answer before its end may ask
 :meth:`PeerHTTP.stream` to ``finish`` it: the rest (a server-sent event stream whose last
 chunk follows the event the caller wanted) is read and dropped for at most that long, so
 the connection is kept rather than closed and opened again by the next request.
@@ -86,6 +87,17 @@ def _clean(text: str, what: str) -> bytes:
         raise ConnectionError(f"the {what} {text[:80]!r} is not latin-1 text") from None
 
 
+def _target(url: str | httpx.URL) -> httpx.URL:
+    """``url`` parsed, if it is not already; refused unless it is an absolute http(s) URL."""
+    try:
+        target = url if isinstance(url, httpx.URL) else httpx.URL(url)
+    except (httpx.InvalidURL, ValueError, TypeError) as exc:
+        raise ConnectionError(f"the URL is not usable: {exc}") from None
+    if target.scheme not in ("http", "https") or not target.raw_host:
+        raise ConnectionError(f"the URL {str(target)[:200]!r} is not an absolute http(s) URL")
+    return target
+
+
 def _head(method: str, url: httpx.URL, headers: Mapping[str, str], body: bytes | None) -> bytes:
     names = {name.lower() for name in headers}
     lines = [b"%s %s HTTP/1.1" % (_clean(method, "method"), url.raw_path)]
@@ -115,17 +127,12 @@ class _Connection:
         self.writer = writer
         self.idle_since = time.monotonic()
         self.used = False
-        self.expiry: asyncio.TimerHandle | None = None
-        """Closes the connection when it has been idle too long (set while it is idle)."""
 
     def usable(self, keepalive_s: float) -> bool:
         return not (self.reader.at_eof() or self.writer.is_closing()
                     or time.monotonic() - self.idle_since > keepalive_s)
 
     def close(self) -> None:
-        if self.expiry is not None:
-            self.expiry.cancel()
-            self.expiry = None
         with contextlib.suppress(Exception):
             self.writer.close()
 
@@ -243,17 +250,31 @@ class PeerHTTP:
         self._tls: ssl.SSLContext | None = None
         self._proxied = _proxied(os.environ if environ is None else environ)
         self._fallback: httpx.AsyncClient | None = None
+        self._sweep: asyncio.TimerHandle | None = None
+        """Closes the idle connections whose keep-alive has passed (set while any is idle)."""
 
     async def request(self, method: str, url: str | httpx.URL, *, headers: Mapping[str, str],
                       body: bytes | None = None, max_bytes: int) -> PeerResponse:
         """Send one request; its whole answer (see the module docstring)."""
-        chunks: list[bytes] = []
-        async with self.stream(method, url, headers=headers, body=body,
-                               max_bytes=max_bytes) as (response, body_chunks):
-            async for chunk in body_chunks:
-                chunks.append(chunk)
-        response.body = b"".join(chunks)
-        return response
+        target = _target(url)
+        if self._proxied or target.userinfo:
+            chunks: list[bytes] = []
+            async with self.stream(method, target, headers=headers, body=body,
+                                   max_bytes=max_bytes) as (response, body_chunks):
+                async for chunk in body_chunks:
+                    chunks.append(chunk)
+            response.body = b"".join(chunks)
+            return response
+        # The same exchange as ``stream``'s, without its generator: this is every webhook call.
+        origin, conn, answer = await self._exchange(method, target, headers, body)
+        done = False
+        try:
+            decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
+            data = b"".join([chunk async for chunk in _Body(self, conn, answer, decoder)])
+            done = answer.complete
+        finally:
+            self._settle(origin, conn, answer, done)
+        return PeerResponse(answer.status, answer.headers, data)
 
     @contextlib.asynccontextmanager
     async def stream(self, method: str, url: str | httpx.URL, *, headers: Mapping[str, str],
@@ -262,20 +283,12 @@ class PeerHTTP:
         """Send one request; ``(the answer without its body, the body's chunks)``. Left
         before the body's end, the rest is read and dropped for up to ``finish_s`` (see the
         module docstring); an error or cancellation closes the connection at once."""
-        try:
-            target = url if isinstance(url, httpx.URL) else httpx.URL(url)
-        except (httpx.InvalidURL, ValueError, TypeError) as exc:
-            raise ConnectionError(f"the URL is not usable: {exc}") from None
-        if target.scheme not in ("http", "https") or not target.raw_host:
-            raise ConnectionError(f"the URL {str(target)[:200]!r} is not an absolute http(s) URL")
+        target = _target(url)
         if self._proxied or target.userinfo:
             async with self._through_httpx(method, target, headers, body, max_bytes) as through:
                 yield through
             return
-        method = method.upper()
-        head = _head(method, target, headers, body)
-        origin = (target.scheme, target.raw_host, target.port or (443 if target.scheme == "https" else 80))
-        conn, answer = await self._send(origin, head + (body or b""), method == "HEAD")
+        origin, conn, answer = await self._exchange(method, target, headers, body)
         done = False
         try:
             decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
@@ -283,10 +296,26 @@ class PeerHTTP:
                    _Body(self, conn, answer, decoder))
             done = answer.complete or (finish_s > 0 and await self._finish(conn, answer, finish_s))
         finally:
-            if done and answer.keep_alive and not answer.head_only:
-                self._release(origin, conn)
-            else:
-                conn.close()
+            self._settle(origin, conn, answer, done)
+
+    async def _exchange(self, method: str, target: httpx.URL, headers: Mapping[str, str],
+                        body: bytes | None) -> tuple[tuple[str, bytes, int], _Connection, _Answer]:
+        """The request sent and its answer read up to its headers, on the origin's kept
+        connection or a new one."""
+        method = method.upper()
+        head = _head(method, target, headers, body)
+        origin = (target.scheme, target.raw_host, target.port or (443 if target.scheme == "https" else 80))
+        conn, answer = await self._send(origin, head + (body or b""), method == "HEAD")
+        return origin, conn, answer
+
+    def _settle(self, origin: tuple[str, bytes, int], conn: _Connection, answer: _Answer,
+                done: bool) -> None:
+        """Keep a connection whose answer was read to its end and may carry another; close
+        any other (what is still coming could not be told from the next answer)."""
+        if done and answer.keep_alive and not answer.head_only:
+            self._release(origin, conn)
+        else:
+            conn.close()
 
     async def _send(self, origin: tuple[str, bytes, int], data: bytes,
                     head_only: bool) -> tuple[_Connection, _Answer]:
@@ -356,9 +385,6 @@ class PeerHTTP:
         idle = self._idle.get(origin)
         while idle:
             conn = idle.pop()
-            if conn.expiry is not None:
-                conn.expiry.cancel()
-                conn.expiry = None
             if conn.usable(self.keepalive_s):
                 return conn
             conn.close()
@@ -389,17 +415,28 @@ class PeerHTTP:
             return
         conn.idle_since = time.monotonic()
         idle.append(conn)
-        conn.expiry = asyncio.get_running_loop().call_later(self.keepalive_s, self._expire,
-                                                            origin, conn)
+        if self._sweep is None:
+            self._sweep = asyncio.get_running_loop().call_later(self.keepalive_s, self._expire)
 
-    def _expire(self, origin: tuple[str, bytes, int], conn: _Connection) -> None:
-        conn.expiry = None
-        idle = self._idle.get(origin)
-        if idle is not None and conn in idle:
-            idle.remove(conn)
-            if not idle:
+    def _expire(self) -> None:
+        """Close every idle connection whose keep-alive has passed; come back for the next."""
+        self._sweep = None
+        now = time.monotonic()
+        oldest: float | None = None
+        for origin, idle in list(self._idle.items()):
+            kept = [conn for conn in idle if now - conn.idle_since < self.keepalive_s]
+            for conn in idle:
+                if now - conn.idle_since >= self.keepalive_s:
+                    conn.close()
+            if kept:
+                self._idle[origin] = kept
+                first = min(conn.idle_since for conn in kept)
+                oldest = first if oldest is None else min(oldest, first)
+            else:
                 del self._idle[origin]
-        conn.close()
+        if oldest is not None:
+            self._sweep = asyncio.get_running_loop().call_later(
+                oldest + self.keepalive_s - now, self._expire)
 
     @contextlib.asynccontextmanager
     async def _through_httpx(self, method: str, url: httpx.URL, headers: Mapping[str, str],
@@ -426,6 +463,9 @@ class PeerHTTP:
             raise ConnectionError(f"{type(exc).__name__}: {exc}") from None
 
     async def aclose(self) -> None:
+        if self._sweep is not None:
+            self._sweep.cancel()
+            self._sweep = None
         for idle in self._idle.values():
             for conn in idle:
                 conn.close()

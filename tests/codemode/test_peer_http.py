@@ -232,6 +232,25 @@ async def test_an_idle_kept_connection_is_closed_once_its_keep_alive_has_passed(
         await peers.aclose()
 
 
+async def test_one_sweep_closes_only_the_connections_past_their_keep_alive() -> None:
+    async with serving(lambda _: ok(b"a")) as first, serving(lambda _: ok(b"b")) as second:
+        peers = PeerHTTP(environ={}, keepalive_s=3600)
+        for server in (first, second):
+            assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).status == 200
+        assert peers._sweep is not None  # one timer for both, set by the first release
+        (old,) = next(idle for origin, idle in peers._idle.items() if first.url.endswith(f":{origin[2]}"))
+        old.idle_since -= 3600  # idle for its whole keep-alive now
+        peers._expire()
+        done, _ = await asyncio.wait(first.handlers, timeout=30)
+        assert done == first.handlers  # closed: the server saw the end
+        assert not any(h.done() for h in second.handlers)
+        assert peers._sweep is not None  # set again, for the one still idle
+        assert (await peers.request("GET", second.url, headers={}, max_bytes=10)).body == b"b"
+        assert second.connections == 1
+        await peers.aclose()
+        assert peers._sweep is None
+
+
 async def test_a_connection_in_use_again_before_its_keep_alive_passed_stays_open() -> None:
     async with serving(lambda _: ok(b"x")) as server:
         peers = PeerHTTP(environ={}, keepalive_s=3600)
