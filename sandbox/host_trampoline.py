@@ -50,9 +50,14 @@ def _put_result(answer: wc.Variant, out: Any) -> None:
     """Write ``answer`` as a ``result<string, string>`` where wasmtime reads the result."""
     if answer.tag not in ("ok", "err") or not isinstance(answer.payload, str):
         raise TypeError("host call answer is not ok(str) or err(str)")
+    data = answer.payload.encode("utf-8")
+    vector = ffi.wasm_byte_vec_t()
+    ffi.wasm_byte_vec_new_uninitialized(byref(vector), len(data))
+    if data:  # straight from the bytes: ``ffi.str_to_capi`` copies them once more on the way
+        ctypes.memmove(vector.data, data, len(data))
     payload = ffi.wasmtime_component_val_t()
     payload.kind = ffi.WASMTIME_COMPONENT_STRING
-    payload.of.string = ffi.str_to_capi(answer.payload)
+    payload.of.string = vector
     out.kind = ffi.WASMTIME_COMPONENT_RESULT
     out.of.result.is_ok = answer.tag == "ok"
     out.of.result.val = ffi.wasmtime_component_val_new(byref(payload))
