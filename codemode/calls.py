@@ -100,6 +100,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+REPORT_WITHIN_S = 0.001
+"""The longest a settled call waits to be reported to the watchers (see ``_report_soon``)."""
 
 EventSink = Callable[[str, dict[str, Any]], None]
 """Where a run reports what happens (``tool_call``, ``approval_requested``...) as it happens."""
@@ -310,11 +312,15 @@ class CodeModeHandler:
         self._settling: asyncio.Task[None] | None = None
         """The last call's settled record, committing while the code goes on (see
         :meth:`_settle_later`); the next call and the run's end wait for it."""
+        self._unreported: list[tuple[JournalEntry, dict[str, Any]]] = []
+        """Calls whose record has committed and that the watchers have not been told of yet
+        (see :meth:`_report_soon`), oldest first."""
+        self._report_timer: asyncio.TimerHandle | None = None
 
     # --- dispatch ---------------------------------------------------------------------
 
     async def __call__(self, name: str, payload: Any) -> Any:
-        await self.settled()
+        await self._recorded()
         if self._row_written is not None:
             await self._row_written
             self._row_written = None
@@ -393,7 +399,10 @@ class CodeModeHandler:
                               "codemode.arguments": entry.args if tracing.arguments else None})
 
     def _report(self, entry: JournalEntry, fields: dict[str, Any]) -> dict[str, Any]:
-        """The call as the response and the execution's watchers see it."""
+        """The call as the response and the execution's watchers see it (after every call
+        settled before it: calls are reported in order)."""
+        if self._unreported:
+            self._flush_reports()
         carried = self.carried.get(entry.seq) if fields.get("replayed") else None
         if carried is not None:
             # Made fresh by an earlier run of this same request (always-replay mode): report
@@ -456,8 +465,16 @@ class CodeModeHandler:
         raise HostCallError(str(error["name"]), str(error["message"]), tool, error.get("details"))
 
     async def settled(self) -> None:
-        """Wait for the last call's settled record to commit; raise its failure as the
-        :class:`HostAbort` that stops the run. The driver calls it before it ends a run."""
+        """Wait for the last call's settled record to commit and report every settled call;
+        raise a failure to commit as the :class:`HostAbort` that stops the run. The driver
+        calls it before it ends a run."""
+        try:
+            await self._recorded()
+        finally:
+            self._flush_reports()
+
+    async def _recorded(self) -> None:
+        """:meth:`settled` without the reports: what a call waits for before it goes on."""
         settling = self._settling
         if settling is None:
             return
@@ -473,6 +490,29 @@ class CodeModeHandler:
         failure to commit it has been logged; there is no run left to stop)."""
         if self._settling is not None:
             await asyncio.wait([self._settling])
+        self._flush_reports()
+
+    def _report_soon(self, entry: JournalEntry, fields: dict[str, Any]) -> None:
+        """Report a settled call once the event loop has nothing more urgent to do.
+
+        Reporting (the call's summary and its event) took a quarter of a webhook call's
+        settling, which ran on until the guest's next call had arrived and held it up. Now
+        the next webhook call reports it while it waits for its own tool's answer, any
+        report reports the ones before it first, and the run's end reports what is left;
+        failing those, a timer does within a millisecond (code that makes no more calls
+        for a while)."""
+        self._unreported.append((entry, fields))
+        if self._report_timer is None:
+            self._report_timer = asyncio.get_running_loop().call_later(
+                REPORT_WITHIN_S, self._flush_reports)
+
+    def _flush_reports(self) -> None:
+        if self._report_timer is not None:
+            self._report_timer.cancel()
+            self._report_timer = None
+        unreported, self._unreported = self._unreported, []
+        for entry, fields in unreported:
+            self._report(entry, fields)
 
     async def _settle_later(self, entry: JournalEntry, write: Callable[[], Awaitable[None]],
                             fields: dict[str, Any]) -> None:
@@ -500,7 +540,7 @@ class CodeModeHandler:
                 self._stop("error")
                 raise HostAbort("error", f"the record of call {entry.seq} ({entry.path}) "
                                          f"could not be written ({type(exc).__name__})") from exc
-            self._report(entry, fields)
+            self._report_soon(entry, fields)
 
         if self.settings.always_replay:
             await settle()
@@ -741,6 +781,8 @@ class CodeModeHandler:
             self._after_fresh()
             return outcome["replayed"]
         executing = recorded if read else replace(entry, state="executing")
+        if self._unreported:  # reported while this call waits for its tool
+            asyncio.get_running_loop().call_soon(self._flush_reports)
         try:
             output, attachments = await self._invoke(binding, payload, args, entry.seq, key)
         except HostCallError as failure:

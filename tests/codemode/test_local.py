@@ -330,3 +330,40 @@ async def test_the_code_sees_each_kind_of_tool_output_as_the_model_would(
     for kind, text in expected.items():
         assert seen[kind][1] == text[:80], kind
     assert seen["big"][0] == "dict" and "'truncated': True" in seen["big"][1]
+
+
+async def test_calls_are_reported_to_watchers_in_order_and_while_the_code_runs_on(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    """A settled call is reported by the next call while it waits for its tool, before any
+    later report, or by a timer when the code makes no call for a while."""
+    published: list[tuple[str, dict[str, Any], float]] = []
+    seen_before_second: list[list[int]] = []
+
+    async def second(n: int) -> int:
+        """Waits for the first call's report (it is made while this tool runs)."""
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            reported = [d["seq"] for kind, d, _ in published if kind == "tool_call"]
+            if reported:
+                break
+        seen_before_second.append(reported)
+        return n
+
+    async with CodeMode(tmp_path, tools=[get_weather, second], workers=1, guest=compiled_guest) as cm:
+        cm.executions._publish = lambda eid, kind, data: published.append((kind, data, time.monotonic()))
+        outcome = await cm.execute(
+            "tools.get_weather(city='Paris')\n"
+            "tools.second(n=1)\n"
+            "state.write_file('/a.txt', 'a')\n"
+            "tools.get_weather(city='Oslo')\n"
+            "import time\n"
+            "end = time.monotonic() + 0.5\n"
+            "while time.monotonic() < end:\n"
+            "    pass\n")
+        assert outcome["status"] == "completed", outcome
+    assert seen_before_second == [[0]]
+    reported = [(d["seq"], at) for kind, d, at in published if kind == "tool_call"]
+    assert [seq for seq, _ in reported] == [0, 1, 2, 3]
+    finished = next(at for kind, _, at in published if kind not in ("tool_call", "log", "status"))
+    assert finished - reported[-1][1] > 0.3  # the last call was reported while the code ran on
+    assert [c["seq"] for c in outcome["calls"]] == [0, 1, 2, 3]
