@@ -43,6 +43,10 @@ Tail = Sequence[Part | Sequence[Part]]
 """A message's raw parts; a part may be given as pieces, written one after another."""
 
 
+_FRAME_ENCODER = json.JSONEncoder(separators=(",", ":"))
+"""Made once: ``json.dumps`` with options makes an encoder per frame (two frames a host call)."""
+
+
 class WireError(Exception):
     """The pipe closed or carried something that is not a frame."""
 
@@ -54,7 +58,7 @@ def encode(message: dict[str, Any]) -> bytes:
 
 
 def _framed(message: dict[str, Any]) -> bytes:
-    body = json.dumps(message, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    body = _FRAME_ENCODER.encode(message).encode("utf-8", "surrogatepass")
     if len(body) > MAX_FRAME:
         raise WireError(f"frame of {len(body)} bytes exceeds {MAX_FRAME}")
     return HEADER.pack(len(body)) + body
