@@ -3,6 +3,7 @@ request to each in turn, so the machine's noise falls on both alike.
 
     .venv/bin/python benchmarks/ab_http.py --baseline /path/to/other/checkout [--runs 1500]
         [--kind execute|bash|state] [--same] [--callers 8 --blocks 6 --seconds 2]
+        [--kind webhook --per-call 500 --runs 20]
 
 ``git worktree add /tmp/base <commit>`` makes the other checkout; it runs on this
 checkout's virtual environment (``PYTHONPATH`` puts its packages first), so only the
@@ -12,7 +13,10 @@ directory and a raw keep-alive socket client (``isolate.RawClient``), which cost
 shared cores almost nothing. Prints each side's percentiles and the per-request difference
 paired in time (this minus baseline: below 0, this checkout is faster). With
 ``--callers N``, throughput instead: requests per second with N callers at once, in blocks
-of ``--seconds`` given to each service in turn (``--blocks`` each).
+of ``--seconds`` given to each service in turn (``--blocks`` each). With ``--per-call N``
+(the webhook kind), one webhook call's time instead: each round, each service runs an
+execute of N calls and one of the same loop calling a local lambda, and the difference per
+call is taken (in microseconds, ``--runs`` rounds).
 
 Kinds: ``execute`` is ``1 + 1``; ``bash`` is ``echo hi | wc -c`` over a fresh default
 workspace; ``state`` is an execute of ten ``state.write_file`` + ``state.read_file`` pairs;
@@ -169,6 +173,44 @@ async def throughput(ports: dict[str, int], kind: str, callers: int, blocks: int
     return rates
 
 
+async def per_call(ports: dict[str, int], calls: int, rounds: int) -> dict[str, list[float]]:
+    """Microseconds of one webhook call on each side: a loop of ``calls`` less the same loop
+    calling a local lambda, run back to back, ``rounds`` times (order flipped each round)."""
+    codes = {"tool": f"for i in range({calls}):\n    bench.echo(n=i)",
+             "plain": f"for i in range({calls}):\n    (lambda n: n)(i)"}
+    clients = {side: RawClient(port) for side, port in ports.items()}
+    per: dict[str, list[float]] = {side: [] for side in ports}
+    order = list(ports)
+
+    async def duration(side: str, code: str) -> float:
+        status, answer = await clients[side].post("/v1/execute", {
+            "code": code, "toolsets": ["bench"], "timeout_ms": 300_000})
+        took = answer.get("duration_ms")
+        if status != 200 or answer.get("status") != "completed" or not isinstance(took, (int, float)):
+            raise RuntimeError(f"{side}: {status} {answer}")
+        return float(took)
+    try:
+        for round_no in range(rounds + 1):  # the first round warms up
+            for side in order if round_no % 2 else order[::-1]:
+                took = await duration(side, codes["tool"]) - await duration(side, codes["plain"])
+                if round_no:
+                    per[side].append(took / calls * 1000)
+    finally:
+        for client in clients.values():
+            await client.close()
+    return per
+
+
+def report_per_call(per: dict[str, list[float]], calls: int, baseline: str) -> None:
+    print(f"one webhook call, loops of {calls}, {len(per['this'])} rounds, alternating; baseline {baseline}")
+    for side, values in per.items():
+        print(f"  {side:<8} median {statistics.median(values):.1f} us "
+              f"(IQR {pct(values, 25):.1f}-{pct(values, 75):.1f})")
+    paired = [a - b for a, b in zip(per["this"], per["baseline"])]
+    print(f"  this - baseline, paired: median {statistics.median(paired):+.1f} us "
+          f"(IQR {pct(paired, 25):+.1f} to {pct(paired, 75):+.1f})")
+
+
 def report_throughput(rates: dict[str, list[float]], kind: str, callers: int, baseline: str) -> None:
     print(f"{kind}, {callers} callers, {len(rates['this'])} blocks each, alternating; baseline {baseline}")
     for side, values in rates.items():
@@ -197,9 +239,13 @@ def main() -> None:
                         help="throughput instead: requests per second with this many callers")
     parser.add_argument("--blocks", type=int, default=6, help="throughput blocks per side")
     parser.add_argument("--seconds", type=float, default=2.0, help="length of a throughput block")
+    parser.add_argument("--per-call", type=int, default=0, metavar="N",
+                        help="one webhook call's time instead, from loops of N calls")
     args = parser.parse_args()
     if args.same == (args.baseline is not None):
         parser.error("give --baseline DIR or --same")
+    if args.per_call and args.kind != "webhook":
+        parser.error("--per-call measures the webhook kind")
     roots = {"this": HERE_ROOT, "baseline": HERE_ROOT if args.same else args.baseline.resolve()}
     tool = start_tool_server() if args.kind.startswith("webhook") else None
     with tempfile.TemporaryDirectory() as data:
@@ -211,7 +257,9 @@ def main() -> None:
             if tool is not None:
                 for port in ports.values():
                     asyncio.run(register_tool(port, tool[1]))
-            if args.callers:
+            if args.per_call:
+                per = asyncio.run(per_call(ports, args.per_call, args.runs))
+            elif args.callers:
                 rates = asyncio.run(throughput(ports, args.kind, args.callers, args.blocks, args.seconds))
             else:
                 times = asyncio.run(measure(ports, args.kind, args.runs))
@@ -223,7 +271,9 @@ def main() -> None:
             if tool is not None:
                 tool[0].terminate()
     baseline = "this checkout (A/A)" if args.same else str(roots["baseline"])
-    if args.callers:
+    if args.per_call:
+        report_per_call(per, args.per_call, baseline)
+    elif args.callers:
         report_throughput(rates, args.kind, args.callers, baseline)
     else:
         report(times, args.kind, baseline)
