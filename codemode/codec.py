@@ -18,7 +18,10 @@ to each of these questions:
   never mistake data for a tag. :func:`decode_value` is the inverse; :func:`display_value`
   is the never-raising form for values that are only shown (events).
 - **Canonical text.** :func:`canonical_json` is compact JSON with sorted keys: equal values
-  give equal text, which is what replay compares and the ledger hashes.
+  give equal text, which is what replay compares and the ledger hashes. A value given back
+  to code on replay (a call's result or error, a step's value) is recorded with its keys in
+  their own order instead (``durable_value_json(..., ordered=True)``): Python code sees a
+  dict's order, and a resumed run must see the order the first run saw.
 - **Surrogate-safe text.** Python strings may hold lone surrogates (JSON ``"\\ud800"``
   decodes to one) but SQLite text must be UTF-8. :func:`sqlite_safe_json` escapes
   non-ASCII only in that rare case (deterministically, so equal values still give equal
@@ -261,17 +264,18 @@ def canonical_json(value: Any) -> str:
     return _dumps(to_json_safe(value), sort_keys=True)
 
 
-def sqlite_safe_json(text: str) -> str:
+def sqlite_safe_json(text: str, *, ordered: bool = False) -> str:
     """``text``, or the same JSON with non-ASCII escaped when it holds lone surrogates.
 
     Escaping only in that rare case keeps the usual text readable, and is deterministic,
-    so equal values still give equal text for replay to compare.
+    so equal values still give equal text for replay to compare. ``ordered``: keys stay in
+    the text's order (a value given back on replay) instead of being sorted.
     """
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return json.dumps(
-            json.loads(text), ensure_ascii=True, sort_keys=True, separators=(",", ":")
+            json.loads(text), ensure_ascii=True, sort_keys=not ordered, separators=(",", ":")
         )
     return text
 
@@ -324,8 +328,8 @@ def durable_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
     return text
 
 
-def _plain_text(value: Any, limit: int = DURABLE_LIMIT) -> str | None:
-    """``_dumps(encode_value(value), sort_keys=True)`` without the walk, for a value that is
+def _plain_text(value: Any, limit: int = DURABLE_LIMIT, *, ordered: bool = False) -> str | None:
+    """``_dumps(encode_value(value), sort_keys=not ordered)`` without the walk, for a value that is
     already plain JSON which the tagged form leaves as it is; None when that is not certain.
     Most durable values are such (a call's arguments and a tool's answer came from JSON), and
     the walk in Python was about a fifth of a webhook call's own journal work.
@@ -339,7 +343,7 @@ def _plain_text(value: Any, limit: int = DURABLE_LIMIT) -> str | None:
     shorter (it only adds tags), and walking a result of megabytes in Python only to learn
     that held the event loop for most of a second."""
     try:
-        text = _dumps(value, sort_keys=True)
+        text = _dumps(value, sort_keys=not ordered)
     except (TypeError, ValueError, RecursionError):
         return None
     if len(text) > limit:
@@ -353,22 +357,28 @@ def _plain_text(value: Any, limit: int = DURABLE_LIMIT) -> str | None:
     return text
 
 
-def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
+def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT, *,
+                       ordered: bool = False) -> str:
     """Canonical JSON of ``value`` in the tagged durable form, as SQLite can hold it;
-    refuses over-large values. ``what`` starts the error message."""
+    refuses over-large values. ``what`` starts the error message.
+
+    ``ordered``: dict keys keep their order instead of being sorted, for a value that is
+    given back to code (a call's result or error, a step's value): Python code sees a
+    dict's order, so a replay must give the order the first run saw. Only what is compared
+    as text (arguments) or hashed needs sorted keys."""
     try:
-        text = _plain_text(value, limit)
+        text = _plain_text(value, limit, ordered=ordered)
     except DurableSizeError as exc:
         raise DurableSizeError(what, exc.chars, limit) from None
     if text is None:  # the walk, for its tags or its error
         try:
             # The tagged form is already JSON-ready and acyclic: one walk, not canonical_json's
             # second (the same text; a fifth of a short execute's CPU went on the two).
-            text = _dumps(encode_value(value), sort_keys=True)
+            text = _dumps(encode_value(value), sort_keys=not ordered)
         except NotSerialisableError as exc:
             raise NotSerialisableError(what, exc.reason) from exc
     check_durable_text(what, text, limit)
-    return sqlite_safe_json(text)
+    return sqlite_safe_json(text, ordered=ordered)
 
 
 def durable_text_json(what: str, text: str, limit: int = DURABLE_LIMIT) -> str:

@@ -154,7 +154,7 @@ def _check_entry(entry: JournalEntry) -> None:
 def _error_json(path: str, error: dict[str, Any] | None) -> str | None:
     if error is None:
         return None
-    return durable_value_json(f"The error of {path}", error)
+    return durable_value_json(f"The error of {path}", error, ordered=True)
 
 
 def _attachments_json(attachments: list[dict[str, Any]] | None) -> str | None:
@@ -176,7 +176,7 @@ def appending(entry: JournalEntry, require_running: bool = False) -> Body[None]:
     """The body that inserts ``entry`` (see :func:`append`), for a larger transaction."""
     _check_entry(entry)
     result = None if entry.result is None and entry.state != "applied" else durable_value_json(
-        f"The result of {entry.path}", entry.result
+        f"The result of {entry.path}", entry.result, ordered=True
     )
     error = _error_json(entry.path, entry.error)
     attachments = _attachments_json(entry.attachments)
@@ -290,7 +290,7 @@ def settling(
     # An applied call's None result is a real result and is stored as JSON null; other
     # states without a result store SQL NULL ("no result yet").
     result_text = (
-        durable_value_json(f"The result of {path}", result)
+        durable_value_json(f"The result of {path}", result, ordered=True)
         if result is not None or state == "applied"
         else None
     )

@@ -390,7 +390,7 @@ async def settle(conn: Connection, key: str, result: Any, *, now: float | None =
     when no pending row exists (discarded or swept meanwhile).
     """
     try:
-        text = durable_value_json(f'The result of action "{key}"', result)
+        text = durable_value_json(f'The result of action "{key}"', result, ordered=True)
     except (NotSerialisableError, DurableSizeError):
         await discard(conn, key)
         return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -99,8 +100,8 @@ _VALUES = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=3)
                        | st.dictionaries(_KEYS, inner, max_size=3), max_leaves=12)
 
 
-def _walked(value: Any) -> str:
-    return sqlite_safe_json(_dumps(encode_value(value), sort_keys=True))
+def _walked(value: Any, *, ordered: bool = False) -> str:
+    return sqlite_safe_json(_dumps(encode_value(value), sort_keys=not ordered), ordered=ordered)
 
 
 @settings(max_examples=800, deadline=None)
@@ -116,6 +117,41 @@ def test_a_durable_text_made_without_the_walk_is_the_walks_text(value: Any) -> N
         assert durable_value_json("v", value) == expected
     except NotSerialisableError:
         assert expected is NotSerialisableError
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_VALUES)
+def test_an_ordered_text_reads_back_with_the_keys_in_their_order(value: Any) -> None:
+    try:
+        text = durable_value_json("v", value, ordered=True)
+    except NotSerialisableError:
+        with pytest.raises(NotSerialisableError):
+            durable_value_json("v", value)
+        return
+    sorted_text = durable_value_json("v", value)
+    # The tagged forms compared (a NaN is a tag there, equal to itself).
+    assert json.loads(text) == json.loads(sorted_text)
+    assert _key_orders(json.loads(text)) == _key_orders(json.loads(_walked(value, ordered=True)))
+
+
+def _key_orders(value: Any) -> list[list[str]]:
+    """Every dict's keys in order, depth first."""
+    if isinstance(value, dict):
+        return [list(value)] + [order for v in value.values() for order in _key_orders(v)]
+    if isinstance(value, list):
+        return [order for v in value for order in _key_orders(v)]
+    return []
+
+
+@pytest.mark.parametrize("value", [
+    {"z": 1, "a": {"y": b"\x00", "b": [{"k": 1, "c": 2}]}},  # tagged bytes: the walk
+    {"z": "lone \udc80", "a": 1},                           # a lone surrogate: escaped
+    {"z": 1, "a": [3, 2]},                                 # plain: no walk
+], ids=["walked", "surrogate", "plain"])
+def test_results_keep_their_key_order_and_arguments_are_sorted(value: Any) -> None:
+    ordered = json.loads(durable_value_json("v", value, ordered=True))
+    assert list(ordered) == ["z", "a"]
+    assert list(json.loads(durable_value_json("v", value))) == ["a", "z"]
 
 
 @pytest.mark.parametrize("value", [

@@ -373,3 +373,27 @@ async def test_calls_are_reported_to_watchers_in_order_and_while_the_code_runs_o
     finished = next(at for kind, _, at in published if kind not in ("tool_call", "log", "status"))
     assert finished - reported[-1][1] > 0.3  # the last call was reported while the code ran on
     assert [c["seq"] for c in outcome["calls"]] == [0, 1, 2, 3]
+
+
+def ordered_answer() -> dict[str, Any]:
+    """An answer whose keys are not in sorted order."""
+    return {"zeta": 1, "alpha": {"y": 2, "b": b"\x00"}, "mid": [{"k": 1, "c": 2}]}
+
+
+async def test_a_resumed_run_sees_each_answer_with_its_keys_in_the_first_runs_order(
+        compiled_guest: CompiledGuest, tmp_path: Path) -> None:
+    """Python code sees a dict's order (printing it, taking its first key): the journal gives
+    a replayed answer back in the order the first run saw, not sorted."""
+    gated = tool_from_callable(deploy)  # a durable approval: the run parks, then resumes by replay
+    gated = replace(gated, approval={"mode": "durable"})
+    code = ("r = tools.ordered_answer()\n"
+            "first = [list(r), list(r['alpha']), list(r['mid'][0])]\n"
+            "tools.deploy(target='prod')\n"
+            "[first, [list(r), list(r['alpha']), list(r['mid'][0])]]")
+    async with CodeMode(tmp_path, tools=[ordered_answer, gated], workers=1, guest=compiled_guest) as cm:
+        paused = await cm.execute(code)
+        assert paused["status"] == "paused", paused
+        done = await cm.approve(paused["pending"][0]["approval_id"])
+    assert done["status"] == "completed", done
+    orders = [["zeta", "alpha", "mid"], ["y", "b"], ["k", "c"]]
+    assert done["result"] == [orders, orders]
