@@ -25,10 +25,11 @@ never followed. Answers with ``Content-Encoding`` gzip or deflate are decoded (b
 A kept connection is closed once it has been idle for ``KEEPALIVE_S`` (one timer for all of
 them, set for the one idle longest: a timer per release, set and cancelled on every
 request, cost more than the rest of the pool's bookkeeping), so a peer no call reaches any
-more does not hold the service's sockets, nor the service its. A caller that stops reading an answer before its end may ask
-:meth:`PeerHTTP.stream` to ``finish`` it: the rest (a server-sent event stream whose last
-chunk follows the event the caller wanted) is read and dropped for at most that long, so
-the connection is kept rather than closed and opened again by the next request.
+more does not hold the service's sockets, nor the service its. A caller that stops reading
+an answer before its end may ask :meth:`PeerHTTP.stream` to ``finish`` it: the rest (a
+server-sent event stream whose last chunk follows the event the caller wanted) is read and
+dropped for at most that long, so the connection is kept rather than closed and opened
+again by the next request.
 """
 
 from __future__ import annotations
