@@ -338,41 +338,65 @@ async def test_the_code_sees_each_kind_of_tool_output_as_the_model_would(
     assert seen["big"][0] == "dict" and seen["big"][1].startswith("{'chars': 30008, 'preview': '{\"x\":\"yyy")
 
 
-async def test_calls_are_reported_to_watchers_in_order_and_while_the_code_runs_on(
+async def test_calls_are_reported_to_watchers_in_order(
         compiled_guest: CompiledGuest, tmp_path: Path) -> None:
-    """A settled call is reported by the next call while it waits for its tool, before any
-    later report, or by a timer when the code makes no call for a while."""
-    published: list[tuple[str, dict[str, Any], float]] = []
+    """A settled call is reported by the next call while it waits for its tool, and before
+    any later report."""
+    published: list[tuple[str, dict[str, Any]]] = []
     seen_before_second: list[list[int]] = []
 
     async def second(n: int) -> int:
         """Waits for the first call's report (it is made while this tool runs)."""
-        for _ in range(500):
-            await asyncio.sleep(0.01)
-            reported = [d["seq"] for kind, d, _ in published if kind == "tool_call"]
+        for _ in range(500):  # the bound makes a failure a failure, not a hang
+            reported = [d["seq"] for kind, d in published if kind == "tool_call"]
             if reported:
                 break
+            await asyncio.sleep(0.01)
         seen_before_second.append(reported)
         return n
 
     async with CodeMode(tmp_path, tools=[get_weather, second], workers=1, guest=compiled_guest) as cm:
-        cm.executions._publish = lambda eid, kind, data: published.append((kind, data, time.monotonic()))
-        outcome = await cm.execute(
-            "tools.get_weather(city='Paris')\n"
-            "tools.second(n=1)\n"
-            "state.write_file('/a.txt', 'a')\n"
-            "tools.get_weather(city='Oslo')\n"
-            "import time\n"
-            "end = time.monotonic() + 0.5\n"
-            "while time.monotonic() < end:\n"
-            "    pass\n")
+        cm.executions._publish = lambda eid, kind, data: published.append((kind, data))
+        outcome = await cm.execute("tools.get_weather(city='Paris')\n"
+                                   "tools.second(n=1)\n"
+                                   "state.write_file('/a.txt', 'a')\n"
+                                   "tools.get_weather(city='Oslo')\n")
         assert outcome["status"] == "completed", outcome
     assert seen_before_second == [[0]]
-    reported = [(d["seq"], at) for kind, d, at in published if kind == "tool_call"]
-    assert [seq for seq, _ in reported] == [0, 1, 2, 3]
-    finished = next(at for kind, _, at in published if kind not in ("tool_call", "log", "status"))
-    assert finished - reported[-1][1] > 0.3  # the last call was reported while the code ran on
+    assert [d["seq"] for kind, d in published if kind == "tool_call"] == [0, 1, 2, 3]
     assert [c["seq"] for c in outcome["calls"]] == [0, 1, 2, 3]
+
+
+async def test_a_settled_call_is_reported_while_the_code_goes_on_without_reporting_calls(
+        compiled_guest: CompiledGuest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calls refused before they are journaled (bad arguments) report nothing and wait for no
+    tool: the settled call before them is reported by its timer, not at the run's end. The
+    timer is set to fire at the event loop's next turn, so the test counts calls, not time.
+    Normal mode whatever the environment: in always-replay mode a replayed call is reported
+    as it is replayed, with no timer."""
+    monkeypatch.setattr("codemode.calls.REPORT_WITHIN_S", 0.0)
+    answered = [0]
+    answer = CodeModeHandler.__call__
+
+    async def counting(handler: CodeModeHandler, name: str, payload: Any) -> Any:
+        answered[0] += 1
+        return await answer(handler, name, payload)
+
+    monkeypatch.setattr(CodeModeHandler, "__call__", counting)
+    reported_at: list[int] = []
+    async with CodeMode(tmp_path, tools=[get_weather], workers=1, guest=compiled_guest,
+                        durable=DurableSettings(always_replay=False)) as cm:
+        cm.executions._publish = lambda eid, kind, data: (
+            reported_at.append(answered[0]) if kind == "tool_call" else None)
+        outcome = await cm.execute("tools.get_weather(city='Paris')\n"
+                                   "for _ in range(20):\n"
+                                   "    try:\n"
+                                   "        tools.get_weather(city=1)\n"
+                                   "    except Exception:\n"
+                                   "        pass\n")
+        assert outcome["status"] == "completed", outcome
+    assert answered[0] == 21
+    assert len(reported_at) == 1 and reported_at[0] < 21, reported_at
 
 
 def ordered_answer() -> dict[str, Any]:
