@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from codemode.codec import to_json_safe
+from codemode.codec import json_safe_text, to_json_safe
 from codemode.errors import NotSerialisableError
 
 __all__ = [
@@ -38,9 +38,6 @@ MODEL_RESULT_CAP = 24_000
 LOG_LIMIT_BYTES = 1_000_000
 TRUNCATED_MARKER = "--- TRUNCATED ---"
 
-_STRICT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-_MAX_NESTING = 200
-"""The codec's depth bound (``codemode.codec``): text with fewer brackets cannot pass it."""
 
 
 def normalise_output(value: Any, cap: int = OUTPUT_CAP) -> Any:
@@ -64,19 +61,12 @@ def plain_output_text(value: Any, cap: int = OUTPUT_CAP) -> str | None:
     that is ``value`` itself, a plain JSON value, or None to take that function's way.
 
     One encode in C instead of the codec's walk and an encode (a webhook's output is plain
-    JSON). A value the strict encoder refuses (bytes, a cycle, a NaN, a key of another
-    type) goes the long way; so does a text over ``cap``, or with more brackets than the
-    codec's depth bound, where the walk would answer differently. Strings never come here:
-    they are capped as they are."""
+    JSON): :func:`codemode.codec.json_safe_text`, when it is certain, and the text is within
+    ``cap``. Strings never come here: they are capped as they are."""
     if isinstance(value, str):
         return None
-    try:
-        text = _STRICT.encode(value)
-    except (TypeError, ValueError, RecursionError):
-        return None
-    if len(text) > cap or text.count("[") + text.count("{") > _MAX_NESTING:
-        return None
-    return text
+    text = json_safe_text(value)
+    return None if text is None or len(text) > cap else text
 
 
 def cap_model_text(text: str, cap: int = MODEL_RESULT_CAP) -> str:
