@@ -206,9 +206,7 @@ def report_per_call(per: dict[str, list[float]], calls: int, baseline: str) -> N
     for side, values in per.items():
         print(f"  {side:<8} median {statistics.median(values):.1f} us "
               f"(IQR {pct(values, 25):.1f}-{pct(values, 75):.1f})")
-    paired = [a - b for a, b in zip(per["this"], per["baseline"])]
-    print(f"  this - baseline, paired: median {statistics.median(paired):+.1f} us "
-          f"(IQR {pct(paired, 25):+.1f} to {pct(paired, 75):+.1f})")
+    print_paired(per, "us", 1)
 
 
 def report_throughput(rates: dict[str, list[float]], kind: str, callers: int, baseline: str) -> None:
@@ -224,9 +222,14 @@ def report(times: dict[str, list[float]], kind: str, baseline: str) -> None:
     for side, values in times.items():
         print(f"  {side:<8} p25 {pct(values, 25):.3f}  p50 {pct(values, 50):.3f}  "
               f"p75 {pct(values, 75):.3f}  p90 {pct(values, 90):.3f} ms")
-    paired = [a - b for a, b in zip(times["this"], times["baseline"])]
-    print(f"  this - baseline, paired: median {statistics.median(paired):+.3f} ms "
-          f"(IQR {pct(paired, 25):+.3f} to {pct(paired, 75):+.3f})")
+    print_paired(times, "ms", 3)
+
+
+def print_paired(values: dict[str, list[float]], unit: str, places: int) -> None:
+    """The difference of each measurement from its baseline twin, taken in turn."""
+    paired = [a - b for a, b in zip(values["this"], values["baseline"])]
+    print(f"  this - baseline, paired: median {statistics.median(paired):+.{places}f} {unit} "
+          f"(IQR {pct(paired, 25):+.{places}f} to {pct(paired, 75):+.{places}f})")
 
 
 def main() -> None:
