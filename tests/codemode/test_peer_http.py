@@ -11,10 +11,11 @@ import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+import httpx
 import pytest
 
 from codemode import ToolResponseTooLarge
-from codemode.peer_http import PeerHTTP
+from codemode.peer_http import PeerHTTP, _head
 
 Answer = Callable[[bytes], bytes | None]
 """What the server sends for one request's bytes (None: close the connection instead)."""
@@ -168,6 +169,27 @@ async def test_a_header_that_would_split_the_request_is_refused_before_anything_
                                 max_bytes=10)
         await peers.aclose()
     assert server.requests == []
+
+
+@pytest.mark.parametrize("name, value, sent", [
+    ("X-Plain", "v1=abc 123", b"X-Plain: v1=abc 123"),
+    ("X-Tab", "a\tb", b"X-Tab: a\tb"),              # a control character, but not a break
+    ("X-Latin", "caf\u00e9", b"X-Latin: caf\xe9"),   # not ASCII: sent as latin-1
+])
+def test_header_values_are_sent_as_latin_1(name: str, value: str, sent: bytes) -> None:
+    head = _head("GET", httpx.URL("http://peer.invalid/x"), {name: value}, None)
+    assert sent + b"\r\n" in head
+
+
+@pytest.mark.parametrize("name, value, refusal", [
+    ("X-A", "a\nb", "line break"), ("X-A", "a\rb", "line break"), ("X-A", "a\x00b", "line break"),
+    ("X-A", "\u20ac", "not latin-1"), ("X A", "v", "not a token"), ("X:A", "v", "not a token"),
+    ("", "v", "not a token"),
+])
+def test_header_names_and_values_that_could_break_the_request_are_refused(
+        name: str, value: str, refusal: str) -> None:
+    with pytest.raises(ConnectionError, match=refusal):
+        _head("GET", httpx.URL("http://peer.invalid/x"), {name: value}, None)
 
 
 async def test_an_answer_whose_headers_never_end_is_refused_past_64_kib() -> None:
