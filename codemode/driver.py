@@ -114,6 +114,10 @@ class DurableSettings:
     """How long the workspace remembers which tagged ``state.*`` writes committed."""
     always_replay: bool = False
     """Test mode: every run stops after each fresh call and continues by replay."""
+    webhook_spin_ms: float = 1.0
+    """How long the event loop polls for a webhook tool's answer instead of sleeping, when
+    it is the only answer awaited and the tool's last answer came that quickly (0: never;
+    see :mod:`codemode.peer_http`)."""
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "DurableSettings":
@@ -225,9 +229,9 @@ class Executions:
         self.store = store
         self.workspaces = workspaces
         self.http = http
-        self.peers = PeerHTTP()
-        """Kept-alive connections for webhook tools' calls and reverts (see :mod:`codemode.peer_http`)."""
         self.settings = settings or DurableSettings()
+        self.peers = PeerHTTP(spin_s=self.settings.webhook_spin_ms / 1000)
+        """Kept-alive connections for webhook tools' calls and reverts (see :mod:`codemode.peer_http`)."""
         self.inline_secret = inline_secret
         self._resolve = resolve_plan or self._stored_plan
         self._publish = publish

@@ -291,7 +291,8 @@ def durable_overrides_from_env() -> tuple[dict[str, Any], float | None]:
     Returns overrides for :class:`codemode.DurableSettings` and the sweep interval:
     ``SANDBOX_SWEEP_INTERVAL_S`` (0: sweep only at start-up), ``SANDBOX_PAUSED_TTL_S``,
     ``SANDBOX_RECOVER_RUNNING`` (1/0), ``SANDBOX_LEASE_MARGIN_S``, ``SANDBOX_MAX_ATTEMPTS``,
-    ``SANDBOX_LEDGER_LEASE_MS`` (``off`` or 0: a stale pending action is never reclaimed).
+    ``SANDBOX_LEDGER_LEASE_MS`` (``off`` or 0: a stale pending action is never reclaimed),
+    ``SANDBOX_WEBHOOK_SPIN_MS`` (0: the loop never polls for a webhook's answer).
     Raises :class:`ConfigError` naming the variable for a value it cannot use.
     """
     durable: dict[str, Any] = {}
@@ -299,6 +300,7 @@ def durable_overrides_from_env() -> tuple[dict[str, Any], float | None]:
         ("SANDBOX_PAUSED_TTL_S", "paused_ttl_s", float, 0.0),
         ("SANDBOX_LEASE_MARGIN_S", "lease_margin_s", float, 0.0),
         ("SANDBOX_MAX_ATTEMPTS", "max_attempts", int, 1),
+        ("SANDBOX_WEBHOOK_SPIN_MS", "webhook_spin_ms", float, 0.0),
     )
     for env_name, field_name, kind, minimum in numbers:
         value = _env_number(env_name, kind, minimum=minimum)

@@ -23,11 +23,13 @@ Answer = Callable[[bytes], bytes | None]
 
 class Server:
     def __init__(self, answer: Answer, *, one_per_connection: bool = False,
-                 stall_on: bytes | None = None) -> None:
+                 stall_on: bytes | None = None, hold_on: bytes | None = None) -> None:
         self.answer = answer
         self.one_per_connection = one_per_connection
         self.stall_on = stall_on
         """A request holding this is answered in part, then never finished."""
+        self.hold_on = hold_on
+        """A request holding this is answered once ``release`` is set."""
         self.release = asyncio.Event()
         self.connections = 0
         self.handlers: set[asyncio.Task[None]] = set()
@@ -49,6 +51,8 @@ class Server:
                 reply = self.answer(request)
                 if reply is None:
                     break
+                if self.hold_on is not None and self.hold_on in head:
+                    await self.release.wait()
                 if self.stall_on is not None and self.stall_on in head:
                     writer.write(reply[:len(reply) - 3])
                     await writer.drain()
@@ -350,3 +354,54 @@ async def test_an_answer_left_without_asking_to_finish_it_closes_its_connection(
             assert await first_event(peers, server.url, finish_s=0) == b"data: answer\r\n\r\n"
         await peers.aclose()
     assert server.connections == 2
+
+
+async def _turns(count: int) -> None:
+    for _ in range(count):
+        await asyncio.sleep(0)
+
+
+async def test_the_loop_polls_for_a_lone_answer_and_stops_once_a_second_is_awaited() -> None:
+    async with serving(lambda _: ok(b"x"), hold_on=b"/held") as server:
+        peers = PeerHTTP(environ={}, spin_s=60.0)
+        first = asyncio.create_task(peers.request("GET", server.url + "/held", headers={},
+                                                  max_bytes=10))
+        while not server.requests:
+            await asyncio.sleep(0.001)
+        await _turns(5)
+        assert peers.polls > 0
+        second = asyncio.create_task(peers.request("GET", server.url + "/held", headers={},
+                                                   max_bytes=10))
+        while len(server.requests) < 2:
+            await asyncio.sleep(0.001)
+        polls = peers.polls
+        await _turns(20)
+        assert peers.polls == polls  # two answers awaited: the loop sleeps as it would
+        server.release.set()
+        assert [(await first).body, (await second).body] == [b"x", b"x"]
+        polls = peers.polls
+        await _turns(20)
+        assert peers.polls == polls  # none awaited: no polling left behind
+        await peers.aclose()
+
+
+async def test_an_origin_slower_than_the_window_is_not_polled_for_until_it_answers_within_it() -> None:
+    async with serving(lambda _: ok(b"x")) as server:
+        peers = PeerHTTP(environ={}, spin_s=1e-9)  # no answer comes within a nanosecond
+        assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).body == b"x"
+        peers.spin_s = 60.0
+        polls = peers.polls
+        await peers.request("GET", server.url, headers={}, max_bytes=10)
+        assert peers.polls == polls  # its last answer was slow: not polled for
+        await peers.request("GET", server.url, headers={}, max_bytes=10)
+        assert peers.polls > polls  # the one before came within the window: polled again
+        await peers.aclose()
+
+
+async def test_a_client_without_a_window_never_polls() -> None:
+    async with serving(lambda _: ok(b"x")) as server:
+        peers = PeerHTTP(environ={})
+        for _ in range(3):
+            await peers.request("GET", server.url, headers={}, max_bytes=10)
+        assert peers.polls == 0
+        await peers.aclose()
