@@ -31,8 +31,8 @@ server-sent event stream whose last chunk follows the event the caller wanted) i
 dropped for at most that long, so the connection is kept rather than closed and opened
 again by the next request.
 
-While one answer is awaited and nothing else is, the event loop may keep polling for it
-instead of sleeping, for at most ``spin_s`` (0, the default, never): on a virtual machine
+While one whole answer (:meth:`PeerHTTP.request`) is awaited and nothing else is, the
+event loop may keep polling for it instead of sleeping, for at most ``spin_s`` (0, the default, never): on a virtual machine
 whose idle cores halt, waking the sleeping service costs tens of microseconds of a quick
 peer's answer. An origin whose last answer took longer than the window is not polled for
 until one comes within it again, so a slow peer costs no CPU this way; a second answer
@@ -106,6 +106,13 @@ def _target(url: str | httpx.URL) -> httpx.URL:
     if target.scheme not in ("http", "https") or not target.raw_host:
         raise ConnectionError(f"the URL {str(target)[:200]!r} is not an absolute http(s) URL")
     return target
+
+
+def _origin(target: httpx.URL) -> tuple[str, bytes, int]:
+    """Where a connection to ``target`` goes: scheme, host and port (the scheme's own by
+    default)."""
+    return (target.scheme, target.raw_host,
+            target.port or (443 if target.scheme == "https" else 80))
 
 
 def _head(method: str, url: httpx.URL, headers: Mapping[str, str], body: bytes | None) -> bytes:
@@ -285,14 +292,19 @@ class PeerHTTP:
             response.body = b"".join(chunks)
             return response
         # The same exchange as ``stream``'s, without its generator: this is every webhook call.
-        origin, conn, answer = await self._exchange(method, target, headers, body)
+        origin = _origin(target)
+        sent = self._awaiting_answer(origin)
         done = False
         try:
-            decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
-            data = b"".join([chunk async for chunk in _Body(self, conn, answer, decoder)])
-            done = answer.complete
+            conn, answer = await self._exchange(method, target, origin, headers, body)
+            try:
+                decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
+                data = b"".join([chunk async for chunk in _Body(self, conn, answer, decoder)])
+                done = answer.complete
+            finally:
+                self._settle(origin, conn, answer, done)
         finally:
-            self._settle(origin, conn, answer, done)
+            self._answered(origin, sent, done)
         return PeerResponse(answer.status, answer.headers, data)
 
     @contextlib.asynccontextmanager
@@ -307,7 +319,8 @@ class PeerHTTP:
             async with self._through_httpx(method, target, headers, body, max_bytes) as through:
                 yield through
             return
-        origin, conn, answer = await self._exchange(method, target, headers, body)
+        origin = _origin(target)
+        conn, answer = await self._exchange(method, target, origin, headers, body)
         done = False
         try:
             decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
@@ -317,15 +330,14 @@ class PeerHTTP:
         finally:
             self._settle(origin, conn, answer, done)
 
-    async def _exchange(self, method: str, target: httpx.URL, headers: Mapping[str, str],
-                        body: bytes | None) -> tuple[tuple[str, bytes, int], _Connection, _Answer]:
+    async def _exchange(self, method: str, target: httpx.URL, origin: tuple[str, bytes, int],
+                        headers: Mapping[str, str], body: bytes | None
+                        ) -> tuple[_Connection, _Answer]:
         """The request sent and its answer read up to its headers, on the origin's kept
         connection or a new one."""
         method = method.upper()
         head = _head(method, target, headers, body)
-        origin = (target.scheme, target.raw_host, target.port or (443 if target.scheme == "https" else 80))
-        conn, answer = await self._send(origin, head + (body or b""), method == "HEAD")
-        return origin, conn, answer
+        return await self._send(origin, head + (body or b""), method == "HEAD")
 
     def _settle(self, origin: tuple[str, bytes, int], conn: _Connection, answer: _Answer,
                 done: bool) -> None:
@@ -350,15 +362,10 @@ class PeerHTTP:
                 except OSError as exc:
                     raise ConnectionError(f"the connection broke: {exc or type(exc).__name__}") from None
                 head_bytes = 0
-                sent = self._awaiting_answer(origin)
-                try:
-                    while not answer.headers_done:
-                        head_bytes += await self._read(conn, answer)
-                        if not answer.headers_done and head_bytes > MAX_HEAD_BYTES:
-                            raise ConnectionError(
-                                f"the answer's headers are over {MAX_HEAD_BYTES} bytes")
-                finally:
-                    self._answered(origin, sent, answer.headers_done)
+                while not answer.headers_done:
+                    head_bytes += await self._read(conn, answer)
+                    if not answer.headers_done and head_bytes > MAX_HEAD_BYTES:
+                        raise ConnectionError(f"the answer's headers are over {MAX_HEAD_BYTES} bytes")
                 return conn, answer
             except ConnectionError:
                 conn.close()
