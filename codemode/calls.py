@@ -241,6 +241,16 @@ def _retrieved(task: asyncio.Future[None]) -> None:
         task.exception()
 
 
+def _in_state(entry: JournalEntry, state: str, result: Any, error: dict[str, Any] | None,
+              attachments: list[dict[str, Any]] | None) -> JournalEntry:
+    """``entry`` moved to ``state`` with this outcome: itself when it holds that already (a
+    fresh call written ``executing``: a copy per call cost more than the row's insert)."""
+    if (state == entry.state and result is None and entry.result is None and error is None
+            and entry.error is None and not attachments and not entry.attachments):
+        return entry
+    return replace(entry, state=state, result=result, error=error, attachments=attachments or [])
+
+
 def _journal_write(execution_id: str, entry: JournalEntry, recorded: JournalEntry | None,
                    state: str, result: Any, error: dict[str, Any] | None,
                    attachments: list[dict[str, Any]] | None,
@@ -250,8 +260,7 @@ def _journal_write(execution_id: str, entry: JournalEntry, recorded: JournalEntr
         if audit is not None:
             yield from appending([audit], now())
         if recorded is None:
-            yield from journal.appending(replace(entry, state=state, result=result, error=error,
-                                                 attachments=attachments or []),
+            yield from journal.appending(_in_state(entry, state, result, error, attachments),
                                          require_running=True)
         elif recorded.state == "reverted":
             yield from journal.replacing(replace(entry, state=state, result=result, error=error,
@@ -780,7 +789,7 @@ class CodeModeHandler:
             self._note(entry, state="applied", ledger_replayed=True)
             self._after_fresh()
             return outcome["replayed"]
-        executing = recorded if read else replace(entry, state="executing")
+        executing = recorded if read else _in_state(entry, "executing", None, None, None)
         if self._unreported:  # reported while this call waits for its tool
             asyncio.get_running_loop().call_soon(self._flush_reports)
         try:

@@ -172,6 +172,20 @@ async def next_seq(conn: Connection, execution_id: str) -> int:
     return int(row[0]) if row else 0
 
 
+_INSERT = (
+    # Typed: PostgreSQL infers no column type for a bare parameter in a SELECT list.
+    f"INSERT INTO codemode_journal ({JOURNAL_COLUMNS}) SELECT CAST(? AS TEXT),"
+    " CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),"
+    " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT),"
+    " CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION),"
+    " CAST(? AS TEXT) WHERE EXISTS (SELECT 1 FROM codemode_executions WHERE id = ?"
+)
+_INSERT_IF_FOUND = _INSERT + ")"
+_INSERT_IF_RUNNING = _INSERT + " AND status = 'running')"
+"""One statement checks the execution and inserts (made once: the text is the statement
+cache's key, hashed again whenever it is a new string)."""
+
+
 def appending(entry: JournalEntry, require_running: bool = False) -> Body[None]:
     """The body that inserts ``entry`` (see :func:`append`), for a larger transaction."""
     _check_entry(entry)
@@ -182,16 +196,9 @@ def appending(entry: JournalEntry, require_running: bool = False) -> Body[None]:
     attachments = _attachments_json(entry.attachments)
     # One statement checks the execution and inserts; the reason for a refusal is looked
     # up only then.
-    running = " AND status = 'running'" if require_running else ""
     try:
         inserted = yield Execute(
-            # Typed: PostgreSQL infers no column type for a bare parameter in a SELECT list.
-            f"INSERT INTO codemode_journal ({JOURNAL_COLUMNS}) SELECT CAST(? AS TEXT),"
-            " CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),"
-            " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT),"
-            " CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION),"
-            " CAST(? AS TEXT) WHERE EXISTS"
-            f" (SELECT 1 FROM codemode_executions WHERE id = ?{running})",
+            _INSERT_IF_RUNNING if require_running else _INSERT_IF_FOUND,
             (
                 entry.execution_id, entry.seq, entry.namespace, entry.method, entry.args,
                 result, error, entry.state, int(entry.requires_approval),

@@ -43,11 +43,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import ssl
 import time
 import zlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,42 +98,86 @@ def _clean(text: str, what: str) -> bytes:
         raise ConnectionError(f"the {what} {text[:80]!r} is not latin-1 text") from None
 
 
-def _target(url: str | httpx.URL) -> httpx.URL:
-    """``url`` parsed, if it is not already; refused unless it is an absolute http(s) URL."""
+@dataclass
+class _Place:
+    """Where one URL's requests go, worked out once per URL: the parsed URL, the origin its
+    connections are kept under, and the opening of a request's head for each method."""
+
+    url: httpx.URL
+    origin: tuple[str, bytes, int]
+    openings: dict[tuple[str, bool, bool, bool], bytes] = field(default_factory=dict)
+
+    def opening(self, method: str, names: Collection[str]) -> bytes:
+        """The request line and the default headers (Host, Accept, User-Agent) the caller's
+        header ``names`` (lower case) leave out."""
+        key = (method, "host" in names, "accept" in names, "user-agent" in names)
+        made = self.openings.get(key)
+        if made is None:
+            made = _opening(self.url, *key)
+            if len(self.openings) < _MAX_OPENINGS:
+                self.openings[key] = made
+        return made
+
+
+_MAX_OPENINGS = 32
+
+
+def _place(url: str | httpx.URL) -> _Place:
+    """``url``'s place (parsed once per URL text); refused unless it is an absolute http(s) URL."""
+    return _place_of(url if isinstance(url, str) else str(url))
+
+
+@functools.lru_cache(maxsize=512)
+def _place_of(url: str) -> _Place:
     try:
-        target = url if isinstance(url, httpx.URL) else httpx.URL(url)
+        target = httpx.URL(url)
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
         raise ConnectionError(f"the URL is not usable: {exc}") from None
     if target.scheme not in ("http", "https") or not target.raw_host:
         raise ConnectionError(f"the URL {str(target)[:200]!r} is not an absolute http(s) URL")
-    return target
+    return _Place(target, (target.scheme, target.raw_host,
+                           target.port or (443 if target.scheme == "https" else 80)))
 
 
-def _origin(target: httpx.URL) -> tuple[str, bytes, int]:
-    """Where a connection to ``target`` goes: scheme, host and port (the scheme's own by
-    default)."""
-    return (target.scheme, target.raw_host,
-            target.port or (443 if target.scheme == "https" else 80))
-
-
-def _head(method: str, url: httpx.URL, headers: Mapping[str, str], body: bytes | None) -> bytes:
-    names = {name.lower() for name in headers}
+def _opening(url: httpx.URL, method: str, has_host: bool, has_accept: bool,
+             has_agent: bool) -> bytes:
     lines = [b"%s %s HTTP/1.1" % (_clean(method, "method"), url.raw_path)]
-    if "host" not in names:
+    if not has_host:
         default = (url.scheme == "http" and url.port in (None, 80)) or \
                   (url.scheme == "https" and url.port in (None, 443))
         host = b"[%s]" % url.raw_host if b":" in url.raw_host else url.raw_host
         lines.append(b"Host: " + (host if default else b"%s:%d" % (host, url.port or 0)))
-    if "accept" not in names:
+    if not has_accept:
         lines.append(b"Accept: */*")
-    if "user-agent" not in names:
+    if not has_agent:
         lines.append(b"User-Agent: " + _USER_AGENT.encode())
-    for name, value in headers.items():
-        if name.lower() in ("content-length", "transfer-encoding", "connection"):
-            continue  # framing is this module's: a caller's value could desynchronise it
+    return b"\r\n".join(lines)
+
+
+_NAMES: dict[str, bytes] = {}
+"""Header names as sent, by name (checked once each; bounded)."""
+_MAX_NAMES = 1024
+_FRAMING = frozenset({"content-length", "transfer-encoding", "connection"})
+
+
+def _name_bytes(name: str) -> bytes:
+    sent = _NAMES.get(name)
+    if sent is None:
         if not name or " " in name or ":" in name or "\t" in name:
             raise ConnectionError(f"the header name {name[:80]!r} is not a token")
-        lines.append(_clean(name, "header name") + b": " + _clean(value, "header value"))
+        sent = _clean(name, "header name")
+        if len(_NAMES) < _MAX_NAMES:
+            _NAMES[name] = sent
+    return sent
+
+
+def _head(method: str, place: _Place, headers: Mapping[str, str], body: bytes | None) -> bytes:
+    names = {name.lower() for name in headers}
+    lines = [place.opening(method, names)]
+    for name, value in headers.items():
+        if name.lower() in _FRAMING:
+            continue  # framing is this module's: a caller's value could desynchronise it
+        lines.append(_name_bytes(name) + b": " + _clean(value, "header value"))
     if body is not None or method in ("POST", "PUT", "PATCH"):
         lines.append(b"Content-Length: %d" % len(body or b""))
     return b"\r\n".join(lines) + b"\r\n\r\n"
@@ -282,24 +327,23 @@ class PeerHTTP:
     async def request(self, method: str, url: str | httpx.URL, *, headers: Mapping[str, str],
                       body: bytes | None = None, max_bytes: int) -> PeerResponse:
         """Send one request; its whole answer (see the module docstring)."""
-        target = _target(url)
-        if self._proxied or target.userinfo:
+        place = _place(url)
+        if self._proxied or place.url.userinfo:
             chunks: list[bytes] = []
-            async with self.stream(method, target, headers=headers, body=body,
+            async with self.stream(method, place.url, headers=headers, body=body,
                                    max_bytes=max_bytes) as (response, body_chunks):
                 async for chunk in body_chunks:
                     chunks.append(chunk)
             response.body = b"".join(chunks)
             return response
         # The same exchange as ``stream``'s, without its generator: this is every webhook call.
-        origin = _origin(target)
+        origin = place.origin
         sent = self._awaiting_answer(origin)
         done = False
         try:
-            conn, answer = await self._exchange(method, target, origin, headers, body)
+            conn, answer = await self._exchange(method, place, headers, body)
             try:
-                decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
-                data = b"".join([chunk async for chunk in _Body(self, conn, answer, decoder)])
+                data = await self._whole_body(conn, answer, max_bytes)
                 done = answer.complete
             finally:
                 self._settle(origin, conn, answer, done)
@@ -314,13 +358,12 @@ class PeerHTTP:
         """Send one request; ``(the answer without its body, the body's chunks)``. Left
         before the body's end, the rest is read and dropped for up to ``finish_s`` (see the
         module docstring); an error or cancellation closes the connection at once."""
-        target = _target(url)
-        if self._proxied or target.userinfo:
-            async with self._through_httpx(method, target, headers, body, max_bytes) as through:
+        place = _place(url)
+        if self._proxied or place.url.userinfo:
+            async with self._through_httpx(method, place.url, headers, body, max_bytes) as through:
                 yield through
             return
-        origin = _origin(target)
-        conn, answer = await self._exchange(method, target, origin, headers, body)
+        conn, answer = await self._exchange(method, place, headers, body)
         done = False
         try:
             decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
@@ -328,16 +371,15 @@ class PeerHTTP:
                    _Body(self, conn, answer, decoder))
             done = answer.complete or (finish_s > 0 and await self._finish(conn, answer, finish_s))
         finally:
-            self._settle(origin, conn, answer, done)
+            self._settle(place.origin, conn, answer, done)
 
-    async def _exchange(self, method: str, target: httpx.URL, origin: tuple[str, bytes, int],
-                        headers: Mapping[str, str], body: bytes | None
-                        ) -> tuple[_Connection, _Answer]:
+    async def _exchange(self, method: str, place: _Place, headers: Mapping[str, str],
+                        body: bytes | None) -> tuple[_Connection, _Answer]:
         """The request sent and its answer read up to its headers, on the origin's kept
         connection or a new one."""
         method = method.upper()
-        head = _head(method, target, headers, body)
-        return await self._send(origin, head + (body or b""), method == "HEAD")
+        head = _head(method, place, headers, body)
+        return await self._send(place.origin, head + (body or b""), method == "HEAD")
 
     def _settle(self, origin: tuple[str, bytes, int], conn: _Connection, answer: _Answer,
                 done: bool) -> None:
@@ -434,6 +476,19 @@ class PeerHTTP:
         except httptools.HttpParserError as exc:
             raise ConnectionError(f"the answer is not HTTP/1.1: {exc}") from None
         return len(data)
+
+    async def _whole_body(self, conn: _Connection, answer: _Answer, max_bytes: int) -> bytes:
+        """The rest of the answer's body, decoded and bounded (a loop, not :class:`_Body`'s
+        iteration: the body has usually come whole with the head)."""
+        decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
+        parts: list[bytes] = []
+        while True:
+            if answer.chunks:
+                chunks, answer.chunks = answer.chunks, []
+                parts.extend([decoder.feed(chunk) for chunk in chunks])
+            if answer.complete:
+                return b"".join(parts)
+            await self._read(conn, answer)
 
     async def _finish(self, conn: _Connection, answer: _Answer, finish_s: float) -> bool:
         """Read the rest of an answer the caller left and drop it; whether it ended in time

@@ -389,17 +389,6 @@ async def _signed_post(
             await http.aclose()
 
 
-@functools.lru_cache(maxsize=512)
-def _parsed(url: str) -> httpx.URL | str:
-    """``url`` parsed once for every call of its tool (httpx parses in Python: about a
-    quarter of a webhook POST's own CPU), or as it is when it does not parse, for the
-    client to refuse as it always has."""
-    try:
-        return httpx.URL(url)
-    except (httpx.InvalidURL, ValueError, TypeError):
-        return url
-
-
 async def _post(
     http: httpx.AsyncClient | PeerHTTP,
     tool_name: str,
@@ -410,7 +399,7 @@ async def _post(
     max_response_bytes: int,
 ) -> tuple[int, bytes]:
     if isinstance(http, PeerHTTP):
-        answer = await http.request("POST", _parsed(url), headers=headers, body=body,
+        answer = await http.request("POST", url, headers=headers, body=body,
                                     max_bytes=max_response_bytes)
         return answer.status, answer.body
     async with http.stream(

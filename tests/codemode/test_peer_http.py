@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from codemode import ToolResponseTooLarge
-from codemode.peer_http import PeerHTTP, _head
+from codemode.peer_http import PeerHTTP, _head, _place
 
 Answer = Callable[[bytes], bytes | None]
 """What the server sends for one request's bytes (None: close the connection instead)."""
@@ -181,7 +181,7 @@ async def test_a_header_that_would_split_the_request_is_refused_before_anything_
     ("X-Latin", "caf\u00e9", b"X-Latin: caf\xe9"),   # not ASCII: sent as latin-1
 ])
 def test_header_values_are_sent_as_latin_1(name: str, value: str, sent: bytes) -> None:
-    head = _head("GET", httpx.URL("http://peer.invalid/x"), {name: value}, None)
+    head = _head("GET", _place("http://peer.invalid/x"), {name: value}, None)
     assert sent + b"\r\n" in head
 
 
@@ -193,7 +193,7 @@ def test_header_values_are_sent_as_latin_1(name: str, value: str, sent: bytes) -
 def test_header_names_and_values_that_could_break_the_request_are_refused(
         name: str, value: str, refusal: str) -> None:
     with pytest.raises(ConnectionError, match=refusal):
-        _head("GET", httpx.URL("http://peer.invalid/x"), {name: value}, None)
+        _head("GET", _place("http://peer.invalid/x"), {name: value}, None)
 
 
 async def test_an_answer_whose_headers_never_end_is_refused_past_64_kib() -> None:
