@@ -366,11 +366,13 @@ class CodeModeHandler:
 
     # --- journal plumbing -------------------------------------------------------------
 
-    def _next(self, namespace: str, method: str, args: Any) -> tuple[JournalEntry, JournalEntry | None]:
-        """The entry for the next call and the journal's record of that step, if any."""
+    def _next(self, namespace: str, method: str, args: Any, *, decoded: bool = False
+              ) -> tuple[JournalEntry, JournalEntry | None]:
+        """The entry for the next call and the journal's record of that step, if any
+        (``decoded``: ``args`` are as the wire's JSON gave them)."""
         seq = self.seq
         try:
-            entry = make_entry(self.execution_id, seq, namespace, method, args)
+            entry = make_entry(self.execution_id, seq, namespace, method, args, decoded=decoded)
         except CodeModeError as exc:  # too large or not serialisable: cannot be recorded
             self._stop("error")
             raise HostAbort("error", str(exc)) from exc
@@ -486,6 +488,10 @@ class CodeModeHandler:
         """:meth:`settled` without the reports: what a call waits for before it goes on."""
         settling = self._settling
         if settling is None:
+            return
+        if settling.done():  # committed while the code ran on (the usual case): no shield
+            self._settling = None
+            settling.result()
             return
         try:
             # Shielded: a run cancelled while it waits must not cut the record's commit short.
@@ -626,7 +632,7 @@ class CodeModeHandler:
                 validate_arguments(tool, args)
             except CodeModeError as exc:
                 raise HostCallError(type(exc).__name__, str(exc), name) from exc
-        entry, recorded = self._next(namespace, name, args)
+        entry, recorded = self._next(namespace, name, args, decoded=True)
         if recorded is not None and replayable(recorded):
             return self._replay(recorded)
 

@@ -345,7 +345,8 @@ def durable_json(what: str, value: Any, limit: int = DURABLE_LIMIT) -> str:
     return text
 
 
-def _plain_text(value: Any, limit: int = DURABLE_LIMIT, *, ordered: bool = False) -> str | None:
+def _plain_text(value: Any, limit: int = DURABLE_LIMIT, *, ordered: bool = False,
+                decoded: bool = False) -> str | None:
     """``_dumps(encode_value(value), sort_keys=not ordered)`` without the walk, for a value that is
     already plain JSON which the tagged form leaves as it is; None when that is not certain.
     Most durable values are such (a call's arguments and a tool's answer came from JSON), and
@@ -365,7 +366,7 @@ def _plain_text(value: Any, limit: int = DURABLE_LIMIT, *, ordered: bool = False
         return None
     if len(text) > limit:
         raise DurableSizeError("value", len(text), limit)
-    if '"$' in text or json.loads(text) != value:
+    if '"$' in text or (not decoded and json.loads(text) != value):
         return None
     # Many containers need not be deep ones: a result of 50,000 small lists took the walk
     # (half a second on the event loop) when their count alone decided.
@@ -375,16 +376,18 @@ def _plain_text(value: Any, limit: int = DURABLE_LIMIT, *, ordered: bool = False
 
 
 def durable_value_json(what: str, value: Any, limit: int = DURABLE_LIMIT, *,
-                       ordered: bool = False) -> str:
+                       ordered: bool = False, decoded: bool = False) -> str:
     """Canonical JSON of ``value`` in the tagged durable form, as SQLite can hold it;
     refuses over-large values. ``what`` starts the error message.
 
     ``ordered``: dict keys keep their order instead of being sorted, for a value that is
     given back to code (a call's result or error, a step's value): Python code sees a
     dict's order, so a replay must give the order the first run saw. Only what is compared
-    as text (arguments) or hashed needs sorted keys."""
+    as text (arguments) or hashed needs sorted keys. ``decoded``: ``value`` was read from
+    JSON text as it is (a tool call's arguments off the wire), so it holds no tuple and no
+    key that is not a string, and the check that its text reads back equal is skipped."""
     try:
-        text = _plain_text(value, limit, ordered=ordered)
+        text = _plain_text(value, limit, ordered=ordered, decoded=decoded)
     except DurableSizeError as exc:
         raise DurableSizeError(what, exc.chars, limit) from None
     if text is None:  # the walk, for its tags or its error

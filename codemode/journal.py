@@ -101,9 +101,10 @@ JOURNAL_COLUMNS = (
 )
 
 
-def canonical_args(namespace: str, method: str, args: Any) -> str:
-    """The arguments of ``namespace.method`` as the journal stores and replay compares them."""
-    return durable_value_json(f"The arguments of {namespace}.{method}", args)
+def canonical_args(namespace: str, method: str, args: Any, *, decoded: bool = False) -> str:
+    """The arguments of ``namespace.method`` as the journal stores and replay compares them
+    (``decoded``: as read from JSON text, see :func:`codemode.codec.durable_value_json`)."""
+    return durable_value_json(f"The arguments of {namespace}.{method}", args, decoded=decoded)
 
 
 def make_entry(
@@ -116,15 +117,17 @@ def make_entry(
     state: str = "executing",
     requires_approval: bool = False,
     ephemeral: bool = False,
+    decoded: bool = False,
 ) -> JournalEntry:
-    """A new entry for a call with Python ``args`` (canonicalised and size-checked here)."""
+    """A new entry for a call with Python ``args`` (canonicalised and size-checked here;
+    ``decoded``: read from JSON text as they are, see :func:`canonical_args`)."""
     stamp = now()
     return JournalEntry(
         execution_id=execution_id,
         seq=seq,
         namespace=namespace,
         method=method,
-        args=canonical_args(namespace, method, args),
+        args=canonical_args(namespace, method, args, decoded=decoded),
         state=state,
         requires_approval=requires_approval,
         ephemeral=ephemeral,

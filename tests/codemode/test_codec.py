@@ -167,6 +167,22 @@ def test_what_the_walk_would_change_is_left_to_it(value: Any) -> None:
     assert _plain_text(value) is None
 
 
+@given(JSON_VALUES)
+@settings(max_examples=200, deadline=None)
+def test_a_value_read_from_json_text_is_written_the_same_without_its_read_back(value: Any) -> None:
+    decoded = json.loads(json.dumps(value))
+    for ordered in (False, True):
+        assert durable_value_json("v", decoded, decoded=True, ordered=ordered) == \
+            durable_value_json("v", decoded, ordered=ordered)
+
+
+@pytest.mark.parametrize("text", ['{"$bytes": "AA=="}', '{"x": NaN}', '[{"b": 1, "a": [2]}]'])
+def test_a_value_read_from_json_that_the_walk_would_change_is_still_left_to_it(text: str) -> None:
+    value = json.loads(text)
+    assert _plain_text(value, decoded=True) == _plain_text(value)
+    assert durable_value_json("v", value, decoded=True) == durable_value_json("v", value)
+
+
 def test_a_strict_text_over_the_limit_is_refused_without_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_walk(value: Any) -> Any:
         raise AssertionError("walked")
