@@ -14,8 +14,9 @@ proxy (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY``, any case), and a URL with
 ``max_bytes`` of body (:class:`~codemode.errors.ToolResponseTooLarge` past it, which the
 caller names again after its tool); :meth:`PeerHTTP.stream`
 yields the body as it comes (the MCP transport: an answer may be a server-sent event
-stream). Failures to connect, send or read are the builtin :class:`ConnectionError`; bounding the
-time is the caller's (``asyncio.timeout``), and a request cut off by it, or by any other
+stream). Failures to connect, send or read are the builtin :class:`ConnectionError`. A
+request's ``timeout_s`` bounds the whole of it (:class:`TimeoutError`); a stream's time is
+the caller's to bound (``asyncio.timeout``). A request cut off by either, or by any other
 error, closes its connection rather than returning it half read. A kept connection the
 peer closed while idle is noticed before reuse; one it closed just as the request went
 out (nothing of an answer came back) is retried once on a fresh connection. Redirects are
@@ -301,6 +302,69 @@ class _Body:
             await self._peers._read(self._conn, answer)
 
 
+class _Deadline:
+    """When one request's time runs out (loop time), and the connection it is using."""
+
+    __slots__ = ("when", "expired", "conn")
+
+    def __init__(self, when: float) -> None:
+        self.when = when
+        self.expired = False
+        self.conn: _Connection | None = None
+
+
+class _Deadlines:
+    """The time limits of the requests in flight, kept by one timer set for the earliest:
+    an ``asyncio.timeout`` per request (a timer set and cancelled, and a task's
+    cancellation to undo) cost more than the rest of a webhook call's exchange here. A
+    request whose time runs out has its connection closed, which ends whatever it was
+    waiting for; it then raises :class:`TimeoutError`."""
+
+    EARLY_S = 0.001
+    """A deadline this close is due: a loop's timer may fire that much before its time."""
+
+    def __init__(self) -> None:
+        self._watched: dict[_Deadline, None] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0
+
+    def watch(self, timeout_s: float) -> _Deadline:
+        loop = asyncio.get_running_loop()
+        deadline = _Deadline(loop.time() + timeout_s)
+        self._watched[deadline] = None
+        if self._timer is None or deadline.when < self._timer_at:
+            self._arm(loop, deadline.when)
+        return deadline
+
+    def forget(self, deadline: _Deadline) -> None:
+        # The timer stays: when it fires it finds nothing due and is set for the next.
+        self._watched.pop(deadline, None)
+        if not self._watched and self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _arm(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer_at = when
+        self._timer = loop.call_at(when, self._expire, loop)
+
+    def _expire(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = None
+        due = loop.time() + self.EARLY_S
+        following: float | None = None
+        for deadline in list(self._watched):
+            if deadline.when <= due:
+                del self._watched[deadline]
+                deadline.expired = True
+                if deadline.conn is not None:
+                    deadline.conn.close()
+            elif following is None or deadline.when < following:
+                following = deadline.when
+        if following is not None:
+            self._arm(loop, following)
+
+
 class PeerHTTP:
     """Kept-alive HTTP/1.1 connections by origin; one per process, shared by every call."""
 
@@ -321,34 +385,47 @@ class PeerHTTP:
         self._tls: ssl.SSLContext | None = None
         self._proxied = _proxied(os.environ if environ is None else environ)
         self._fallback: httpx.AsyncClient | None = None
+        self._deadlines = _Deadlines()
         self._sweep: asyncio.TimerHandle | None = None
         """Closes the idle connections whose keep-alive has passed (set while any is idle)."""
 
     async def request(self, method: str, url: str | httpx.URL, *, headers: Mapping[str, str],
-                      body: bytes | None = None, max_bytes: int) -> PeerResponse:
-        """Send one request; its whole answer (see the module docstring)."""
+                      body: bytes | None = None, max_bytes: int,
+                      timeout_s: float | None = None) -> PeerResponse:
+        """Send one request; its whole answer (see the module docstring). ``timeout_s``
+        bounds all of it, connecting and reading included: :class:`TimeoutError` past it."""
         place = _place(url)
         if self._proxied or place.url.userinfo:
             chunks: list[bytes] = []
-            async with self.stream(method, place.url, headers=headers, body=body,
-                                   max_bytes=max_bytes) as (response, body_chunks):
-                async for chunk in body_chunks:
-                    chunks.append(chunk)
+            async with asyncio.timeout(timeout_s):
+                async with self.stream(method, place.url, headers=headers, body=body,
+                                       max_bytes=max_bytes) as (response, body_chunks):
+                    async for chunk in body_chunks:
+                        chunks.append(chunk)
             response.body = b"".join(chunks)
             return response
         # The same exchange as ``stream``'s, without its generator: this is every webhook call.
         origin = place.origin
+        deadline = None if timeout_s is None else self._deadlines.watch(timeout_s)
         sent = self._awaiting_answer(origin)
         done = False
         try:
-            conn, answer = await self._exchange(method, place, headers, body)
+            conn, answer = await self._exchange(method, place, headers, body, deadline)
             try:
                 data = await self._whole_body(conn, answer, max_bytes)
                 done = answer.complete
             finally:
                 self._settle(origin, conn, answer, done)
+        except (ConnectionError, ToolResponseTooLarge):
+            if deadline is not None and deadline.expired:
+                raise TimeoutError(f"no whole answer within {timeout_s} s") from None
+            raise
         finally:
             self._answered(origin, sent, done)
+            if deadline is not None:
+                self._deadlines.forget(deadline)
+        if deadline is not None and deadline.expired:  # cut off by it: what came is not all
+            raise TimeoutError(f"no whole answer within {timeout_s} s")
         return PeerResponse(answer.status, answer.headers, data)
 
     @contextlib.asynccontextmanager
@@ -363,7 +440,7 @@ class PeerHTTP:
             async with self._through_httpx(method, place.url, headers, body, max_bytes) as through:
                 yield through
             return
-        conn, answer = await self._exchange(method, place, headers, body)
+        conn, answer = await self._exchange(method, place, headers, body, None)
         done = False
         try:
             decoder = _Decoder(answer.headers.get("content-encoding", ""), max_bytes)
@@ -374,12 +451,13 @@ class PeerHTTP:
             self._settle(place.origin, conn, answer, done)
 
     async def _exchange(self, method: str, place: _Place, headers: Mapping[str, str],
-                        body: bytes | None) -> tuple[_Connection, _Answer]:
+                        body: bytes | None, deadline: _Deadline | None
+                        ) -> tuple[_Connection, _Answer]:
         """The request sent and its answer read up to its headers, on the origin's kept
         connection or a new one."""
         method = method.upper()
         head = _head(method, place, headers, body)
-        return await self._send(place.origin, head + (body or b""), method == "HEAD")
+        return await self._send(place.origin, head + (body or b""), method == "HEAD", deadline)
 
     def _settle(self, origin: tuple[str, bytes, int], conn: _Connection, answer: _Answer,
                 done: bool) -> None:
@@ -390,11 +468,20 @@ class PeerHTTP:
         else:
             conn.close()
 
-    async def _send(self, origin: tuple[str, bytes, int], data: bytes,
-                    head_only: bool) -> tuple[_Connection, _Answer]:
-        """The request on a kept or new connection, read up to the answer's headers."""
+    async def _send(self, origin: tuple[str, bytes, int], data: bytes, head_only: bool,
+                    deadline: _Deadline | None) -> tuple[_Connection, _Answer]:
+        """The request on a kept or new connection, read up to the answer's headers; the
+        connection is ``deadline``'s to close once it passes."""
         while True:
-            conn = self._kept(origin) or await self._connect(origin)
+            conn = self._kept(origin)
+            if conn is None:
+                async with asyncio.timeout_at(None if deadline is None else deadline.when):
+                    conn = await self._connect(origin)
+            if deadline is not None:
+                deadline.conn = conn
+                if deadline.expired:
+                    conn.close()
+                    raise ConnectionError("the request's time ran out")
             answer = _Answer(head_only)
             answer.parser = httptools.HttpResponseParser(answer)
             try:
@@ -411,7 +498,7 @@ class PeerHTTP:
                 return conn, answer
             except ConnectionError:
                 conn.close()
-                if conn.used and not answer.received:
+                if conn.used and not answer.received and not (deadline and deadline.expired):
                     continue  # the peer closed a kept connection just now: a fresh one
                 raise
             except BaseException:

@@ -24,8 +24,8 @@ class WatchedPeers(PeerHTTP):
         super().__init__(environ={})
         self.posted_on: list[Any] = []
 
-    async def _send(self, origin: Any, data: bytes, head_only: bool) -> Any:
-        conn, answer = await super()._send(origin, data, head_only)
+    async def _send(self, origin: Any, data: bytes, head_only: bool, deadline: Any) -> Any:
+        conn, answer = await super()._send(origin, data, head_only, deadline)
         if data.startswith(b"POST "):
             self.posted_on.append(conn)
         return conn, answer

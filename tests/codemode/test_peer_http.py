@@ -405,3 +405,47 @@ async def test_a_client_without_a_window_never_polls() -> None:
             await peers.request("GET", server.url, headers={}, max_bytes=10)
         assert peers.polls == 0
         await peers.aclose()
+
+
+async def test_a_request_held_past_its_time_raises_timeout_and_its_connection_is_not_reused() -> None:
+    async with serving(lambda _: ok(b"x"), hold_on=b"/held") as server:
+        peers = PeerHTTP(environ={})
+        assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).body == b"x"
+        with pytest.raises(TimeoutError):
+            await peers.request("GET", server.url + "/held", headers={}, max_bytes=10,
+                                timeout_s=0.1)
+        assert (await peers.request("GET", server.url, headers={}, max_bytes=10,
+                                    timeout_s=5)).body == b"x"
+        await peers.aclose()
+    assert server.connections == 2  # the one cut off was closed, not kept
+
+
+async def test_an_answer_cut_off_by_its_time_is_a_timeout_not_a_short_body() -> None:
+    # No length: the body would end with the connection, which the deadline closes.
+    async with serving(lambda _: b"HTTP/1.1 200 OK\r\n\r\npartial body",
+                       stall_on=b"/trickle") as server:
+        peers = PeerHTTP(environ={})
+        with pytest.raises(TimeoutError):
+            await peers.request("GET", server.url + "/trickle", headers={}, max_bytes=100,
+                                timeout_s=0.2)
+        await peers.aclose()
+
+
+async def test_requests_in_flight_each_time_out_at_their_own_deadline() -> None:
+    async with serving(lambda _: ok(b"x"), hold_on=b"/held") as server:
+        peers = PeerHTTP(environ={})
+        loop = asyncio.get_running_loop()
+
+        async def held(timeout_s: float) -> float:
+            started = loop.time()
+            with pytest.raises(TimeoutError):
+                await peers.request("GET", server.url + "/held", headers={}, max_bytes=10,
+                                    timeout_s=timeout_s)
+            return loop.time() - started
+
+        late, early = await asyncio.gather(held(0.6), held(0.15))
+        assert 0.14 <= early < late and late >= 0.59  # a timer may fire a millisecond early
+        # A request with time to spare meanwhile is answered as usual.
+        assert (await peers.request("GET", server.url, headers={}, max_bytes=10,
+                                    timeout_s=5)).body == b"x"
+        await peers.aclose()
