@@ -241,16 +241,6 @@ def _retrieved(task: asyncio.Future[None]) -> None:
         task.exception()
 
 
-def _in_state(entry: JournalEntry, state: str, result: Any, error: dict[str, Any] | None,
-              attachments: list[dict[str, Any]] | None) -> JournalEntry:
-    """``entry`` moved to ``state`` with this outcome: itself when it holds that already (a
-    fresh call written ``executing``: a copy per call cost more than the row's insert)."""
-    if (state == entry.state and result is None and entry.result is None and error is None
-            and entry.error is None and not attachments and not entry.attachments):
-        return entry
-    return replace(entry, state=state, result=result, error=error, attachments=attachments or [])
-
-
 def _journal_write(execution_id: str, entry: JournalEntry, recorded: JournalEntry | None,
                    state: str, result: Any, error: dict[str, Any] | None,
                    attachments: list[dict[str, Any]] | None,
@@ -260,7 +250,7 @@ def _journal_write(execution_id: str, entry: JournalEntry, recorded: JournalEntr
         if audit is not None:
             yield from appending([audit], now())
         if recorded is None:
-            yield from journal.appending(_in_state(entry, state, result, error, attachments),
+            yield from journal.appending(entry.in_state(state, result, error, attachments),
                                          require_running=True)
         elif recorded.state == "reverted":
             yield from journal.replacing(replace(entry, state=state, result=result, error=error,
@@ -519,12 +509,15 @@ class CodeModeHandler:
         self._unreported.append((entry, fields))
         if self._report_timer is None:
             self._report_timer = asyncio.get_running_loop().call_later(
-                REPORT_WITHIN_S, self._flush_reports)
+                REPORT_WITHIN_S, self._reports_due)
+
+    def _reports_due(self) -> None:
+        self._report_timer = None
+        self._flush_reports()
 
     def _flush_reports(self) -> None:
-        if self._report_timer is not None:
-            self._report_timer.cancel()
-            self._report_timer = None
+        # A timer already set stays and finds nothing left to report: cheaper than a timer
+        # set and cancelled for every call (a timer per call, set at most once a millisecond).
         unreported, self._unreported = self._unreported, []
         for entry, fields in unreported:
             self._report(entry, fields)
@@ -795,7 +788,7 @@ class CodeModeHandler:
             self._note(entry, state="applied", ledger_replayed=True)
             self._after_fresh()
             return outcome["replayed"]
-        executing = recorded if read else _in_state(entry, "executing", None, None, None)
+        executing = recorded if read else entry.in_state("executing")
         if self._unreported:  # reported while this call waits for its tool
             asyncio.get_running_loop().call_soon(self._flush_reports)
         try:

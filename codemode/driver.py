@@ -114,10 +114,11 @@ class DurableSettings:
     """How long the workspace remembers which tagged ``state.*`` writes committed."""
     always_replay: bool = False
     """Test mode: every run stops after each fresh call and continues by replay."""
-    webhook_spin_ms: float = 1.0
-    """How long the event loop polls for a webhook tool's answer instead of sleeping, when
-    it is the only answer awaited and the tool's last answer came that quickly (0: never;
-    see :mod:`codemode.peer_http`)."""
+    poll_ms: float = 1.0
+    """How long the event loop polls, instead of sleeping, for a webhook tool's answer and
+    for a guest's next host call, while that is the only wait and the last one ended that
+    quickly (0: never; see :mod:`sandbox.polling`). The service's worker pool is given the
+    same window."""
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "DurableSettings":
@@ -230,7 +231,7 @@ class Executions:
         self.workspaces = workspaces
         self.http = http
         self.settings = settings or DurableSettings()
-        self.peers = PeerHTTP(spin_s=self.settings.webhook_spin_ms / 1000)
+        self.peers = PeerHTTP(spin_s=self.settings.poll_ms / 1000)
         """Kept-alive connections for webhook tools' calls and reverts (see :mod:`codemode.peer_http`)."""
         self.inline_secret = inline_secret
         self._resolve = resolve_plan or self._stored_plan

@@ -32,12 +32,11 @@ server-sent event stream whose last chunk follows the event the caller wanted) i
 dropped for at most that long, so the connection is kept rather than closed and opened
 again by the next request.
 
-While one whole answer (:meth:`PeerHTTP.request`) is awaited and nothing else is, the
-event loop may keep polling for it instead of sleeping, for at most ``spin_s`` (0, the default, never): on a virtual machine
-whose idle cores halt, waking the sleeping service costs tens of microseconds of a quick
-peer's answer. An origin whose last answer took longer than the window is not polled for
-until one comes within it again, so a slow peer costs no CPU this way; a second answer
-awaited at once ends it (the loop has other work then, and the cores are shared).
+While a whole answer (:meth:`PeerHTTP.request`) is awaited, the event loop may poll for it
+instead of sleeping, for at most ``spin_s`` (0, the default: never), through the process's
+:class:`sandbox.polling.Poller` (which polls only while one wait is open). An origin whose
+last answer took longer than the window is not polled for until one comes within it again,
+so a slow peer costs no CPU this way.
 """
 
 from __future__ import annotations
@@ -55,6 +54,8 @@ from typing import Any
 
 import httptools
 import httpx
+
+from sandbox import POLLER, Poller
 
 from .errors import ToolResponseTooLarge
 
@@ -369,16 +370,14 @@ class PeerHTTP:
     """Kept-alive HTTP/1.1 connections by origin; one per process, shared by every call."""
 
     def __init__(self, environ: Mapping[str, str] | None = None, *,
-                 keepalive_s: float = KEEPALIVE_S, spin_s: float = 0.0) -> None:
+                 keepalive_s: float = KEEPALIVE_S, spin_s: float = 0.0,
+                 poller: Poller = POLLER) -> None:
         self.keepalive_s = keepalive_s
         """How long an idle connection is kept before it is closed."""
         self.spin_s = spin_s
         """How long the loop polls for an answer instead of sleeping (see the module docstring)."""
-        self.polls = 0
-        """Turns of the loop made polling for answers, since this client was made."""
-        self._awaiting = 0
-        self._polling = False
-        self._poll_until = 0.0
+        self.poller = poller
+        """What polls (``sandbox.polling``: the process's one, so two waits never poll at once)."""
         self._slow: set[tuple[str, bytes, int]] = set()
         """Origins whose last answer came after the polling window: not polled for."""
         self._idle: dict[tuple[str, bytes, int], list[_Connection]] = {}
@@ -508,41 +507,25 @@ class PeerHTTP:
                 conn.used = True
 
     def _awaiting_answer(self, origin: tuple[str, bytes, int]) -> float | None:
-        """Count an answer awaited from ``origin`` and, when it is the only one and its
-        origin answers quickly, poll for it; when that began (None: not counted)."""
+        """Open a wait for an answer from ``origin`` on the poller, polled for unless its
+        origin answers slowly; when it began (None: not counted)."""
         if self.spin_s <= 0:
             return None
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        self._awaiting += 1
-        if self._awaiting == 1 and origin not in self._slow:
-            self._poll_until = now + self.spin_s
-            if not self._polling:
-                self._polling = True
-                loop.call_soon(self._poll, loop)
-        return now
+        self.poller.open(0.0 if origin in self._slow else self.spin_s)
+        return asyncio.get_running_loop().time()
 
     def _answered(self, origin: tuple[str, bytes, int], sent: float | None, came: bool) -> None:
-        """The answer counted by :meth:`_awaiting_answer` came (or the wait ended without
-        it): learn whether ``origin`` answers within the polling window."""
+        """The wait :meth:`_awaiting_answer` opened is over (the answer came, or did not):
+        learn whether ``origin`` answers within the polling window."""
         if sent is None:
             return
-        self._awaiting -= 1
+        self.poller.close()
         if not came:
             return
         if asyncio.get_running_loop().time() - sent > self.spin_s:
             self._slow.add(origin)
         else:
             self._slow.discard(origin)
-
-    def _poll(self, loop: asyncio.AbstractEventLoop) -> None:
-        """One more turn of the loop without sleeping, while the one answer awaited may
-        still come within the window (a callback, not a task: nothing to set up per call)."""
-        if self._awaiting == 1 and loop.time() < self._poll_until:
-            self.polls += 1
-            loop.call_soon(self._poll, loop)
-        else:
-            self._polling = False
 
     async def _read(self, conn: _Connection, answer: _Answer) -> int:
         """Read what has come and feed it to the parser; how many bytes that was."""

@@ -13,7 +13,7 @@ import re
 import time
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from workspace import DEFAULT_TENANT
@@ -103,6 +103,17 @@ class JournalEntry:
     def path(self) -> str:
         """``namespace.method``, the name divergence messages use."""
         return f"{self.namespace}.{self.method}"
+
+    def in_state(self, state: str, result: Any = None, error: dict[str, Any] | None = None,
+                 attachments: list[dict[str, Any]] | None = None) -> "JournalEntry":
+        """This entry moved to ``state`` with this outcome: itself when it holds that
+        already (a fresh call written ``executing``: a copy per call cost more than the
+        row's insert)."""
+        if (state == self.state and result is None and self.result is None and error is None
+                and self.error is None and not attachments and not self.attachments):
+            return self
+        return replace(self, state=state, result=result, error=error,
+                       attachments=attachments or [])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for the audit trail; ``args`` parsed, bytes in their tagged form."""

@@ -34,6 +34,7 @@ from .guest_modules import summary as guest_modules_summary
 from .hostcalls import CallableTools, HostAbort, HostCallError, HostCallHandler, ToolSpec, uncharged_wait
 from .json_text import JSONText, ascii_string_json, plain_strings_json, value_of, writes_as_itself
 from .limits import MAX_DEADLINE_S, MAX_MEMORY_BYTES, Limits
+from .polling import POLLER, Poller
 from .science_engine import CompiledScience, ensure_science, science_state
 from .spans import SpanHandle, tracing
 
@@ -60,6 +61,8 @@ __all__ = [
     "MAX_MEMORY_BYTES",
     "MemoryLimitExceeded",
     "OutputLimitExceeded",
+    "POLLER",
+    "Poller",
     "Sandbox",
     "SandboxError",
     "SpanHandle",

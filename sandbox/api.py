@@ -139,8 +139,12 @@ class AsyncSandbox:
     def __init__(self, tools: Mapping[str, Callable[..., Any]] | None = None, *,
                  limits: Limits = Limits.default, workers: int | None = None,
                  cache_dir: Path | None = None, guest: CompiledGuest | None = None,
-                 science_workers: int | None = None, science: CompiledScience | None = None) -> None:
+                 science_workers: int | None = None, science: CompiledScience | None = None,
+                 poll_s: float = 0.0) -> None:
         self.tools = CallableTools(tools)
+        self.poll_s = poll_s
+        """How long the loop polls for a guest's next host call after answering one (0:
+        never; see :mod:`sandbox.polling`)."""
         self.limits = limits
         self._workers = workers
         self._cache_dir = cache_dir
@@ -159,7 +163,7 @@ class AsyncSandbox:
         if self.guest is None:
             loop = asyncio.get_running_loop()
             self.guest = await loop.run_in_executor(None, ensure_compiled, self._cache_dir)
-        pool = WorkerPool(self.guest, self._workers)
+        pool = WorkerPool(self.guest, self._workers, poll_s=self.poll_s)
         await pool.start()
         self._pool = pool
 
@@ -180,7 +184,7 @@ class AsyncSandbox:
                     loop = asyncio.get_running_loop()
                     self.science = await loop.run_in_executor(None, ensure_science, self._cache_dir)
                 pool = WorkerPool(None, self._science_workers or SCIENCE_POOL_SIZE,
-                                  worker_args=self.science.worker_args())
+                                  worker_args=self.science.worker_args(), poll_s=self.poll_s)
                 await pool.start()
                 self._science_pool = pool
             return self._science_pool

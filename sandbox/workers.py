@@ -36,6 +36,7 @@ from typing import Any, Callable, Sequence
 
 from ._wire import HEADER, MAX_FRAME, Tail, WireError, decode, encode, encode_with_tail, part_size, tail_count, tail_of, text_of
 from .cpu_priority import background_policy
+from .polling import POLLER
 from .engine import CompiledGuest
 from .envelope import MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads
 from .errors import (DeadlineExceeded, GuestProtocolError, RunAborted, SandboxError, WorkerCrashed,
@@ -232,9 +233,12 @@ class WorkerPool:
     """A fixed number of worker processes; ``run`` borrows one for one isolate run."""
 
     def __init__(self, guest: CompiledGuest | None, size: int | None = None,
-                 worker_args: Sequence[str] | None = None) -> None:
+                 worker_args: Sequence[str] | None = None, *, poll_s: float = 0.0) -> None:
         if guest is None and worker_args is None:
             raise ValueError("a worker pool needs a compiled guest or its workers' arguments")
+        self.poll_s = poll_s
+        """How long the loop polls for a guest's next host call after answering one, while
+        the guest's last call came that quickly (0: never; see :mod:`sandbox.polling`)."""
         self.guest = guest
         self.worker_args = list(worker_args) if worker_args is not None else (
             guest.worker_args() if guest is not None else [])
@@ -353,6 +357,7 @@ class WorkerPool:
     async def _drive(self, worker: _WorkerProcess, export: str, request: Request, limits: Limits,
                      handler: HostCallHandler, preopens: Sequence[Preopen]) -> RunOutput:
         started = time.monotonic()
+        loop = asyncio.get_running_loop()
         clock = UnchargedClock(MAX_UNCHARGED_S, parent=current_uncharged_clock.get())
         token = current_uncharged_clock.set(clock)
         try:
@@ -363,8 +368,16 @@ class WorkerPool:
                 await worker.send({"op": "run", "export": export, "limits": limits.to_dict(),
                                    "preopens": [[p.host_dir, p.guest_dir] for p in preopens]}, [text])
                 abort: dict[str, str] | None = None
+                answered: float | None = None  # when the last call was answered, polled for
+                quick = True  # whether the guest's last call came within the polling window
                 while True:
-                    message = await worker.receive()
+                    try:
+                        message = await worker.receive()
+                    finally:
+                        if answered is not None:
+                            POLLER.close()
+                            quick = loop.time() - answered <= self.poll_s
+                            answered = None
                     op = message["op"]
                     if "instantiate_ns" in message:
                         _record_instantiate(sent_ns, message["instantiate_ns"])
@@ -380,6 +393,10 @@ class WorkerPool:
                         if reply["op"] == "abort":
                             abort = reply["trap"]
                         await worker.send(reply)
+                        if self.poll_s > 0 and abort is None:
+                            # The guest's next call is usually due within microseconds.
+                            POLLER.open(self.poll_s if quick else 0.0)
+                            answered = loop.time()
                     elif op == "done":
                         return _done(message, clock.credited())
                     elif op == "failed":

@@ -90,7 +90,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.info("removed %d workspace trees left by stopped processes", len(swept))
         sandbox = AsyncSandbox(limits=settings.limits, workers=settings.workers,
                                cache_dir=settings.cache_dir, guest=settings.guest,
-                               science=settings.science, science_workers=settings.science_workers)
+                               science=settings.science, science_workers=settings.science_workers,
+                               poll_s=settings.durable.poll_ms / 1000)
         await sandbox.start()
         if settings.database_url:
             log.info("on %s: %s", settings.database_url.split("@")[-1],

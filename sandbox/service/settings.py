@@ -292,7 +292,8 @@ def durable_overrides_from_env() -> tuple[dict[str, Any], float | None]:
     ``SANDBOX_SWEEP_INTERVAL_S`` (0: sweep only at start-up), ``SANDBOX_PAUSED_TTL_S``,
     ``SANDBOX_RECOVER_RUNNING`` (1/0), ``SANDBOX_LEASE_MARGIN_S``, ``SANDBOX_MAX_ATTEMPTS``,
     ``SANDBOX_LEDGER_LEASE_MS`` (``off`` or 0: a stale pending action is never reclaimed),
-    ``SANDBOX_WEBHOOK_SPIN_MS`` (0: the loop never polls for a webhook's answer).
+    ``SANDBOX_POLL_MS`` (0: the loop never polls for a webhook's answer or a guest's next
+    host call, see ``sandbox.polling``).
     Raises :class:`ConfigError` naming the variable for a value it cannot use.
     """
     durable: dict[str, Any] = {}
@@ -300,7 +301,7 @@ def durable_overrides_from_env() -> tuple[dict[str, Any], float | None]:
         ("SANDBOX_PAUSED_TTL_S", "paused_ttl_s", float, 0.0),
         ("SANDBOX_LEASE_MARGIN_S", "lease_margin_s", float, 0.0),
         ("SANDBOX_MAX_ATTEMPTS", "max_attempts", int, 1),
-        ("SANDBOX_WEBHOOK_SPIN_MS", "webhook_spin_ms", float, 0.0),
+        ("SANDBOX_POLL_MS", "poll_ms", float, 0.0),
     )
     for env_name, field_name, kind, minimum in numbers:
         value = _env_number(env_name, kind, minimum=minimum)

@@ -16,6 +16,7 @@ import pytest
 
 from codemode import ToolResponseTooLarge
 from codemode.peer_http import PeerHTTP, _head, _place
+from sandbox.polling import Poller
 
 Answer = Callable[[bytes], bytes | None]
 """What the server sends for one request's bytes (None: close the connection instead)."""
@@ -363,47 +364,47 @@ async def _turns(count: int) -> None:
 
 async def test_the_loop_polls_for_a_lone_answer_and_stops_once_a_second_is_awaited() -> None:
     async with serving(lambda _: ok(b"x"), hold_on=b"/held") as server:
-        peers = PeerHTTP(environ={}, spin_s=60.0)
+        peers = PeerHTTP(environ={}, spin_s=60.0, poller=Poller())
         first = asyncio.create_task(peers.request("GET", server.url + "/held", headers={},
                                                   max_bytes=10))
         while not server.requests:
             await asyncio.sleep(0.001)
         await _turns(5)
-        assert peers.polls > 0
+        assert peers.poller.polls > 0
         second = asyncio.create_task(peers.request("GET", server.url + "/held", headers={},
                                                    max_bytes=10))
         while len(server.requests) < 2:
             await asyncio.sleep(0.001)
-        polls = peers.polls
+        polls = peers.poller.polls
         await _turns(20)
-        assert peers.polls == polls  # two answers awaited: the loop sleeps as it would
+        assert peers.poller.polls == polls  # two answers awaited: the loop sleeps as it would
         server.release.set()
         assert [(await first).body, (await second).body] == [b"x", b"x"]
-        polls = peers.polls
+        polls = peers.poller.polls
         await _turns(20)
-        assert peers.polls == polls  # none awaited: no polling left behind
+        assert peers.poller.polls == polls  # none awaited: no polling left behind
         await peers.aclose()
 
 
 async def test_an_origin_slower_than_the_window_is_not_polled_for_until_it_answers_within_it() -> None:
     async with serving(lambda _: ok(b"x")) as server:
-        peers = PeerHTTP(environ={}, spin_s=1e-9)  # no answer comes within a nanosecond
+        peers = PeerHTTP(environ={}, spin_s=1e-9, poller=Poller())  # nothing comes that soon
         assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).body == b"x"
         peers.spin_s = 60.0
-        polls = peers.polls
+        polls = peers.poller.polls
         await peers.request("GET", server.url, headers={}, max_bytes=10)
-        assert peers.polls == polls  # its last answer was slow: not polled for
+        assert peers.poller.polls == polls  # its last answer was slow: not polled for
         await peers.request("GET", server.url, headers={}, max_bytes=10)
-        assert peers.polls > polls  # the one before came within the window: polled again
+        assert peers.poller.polls > polls  # the one before came within the window: polled again
         await peers.aclose()
 
 
 async def test_a_client_without_a_window_never_polls() -> None:
     async with serving(lambda _: ok(b"x")) as server:
-        peers = PeerHTTP(environ={})
+        peers = PeerHTTP(environ={}, poller=Poller())
         for _ in range(3):
             await peers.request("GET", server.url, headers={}, max_bytes=10)
-        assert peers.polls == 0
+        assert peers.poller.polls == 0
         await peers.aclose()
 
 

@@ -943,7 +943,7 @@ def test_serve_reads_the_durable_knobs_from_the_environment(
     knobs = {"SANDBOX_PAUSED_TTL_S": "90", "SANDBOX_LEASE_MARGIN_S": "0.5",
              "SANDBOX_MAX_ATTEMPTS": "3", "SANDBOX_RECOVER_RUNNING": "off",
              "SANDBOX_LEDGER_LEASE_MS": "1500", "SANDBOX_SWEEP_INTERVAL_S": "0",
-             "SANDBOX_ALWAYS_REPLAY": "1", "SANDBOX_WEBHOOK_SPIN_MS": "0"}
+             "SANDBOX_ALWAYS_REPLAY": "1", "SANDBOX_POLL_MS": "0"}
     for name, value in knobs.items():
         monkeypatch.setenv(name, value)
     settings = serve_settings(build_parser().parse_args(
@@ -952,7 +952,7 @@ def test_serve_reads_the_durable_knobs_from_the_environment(
     assert (durable.paused_ttl_s, durable.lease_margin_s, durable.max_attempts) == (90.0, 0.5, 3)
     assert (durable.recover_running, durable.ledger_lease_ms) == (False, 1500)
     assert durable.always_replay is True and settings.sweep_interval_s == 0.0
-    assert durable.webhook_spin_ms == 0.0
+    assert durable.poll_ms == 0.0
     assert settings.data_dir == tmp_path and settings.workers == 2
     monkeypatch.setenv("SANDBOX_LEDGER_LEASE_MS", "off")
     assert durable_overrides_from_env()[0]["ledger_lease_ms"] is None
@@ -961,14 +961,14 @@ def test_serve_reads_the_durable_knobs_from_the_environment(
     assert durable_overrides_from_env() == ({}, None)
     defaults = serve_settings(build_parser().parse_args(["serve", "--data-dir", str(tmp_path)]))
     assert defaults.sweep_interval_s == 60.0 and defaults.durable.max_attempts == 5
-    assert defaults.durable.webhook_spin_ms == 1.0
+    assert defaults.durable.poll_ms == 1.0
 
 
 @pytest.mark.parametrize("name, value", [
     ("SANDBOX_MAX_ATTEMPTS", "many"), ("SANDBOX_MAX_ATTEMPTS", "0"),
     ("SANDBOX_SWEEP_INTERVAL_S", "-1"), ("SANDBOX_PAUSED_TTL_S", "nan"),
     ("SANDBOX_RECOVER_RUNNING", "maybe"), ("SANDBOX_LEDGER_LEASE_MS", "1.5"),
-    ("SANDBOX_WEBHOOK_SPIN_MS", "-1")])
+    ("SANDBOX_POLL_MS", "-1")])
 def test_a_bad_durable_knob_is_named_in_a_clear_error(
         monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
     from sandbox.service import ConfigError, durable_overrides_from_env
