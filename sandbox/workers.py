@@ -36,7 +36,6 @@ from typing import Any, Callable, Sequence
 
 from ._wire import HEADER, MAX_FRAME, Tail, WireError, decode, encode, encode_with_tail, part_size, tail_count, tail_of, text_of
 from .cpu_priority import background_policy
-from .polling import POLLER
 from .engine import CompiledGuest
 from .envelope import MAX_PAYLOAD_CHARS, MAX_PAYLOAD_DEPTH, bounded_loads
 from .errors import (DeadlineExceeded, GuestProtocolError, RunAborted, SandboxError, WorkerCrashed,
@@ -45,6 +44,7 @@ from .hostcalls import HostAbort, HostCallError, HostCallHandler, UnchargedClock
 from .isolate import Preopen
 from .json_text import JSONText
 from .limits import Limits
+from .polling import POLLER
 from .spans import tracing
 from .spare_signal import ENV_VAR as SPARE_FD_VAR, SpareSignal
 
