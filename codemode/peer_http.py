@@ -328,26 +328,33 @@ class _Deadlines:
         self._watched: dict[_Deadline, None] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
+        self._timer_loop: asyncio.AbstractEventLoop | None = None
 
     def watch(self, timeout_s: float) -> _Deadline:
         loop = asyncio.get_running_loop()
         deadline = _Deadline(loop.time() + timeout_s)
         self._watched[deadline] = None
-        if self._timer is None or deadline.when < self._timer_at:
+        # A timer set for an earlier deadline fires first and is then set for this one.
+        if self._timer is None or self._timer_loop is not loop or deadline.when < self._timer_at:
             self._arm(loop, deadline.when)
         return deadline
 
     def forget(self, deadline: _Deadline) -> None:
-        # The timer stays: when it fires it finds nothing due and is set for the next.
+        # The timer stays, even with nothing left to watch: when it fires it finds nothing
+        # due and is set for the next. One request after another then sets it once per
+        # timeout, not once per request.
         self._watched.pop(deadline, None)
-        if not self._watched and self._timer is not None:
+
+    def close(self) -> None:
+        """Cancel the timer (the client is closing; nothing it watched is in flight)."""
+        if self._timer is not None:
             self._timer.cancel()
             self._timer = None
 
     def _arm(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        self.close()
         self._timer_at = when
+        self._timer_loop = loop
         self._timer = loop.call_at(when, self._expire, loop)
 
     def _expire(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -656,6 +663,7 @@ class PeerHTTP:
             raise ConnectionError(f"{type(exc).__name__}: {exc}") from None
 
     async def aclose(self) -> None:
+        self._deadlines.close()
         if self._sweep is not None:
             self._sweep.cancel()
             self._sweep = None

@@ -450,3 +450,20 @@ async def test_requests_in_flight_each_time_out_at_their_own_deadline() -> None:
         assert (await peers.request("GET", server.url, headers={}, max_bytes=10,
                                     timeout_s=5)).body == b"x"
         await peers.aclose()
+
+
+def test_a_client_used_on_a_second_loop_still_times_out_there() -> None:
+    peers = PeerHTTP(environ={})
+
+    async def held(held_s: float) -> None:
+        async with serving(lambda _: ok(b"x", b"Connection: close"), hold_on=b"/held") as server:
+            with pytest.raises(TimeoutError):
+                await peers.request("GET", server.url + "/held", headers={}, max_bytes=10,
+                                    timeout_s=held_s)
+            # An answered request leaves the timer set for its deadline on this loop (and no
+            # kept connection: the answer closed it).
+            await peers.request("GET", server.url, headers={}, max_bytes=10, timeout_s=0.5)
+
+    asyncio.run(held(0.1))
+    # Later than the first loop's timer, which will never fire: this loop sets its own.
+    asyncio.run(asyncio.wait_for(held(1.0), 10))
