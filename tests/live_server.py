@@ -30,7 +30,14 @@ class ServerThread:
                                                     # a client's open event stream (an MCP
                                                     # session's GET) would hold shut-down
                                                     # forever; uvicorn cancels it after this
-                                                    timeout_graceful_shutdown=1))
+                                                    timeout_graceful_shutdown=1,
+                                                    # uvicorn closes a connection idle for
+                                                    # 5 s by default, and a client may reuse
+                                                    # it just then ("Server disconnected
+                                                    # without sending a response"): on a
+                                                    # loaded machine a test's pause can be
+                                                    # that long
+                                                    timeout_keep_alive=300))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property
