@@ -221,6 +221,21 @@ def test_sed_error_message_names_expression_and_char() -> None:
     assert got["stderr"] == "sed: -e expression #1, char 5: unterminated `s' command\n"
 
 
+@pytest.mark.parametrize("script", ["\u2463p", "1~\u2463p", "1,+\u0663p", "s/a/b/\u2463",
+                                    "q\u2463", "s/\\(a\\)/\\\u2463/", "l\u0663"])
+def test_digits_of_other_scripts_are_not_numbers_to_sed(script: str) -> None:
+    # str.isdigit() takes U+2463 (a circled 4) and U+0663 (an Arabic-Indic 3); int() does
+    # not. The fuzzer found the parser raising ValueError on them: now each is sed's own
+    # error or plain text, as GNU sed, which knows only ASCII digits, treats them.
+    from bash.commands.sed.parse import Parser, SedError
+
+    for extended in (False, True):
+        try:
+            Parser(script, extended).parse()
+        except SedError:
+            pass
+
+
 def test_sed_missing_file_message() -> None:
     got = CASES_OF.run_ours(["sed", "p", "nosuch"], "", {})
     assert got["stderr"] == "sed: can't read nosuch: No such file or directory\n"

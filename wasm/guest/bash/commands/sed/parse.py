@@ -12,6 +12,12 @@ from dataclasses import dataclass, field
 from .regex import RegexError, compile_posix
 
 
+
+def _digit(c: str) -> bool:
+    """Whether ``c`` is one ASCII digit: ``str.isdigit`` also takes other scripts' digits
+    and signs like U+2463, which ``int`` refuses."""
+    return len(c) == 1 and "0" <= c <= "9"
+
 class SedError(Exception):
     """A script error, reported as ``sed: -e expression #1, char N: message``."""
 
@@ -89,7 +95,7 @@ class Parser:
 
     def number(self) -> int:
         start = self.i
-        while self.i < len(self.s) and self.s[self.i].isdigit():
+        while self.i < len(self.s) and _digit(self.s[self.i]):
             self.i += 1
         return int(self.s[start : self.i])
 
@@ -132,11 +138,11 @@ class Parser:
 
     def address(self) -> Addr | None:
         c = self.peek()
-        if c.isdigit():
+        if _digit(c):
             n = self.number()
             if self.peek() == "~":
                 self.i += 1
-                step = self.number() if self.peek().isdigit() else 0
+                step = self.number() if _digit(self.peek()) else 0
                 if n == 0 and step == 0:
                     return Addr("zero")
                 return Addr("step", n=n, step=step)
@@ -234,7 +240,7 @@ class Parser:
             elif c == "\\" and i + 1 < len(text):
                 i += 1
                 d = text[i]
-                if d.isdigit():
+                if _digit(d):
                     flush()
                     parts.append(("grp", int(d)))
                 elif d in "LUluE":
@@ -296,7 +302,7 @@ class Parser:
                     c = self.peek()
                     if c == "+" or c == "~":
                         self.i += 1
-                        if not self.peek().isdigit():
+                        if not _digit(self.peek()):
                             raise self.error("expected newer version of sed")
                         cmd.a2 = Addr("plus" if c == "+" else "mult", n=self.number())
                     else:
@@ -355,7 +361,7 @@ class Parser:
                     self.wfiles.append(cmd.wfile)
             elif name in "qQlL":
                 self.skip_ws()
-                if self.peek().isdigit():
+                if _digit(self.peek()):
                     cmd.int_arg = self.number()
                 self.end_of_command()
             elif name in "=dDgGhHnNpPxzF":
@@ -420,7 +426,7 @@ class Parser:
                 flags += "I"
             elif c in "mM":
                 flags += "M"
-            elif c.isdigit():
+            elif _digit(c):
                 n = self.number()
                 if n == 0:
                     raise self.error("number option to `s' command may not be zero")

@@ -239,7 +239,7 @@ class _Translator:
             self.i = close + 2
         elif not self.extended and d in "+?":
             self.add_quant(d)
-        elif d.isdigit() and d != "0" and not self.awk:
+        elif "1" <= d <= "9" and len(d) == 1 and not self.awk:  # an ASCII back-reference
             self.add_atom("\\" + d)
         elif d in "wWsSbB":
             if d in "bB":
