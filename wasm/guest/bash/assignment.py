@@ -121,7 +121,7 @@ def _assign_indexed(sh: Shell, a: Assign, raws: list[str], declared: bool) -> No
     for key, plus, value in items:
         index = nxt
         if key is not None:
-            index = int(key) if key.isdigit() else arith.evaluate(key, arith_view(st)) if key.strip() else -1
+            index = int(key) if (key.isascii() and key.isdigit()) else arith.evaluate(key, arith_view(st)) if key.strip() else -1
             if index < 0 and key.strip() and var.array:
                 index += max(var.array) + 1
             if index < 0:

@@ -135,9 +135,9 @@ def _long_option(spec: FlagSpec, arg: str, args: list[str], i: int,
 def _short_options(spec: FlagSpec, arg: str, args: list[str], i: int,
                    opts: list[tuple[str, str | None]], numeric_short: bool) -> int:
     """Parse the cluster of short options ``arg``; returns the index of the next argument."""
-    if numeric_short and arg[1].isdigit():
+    if numeric_short and (arg[1].isascii() and arg[1].isdigit()):
         j = 1
-        while j < len(arg) and arg[j].isdigit():
+        while j < len(arg) and (arg[j].isascii() and arg[j].isdigit()):
             j += 1
         opts.append(("#", arg[1:j]))
         if j == len(arg):

@@ -186,7 +186,7 @@ def pipes_of(counters: RunCounters) -> PipeTable:
 
 def lookup(counters: RunCounters, path: str) -> Pipe | None:
     """The live substitution named ``path`` (``/dev/fd/N``), if any."""
-    if counters.pipes is None or not path.startswith("/dev/fd/") or not path[8:].isdigit():
+    if counters.pipes is None or not path.startswith("/dev/fd/") or not (path[8:].isascii() and path[8:].isdigit()):
         return None
     return pipes_of(counters).named.get(int(path[8:]))
 

@@ -68,7 +68,7 @@ def open_target(shell: Shell, path: str, mode: str, io: IO) -> object:
         if mode == "r":
             return InputStream(cast("Iterator[bytes]", pipe))  # closed by the redirection
         return FileSink(cast(BinaryIO, pipe), path)  # its close lets go of the pipe
-    if path.startswith("/dev/fd/") and path[8:].isdigit():
+    if path.startswith("/dev/fd/") and (path[8:].isascii() and path[8:].isdigit()):
         return io.fds.get(int(path[8:]), ClosedFd())
     if path == "":
         raise BashError(": No such file or directory")
@@ -91,6 +91,8 @@ def open_target(shell: Shell, path: str, mode: str, io: IO) -> object:
         raise BashError(f"{path}: Not a directory") from None
     except PermissionError:
         raise BashError(f"{path}: Permission denied") from None
+    except OSError as exc:  # a name too long, too many links...: bash names the reason
+        raise BashError(f"{path}: {exc.strerror or type(exc).__name__}") from None
 
 
 def apply_redirs(shell: Shell, redirs: list[Redir], io: IO, in_place: bool = False) -> tuple[IO, list[object]]:
@@ -128,7 +130,7 @@ def _redirect(shell: Shell, r: Redir, io: IO, opened: list[object]) -> None:
         if r.fdvar is not None:
             if target == "-":
                 held = shell.state.get(r.fdvar)
-                if held is not None and held.isdigit():
+                if held is not None and (held.isascii() and held.isdigit()):
                     closing = io.fds.pop(int(held), None)
                     if isinstance(closing, FileSink):
                         closing.close()
@@ -140,13 +142,13 @@ def _redirect(shell: Shell, r: Redir, io: IO, opened: list[object]) -> None:
         if target == "-":
             io.fds.pop(fd, None)
             return
-        if target.isdigit():
+        if (target.isascii() and target.isdigit()):
             src = int(target)
             if src not in io.fds:
                 raise BashError(f"{target}: Bad file descriptor")
             io.fds[fd] = io.fds[src]
             return
-        if target.endswith("-") and target[:-1].isdigit():
+        if target.endswith("-") and (target[:-1].isascii() and target[:-1].isdigit()):
             src = int(target[:-1])
             io.fds[fd] = io.fds.get(src, ClosedFd())
             io.fds.pop(src, None)

@@ -193,7 +193,7 @@ def _parse_spec(fmt: str, i: int, gnu: bool) -> tuple[_Spec, int]:
             pad = fmt[i]
         i += 1
     digits = i
-    while i < len(fmt) and fmt[i].isdigit():
+    while i < len(fmt) and (fmt[i].isascii() and fmt[i].isdigit()):
         i += 1
     width = min(int(fmt[digits:i]), 2**31 - 1) if i > digits else -1
     modifier = None

@@ -182,8 +182,8 @@ def _parse_param_body(body: str, whole: str) -> Param:
     if i < n and (body[i].isalpha() or body[i] == "_"):
         while i < n and (body[i].isalnum() or body[i] == "_"):
             i += 1
-    elif i < n and body[i].isdigit():
-        while i < n and body[i].isdigit():
+    elif i < n and (body[i].isascii() and body[i].isdigit()):
+        while i < n and (body[i].isascii() and body[i].isdigit()):
             i += 1
     elif i < n and body[i] in _SPECIAL_PARAMS:
         i += 1

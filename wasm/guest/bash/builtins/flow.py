@@ -103,7 +103,7 @@ def run_caller(sh: Shell, argv: list[str], io: IO) -> int:
     st = sh.state
     if not st.funcnames:
         return 1
-    frame = int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else 0
+    frame = int(argv[1]) if len(argv) > 1 and (argv[1].isascii() and argv[1].isdigit()) else 0
     names = list(reversed(st.funcnames)) + ["main"]
     if frame + 1 >= len(names):
         return 1

@@ -22,16 +22,16 @@ if TYPE_CHECKING:
 def _wait_one(sh: Shell, spec: str, io: IO) -> int:
     sched = scheduler_of(sh.state.counters)
     job = sh.jobs.find(spec)
-    if job is None and spec.isdigit() and int(spec) in sh.procsubs:
+    if job is None and (spec.isascii() and spec.isdigit()) and int(spec) in sh.procsubs:
         substitution = sh.procsubs.pop(int(spec))
         sched.run_until(lambda: substitution.done)
         return substitution.status if substitution.status is not None else 127
     if job is None:
-        if spec.isdigit() and int(spec) in sh.reaped:
+        if (spec.isascii() and spec.isdigit()) and int(spec) in sh.reaped:
             return sh.reaped[int(spec)]
         if spec.startswith("%"):
             print_error(io, f"wait: {spec}: no such job")
-        elif spec.isdigit():
+        elif (spec.isascii() and spec.isdigit()):
             print_error(io, f"wait: pid {spec} is not a child of this shell")
         else:
             print_error(io, f"wait: `{spec}': not a pid or valid job spec")
@@ -115,7 +115,7 @@ def run_kill(sh: Shell, argv: list[str], io: IO) -> int:
         args = ["-" + args[1], *args[2:]]
     if args and args[0].startswith("-") and args[0] != "--":
         name = args.pop(0)[1:].upper().removeprefix("SIG")
-        number = int(name) if name.isdigit() else _SIGNALS.get(name)
+        number = int(name) if (name.isascii() and name.isdigit()) else _SIGNALS.get(name)
         if number is None:
             print_error(io, f"kill: {name}: invalid signal specification")
             return 1
@@ -128,10 +128,10 @@ def run_kill(sh: Shell, argv: list[str], io: IO) -> int:
     status = 0
     for spec in args:
         job = sh.jobs.find(spec)
-        if job is None and spec.isdigit():
+        if job is None and (spec.isascii() and spec.isdigit()):
             job = next((j for j in scheduler_of(sh.state.counters).live if j.pid == int(spec)), None)
         if job is None:
-            if spec.isdigit() and int(spec) in (sh.state.pid, sh.state.bashpid):
+            if (spec.isascii() and spec.isdigit()) and int(spec) in (sh.state.pid, sh.state.bashpid):
                 if signal == 0:
                     continue
                 raise ExitShell(128 + signal)

@@ -203,7 +203,7 @@ def _format_float(value: Decimal | str, flags: str, width: str | None, prec: str
     w = int(width) if width else 0
     if "-" in flags:
         return (sign + body).ljust(w)
-    if "0" in flags and body[:1].isdigit():
+    if "0" in flags and (body[:1].isascii() and body[:1].isdigit()):
         prefix = body[:2] if conv in "aA" else ""  # the zeros go after the 0x
         return sign + prefix + body[len(prefix):].rjust(w - len(sign) - len(prefix), "0")
     return (sign + body).rjust(w)

@@ -23,7 +23,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 def _read_fd(sh: Shell, io: IO, fd_text: str | None) -> InputStream:
     if fd_text is None:
         return io.stdin()
-    if not fd_text.isdigit():
+    if not (fd_text.isascii() and fd_text.isdigit()):
         raise BashError(f"{fd_text}: invalid file descriptor specification")
     fd = io.fds.get(int(fd_text))
     return fd if isinstance(fd, InputStream) else InputStream.empty()

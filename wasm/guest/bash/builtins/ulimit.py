@@ -214,7 +214,7 @@ def show_all(state: State, hard: bool, posix: bool = False) -> str:
 
 def _invalid_number(text: str) -> str:
     """bash's ``sh_invalidnum`` wording."""
-    if text[:1] == "0" and text[1:2].isdigit():
+    if text[:1] == "0" and (text[1:2].isascii() and text[1:2].isdigit()):
         return f"ulimit: {text}: invalid octal number"
     if text[:2] == "0x":
         return f"ulimit: {text}: invalid hex number"

@@ -45,7 +45,7 @@ def awk(ctx: CommandContext, argv: list[str]) -> CommandResult:
                 field_sep = unescape(value) if value != "t" else "\t"
             elif opt == "v":
                 name, eq, val = value.partition("=")
-                if not eq or not name.replace("_", "a").isalnum() or name[0].isdigit():
+                if not eq or not name.replace("_", "a").isalnum() or (name[0].isascii() and name[0].isdigit()):
                     ctx.error(f"awk: improper assignment: -v {value}")
                     return 2
                 assigns.append((name, unescape(val)))

@@ -71,7 +71,7 @@ def select_columns(header: list[str], spec: str) -> list[int]:
 def _index(header: list[str], name: str) -> int:
     if name in header:
         return header.index(name)
-    if name.isdigit() and int(name) < len(header):
+    if (name.isascii() and name.isdigit()) and int(name) < len(header):
         return int(name)
     raise XanError(f'Selector "{name}" does not match any column')
 

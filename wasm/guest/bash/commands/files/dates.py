@@ -111,9 +111,9 @@ def _month_name_date(s: str, now: float, text: str, where: Zone) -> float | None
             t = _TIME.match(part)
             assert t is not None
             clock = (int(t[1]), int(t[2]), int(t[3] or 0))
-        elif part.isdigit() and day is None and len(part) <= 2:
+        elif (part.isascii() and part.isdigit()) and day is None and len(part) <= 2:
             day = int(part)
-        elif part.isdigit() and year is None and len(part) == 4:
+        elif (part.isascii() and part.isdigit()) and year is None and len(part) == 4:
             year = int(part)
         else:
             rest.append(part)

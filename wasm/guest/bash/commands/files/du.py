@@ -100,7 +100,7 @@ def _parse_du(ctx: CommandContext, argv: list[str]) -> tuple[_DuOptions, list[st
         elif key in ("L", "P", "H", "D"):
             o.dereference = {"L": "all", "P": "none"}.get(key, "args")  # the last one wins
         elif key == "d":
-            if not (value or "").isdigit():
+            if not ((value or "").isascii() and (value or "").isdigit()):
                 ctx.error(f"du: invalid maximum depth {quote_locale(ctx, value or '')}")
                 ctx.error("Try 'du --help' for more information.")
                 return 1

@@ -240,7 +240,7 @@ class _Parser:
     def global_option(self, tok: str) -> None:
         if tok in ("-maxdepth", "-mindepth"):
             value = self.arg(tok)
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit()):
                 raise FindError(f"Expected a positive decimal integer argument to {tok}, "
                                 f"but got {quote_locale(self.ctx, value)}")
             if tok == "-maxdepth":
@@ -324,7 +324,7 @@ def _p_type(p: _Parser, tok: str) -> _Node:
 def _numeric(text: str, tok: str) -> tuple[str, int]:
     sign = text[:1] if text[:1] in "+-" else ""
     digits = text[len(sign):]
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdigit()):
         raise FindError(f"invalid argument `{text}' to `{tok}'")
     return sign, int(digits)
 
@@ -351,7 +351,7 @@ def _p_size(p: _Parser, tok: str) -> _Node:
     try:
         sign, target = _numeric(body, tok)
     except FindError:
-        raise FindError(f"invalid -size type `{text[-1:]}'" if text and not text[-1].isdigit()
+        raise FindError(f"invalid -size type `{text[-1:]}'" if text and not (text[-1].isascii() and text[-1].isdigit())
                         else f"invalid argument `{text}' to `{tok}'") from None
     scale = _SIZE_UNITS[unit]
 

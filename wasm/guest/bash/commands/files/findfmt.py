@@ -59,7 +59,7 @@ def render_printf(s: _State, fmt: str, i: _Item) -> str:
         j = k + 1
         while j < len(fmt) and fmt[j] in "-+ #0":
             j += 1
-        while j < len(fmt) and (fmt[j].isdigit() or fmt[j] == "."):
+        while j < len(fmt) and ((fmt[j].isascii() and fmt[j].isdigit()) or fmt[j] == "."):
             j += 1
         flags = fmt[k + 1 : j]
         if j >= len(fmt):
@@ -88,7 +88,7 @@ def _pad(value: str, flags: str) -> str:
     width = int(width_text) if width_text else 0
     if "-" in lead:
         return value.ljust(width)
-    if "0" in lead and value.isdigit():
+    if "0" in lead and (value.isascii() and value.isdigit()):
         return value.rjust(width, "0")
     return value.rjust(width)
 

@@ -140,7 +140,7 @@ def _options(argv: list[str], ctx: CommandContext) -> tuple[_Opts, list[str]]:
             o.ignore.append((glob_regex("*~"), False))
             o.ignore.append((glob_regex(".*~"), False))
         elif key == "w":
-            if not (value or "").isdigit():
+            if not ((value or "").isascii() and (value or "").isdigit()):
                 raise UsageError(f"invalid line width: {quote_locale(ctx, value or '')}", hint=False)
             o.width = int(value or "0")
         elif key == "G":
@@ -391,7 +391,7 @@ def _version_key(name: str) -> list[tuple[int, int | bytes]]:
     """``ls -v``: digit runs compare as numbers, everything else bytewise."""
     import re
 
-    return [(1, int(part)) if part.isdigit() else (0, c_sort_key(part))
+    return [(1, int(part)) if (part.isascii() and part.isdigit()) else (0, c_sort_key(part))
             for part in re.findall(r"\d+|\D+", name)]
 
 
@@ -632,7 +632,7 @@ def _line_length(ctx: CommandContext, o: _Opts | None = None) -> int:
     if o is not None and o.width:
         return o.width
     value = ctx.env.get("COLUMNS", "")
-    return int(value) if value.isdigit() and int(value) > 0 else 80
+    return int(value) if (value.isascii() and value.isdigit()) and int(value) > 0 else 80
 
 
 def _indent(start: int, stop: int, tabs: bool = True) -> str:

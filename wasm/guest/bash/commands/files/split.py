@@ -48,8 +48,8 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
     for key, value in opts:
         v = value or ""
         if key == "l":
-            if not v.isdigit() or int(v) == 0:
-                why = ": Numerical result out of range" if v.isdigit() else ""
+            if not (v.isascii() and v.isdigit()) or int(v) == 0:
+                why = ": Numerical result out of range" if (v.isascii() and v.isdigit()) else ""
                 ctx.error(f"split: invalid number of lines: {quote_locale(ctx, v)}{why}")
                 return 1
             mode, amount = "l", int(v)
@@ -69,7 +69,7 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
             mode, amount = "C", size
         elif key == "n":
             kind, _, count = v.rpartition("/")
-            if kind not in ("", "l") or not count.isdigit() or int(count) == 0:
+            if kind not in ("", "l") or not (count.isascii() and count.isdigit()) or int(count) == 0:
                 ctx.error(f"split: invalid number of chunks: {quote_locale(ctx, count)}")
                 return 1
             chunks = (kind or "b", int(count))
@@ -78,7 +78,7 @@ def split(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "x":
             hexa = True
         elif key == "a":
-            if not v.isdigit():
+            if not (v.isascii() and v.isdigit()):
                 ctx.error(f"split: invalid suffix length: {q(v)}")
                 return 1
             suffix_len, explicit_len = int(v), True
@@ -216,7 +216,7 @@ def _parse_size(text: str) -> int | None:
     units = {"": 1, "b": 512, "K": 1024, "k": 1024, "KiB": 1024, "KB": 1000, "M": 1024**2,
              "MiB": 1024**2, "MB": 1000**2, "G": 1024**3, "GiB": 1024**3, "GB": 1000**3}
     i = 0
-    while i < len(text) and text[i].isdigit():
+    while i < len(text) and (text[i].isascii() and text[i].isdigit()):
         i += 1
     if i == 0 or text[i:] not in units:
         return None

@@ -117,7 +117,7 @@ def format_stat(
         j = i + 1
         while j < len(fmt) and fmt[j] in "-+ #0'":
             j += 1
-        while j < len(fmt) and (fmt[j].isdigit() or fmt[j] == "."):
+        while j < len(fmt) and ((fmt[j].isascii() and fmt[j].isdigit()) or fmt[j] == "."):
             j += 1
         flags = fmt[i + 1 : j]
         if j < len(fmt) and fmt[j] in "HL" and j + 1 < len(fmt) and fmt[j + 1] in "dr":
@@ -153,7 +153,7 @@ def _pad(value: str | int, flags: str) -> str:
         return text.ljust(width)
     if "0" in lead and isinstance(value, int):
         return text.rjust(width, "0")
-    if "0" in lead and text.isdigit():
+    if "0" in lead and (text.isascii() and text.isdigit()):
         return text.rjust(width, "0")
     return text.rjust(width)
 

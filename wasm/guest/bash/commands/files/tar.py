@@ -117,7 +117,7 @@ def _tar(ctx: CommandContext, args: list[str]) -> CommandResult:
         elif key == "exclude" and val is not None:
             excludes.append(val)
         elif key == "strip-components" and val is not None:
-            if not val.isdigit():
+            if not (val.isascii() and val.isdigit()):
                 raise _usage(ctx, f"{val}: Invalid number of elements")
             strip = int(val)
         elif key == "O":

@@ -64,7 +64,7 @@ def tree(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "F":
             classify = True
         elif key == "L":
-            if not (value or "").isdigit() or int(value or "0") < 1:
+            if not ((value or "").isascii() and (value or "").isdigit()) or int(value or "0") < 1:
                 ctx.error("tree: Invalid level, must be greater than 0.")
                 return 1
             level = int(value or "1")

@@ -326,7 +326,7 @@ def split_flags(args: list[str], with_value: str = "") -> list[str]:
     for n, arg in enumerate(args):
         if arg == "--":
             return out + args[n:]
-        if not arg.startswith("-") or arg.startswith("--") or len(arg) <= 2 or arg[1:].isdigit():
+        if not arg.startswith("-") or arg.startswith("--") or len(arg) <= 2 or (arg[1:].isascii() and arg[1:].isdigit()):
             out.append(arg)
             continue
         for k, letter in enumerate(arg[1:], start=1):

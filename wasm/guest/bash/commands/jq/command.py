@@ -129,7 +129,7 @@ class _ArgParser:
                 break
             if arg.startswith("--") and len(arg) > 2:
                 self.long_option(arg)
-            elif arg.startswith("-") and len(arg) > 1 and (arg[1].isdigit() or " " in arg):
+            elif arg.startswith("-") and len(arg) > 1 and ((arg[1].isascii() and arg[1].isdigit()) or " " in arg):
                 # Not an option: a program such as "-1 - -2".
                 self.positionals.append(arg)
             elif arg.startswith("-") and len(arg) > 1:

@@ -182,7 +182,7 @@ def parse_number(text: str, ibase: int) -> Num:
     whole, _, frac = text.partition(".")
     if ibase == 10:
         digits = (whole or "0") + frac
-        if all(c.isdigit() for c in digits):
+        if all((c.isascii() and c.isdigit()) for c in digits):
             return Num(int(digits), len(frac))
     if len(text) == 1 and text != ".":
         return Num(DIGITS.index(text), 0)

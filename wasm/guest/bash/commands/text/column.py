@@ -70,7 +70,7 @@ class _Options:
 
 def _env_size(ctx: CommandContext, name: str, default: int) -> int:
     value = ctx.env.get(name, "")
-    return int(value) if value.isdigit() and int(value) > 0 else default
+    return int(value) if (value.isascii() and value.isdigit()) and int(value) > 0 else default
 
 
 def _exclusive(excl: dict[str, str], key: str) -> None:
@@ -94,11 +94,11 @@ def _parse(ctx: CommandContext, argv: list[str]) -> tuple[_Options, list[str]]:
             o.mode = "rows" if key == "x" else "table"
             o.json = o.json or key == "J"
         elif key == "c":
-            if not v.isdigit():
+            if not (v.isascii() and v.isdigit()):
                 raise UsageError(f"invalid columns argument: '{v}'", hint=False)
             o.width = int(v)
         elif key == "l":
-            if not v.isdigit():
+            if not (v.isascii() and v.isdigit()):
                 raise UsageError(f"invalid columns limit argument: '{v}'", hint=False)
             if int(v) == 0:
                 raise UsageError("columns limit must be greater than zero", hint=False)
@@ -204,7 +204,7 @@ def _pick(spec: str, count: int, names: list[bytes], key: str) -> list[int]:
     for item in items:
         if item == "-" and unnamed:
             picked.extend(range(len(names), count))
-        elif item.isdigit():
+        elif (item.isascii() and item.isdigit()):
             if 0 < int(item) <= count:
                 picked.append(int(item) - 1)
         elif arg_bytes(item).lower() in lowered:

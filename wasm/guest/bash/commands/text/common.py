@@ -94,7 +94,7 @@ def special_device(ctx: CommandContext, name: str) -> Iterator[bytes] | None:
         return _random_bytes()
     if name in ("/dev/stdin", "/dev/fd/0"):
         return stdin_chunks(ctx)
-    if name.startswith("/dev/fd/") and name[8:].isdigit():
+    if name.startswith("/dev/fd/") and (name[8:].isascii() and name[8:].isdigit()):
         pipe = ctx.open_pipe(name, "r")
         if pipe is not None:
             return cast("Iterator[bytes]", pipe)  # a process substitution's chunks

@@ -95,7 +95,7 @@ class DiffOptions:
 def _context_arg(value: str | None, default: int) -> int:
     if value is None or value == "":
         return default
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):
         raise UsageError(f"invalid context length '{value}'")
     return int(value)
 
@@ -150,7 +150,7 @@ def diff(ctx: CommandContext, argv: list[str]) -> CommandResult:
             elif key == "y":
                 o.style = "side"
             elif key == "W":
-                if not (value or "").isdigit() or int(value or "0") == 0:
+                if not ((value or "").isascii() and (value or "").isdigit()) or int(value or "0") == 0:
                     raise UsageError(f"invalid width '{value}'")
                 o.width = int(value or "130")
             elif key == "suppress-common-lines":

@@ -138,7 +138,7 @@ def _parse_od_type(spec: str) -> list[OdType]:
             size_text = {"F": "4", "D": "8", "L": "8"}[spec[i]]
             i += 1
         else:
-            while i < len(spec) and spec[i].isdigit():
+            while i < len(spec) and (spec[i].isascii() and spec[i].isdigit()):
                 size_text += spec[i]
                 i += 1
         size = int(size_text) if size_text else (8 if kind == "f" else 4)
@@ -482,7 +482,7 @@ def _xxd_include(data: bytes, width: int, upper: bool, name: str | None,
     if name is None:
         return body.encode("latin-1")
     ident = re.sub(r"[^0-9A-Za-z]", "_", name)
-    if ident[:1].isdigit():
+    if (ident[:1].isascii() and ident[:1].isdigit()):
         ident = "__" + ident
     length = f"{ident}_len"
     if capital:
@@ -532,7 +532,7 @@ def base64(ctx: CommandContext, argv: list[str]) -> CommandResult:
             ignore = True
         elif key == "w":
             v = value or ""
-            if not v.isdigit():
+            if not (v.isascii() and v.isdigit()):
                 raise UsageError(f"invalid wrap size: '{v}'", hint=False)
             wrap = int(v)
     if len(files) > 1:

@@ -609,7 +609,7 @@ def join(ctx: CommandContext, argv: list[str]) -> CommandResult:
         elif key == "i":
             ignore_case = True
         elif key in ("1", "2", "j"):
-            if not v.isdigit() or int(v) == 0:
+            if not (v.isascii() and v.isdigit()) or int(v) == 0:
                 raise UsageError(f"invalid field number: {_q(v)}", hint=False)
             if key in ("1", "j"):
                 fields[0] = int(v)

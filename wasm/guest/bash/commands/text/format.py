@@ -105,7 +105,7 @@ class TrSet:
                 if i + 2 < n and tokens[i + 2] == ("s", ord("*")):
                     j = i + 3
                     digits = ""
-                    while j < n and tokens[j][0] == "s" and chr(tokens[j][1]).isdigit():
+                    while j < n and tokens[j][0] == "s" and 48 <= tokens[j][1] <= 57:  # an ASCII digit
                         digits += chr(tokens[j][1])
                         j += 1
                     if j < n and tokens[j] == ("s", ord("]")):
@@ -419,7 +419,7 @@ def fold(ctx: CommandContext, argv: list[str]) -> CommandResult:
     for key, value in opts:
         if key in ("w", "#"):
             v = value or ""
-            if not v.isdigit() or int(v) == 0:
+            if not (v.isascii() and v.isdigit()) or int(v) == 0:
                 raise UsageError(f"invalid number of columns: '{v}'", hint=False)
             width = int(v)
         elif key == "b":
@@ -452,7 +452,7 @@ def _parse_tabs(values: list[str], prog: str) -> tuple[list[int], int]:
         for part in re.split(r"[, ]", value):
             if not part:
                 continue
-            if not part.isdigit():
+            if not (part.isascii() and part.isdigit()):
                 raise UsageError(f"tab size contains invalid character(s): '{part}'", hint=False)
             stop = int(part)
             if stop == 0:
@@ -639,7 +639,7 @@ def strings(ctx: CommandContext, argv: list[str]) -> CommandResult:
     for key, value in opts:
         if key in ("n", "#"):
             v = value or ""
-            if not v.isdigit() or int(v) == 0:
+            if not (v.isascii() and v.isdigit()) or int(v) == 0:
                 ctx.error(f"strings: invalid minimum string length {v}")
                 return 1
             minimum = int(v)

@@ -265,7 +265,7 @@ def _escape(pattern: str, i: int, b: _Builder, extended: bool, start_here: bool)
         b.other("\\" + d)
     elif d in "wWsS":
         b.atom("\\" + d)
-    elif d.isdigit() and d != "0":
+    elif (d.isascii() and d.isdigit()) and d != "0":
         b.atom("\\" + d)
     elif d == "n":
         b.atom("\\n")

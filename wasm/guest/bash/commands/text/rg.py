@@ -171,14 +171,14 @@ def _rg_options(opts: list[tuple[str, str | None]], o: GrepOptions) -> _RgFlags:
         elif key == "N":
             flags.line_numbers = False
         elif key in "ABC" and len(key) == 1:
-            amount = int(v) if v.isdigit() else 0
+            amount = int(v) if (v.isascii() and v.isdigit()) else 0
             o.context_given = True
             if key in "AC":
                 o.after = amount
             if key in "BC":
                 o.before = amount
         elif key == "m":
-            o.max_count = int(v) if v.isdigit() else -1
+            o.max_count = int(v) if (v.isascii() and v.isdigit()) else -1
         elif key == "g":
             if v.startswith("!"):
                 o.exclude.append(v[1:])
