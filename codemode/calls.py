@@ -253,8 +253,7 @@ def _journal_write(execution_id: str, entry: JournalEntry, recorded: JournalEntr
             yield from journal.appending(entry.in_state(state, result, error, attachments),
                                          require_running=True)
         elif recorded.state == "reverted":
-            yield from journal.replacing(replace(entry, state=state, result=result, error=error,
-                                                 attachments=attachments or []))
+            yield from journal.replacing(entry.in_state(state, result, error, attachments))
         else:
             yield from journal.settling(execution_id, entry.seq, state=state, result=result,
                                         error=error, attachments=attachments, path=entry.path)
@@ -516,8 +515,9 @@ class CodeModeHandler:
         self._flush_reports()
 
     def _flush_reports(self) -> None:
-        # A timer already set stays and finds nothing left to report: cheaper than a timer
-        # set and cancelled for every call (a timer per call, set at most once a millisecond).
+        # A timer already set stays, and finds nothing left when it fires: cheaper than
+        # setting one and cancelling it for every call (this way one is set at most once
+        # a millisecond).
         unreported, self._unreported = self._unreported, []
         for entry, fields in unreported:
             self._report(entry, fields)
@@ -590,7 +590,7 @@ class CodeModeHandler:
             run, side_effects = committed, False
         elif side_effects and (recorded is None or recorded.state == "reverted"):
             await self._guarded(lambda: self._write(entry, recorded, state="executing"))
-            recorded = replace(entry, state="executing")
+            recorded = entry.in_state("executing")
         token = operation_key.set(key if side_effects else None)
         try:
             result = await run(entry.seq)

@@ -231,7 +231,7 @@ class Executions:
         self.workspaces = workspaces
         self.http = http
         self.settings = settings or DurableSettings()
-        self.peers = PeerHTTP(spin_s=self.settings.poll_ms / 1000)
+        self.peers = PeerHTTP(poll_s=self.settings.poll_ms / 1000)
         """Kept-alive connections for webhook tools' calls and reverts (see :mod:`codemode.peer_http`)."""
         self.inline_secret = inline_secret
         self._resolve = resolve_plan or self._stored_plan

@@ -33,7 +33,7 @@ dropped for at most that long, so the connection is kept rather than closed and 
 again by the next request.
 
 While a whole answer (:meth:`PeerHTTP.request`) is awaited, the event loop may poll for it
-instead of sleeping, for at most ``spin_s`` (0, the default: never), through the process's
+instead of sleeping, for at most ``poll_s`` (0, the default: never), through the process's
 :class:`sandbox.polling.Poller` (which polls only while one wait is open). An origin whose
 last answer took longer than the window is not polled for until one comes within it again,
 so a slow peer costs no CPU this way.
@@ -377,11 +377,11 @@ class PeerHTTP:
     """Kept-alive HTTP/1.1 connections by origin; one per process, shared by every call."""
 
     def __init__(self, environ: Mapping[str, str] | None = None, *,
-                 keepalive_s: float = KEEPALIVE_S, spin_s: float = 0.0,
+                 keepalive_s: float = KEEPALIVE_S, poll_s: float = 0.0,
                  poller: Poller = POLLER) -> None:
         self.keepalive_s = keepalive_s
         """How long an idle connection is kept before it is closed."""
-        self.spin_s = spin_s
+        self.poll_s = poll_s
         """How long the loop polls for an answer instead of sleeping (see the module docstring)."""
         self.poller = poller
         """What polls (``sandbox.polling``: the process's one, so two waits never poll at once)."""
@@ -516,9 +516,9 @@ class PeerHTTP:
     def _awaiting_answer(self, origin: tuple[str, bytes, int]) -> float | None:
         """Open a wait for an answer from ``origin`` on the poller, polled for unless its
         origin answers slowly; when it began (None: not counted)."""
-        if self.spin_s <= 0:
+        if self.poll_s <= 0:
             return None
-        self.poller.open(0.0 if origin in self._slow else self.spin_s)
+        self.poller.open(0.0 if origin in self._slow else self.poll_s)
         return asyncio.get_running_loop().time()
 
     def _answered(self, origin: tuple[str, bytes, int], sent: float | None, came: bool) -> None:
@@ -529,7 +529,7 @@ class PeerHTTP:
         self.poller.close()
         if not came:
             return
-        if asyncio.get_running_loop().time() - sent > self.spin_s:
+        if asyncio.get_running_loop().time() - sent > self.poll_s:
             self._slow.add(origin)
         else:
             self._slow.discard(origin)

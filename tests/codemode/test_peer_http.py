@@ -364,7 +364,7 @@ async def _turns(count: int) -> None:
 
 async def test_the_loop_polls_for_a_lone_answer_and_stops_once_a_second_is_awaited() -> None:
     async with serving(lambda _: ok(b"x"), hold_on=b"/held") as server:
-        peers = PeerHTTP(environ={}, spin_s=60.0, poller=Poller())
+        peers = PeerHTTP(environ={}, poll_s=60.0, poller=Poller())
         first = asyncio.create_task(peers.request("GET", server.url + "/held", headers={},
                                                   max_bytes=10))
         while not server.requests:
@@ -388,9 +388,9 @@ async def test_the_loop_polls_for_a_lone_answer_and_stops_once_a_second_is_await
 
 async def test_an_origin_slower_than_the_window_is_not_polled_for_until_it_answers_within_it() -> None:
     async with serving(lambda _: ok(b"x")) as server:
-        peers = PeerHTTP(environ={}, spin_s=1e-9, poller=Poller())  # nothing comes that soon
+        peers = PeerHTTP(environ={}, poll_s=1e-9, poller=Poller())  # nothing comes that soon
         assert (await peers.request("GET", server.url, headers={}, max_bytes=10)).body == b"x"
-        peers.spin_s = 60.0
+        peers.poll_s = 60.0
         polls = peers.poller.polls
         await peers.request("GET", server.url, headers={}, max_bytes=10)
         assert peers.poller.polls == polls  # its last answer was slow: not polled for

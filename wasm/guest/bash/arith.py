@@ -49,7 +49,7 @@ def parse_number(text: str, expr: str) -> int:
                 raise ValueError
             value = 0
             for ch in digits:
-                if (ch.isascii() and ch.isdigit()):
+                if ch.isascii() and ch.isdigit():
                     d = ord(ch) - 48
                 elif "a" <= ch <= "z":
                     d = ord(ch) - 87

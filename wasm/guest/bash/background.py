@@ -79,11 +79,11 @@ class JobTable:
             return self.jobs[numbers[-2]] if len(numbers) > 1 else None
         if spec.startswith("%"):
             rest = spec[1:]
-            if (rest.isascii() and rest.isdigit()):
+            if rest.isascii() and rest.isdigit():
                 return self.jobs.get(int(rest))
             matches = [j for j in self.jobs.values() if j.command.startswith(rest)]
             return matches[0] if len(matches) == 1 else None
-        if (spec.isascii() and spec.isdigit()):
+        if spec.isascii() and spec.isdigit():
             for job in self.jobs.values():
                 if job.pid == int(spec):
                     return job

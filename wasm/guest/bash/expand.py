@@ -246,7 +246,7 @@ class Expander:
         if name == "-":
             flags = "".join(letter for letter, opt in (("e", "errexit"), ("f", "noglob"), ("u", "nounset"), ("x", "xtrace"), ("C", "noclobber"), ("a", "allexport")) if st.options.get(opt))
             return "h" + flags + "B"
-        if (name.isascii() and name.isdigit()):
+        if name.isascii() and name.isdigit():
             k = int(name)
             return st.positional[k - 1] if 0 < k <= len(st.positional) else None
         return None

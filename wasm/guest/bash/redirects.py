@@ -142,7 +142,7 @@ def _redirect(shell: Shell, r: Redir, io: IO, opened: list[object]) -> None:
         if target == "-":
             io.fds.pop(fd, None)
             return
-        if (target.isascii() and target.isdigit()):
+        if target.isascii() and target.isdigit():
             src = int(target)
             if src not in io.fds:
                 raise BashError(f"{target}: Bad file descriptor")

@@ -398,7 +398,7 @@ class State:
             raise LimitExceeded(f"array size limit exceeded ({self.counters.limits.max_array_elements} elements)")
 
     def array_index(self, name: str, key: str, var: Var) -> int:
-        if (key.isascii() and key.isdigit()):
+        if key.isascii() and key.isdigit():
             return int(key)
         from . import arith
 

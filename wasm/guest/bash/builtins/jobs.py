@@ -31,7 +31,7 @@ def _wait_one(sh: Shell, spec: str, io: IO) -> int:
             return sh.reaped[int(spec)]
         if spec.startswith("%"):
             print_error(io, f"wait: {spec}: no such job")
-        elif (spec.isascii() and spec.isdigit()):
+        elif spec.isascii() and spec.isdigit():
             print_error(io, f"wait: pid {spec} is not a child of this shell")
         else:
             print_error(io, f"wait: `{spec}': not a pid or valid job spec")

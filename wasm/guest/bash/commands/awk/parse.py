@@ -155,7 +155,7 @@ def tokenize(src: str) -> list[tuple[str, Any, int]]:
             continue
         # ASCII only, as the patterns are: str.isdigit and str.isalpha also take "²" and "é".
         if (c.isascii() and c.isdigit()) or (c == "." and i + 1 < n and src[i + 1].isascii()
-                                             and (src[i + 1].isascii() and src[i + 1].isdigit())):
+                                             and src[i + 1].isdigit()):
             m = _NUMBER.match(src, i)
             assert m is not None
             toks.append(("NUMBER", float(m.group()), line))

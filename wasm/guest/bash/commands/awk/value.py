@@ -35,7 +35,7 @@ _STRTOD = re.compile(
 
 def mkfield(text: str) -> str:
     """Wrap input text: numeric-looking text becomes a StrNum."""
-    if (text.isascii() and text.isdigit()) and text.isascii():  # most numeric fields: no regular expression
+    if text.isascii() and text.isdigit():  # most numeric fields: no regular expression
         value = StrNum(text)
         value.num = float(text)
         return value

@@ -204,7 +204,7 @@ def _pick(spec: str, count: int, names: list[bytes], key: str) -> list[int]:
     for item in items:
         if item == "-" and unnamed:
             picked.extend(range(len(names), count))
-        elif (item.isascii() and item.isdigit()):
+        elif item.isascii() and item.isdigit():
             if 0 < int(item) <= count:
                 picked.append(int(item) - 1)
         elif arg_bytes(item).lower() in lowered:

@@ -482,7 +482,7 @@ def _xxd_include(data: bytes, width: int, upper: bool, name: str | None,
     if name is None:
         return body.encode("latin-1")
     ident = re.sub(r"[^0-9A-Za-z]", "_", name)
-    if (ident[:1].isascii() and ident[:1].isdigit()):
+    if ident[:1].isascii() and ident[:1].isdigit():
         ident = "__" + ident
     length = f"{ident}_len"
     if capital:
